@@ -1,0 +1,56 @@
+# Myri: the two commands of the README are `make run` and `make check`.
+#   make          build build/myri (release, strict warnings)
+#   make run      build, then run the main job on the built-in default scenario
+#   make check    build, then run the whole test suite, plain and under ASan+UBSan
+#   make bench    build, then run every benchmark in bench/
+#   make install  install program, library, headers and pkg-config file (PREFIX=/usr/local)
+#   make fuzz     build the libFuzzer targets with clang (build-fuzz/)
+BUILD   ?= build
+ASAN    ?= build-asan
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure run check check-fast check-asan bench install fuzz clean
+
+all: $(BUILD)/myri
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/Makefile: CMakeLists.txt | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+$(BUILD)/myri: deps $(BUILD)/Makefile FORCE
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: $(BUILD)/myri
+	$(BUILD)/myri run
+
+check: check-fast check-asan
+
+check-fast: $(BUILD)/myri
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+$(ASAN)/Makefile: CMakeLists.txt | deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DMYRI_SANITIZE=ON $(CMAKE_FLAGS)
+
+check-asan: deps $(ASAN)/Makefile
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 MYRI_SLOW_TESTS=0 \
+	  ctest --output-on-failure -j $(JOBS) -LE slow
+
+bench: $(BUILD)/myri
+	sh scripts/bench.sh $(BUILD)
+
+install: $(BUILD)/myri
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DMYRI_FUZZ=ON -DMYRI_WERROR=OFF
+	cmake --build build-fuzz -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) build-fuzz
+
+FORCE:

@@ -1,0 +1,151 @@
+/* sim.h -- the discrete-event engine.
+ *
+ * Time is an unsigned 64-bit count of picoseconds (myri_time_ps); 2^64 ps is
+ * about 213 days of simulated time.  Events are executed in (time, insertion
+ * sequence) order, so a run is a deterministic function of its inputs.
+ *
+ * The pending-event set is a 4-ary min-heap of 16-byte keys (time, packed
+ * sequence and slot) over a pool of event records: schedule and pop cost
+ * O(log n).  Cancellation is lazy: a cancelled event stays in the heap and is
+ * skipped when it reaches the top; when more than half of the heap is
+ * cancelled it is compacted, so the cost stays logarithmic in the number of
+ * live events.  Rescheduling is cancel + schedule.
+ *
+ * Components (links, switches, NICs, hosts, traffic sources, queueing
+ * stations) attach through a table of operations (myri_component_ops) and are
+ * created by type name (see registry.h).  Each component owns an independent
+ * random stream derived from the simulation's seed (see rng.h).
+ *
+ * The engine keeps a hash of the executed event sequence (time, target
+ * component id, event kind): same inputs, same hash.
+ */
+#ifndef MYRI_SIM_H
+#define MYRI_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "myri/rng.h"
+#include "myri/status.h"
+
+typedef uint64_t myri_time_ps;
+#define MYRI_TIME_NEVER UINT64_MAX
+#define MYRI_PS_PER_NS 1000ull
+#define MYRI_PS_PER_US 1000000ull
+#define MYRI_PS_PER_MS 1000000000ull
+#define MYRI_PS_PER_S 1000000000000ull
+
+typedef struct myri_sim myri_sim;
+typedef struct myri_component myri_component;
+typedef struct myri_json myri_json;
+
+/* An event as a component sees it.  The engine copies it into its pool when
+ * scheduled; `time_ps` is filled in by the engine. */
+typedef struct myri_event {
+    myri_component *target; /* who handles it (required) */
+    uint32_t kind;          /* component-defined event kind */
+    uint32_t arg32;         /* component-defined */
+    uint64_t arg;           /* component-defined */
+    void *ptr;              /* component-defined; not owned by the engine */
+    myri_time_ps time_ps;   /* set by the engine */
+} myri_event;
+
+/* Handle of a scheduled event; 0 is "no event".  Stale handles (event already
+ * executed or cancelled) are detected and rejected. */
+typedef uint64_t myri_event_id;
+
+typedef struct myri_component_ops {
+    const char *type;  /* type name used in scenarios, e.g. "hold", "switch" */
+    const char *help;  /* one line */
+    /* Called once after the component record exists; `config` is the
+     * component's own configuration (type-specific, may be NULL).  Sets
+     * self->state.  Returns MYRI_OK or an error (text in err if non-NULL). */
+    myri_status (*create)(myri_component *self, const void *config);
+    void (*handle)(myri_component *self, const myri_event *ev);
+    void (*finish)(myri_component *self);                 /* may be NULL */
+    void (*report)(myri_component *self, myri_json *out); /* may be NULL */
+    void (*destroy)(myri_component *self);                /* may be NULL */
+} myri_component_ops;
+
+struct myri_component {
+    const myri_component_ops *ops;
+    myri_sim *sim;
+    char *name;     /* owned by the engine */
+    uint32_t id;    /* creation index, 0-based */
+    void *state;    /* owned by the component (freed by ops->destroy) */
+    myri_rng rng;   /* this component's independent random stream */
+};
+
+/* Creates an empty simulation whose random streams derive from `seed`.
+ * Returns NULL only when out of memory. */
+myri_sim *myri_sim_create(uint64_t seed);
+/* Destroys all components (ops->destroy, in reverse creation order) and
+ * frees the engine.  Does not call ops->finish.  NULL is allowed. */
+void myri_sim_destroy(myri_sim *sim);
+
+/* Adds a component of the given ops; `name` is copied.  The component gets the
+ * next random stream.  On success *out (if non-NULL) points to the component,
+ * which stays valid until myri_sim_destroy. */
+myri_status myri_sim_add(myri_sim *sim, const myri_component_ops *ops, const char *name,
+                         const void *config, myri_component **out);
+size_t myri_sim_component_count(const myri_sim *sim);
+myri_component *myri_sim_component(const myri_sim *sim, size_t index);
+
+/* Schedules a copy of *ev at absolute time `at_ps` (>= now).  Returns the
+ * event's handle, or 0 if at_ps < now or ev/target is NULL (misuse). */
+myri_event_id myri_sim_schedule(myri_sim *sim, myri_time_ps at_ps, const myri_event *ev);
+/* Same, at now + delay_ps (saturating). */
+myri_event_id myri_sim_schedule_in(myri_sim *sim, myri_time_ps delay_ps, const myri_event *ev);
+/* Cancels a pending event.  Returns true if it was pending, false if the
+ * handle is 0, stale, already executed or already cancelled. */
+bool myri_sim_cancel(myri_sim *sim, myri_event_id id);
+/* Moves a pending event to a new time (>= now); it gets a new insertion
+ * sequence number, as if scheduled now.  Returns the new handle, or 0 if `id`
+ * was not pending or at_ps < now. */
+myri_event_id myri_sim_reschedule(myri_sim *sim, myri_event_id id, myri_time_ps at_ps);
+
+myri_time_ps myri_sim_now(const myri_sim *sim);
+uint64_t myri_sim_seed(const myri_sim *sim);
+/* Number of events executed so far. */
+uint64_t myri_sim_events(const myri_sim *sim);
+/* Number of live (not cancelled) pending events. */
+size_t myri_sim_pending(const myri_sim *sim);
+/* Hash of the executed sequence of (time, target id, kind). */
+uint64_t myri_sim_hash(const myri_sim *sim);
+
+/* Runs events in order until the next event is later than `until_ps`, no
+ * event is pending, myri_sim_stop() is called, or `max_events` more events
+ * have executed (0 = no limit).  Time is then advanced to until_ps if the
+ * queue ran past it or emptied (never beyond MYRI_TIME_NEVER).  Returns
+ * MYRI_OK. */
+myri_status myri_sim_run(myri_sim *sim, myri_time_ps until_ps, uint64_t max_events);
+/* Asks myri_sim_run to return after the current event. */
+void myri_sim_stop(myri_sim *sim);
+/* Calls ops->finish of every component in creation order. */
+void myri_sim_finish(myri_sim *sim);
+
+/* Progress reporting: when enabled, myri_sim_run prints a one-line progress
+ * indicator to `tty` (only call with a terminal) about twice a second. */
+void myri_sim_set_progress(myri_sim *sim, FILE *tty, myri_time_ps end_ps);
+
+/* A broken model invariant: prints "myri: invariant broken in NAME (TYPE) at
+ * t=T ps: MESSAGE" to stderr and ends the run (exit status 1), or calls the
+ * panic hook if one is set (tests use it to longjmp out). */
+_Noreturn void myri_panic(const myri_component *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+typedef void (*myri_panic_hook)(const char *message);
+/* Sets the hook called with the formatted message instead of exit(1); the
+ * hook must not return (longjmp).  NULL restores the default. */
+void myri_set_panic_hook(myri_panic_hook hook);
+
+#define MYRI_ASSERT(comp, cond, ...)                                                               \
+    do {                                                                                           \
+        if (!(cond)) myri_panic((comp), __VA_ARGS__);                                              \
+    } while (0)
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages the build and the tests need, when missing.
+# As root it uses apt-get; otherwise it names the missing packages and fails.
+set -u
+missing=""
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+have_pc yaml-0.1 || [ -f /usr/include/yaml.h ] || missing="$missing libyaml-dev"
+have_pc cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+have_pc libpcap || [ -f /usr/include/pcap/pcap.h ] || missing="$missing libpcap-dev"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "deps: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null || true
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
+    echo "deps: apt-get install$missing failed" >&2; exit 1; }
+  exit 0
+fi
+echo "deps: missing Debian packages:$missing" >&2
+echo "deps: install them with: sudo apt-get install$missing" >&2
+exit 1

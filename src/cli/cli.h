@@ -1,0 +1,71 @@
+/* cli.h -- the `myri` program's subcommands (internal to the program).
+ *
+ * Every subcommand is one entry of the table in src/cli/main.c:
+ * name, one-line summary, usage text and a main function.  The common
+ * options are parsed by myri_cli_parse so that every subcommand spells them
+ * the same way:
+ *   --json          one JSON object on stdout
+ *   --seed N        override the scenario's seed
+ *   --set key=value override a scenario value by its dotted path (repeatable)
+ *   --help, -h      the subcommand's help
+ * Exit codes: 0 success, 1 failure of the run, 2 bad input or usage.
+ */
+#ifndef MYRI_CLI_H
+#define MYRI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "myri/config.h"
+
+enum { MYRI_EXIT_OK = 0, MYRI_EXIT_FAIL = 1, MYRI_EXIT_INPUT = 2 };
+
+typedef struct myri_cmd {
+    const char *name;
+    const char *summary; /* one line for `myri help` */
+    const char *usage;   /* full help text for `myri NAME --help` */
+    int (*main)(int argc, char **argv);
+} myri_cmd;
+
+/* A subcommand-specific option: "--name" taking a value or a flag. */
+typedef struct myri_cli_opt {
+    const char *name;   /* without the dashes, e.g. "pending" */
+    bool takes_value;
+    const char **value; /* OUT: the value (or "1" for a flag); NULL if absent */
+} myri_cli_opt;
+
+typedef struct myri_cli {
+    bool json, help, have_seed;
+    uint64_t seed;
+    const char *sets[64]; /* --set assignments in order */
+    size_t nsets;
+    const char *positional[8];
+    size_t npositional;
+} myri_cli;
+
+/* Parses argv[1..] (argv[0] is the subcommand name) into *cli and the
+ * subcommand's own options.  Unknown options, missing values and too many
+ * positional arguments print "myri NAME: ..." to stderr and return 2;
+ * success returns 0. */
+int myri_cli_parse(const char *cmd, int argc, char **argv, myri_cli *cli,
+                   const myri_cli_opt *opts, size_t nopts);
+/* Parses an unsigned integer option value; prints an error and returns 2 on
+ * failure, 0 on success. */
+int myri_cli_uint(const char *cmd, const char *opt, const char *text, uint64_t *out);
+int myri_cli_double(const char *cmd, const char *opt, const char *text, double *out);
+/* Applies cli->sets to a document root; on error prints err and returns 2. */
+int myri_cli_apply_sets(const myri_cli *cli, myri_node *root);
+/* Prints an error message "myri: MESSAGE" and returns 2. */
+int myri_cli_input_error(const myri_error *err);
+
+/* The subcommands (each in its own file under src/). */
+int myri_cmd_run(int argc, char **argv);
+int myri_cmd_bench(int argc, char **argv);
+int myri_cmd_topo(int argc, char **argv);      /* src/fabric (issue 3) */
+int myri_cmd_qna(int argc, char **argv);       /* src/qna (issue 4) */
+int myri_cmd_nicsim(int argc, char **argv);    /* src/nicsim (issue 4) */
+int myri_cmd_reproduce(int argc, char **argv); /* src/nicsim (issue 4) */
+
+#endif

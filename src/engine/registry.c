@@ -1,0 +1,40 @@
+/* registry.c -- the one table of component types and the one table of jobs.
+ * To add a component type or a job, declare its ops here and list it. */
+#include "myri/registry.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "engine/hold.h"
+
+static const myri_component_ops *const component_types[] = {
+    &myri_hold_ops,
+    NULL,
+};
+
+static const myri_job *const jobs[] = {
+    &myri_hold_job,
+    NULL,
+};
+
+const myri_component_ops *const *myri_component_types(void) { return component_types; }
+
+const myri_component_ops *myri_component_type_find(const char *type)
+{
+    if (!type) return NULL;
+    for (size_t i = 0; component_types[i]; i++)
+        if (strcmp(component_types[i]->type, type) == 0) return component_types[i];
+    return NULL;
+}
+
+const myri_job *const *myri_jobs(void) { return jobs; }
+
+const myri_job *myri_job_find(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; jobs[i]; i++)
+        if (strcmp(jobs[i]->name, name) == 0) return jobs[i];
+    return NULL;
+}
+
+const char *myri_job_default(void) { return myri_job_find("fabric") ? "fabric" : "hold"; }
