@@ -12,7 +12,9 @@
 #define MYRI_FABRIC_TOPO_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "myri/config.h"
 
@@ -44,10 +46,17 @@ typedef struct myri_topo {
     myri_topo_link *link;
     size_t nhosts;
     uint32_t *host_node;  /* host index -> node index */
+    /* Extension: switches a generator designates as up*-then-down* roots (the top
+     * level of a fat tree, the spines of a Clos); 0 = choose automatically. */
+    size_t nroots;
+    uint32_t *root;       /* node indices */
+    /* Internal capacities (owned by topo.c). */
+    size_t cap_nodes, cap_links, cap_hosts;
 } myri_topo;
 
 /* A source route from one host to another: the route bytes a packet carries
  * (MSB 1 each), one per switch crossed, in order. */
+#define MYRI_ROUTE_NONE 0xffu /* myri_route.len of a pair without a route (src == dst) */
 typedef struct myri_route {
     uint8_t len;          /* number of route bytes (0 = back-to-back hosts) */
     uint8_t byte[32];
@@ -58,5 +67,128 @@ typedef struct myri_routes {
     size_t nhosts;
     myri_route *route;
 } myri_routes;
+
+/* ---- construction ---------------------------------------------------------
+ * A topology is built by adding nodes and links; node and link indices are
+ * assigned in order of addition.  Functions return MYRI_OK, MYRI_EINVAL (NULL,
+ * bad port count, port out of range, port already used, a link from a node to
+ * itself, duplicate name) or MYRI_ENOMEM; on error the topology is unchanged. */
+
+/* Port counts a switch may have (seed 002: 4- and 8-port switches shipping,
+ * 16- and 32-port in development). */
+#define MYRI_TOPO_MAX_PORTS 32u
+bool myri_topo_ports_ok(uint32_t nports); /* 4, 8, 16 or 32 */
+
+myri_topo *myri_topo_create(void);          /* empty; NULL on ENOMEM */
+void myri_topo_destroy(myri_topo *t);       /* NULL allowed */
+/* Adds a host (one port, port 0); *out_node (may be NULL) gets its index. */
+myri_status myri_topo_add_host(myri_topo *t, const char *name, uint32_t *out_node);
+/* Adds a switch with nports ports (myri_topo_ports_ok). */
+myri_status myri_topo_add_switch(myri_topo *t, const char *name, uint32_t nports,
+                                 uint32_t *out_node);
+/* Joins (a, pa) and (b, pb) with a cable of length_m metres (> 0, finite). */
+myri_status myri_topo_connect(myri_topo *t, uint32_t a, uint32_t pa, uint32_t b, uint32_t pb,
+                              double length_m, uint32_t *out_link);
+/* Node index by name, or -1. */
+int32_t myri_topo_find(const myri_topo *t, const char *name);
+/* Marks a switch as an up*-then-down* root (myri_topo.root). */
+myri_status myri_topo_add_root(myri_topo *t, uint32_t node);
+/* Checks that the topology is usable: at least one host, every host
+ * connected, all nodes connected to each other.  On failure returns
+ * MYRI_EINVAL and writes a one-line reason into msg. */
+myri_status myri_topo_validate(const myri_topo *t, char *msg, size_t len);
+/* Number of switches. */
+size_t myri_topo_nswitches(const myri_topo *t);
+
+/* ---- generators -------------------------------------------------------------
+ * All cables get length_m.  nports = 0 picks the smallest of 4, 8, 16, 32 that
+ * fits.  Names: hosts "h0".."hN-1" in host order, switches "s0".."sM-1".
+ * Return MYRI_EINVAL with a reason in msg when parameters do not fit. */
+typedef enum myri_topo_generator {
+    MYRI_GEN_NONE = 0,     /* explicit topology */
+    MYRI_GEN_BACK_TO_BACK, /* two hosts, one cable */
+    MYRI_GEN_STAR,         /* one switch, `per_switch` hosts */
+    MYRI_GEN_MESH,         /* x-by-y 2-D mesh of switches, `per_switch` hosts each */
+    MYRI_GEN_FAT_TREE,     /* k-ary n-tree of 2k-port switches */
+    MYRI_GEN_CLOS,         /* folded 3-stage Clos: leaves x spines, `per_switch` hosts per leaf */
+    MYRI_GEN_RING          /* ring of n switches, `per_switch` hosts each */
+} myri_topo_generator;
+
+typedef struct myri_topo_gen_params {
+    myri_topo_generator gen;
+    uint32_t k, n;         /* fat-tree arity and levels; ring: n switches */
+    uint32_t x, y;         /* mesh dimensions */
+    uint32_t leaves, spines; /* clos */
+    uint32_t per_switch;   /* hosts per (leaf) switch; 0 = generator default */
+    uint32_t nports;       /* switch ports; 0 = smallest that fits */
+    double length_m;
+} myri_topo_gen_params;
+
+/* Builds the topology described by *p into a new *out. */
+myri_status myri_topo_generate(const myri_topo_gen_params *p, myri_topo **out, char *msg,
+                               size_t len);
+/* Name of a generator as used in scenarios ("fat-tree"), "none" for explicit. */
+const char *myri_topo_generator_name(myri_topo_generator g);
+
+/* ---- routes -----------------------------------------------------------------
+ * Up*-then-down* (Autonet; Schroeder et al. 1991, as in GM's simple_routes):
+ *  - roots: myri_topo.root if set, else the switch of least eccentricity
+ *    (largest hop distance to any other switch), ties to the lowest index;
+ *  - rank of a switch: its hop distance from the nearest root;
+ *  - a switch-to-switch hop u->v goes "up" when (rank[v], v) < (rank[u], u),
+ *    else "down"; a legal route is up* then down* (never down then up);
+ *  - the route of each host pair is a shortest legal path; among next hops
+ *    that stay on a shortest legal path (listed in port order, c of them) the
+ *    route takes number (v mod c) and continues with v = v / c, where v
+ *    starts as the destination host index (destination-digit spreading, which
+ *    is d-mod-k routing on a fat tree).
+ * Route bytes use `encoding`.  Returns MYRI_OK, MYRI_EINVAL (no legal route
+ * for some pair: reason in msg; a route longer than 32 bytes) or ENOMEM. */
+typedef enum myri_route_encoding {
+    MYRI_ROUTE_ABSOLUTE = 0, /* byte = 0x80 | output port */
+    MYRI_ROUTE_RELATIVE = 1  /* byte = 0x80 | ((out - in) & 0x3f) (myrinet-facts 1.3, [U]) */
+} myri_route_encoding;
+
+myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
+                               char *msg, size_t len);
+void myri_routes_free(myri_routes *r); /* frees r->route; r itself is the caller's */
+/* The route from host index src to dst. */
+static inline const myri_route *myri_routes_get(const myri_routes *r, size_t src, size_t dst)
+{
+    return &r->route[src * r->nhosts + dst];
+}
+/* Output port selected by route byte b at a switch entered on port in_port
+ * (of nports); -1 if the byte is not a to-switch byte. */
+int myri_route_decode(uint8_t b, uint32_t in_port, uint32_t nports, myri_route_encoding enc);
+uint8_t myri_route_encode(uint32_t in_port, uint32_t out_port, myri_route_encoding enc);
+/* Builds route bytes from the list of output ports taken at each switch,
+ * starting at host src.  Fails (EINVAL, reason in msg) when a port is out of
+ * range, unconnected, or the path does not end at host dst. */
+myri_status myri_route_from_ports(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
+                                  uint32_t dst_host, const uint32_t *ports, size_t nports,
+                                  myri_route *out, char *msg, size_t len);
+/* Follows a route from host src: fills the channels crossed (channel numbers
+ * 2*link or 2*link+1, at most 33) into chan, the count into *nchan, and the
+ * host reached into *dst_host.  EINVAL (reason in msg) if the route leaves
+ * the topology, uses an unconnected port, ends at a switch or runs into a
+ * host early. */
+myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
+                            const myri_route *r, uint32_t *chan, size_t *nchan,
+                            uint32_t *dst_host, char *msg, size_t len);
+/* Channel dependency graph of a route set (Dally and Seitz): true if it has
+ * no cycle, i.e. the routes cannot deadlock.  Pairs with len == 0xff are
+ * skipped (no route).  On a cycle, msg names one channel on it. */
+bool myri_routes_deadlock_free(const myri_topo *t, myri_route_encoding enc,
+                               const myri_routes *r, char *msg, size_t len);
+/* The channel number of node `node` sending on its port `port` (-1 if
+ * unconnected). */
+int64_t myri_topo_out_channel(const myri_topo *t, uint32_t node, uint32_t port);
+
+/* ---- output ------------------------------------------------------------------ */
+/* Graphviz DOT: hosts as boxes, switches as circles, one edge per link
+ * labelled with its two port numbers and length. */
+void myri_topo_write_dot(const myri_topo *t, FILE *out);
+/* Hop diameter between hosts (switches crossed + 1), -1 if disconnected. */
+int myri_topo_host_diameter(const myri_topo *t);
 
 #endif

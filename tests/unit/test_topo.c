@@ -1,0 +1,275 @@
+/* test_topo.c -- topology generators, up/down routes, deadlock freedom, DOT. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabric/topo.h"
+
+static char msg[512];
+
+static myri_topo *gen(myri_topo_generator g, uint32_t k, uint32_t n, uint32_t x, uint32_t y)
+{
+    myri_topo_gen_params p = {.gen = g, .k = k, .n = n, .x = x, .y = y, .length_m = 10.0};
+    if (g == MYRI_GEN_CLOS) {
+        p.leaves = x;
+        p.spines = y;
+    }
+    myri_topo *t = NULL;
+    myri_status st = myri_topo_generate(&p, &t, msg, sizeof msg);
+    if (st) fprintf(stderr, "generate: %s\n", msg);
+    assert_int_equal(st, MYRI_OK);
+    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_OK);
+    return t;
+}
+
+/* Every link joins two connected ports that point back at each other. */
+static void check_ports(const myri_topo *t)
+{
+    for (size_t l = 0; l < t->nlinks; l++) {
+        const myri_topo_link *lk = &t->link[l];
+        const myri_topo_port *a = &t->node[lk->a_node].port[lk->a_port];
+        const myri_topo_port *b = &t->node[lk->b_node].port[lk->b_port];
+        assert_int_equal(a->link, (int32_t)l);
+        assert_int_equal(b->link, (int32_t)l);
+        assert_int_equal(a->peer_node, (int32_t)lk->b_node);
+        assert_int_equal(b->peer_port, (int32_t)lk->a_port);
+    }
+}
+
+static void test_fat_tree_4_3(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_FAT_TREE, 4, 3, 0, 0);
+    assert_int_equal(t->nhosts, 64);
+    assert_int_equal(myri_topo_nswitches(t), 48);
+    /* 64 host links + 2 levels x 16 switches x 4 up links */
+    assert_int_equal(t->nlinks, 64 + 2 * 16 * 4);
+    assert_int_equal(t->nroots, 16);
+    size_t free_ports = 0;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        if (t->node[i].kind != MYRI_TOPO_SWITCH) continue;
+        assert_int_equal(t->node[i].nports, 8);
+        for (uint32_t p = 0; p < 8; p++) free_ports += t->node[i].port[p].link < 0;
+    }
+    assert_int_equal(free_ports, 16 * 4); /* top level's up ports */
+    check_ports(t);
+    /* host to host: at most up 2 levels and down: 5 links, 4 switch hops + 1 */
+    assert_int_equal(myri_topo_host_diameter(t), 6);
+    assert_string_equal(t->node[t->host_node[5]].name, "h5");
+    myri_topo_destroy(t);
+}
+
+static void test_generators(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_STAR, 0, 0, 0, 0);
+    assert_int_equal(t->nhosts, 8);
+    assert_int_equal(myri_topo_nswitches(t), 1);
+    myri_topo_destroy(t);
+    t = gen(MYRI_GEN_MESH, 0, 0, 3, 2);
+    assert_int_equal(t->nhosts, 6);
+    assert_int_equal(t->nlinks, 6 + 2 * 2 + 3 * 1);
+    check_ports(t);
+    myri_topo_destroy(t);
+    t = gen(MYRI_GEN_RING, 0, 5, 0, 0);
+    assert_int_equal(t->nlinks, 5 + 5);
+    myri_topo_destroy(t);
+    t = gen(MYRI_GEN_CLOS, 0, 0, 6, 3);
+    assert_int_equal(t->nhosts, 18);
+    assert_int_equal(myri_topo_nswitches(t), 9);
+    assert_int_equal(t->nlinks, 18 + 18);
+    myri_topo_destroy(t);
+    t = gen(MYRI_GEN_BACK_TO_BACK, 0, 0, 0, 0);
+    assert_int_equal(t->nhosts, 2);
+    assert_int_equal(t->nlinks, 1);
+    myri_topo_destroy(t);
+    /* parameters that do not fit */
+    myri_topo_gen_params p = {.gen = MYRI_GEN_FAT_TREE, .k = 4, .n = 3, .nports = 4, .length_m = 1};
+    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_EINVAL);
+    assert_non_null(strstr(msg, "ports"));
+    p = (myri_topo_gen_params){.gen = MYRI_GEN_RING, .n = 2, .length_m = 1};
+    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_EINVAL);
+}
+
+static void test_construction_errors(void **state)
+{
+    (void)state;
+    myri_topo *t = myri_topo_create();
+    uint32_t h, s;
+    assert_int_equal(myri_topo_add_host(t, "a", &h), MYRI_OK);
+    assert_int_equal(myri_topo_add_host(t, "a", NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_add_switch(t, "s", 6, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_add_switch(t, "s", 4, &s), MYRI_OK);
+    assert_int_equal(myri_topo_connect(t, h, 1, s, 0, 1.0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_connect(t, h, 0, s, 4, 1.0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_connect(t, s, 0, s, 1, 1.0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_connect(t, h, 0, s, 0, 0.0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_connect(t, h, 0, s, 0, 1.0, NULL), MYRI_OK);
+    assert_int_equal(myri_topo_connect(t, h, 0, s, 1, 1.0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_topo_add_host(t, "b", NULL), MYRI_OK);
+    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_EINVAL);
+    assert_non_null(strstr(msg, "'b'"));
+    assert_int_equal(myri_topo_find(t, "s"), (int32_t)s);
+    assert_int_equal(myri_topo_find(t, "zz"), -1);
+    myri_topo_destroy(t);
+    myri_topo_destroy(NULL);
+}
+
+/* Every route reaches its destination and the route set has an acyclic
+ * channel dependency graph. */
+static void check_routes(const myri_topo *t, myri_route_encoding enc)
+{
+    myri_routes r = {0};
+    myri_status st = myri_routes_updown(t, enc, &r, msg, sizeof msg);
+    if (st) fprintf(stderr, "routes: %s\n", msg);
+    assert_int_equal(st, MYRI_OK);
+    for (uint32_t s = 0; s < t->nhosts; s++) {
+        for (uint32_t d = 0; d < t->nhosts; d++) {
+            const myri_route *rt = myri_routes_get(&r, s, d);
+            if (s == d) {
+                assert_int_equal(rt->len, MYRI_ROUTE_NONE);
+                continue;
+            }
+            uint32_t chan[40], reached = 99999;
+            size_t nc = 0;
+            st = myri_route_walk(t, enc, s, rt, chan, &nc, &reached, msg, sizeof msg);
+            if (st) fprintf(stderr, "walk %u->%u: %s\n", s, d, msg);
+            assert_int_equal(st, MYRI_OK);
+            assert_int_equal(reached, d);
+            assert_int_equal(nc, (size_t)rt->len + 1);
+            for (size_t i = 0; i < rt->len; i++) assert_true(rt->byte[i] & 0x80);
+        }
+    }
+    bool ok = myri_routes_deadlock_free(t, enc, &r, msg, sizeof msg);
+    if (!ok) fprintf(stderr, "deadlock: %s\n", msg);
+    assert_true(ok);
+    myri_routes_free(&r);
+}
+
+static void test_routes_all_generators(void **state)
+{
+    (void)state;
+    struct { myri_topo_generator g; uint32_t k, n, x, y; } cases[] = {
+        {MYRI_GEN_BACK_TO_BACK, 0, 0, 0, 0}, {MYRI_GEN_STAR, 0, 0, 0, 0},
+        {MYRI_GEN_MESH, 0, 0, 4, 3},         {MYRI_GEN_MESH, 0, 0, 5, 5},
+        {MYRI_GEN_FAT_TREE, 4, 3, 0, 0},     {MYRI_GEN_FAT_TREE, 2, 4, 0, 0},
+        {MYRI_GEN_CLOS, 0, 0, 5, 3},         {MYRI_GEN_RING, 0, 3, 0, 0},
+        {MYRI_GEN_RING, 0, 8, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        myri_topo *t = gen(cases[i].g, cases[i].k, cases[i].n, cases[i].x, cases[i].y);
+        check_routes(t, MYRI_ROUTE_ABSOLUTE);
+        check_routes(t, MYRI_ROUTE_RELATIVE);
+        myri_topo_destroy(t);
+    }
+}
+
+/* On a fat tree with the top level as roots, up/down routes are minimal
+ * (2 * height of the nearest common ancestor switch hops) and the
+ * destination-digit rule spreads destinations evenly over the top switches. */
+static void test_fat_tree_routes_minimal_and_spread(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_FAT_TREE, 4, 3, 0, 0);
+    myri_routes r = {0};
+    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_OK);
+    unsigned top_use[48] = {0};
+    for (uint32_t s = 0; s < 64; s++) {
+        for (uint32_t d = 0; d < 64; d++) {
+            if (s == d) continue;
+            unsigned level = s / 4 == d / 4 ? 0 : s / 16 == d / 16 ? 1 : 2;
+            const myri_route *rt = myri_routes_get(&r, s, d);
+            assert_int_equal(rt->len, 2 * level + 1);
+            if (level == 2) {
+                uint32_t chan[40];
+                size_t nc;
+                assert_int_equal(myri_route_walk(t, MYRI_ROUTE_ABSOLUTE, s, rt, chan, &nc, NULL,
+                                                 msg, sizeof msg), MYRI_OK);
+                const myri_topo_link *lk = &t->link[chan[2] / 2]; /* into the top switch */
+                uint32_t top = chan[2] % 2 ? lk->a_node : lk->b_node;
+                top_use[top - 64 - 32]++;
+            }
+        }
+    }
+    /* every top switch carries the same number of routes */
+    for (int i = 1; i < 16; i++) assert_int_equal(top_use[i], top_use[0]);
+    myri_routes_free(&r);
+    myri_topo_destroy(t);
+}
+
+/* A ring with all routes going clockwise two hops has a cyclic channel
+ * dependency graph: the checker must say so. */
+static void test_cyclic_routes_detected(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_RING, 0, 4, 0, 0);
+    myri_routes r = {0};
+    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_OK);
+    for (uint32_t s = 0; s < 4; s++) {
+        uint32_t d = (s + 2) % 4, ports[3] = {0, 0, 2};
+        assert_int_equal(myri_route_from_ports(t, MYRI_ROUTE_ABSOLUTE, s, d, ports, 3,
+                                               &r.route[s * 4 + d], msg, sizeof msg), MYRI_OK);
+    }
+    assert_false(myri_routes_deadlock_free(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg));
+    assert_non_null(strstr(msg, "cycle"));
+    uint32_t bad[2] = {1, 2};
+    assert_int_equal(myri_route_from_ports(t, MYRI_ROUTE_ABSOLUTE, 0, 1, bad, 2, &r.route[1], msg,
+                                           sizeof msg), MYRI_EINVAL);
+    myri_routes_free(&r);
+    myri_topo_destroy(t);
+}
+
+static void test_route_encoding(void **state)
+{
+    (void)state;
+    for (uint32_t in = 0; in < 32; in++) {
+        for (uint32_t out = 0; out < 32; out++) {
+            for (int e = 0; e < 2; e++) {
+                uint8_t b = myri_route_encode(in, out, (myri_route_encoding)e);
+                assert_true(b & 0x80);
+                assert_int_equal(myri_route_decode(b, in, 32, (myri_route_encoding)e), (int)out);
+            }
+        }
+    }
+    assert_int_equal(myri_route_decode(0x05, 0, 8, MYRI_ROUTE_ABSOLUTE), -1); /* to-host byte */
+    assert_int_equal(myri_route_decode(0x88, 0, 8, MYRI_ROUTE_ABSOLUTE), -1); /* no port 8 */
+}
+
+static void test_dot(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_STAR, 0, 0, 0, 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    myri_topo_write_dot(t, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "graph myrinet {"));
+    assert_non_null(strstr(buf, "\"h3\" [shape=box]"));
+    assert_non_null(strstr(buf, "\"s0\" [shape=circle"));
+    assert_non_null(strstr(buf, "\"h3\" -- \"s0\" [taillabel=\"0\", headlabel=\"3\""));
+    free(buf);
+    myri_topo_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fat_tree_4_3),
+        cmocka_unit_test(test_generators),
+        cmocka_unit_test(test_construction_errors),
+        cmocka_unit_test(test_routes_all_generators),
+        cmocka_unit_test(test_fat_tree_routes_minimal_and_spread),
+        cmocka_unit_test(test_cyclic_routes_detected),
+        cmocka_unit_test(test_route_encoding),
+        cmocka_unit_test(test_dot),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
