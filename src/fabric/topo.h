@@ -191,4 +191,46 @@ void myri_topo_write_dot(const myri_topo *t, FILE *out);
 /* Hop diameter between hosts (switches crossed + 1), -1 if disconnected. */
 int myri_topo_host_diameter(const myri_topo *t);
 
+/* ---- scenario keys (topo_yaml.c) -----------------------------------------------
+ * The `topology:` section of a scenario or network file; see docs/TOPOLOGY.md.
+ * Either a generator with its parameters, or explicit hosts, switches and
+ * links; optional up/down roots and explicit routes that replace the
+ * computed route of their pair. */
+typedef struct myri_topo_config {
+    int generator;             /* myri_topo_generator */
+    int64_t k, n, x, y, leaves, spines, hosts_per_switch, ports;
+    double length_m;           /* 0 = the default cable length passed to the builder */
+    int encoding;              /* myri_route_encoding */
+    const myri_node *hosts;    /* explicit: list of names, or a count */
+    const myri_node *switches; /* explicit: list of {name, ports} */
+    const myri_node *links;    /* explicit: list of {a, b, length} */
+    const myri_node *roots;    /* optional list of switch names */
+    const myri_node *routes;   /* optional list of {from, to, ports} */
+} myri_topo_config;
+extern const myri_param myri_topo_params[];
+extern const size_t myri_topo_nparams;
+
+/* The result of building a topology section. */
+typedef struct myri_topo_built {
+    myri_topo *topo;
+    myri_routes routes;
+    myri_route_encoding encoding;
+    bool deadlock_free;        /* the route set's channel dependency graph is acyclic */
+    char deadlock_msg[256];    /* why not, when !deadlock_free */
+} myri_topo_built;
+
+/* Builds the topology and its routes from a loaded section.  `section` is the
+ * `topology` node (may be NULL when everything is defaulted; used for error
+ * positions); default_length_m is used when cfg->length_m is 0.  Errors
+ * (unknown node, port out of range or used twice, duplicate name, bad
+ * generator parameters, disconnected network, no legal route) return
+ * MYRI_EINPUT with FILE:LINE:COL in err, and leave *out empty. */
+myri_status myri_topo_build(const myri_topo_config *cfg, const myri_node *section,
+                            double default_length_m, myri_topo_built *out, myri_error *err);
+/* Loads the `topology` section of a document (other top-level keys are
+ * ignored) and builds it.  The default cable length is the document's
+ * `link.length` if present, else 10 m. */
+myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri_error *err);
+void myri_topo_built_free(myri_topo_built *b); /* frees topo and routes; b itself is the caller's */
+
 #endif

@@ -1,0 +1,139 @@
+/* cmd_topo.c -- `myri topo FILE [--dot] [--json]`: reads the topology section
+ * of a scenario or network file, builds it and its routes, and prints a
+ * summary (text or JSON) or the Graphviz DOT drawing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "fabric/topo.h"
+#include "myri/json.h"
+
+typedef struct topo__stats {
+    size_t pairs;
+    double mean_switches;
+    unsigned max_switches;
+    size_t hist[34]; /* pairs by number of switches crossed */
+} topo__stats;
+
+static void topo__route_stats(const myri_topo_built *b, topo__stats *s)
+{
+    memset(s, 0, sizeof *s);
+    double sum = 0;
+    for (size_t i = 0; i < b->routes.nhosts * b->routes.nhosts; i++) {
+        unsigned len = b->routes.route[i].len;
+        if (len == MYRI_ROUTE_NONE) continue;
+        s->pairs++;
+        sum += len;
+        if (len > s->max_switches) s->max_switches = len;
+        s->hist[len < 33 ? len : 33]++;
+    }
+    s->mean_switches = s->pairs ? sum / (double)s->pairs : 0;
+}
+
+static void topo__text(const char *file, const myri_topo_built *b, FILE *out)
+{
+    const myri_topo *t = b->topo;
+    topo__stats s;
+    topo__route_stats(b, &s);
+    fprintf(out, "topology %s\n", file);
+    fprintf(out, "  hosts            %zu\n", t->nhosts);
+    fprintf(out, "  switches         %zu\n", myri_topo_nswitches(t));
+    fprintf(out, "  links            %zu\n", t->nlinks);
+    fprintf(out, "  diameter         %d links between hosts\n", myri_topo_host_diameter(t));
+    fprintf(out, "  route encoding   %s\n",
+            b->encoding == MYRI_ROUTE_RELATIVE ? "relative" : "absolute");
+    fprintf(out, "  up/down roots   ");
+    if (t->nroots == 0) fprintf(out, " (automatic: least eccentric switch)");
+    for (size_t i = 0; i < t->nroots; i++) fprintf(out, " %s", t->node[t->root[i]].name);
+    fprintf(out, "\n  routes           %zu host pairs, %.3f switches crossed on average, at most %u\n",
+            s.pairs, s.mean_switches, s.max_switches);
+    for (unsigned l = 0; l < 34; l++)
+        if (s.hist[l]) fprintf(out, "    %2u switch%s  %zu pairs\n", l, l == 1 ? "  " : "es", s.hist[l]);
+    fprintf(out, "  deadlock-free    %s%s%s\n", b->deadlock_free ? "yes" : "NO",
+            b->deadlock_free ? "" : ": ", b->deadlock_free ? "" : b->deadlock_msg);
+}
+
+static void topo__json(const char *file, const myri_topo_built *b, FILE *out)
+{
+    const myri_topo *t = b->topo;
+    topo__stats s;
+    topo__route_stats(b, &s);
+    myri_json *j = myri_json_create(out, true);
+    if (!j) return;
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "file", file);
+    myri_json_kuint(j, "hosts", t->nhosts);
+    myri_json_kuint(j, "switches", myri_topo_nswitches(t));
+    myri_json_kuint(j, "links", t->nlinks);
+    myri_json_kint(j, "diameter_links", myri_topo_host_diameter(t));
+    myri_json_kstr(j, "encoding", b->encoding == MYRI_ROUTE_RELATIVE ? "relative" : "absolute");
+    myri_json_key(j, "roots");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < t->nroots; i++) myri_json_str(j, t->node[t->root[i]].name);
+    myri_json_arr_end(j);
+    myri_json_key(j, "routes");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "pairs", s.pairs);
+    myri_json_knum(j, "mean_switches", s.mean_switches);
+    myri_json_kuint(j, "max_switches", s.max_switches);
+    myri_json_kbool(j, "deadlock_free", b->deadlock_free);
+    if (!b->deadlock_free) myri_json_kstr(j, "cycle", b->deadlock_msg);
+    myri_json_obj_end(j);
+    myri_json_key(j, "nodes");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < t->nnodes; i++) {
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "name", t->node[i].name);
+        myri_json_kstr(j, "kind", t->node[i].kind == MYRI_TOPO_HOST ? "host" : "switch");
+        myri_json_kuint(j, "ports", t->node[i].nports);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "link_list");
+    myri_json_arr_begin(j);
+    for (size_t l = 0; l < t->nlinks; l++) {
+        const myri_topo_link *lk = &t->link[l];
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "a", t->node[lk->a_node].name);
+        myri_json_kuint(j, "a_port", lk->a_port);
+        myri_json_kstr(j, "b", t->node[lk->b_node].name);
+        myri_json_kuint(j, "b_port", lk->b_port);
+        myri_json_knum(j, "length_m", lk->length_m);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_obj_end(j);
+    myri_json_finish(j);
+}
+
+int myri_cmd_topo(int argc, char **argv)
+{
+    myri_cli cli;
+    const char *dot = NULL;
+    myri_cli_opt opts[] = {{"dot", false, &dot}};
+    int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 1);
+    if (rc) return rc;
+    if (cli.help) return MYRI_EXIT_OK; /* the table's usage text is printed by main */
+    if (cli.npositional != 1) {
+        fprintf(stderr, "myri topo: expected one FILE (a scenario or network file with a topology: section)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    const char *file = cli.positional[0];
+    myri_error err = {{0}};
+    myri_node *root = NULL;
+    if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
+    myri_topo_built b;
+    if (myri_cli_apply_sets(&cli, root) || myri_topo_load_doc(root, &b, &err)) {
+        myri_node_free(root);
+        return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
+    }
+    if (dot)
+        myri_topo_write_dot(b.topo, stdout);
+    else if (cli.json)
+        topo__json(file, &b, stdout);
+    else
+        topo__text(file, &b, stdout);
+    myri_topo_built_free(&b);
+    myri_node_free(root);
+    return MYRI_EXIT_OK;
+}
