@@ -187,6 +187,10 @@ static myri_status yaml__nodes(myri_topo *t, const myri_topo_config *c, const my
             return myri_error_at(err, it, "expected a switch {name: NAME, ports: 4|8|16|32}");
         if (myri_params_load_map(yaml__sw_params, NELEM(yaml__sw_params), it, &sw, err))
             return MYRI_EINPUT;
+        if (!myri_topo_ports_ok((uint32_t)sw.ports))
+            return myri_error_at(err, myri_node_get(it, "ports"),
+                                 "switch '%s' has %lld ports; expected 4, 8, 16 or 32", sw.name,
+                                 (long long)sw.ports);
         if (yaml__add(t, myri_node_get(it, "name"), sw.name, false, sw.ports, first, err))
             return MYRI_EINPUT;
     }
