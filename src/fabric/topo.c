@@ -56,6 +56,7 @@ static myri_status topo__add_node(myri_topo *t, const char *name, myri_topo_kind
     if (myri_topo_find(t, name) >= 0) return MYRI_EINVAL;
     if (!topo__grow((void **)&t->node, &t->cap_nodes, t->nnodes + 1, sizeof(myri_topo_node)))
         return MYRI_ENOMEM;
+    if (kind == MYRI_TOPO_HOST && t->nhosts >= MYRI_TOPO_MAX_HOSTS) return MYRI_EINVAL;
     if (kind == MYRI_TOPO_HOST &&
         !topo__grow((void **)&t->host_node, &t->cap_hosts, t->nhosts + 1, sizeof(uint32_t)))
         return MYRI_ENOMEM;

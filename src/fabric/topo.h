@@ -77,6 +77,9 @@ typedef struct myri_routes {
 /* Port counts a switch may have (seed 002: 4- and 8-port switches shipping,
  * 16- and 32-port in development). */
 #define MYRI_TOPO_MAX_PORTS 32u
+/* Hosts per topology: the route table holds every ordered pair (33 bytes
+ * each), 550 MB at this limit. */
+#define MYRI_TOPO_MAX_HOSTS 4096u
 bool myri_topo_ports_ok(uint32_t nports); /* 4, 8, 16 or 32 */
 
 myri_topo *myri_topo_create(void);          /* empty; NULL on ENOMEM */
@@ -198,9 +201,8 @@ int myri_topo_host_diameter(const myri_topo *t);
  * computed route of their pair. */
 typedef struct myri_topo_config {
     int generator;             /* myri_topo_generator */
-    int64_t k, n, x, y, leaves, spines, hosts_per_switch, ports;
+    int64_t k, n, x, y, leaves, spines, hosts_per_switch;
     double length_m;           /* 0 = the default cable length passed to the builder */
-    int encoding;              /* myri_route_encoding */
     const myri_node *hosts;    /* explicit: list of names, or a count */
     const myri_node *switches; /* explicit: list of {name, ports} */
     const myri_node *links;    /* explicit: list of {a, b, length} */
@@ -219,17 +221,25 @@ typedef struct myri_topo_built {
     char deadlock_msg[256];    /* why not, when !deadlock_free */
 } myri_topo_built;
 
+/* What the topology takes from the rest of the scenario. */
+typedef struct myri_topo_env {
+    double length_m;              /* link.length: cable length when topology.length is 0 */
+    uint32_t ports;               /* switch.ports if given, else 0 (generators pick) */
+    myri_route_encoding encoding; /* switch.addressing */
+    const myri_node *at;          /* error position when there is no topology section */
+} myri_topo_env;
+
 /* Builds the topology and its routes from a loaded section.  `section` is the
  * `topology` node (may be NULL when everything is defaulted; used for error
- * positions); default_length_m is used when cfg->length_m is 0.  Errors
+ * positions).  Errors
  * (unknown node, port out of range or used twice, duplicate name, bad
  * generator parameters, disconnected network, no legal route) return
  * MYRI_EINPUT with FILE:LINE:COL in err, and leave *out empty. */
 myri_status myri_topo_build(const myri_topo_config *cfg, const myri_node *section,
-                            double default_length_m, myri_topo_built *out, myri_error *err);
+                            const myri_topo_env *env, myri_topo_built *out, myri_error *err);
 /* Loads the `topology` section of a document (other top-level keys are
- * ignored) and builds it.  The default cable length is the document's
- * `link.length` if present, else 10 m. */
+ * ignored) and builds it, taking link.length (default 10 m), switch.ports
+ * and switch.addressing from the document when present. */
 myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri_error *err);
 void myri_topo_built_free(myri_topo_built *b); /* frees topo and routes; b itself is the caller's */
 

@@ -50,6 +50,11 @@ static uint32_t gen__ports(uint32_t nports, uint64_t need, char *msg, size_t len
 static myri_status gen__nodes(myri_topo *t, uint64_t nh, uint64_t ns, uint32_t ports, char *msg,
                               size_t len)
 {
+    if (nh > MYRI_TOPO_MAX_HOSTS) {
+        snprintf(msg, len, "the generated network would have %llu hosts; at most %u are allowed",
+                 (unsigned long long)nh, MYRI_TOPO_MAX_HOSTS);
+        return MYRI_EINVAL;
+    }
     if (nh + ns > 65536) {
         snprintf(msg, len, "the generated network would have %llu nodes; at most 65536 are allowed",
                  (unsigned long long)(nh + ns));

@@ -37,15 +37,9 @@ const myri_param myri_topo_params[] = {
     {"hosts_per_switch", MYRI_P_INT, NULL, "0", "0", "32",
      "star/mesh/ring/clos: hosts per (leaf) switch; 0 = generator default",
      offsetof(myri_topo_config, hosts_per_switch), NULL},
-    {"ports", MYRI_P_INT, NULL, "0", "0", "32",
-     "generated switches' port count (4, 8, 16, 32); 0 = smallest that fits",
-     offsetof(myri_topo_config, ports), NULL},
     {"length", MYRI_P_LENGTH, "m", "0", "0", "100km",
      "cable length of generated links and default of explicit ones; 0 = link.length",
      offsetof(myri_topo_config, length_m), NULL},
-    {"encoding", MYRI_P_ENUM, NULL, "absolute", NULL, NULL,
-     "route bytes: absolute = 0x80|port, relative = 0x80|(out-in)&0x3f",
-     offsetof(myri_topo_config, encoding), "absolute|relative"},
     {"hosts", MYRI_P_NODE, NULL, "", NULL, NULL, "explicit: host names (list) or a count",
      offsetof(myri_topo_config, hosts), NULL},
     {"switches", MYRI_P_NODE, NULL, "", NULL, NULL, "explicit: list of {name, ports}",
@@ -70,7 +64,7 @@ typedef struct yaml__sw {
 static const myri_param yaml__sw_params[] = {
     {"name", MYRI_P_STRING, NULL, NULL, NULL, NULL, "switch name",
      offsetof(yaml__sw, name), NULL},
-    {"ports", MYRI_P_INT, NULL, "8", "4", "32", "port count: 4, 8, 16 or 32",
+    {"ports", MYRI_P_INT, NULL, "0", "0", "32", "port count: 4, 8, 16 or 32; 0 = switch.ports",
      offsetof(yaml__sw, ports), NULL},
 };
 
@@ -148,6 +142,8 @@ static myri_status yaml__add(myri_topo *t, const myri_node *at, const char *name
     if (!host && !myri_topo_ports_ok((uint32_t)ports))
         return myri_error_at(err, at, "switch '%s' has %lld ports; expected 4, 8, 16 or 32", name,
                              (long long)ports);
+    if (host && t->nhosts >= MYRI_TOPO_MAX_HOSTS)
+        return myri_error_at(err, at, "too many hosts; at most %u are allowed", MYRI_TOPO_MAX_HOSTS);
     const myri_node **nf = realloc(*first, (t->nnodes + 1) * sizeof(**first));
     if (!nf) return myri_error_at(err, at, "out of memory");
     *first = nf;
@@ -157,12 +153,12 @@ static myri_status yaml__add(myri_topo *t, const myri_node *at, const char *name
     return st ? myri_error_at(err, at, "cannot add node '%s'", name) : MYRI_OK;
 }
 
-static myri_status yaml__nodes(myri_topo *t, const myri_topo_config *c, const myri_node ***first,
-                               myri_error *err)
+static myri_status yaml__nodes(myri_topo *t, const myri_topo_config *c, uint32_t def_ports,
+                               const myri_node ***first, myri_error *err)
 {
     const myri_node *h = c->hosts;
     if (h && h->kind == MYRI_NODE_SCALAR) {
-        myri_param p = {"hosts", MYRI_P_INT, NULL, NULL, "1", "65536", "", 0, NULL};
+        myri_param p = {"hosts", MYRI_P_INT, NULL, NULL, "1", "4096", "", 0, NULL};
         int64_t count = 0;
         if (myri_param_parse(&p, h, &count, err)) return MYRI_EINPUT;
         char name[32];
@@ -187,6 +183,7 @@ static myri_status yaml__nodes(myri_topo *t, const myri_topo_config *c, const my
             return myri_error_at(err, it, "expected a switch {name: NAME, ports: 4|8|16|32}");
         if (myri_params_load_map(yaml__sw_params, NELEM(yaml__sw_params), it, &sw, err))
             return MYRI_EINPUT;
+        if (sw.ports == 0) sw.ports = def_ports ? def_ports : 8;
         if (!myri_topo_ports_ok((uint32_t)sw.ports))
             return myri_error_at(err, myri_node_get(it, "ports"),
                                  "switch '%s' has %lld ports; expected 4, 8, 16 or 32", sw.name,
@@ -321,34 +318,36 @@ static myri_status yaml__routes(myri_topo_built *b, const myri_node *routes, myr
     return MYRI_OK;
 }
 
-static myri_status yaml__generate(const myri_topo_config *c, const myri_node *section, double len,
-                                  myri_topo **t, myri_error *err)
+static myri_status yaml__generate(const myri_topo_config *c, const myri_node *section,
+                                  const myri_topo_env *env, double len, myri_topo **t,
+                                  myri_error *err)
 {
     myri_topo_gen_params p = {
         .gen = (myri_topo_generator)c->generator, .k = (uint32_t)c->k, .n = (uint32_t)c->n,
         .x = (uint32_t)c->x, .y = (uint32_t)c->y, .leaves = (uint32_t)c->leaves,
         .spines = (uint32_t)c->spines, .per_switch = (uint32_t)c->hosts_per_switch,
-        .nports = (uint32_t)c->ports, .length_m = len};
+        .nports = env->ports, .length_m = len};
     char msg[256];
     myri_status st = myri_topo_generate(&p, t, msg, sizeof msg);
     if (st) {
         const myri_node *at = myri_node_get(section, "generator");
-        return myri_error_at(err, at ? at : section, "topology generator '%s': %s",
+        return myri_error_at(err, at ? at : section ? section : env->at, "topology generator '%s': %s",
                              myri_topo_generator_name(p.gen), msg);
     }
     return MYRI_OK;
 }
 
 static myri_status yaml__explicit(const myri_topo_config *c, const myri_node *section,
-                                  double len, myri_topo **out, myri_error *err)
+                                  const myri_topo_env *env, double len, myri_topo **out,
+                                  myri_error *err)
 {
     myri_topo *t = myri_topo_create();
     const myri_node **first = NULL;
     if (!t) return myri_error_at(err, section, "out of memory");
     myri_status st = MYRI_OK;
-    if (!c->hosts) st = myri_error_at(err, section,
+    if (!c->hosts) st = myri_error_at(err, section ? section : env->at,
                                       "topology: give a generator, or hosts, switches and links");
-    if (!st) st = yaml__nodes(t, c, &first, err);
+    if (!st) st = yaml__nodes(t, c, env->ports, &first, err);
     if (!st) st = yaml__links(t, c->links, len, err);
     free(first);
     if (st) {
@@ -360,12 +359,13 @@ static myri_status yaml__explicit(const myri_topo_config *c, const myri_node *se
 }
 
 myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
-                            double default_length_m, myri_topo_built *out, myri_error *err)
+                            const myri_topo_env *env, myri_topo_built *out, myri_error *err)
 {
-    if (!c || !out) return myri_error_at(err, NULL, "myri_topo_build: NULL argument");
+    if (!c || !out || !env) return myri_error_at(err, NULL, "myri_topo_build: NULL argument");
     memset(out, 0, sizeof *out);
-    out->encoding = (myri_route_encoding)c->encoding;
-    double len = c->length_m > 0 ? c->length_m : default_length_m;
+    out->encoding = env->encoding;
+    double len = c->length_m > 0 ? c->length_m : env->length_m;
+    const myri_node *where = section ? section : env->at;
     bool explicit_nodes = c->hosts || c->switches || c->links;
     bool gen_given = myri_node_get(section, "generator") != NULL;
     myri_status st;
@@ -374,16 +374,16 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
                              "topology.generator cannot be combined with explicit hosts/switches/links; "
                              "expected generator: none");
     if (explicit_nodes || c->generator == MYRI_GEN_NONE)
-        st = yaml__explicit(c, section, len, &out->topo, err);
+        st = yaml__explicit(c, section, env, len, &out->topo, err);
     else
-        st = yaml__generate(c, section, len, &out->topo, err);
+        st = yaml__generate(c, section, env, len, &out->topo, err);
     if (st) return MYRI_EINPUT;
     char msg[256];
     if (!st) st = yaml__roots(out->topo, c->roots, err);
     if (!st && myri_topo_validate(out->topo, msg, sizeof msg))
-        st = myri_error_at(err, section, "topology: %s", msg);
+        st = myri_error_at(err, where, "topology: %s", msg);
     if (!st && myri_routes_updown(out->topo, out->encoding, &out->routes, msg, sizeof msg))
-        st = myri_error_at(err, c->roots ? c->roots : section, "topology routes: %s", msg);
+        st = myri_error_at(err, c->roots ? c->roots : where, "topology routes: %s", msg);
     if (!st) st = yaml__routes(out, c->routes, err);
     if (!st)
         out->deadlock_free = myri_routes_deadlock_free(out->topo, out->encoding, &out->routes,
@@ -409,11 +409,23 @@ myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri
         st = myri_params_load(&ps, 1, NULL, NULL, err);
     }
     if (st) return MYRI_EINPUT;
-    double len = 10.0; /* metres; the link module's default when link.length is absent */
-    const myri_node *ln = myri_node_path(root, "link.length");
-    if (ln) {
-        myri_param p = {"length", MYRI_P_LENGTH, "m", NULL, NULL, NULL, "", 0, NULL};
-        if (myri_param_parse(&p, ln, &len, err)) return MYRI_EINPUT;
+    /* The link and switch keys the topology depends on, read here with the
+     * same units and ranges as the fabric's tables (fabric.h). */
+    static const myri_param env_params[] = {
+        {"link.length", MYRI_P_LENGTH, "m", "10m", "1mm", "100km", "", 0, NULL},
+        {"switch.ports", MYRI_P_INT, NULL, "0", "0", "32", "", 0, NULL},
+        {"switch.addressing", MYRI_P_ENUM, NULL, "absolute", NULL, NULL, "", 0,
+         "absolute|relative"},
+    };
+    double len = 10.0; /* metres: the fabric's default link.length */
+    int64_t ports = 0;
+    int enc = 0;
+    void *outs[3] = {&len, &ports, &enc};
+    for (size_t i = 0; i < 3; i++) {
+        const myri_node *n = myri_node_path(root, env_params[i].name);
+        if (n && myri_param_parse(&env_params[i], n, outs[i], err)) return MYRI_EINPUT;
     }
-    return myri_topo_build(&cfg, section, len, out, err);
+    myri_topo_env env = {.length_m = len, .ports = (uint32_t)ports,
+                         .encoding = (myri_route_encoding)enc, .at = root};
+    return myri_topo_build(&cfg, section, &env, out, err);
 }

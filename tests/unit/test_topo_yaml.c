@@ -126,7 +126,7 @@ static void test_errors(void **state)
     bad("topology:\n  hosts: [a]\n  switches: [{name: s0, ports: 8}]\n"
         "  links: [{a: a, b: s0}]\n",
         "t.yaml:4:21:", "switch 's0' needs a port");
-    bad("topology:\n  generator: fat-tree\n  k: 4\n  n: 3\n  ports: 4\n",
+    bad("topology:\n  generator: fat-tree\n  k: 4\n  n: 3\nswitch: {ports: 4}\n",
         "t.yaml:2:14:", "needs 8 ports per switch");
     bad("topology:\n  generator: torus\n", "t.yaml:2:14:", "one of");
     bad("topology:\n  generator: star\n  hosts: [a]\n", "t.yaml:2:14:", "cannot be combined");

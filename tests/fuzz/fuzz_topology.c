@@ -1,0 +1,39 @@
+/* fuzz_topology.c -- fuzz target for the topology section reader: any input
+ * must give a topology with routes or a FILE:LINE:COL error, never a crash or
+ * a leak.  Inputs larger than 64 KiB are skipped (generators are capped by
+ * MYRI_TOPO_MAX_HOSTS; the corpus keeps networks small). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fabric/topo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 65536) return 0;
+    myri_node *root = NULL;
+    myri_error err;
+    if (myri_doc_parse("fuzz.yaml", (const char *)data, size, &root, &err) != MYRI_OK) return 0;
+    myri_topo_built b;
+    if (myri_topo_load_doc(root, &b, &err) == MYRI_OK) {
+        /* every computed route must reach its destination */
+        for (size_t s = 0; s < b.topo->nhosts && s < 64; s++) {
+            for (size_t d = 0; d < b.topo->nhosts && d < 64; d++) {
+                const myri_route *r = myri_routes_get(&b.routes, s, d);
+                if (r->len == MYRI_ROUTE_NONE) continue;
+                uint32_t reached = 0;
+                char msg[256];
+                if (myri_route_walk(b.topo, b.encoding, (uint32_t)s, r, NULL, NULL, &reached, msg,
+                                    sizeof msg) != MYRI_OK || reached != d)
+                    __builtin_trap();
+            }
+        }
+        myri_topo_built_free(&b);
+    } else if (strncmp(err.msg, "fuzz.yaml:", 10) != 0 && strstr(err.msg, "fuzz.yaml") == NULL) {
+        __builtin_trap(); /* every input error names the file */
+    }
+    myri_node_free(root);
+    return 0;
+}
