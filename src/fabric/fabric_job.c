@@ -1,0 +1,592 @@
+/* fabric_job.c -- the `fabric` scenario job: topology + routes + fabric +
+ * traffic, run for warm-up + duration, then a text summary or one JSON
+ * object.  With a `sweep:` section the job runs once per value of one key and
+ * prints one line per value, naming the saturation point.
+ *
+ * Measurement window: [warmup, warmup + duration].  Latencies are those of
+ * packets created inside the window and delivered before its end; throughput
+ * counts payload bytes whose tail arrived inside the window.  Packet counts
+ * (injected, delivered, dropped by reason, in flight) are run totals, so
+ * injected = delivered + dropped + in flight always holds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabric/fabric.h"
+#include "fabric/fabric_pcap.h"
+#include "fabric/traffic.h"
+#include "myri/json.h"
+#include "myri/registry.h"
+#include "myri/stats.h"
+
+typedef struct fjob__sweep {
+    const char *key;
+    const myri_node *values;
+} fjob__sweep;
+
+static const myri_param fjob__sweep_params[] = {
+    {"key", MYRI_P_STRING, NULL, "", NULL, NULL, "dotted key varied by the sweep (e.g. traffic.load)",
+     offsetof(fjob__sweep, key), NULL},
+    {"values", MYRI_P_NODE, NULL, "", NULL, NULL, "the values, run in order with the same seed",
+     offsetof(fjob__sweep, values), NULL},
+};
+
+#define FJOB_MAX_PSETS 12
+
+typedef struct fjob__cfg {
+    myri_scenario_common common;
+    myri_fabric_params fp;
+    myri_topo_config topo;
+    myri_traffic_params tr;
+    myri_fpcap_config pcap;
+    fjob__sweep sweep;
+    myri_pset ps[FJOB_MAX_PSETS];
+    size_t nps;
+} fjob__cfg;
+
+static void fjob__psets(fjob__cfg *c)
+{
+    size_t n = 0;
+    c->ps[n++] = (myri_pset){"", myri_scenario_params, myri_scenario_nparams, &c->common};
+    n += myri_fabric_psets(&c->fp, c->ps + n);
+    c->ps[n++] = (myri_pset){"topology", myri_topo_params, myri_topo_nparams, &c->topo};
+    c->ps[n++] = (myri_pset){"traffic", myri_traffic_param_table, myri_traffic_nparams, &c->tr};
+    c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
+    c->ps[n++] = (myri_pset){"sweep", fjob__sweep_params, 2, &c->sweep};
+    c->nps = n;
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+typedef struct fjob__run {
+    myri_time_ps win_start_ps, end_ps;
+    myri_traffic *traffic;
+    myri_fabric *fabric;
+    myri_hist *lat, *net_lat;     /* ps */
+    uint64_t win_delivered, win_payload;
+    uint64_t win_dropped[MYRI_FABRIC_DROP_NREASONS];
+    /* results */
+    myri_fabric_counters c;
+    uint64_t win_injected, win_wire_chars, win_payload_injected;
+    double offered_load, target_load, throughput_Bps, wall_s;
+    uint64_t sim_time_ps, events, hash, char_ps, pcap_packets;
+} fjob__run;
+
+static void fjob__delivered(void *ctx, const myri_fabric_delivery *d)
+{
+    fjob__run *r = ctx;
+    if (d->queued_ps >= r->win_start_ps) {
+        myri_hist_add(r->lat, d->tail_ps - d->queued_ps);
+        myri_hist_add(r->net_lat, d->tail_ps - d->head_sent_ps);
+    }
+    if (d->tail_ps >= r->win_start_ps) {
+        r->win_delivered++;
+        r->win_payload += d->payload_bytes;
+    }
+    myri_traffic_delivered(r->traffic, d);
+}
+
+static void fjob__dropped(void *ctx, uint64_t id, myri_fabric_drop_reason reason, myri_time_ps t)
+{
+    fjob__run *r = ctx;
+    (void)id;
+    if (t >= r->win_start_ps && (unsigned)reason < MYRI_FABRIC_DROP_NREASONS) r->win_dropped[reason]++;
+}
+
+static void fjob__window_start(fjob__run *r)
+{
+    myri_fabric_reset_stats(r->fabric);
+    myri_traffic_window_start(r->traffic);
+    myri_hist_reset(r->lat);
+    myri_hist_reset(r->net_lat);
+    r->win_delivered = r->win_payload = 0;
+    memset(r->win_dropped, 0, sizeof r->win_dropped);
+}
+
+/* The job's own component: starts the measurement window at warm-up end. */
+static myri_status fjob__ctl_create(myri_component *self, const void *config)
+{
+    self->state = (void *)config;
+    return MYRI_OK;
+}
+static void fjob__ctl_handle(myri_component *self, const myri_event *ev)
+{
+    (void)ev;
+    fjob__window_start(self->state);
+}
+static const myri_component_ops fjob__ctl_ops = {
+    .type = "fabric-job", .help = "starts the measurement window (fabric job)",
+    .create = fjob__ctl_create, .handle = fjob__ctl_handle,
+};
+
+static double fjob__now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void fjob__collect(fjob__run *r, myri_sim *sim)
+{
+    myri_fabric_get_counters(r->fabric, &r->c);
+    myri_traffic_window(r->traffic, &r->win_injected, &r->win_wire_chars, &r->win_payload_injected);
+    double win_ps = (double)(r->end_ps - r->win_start_ps);
+    r->char_ps = myri_fabric_char_time_ps(r->fabric);
+    size_t nh = 0;
+    for (size_t i = 0; i < myri_sim_component_count(sim); i++)
+        nh += strcmp(myri_sim_component(sim, i)->ops->type, "traffic-source") == 0;
+    r->offered_load = win_ps > 0 && nh ? (double)r->win_wire_chars * (double)r->char_ps / win_ps / (double)nh : 0;
+    r->target_load = myri_traffic_target_load(r->traffic);
+    r->throughput_Bps = win_ps > 0 ? (double)r->win_payload / (win_ps * 1e-12) : 0;
+    r->sim_time_ps = myri_sim_now(sim);
+    r->events = myri_sim_events(sim);
+    uint64_t x = r->c.result_hash ^ (myri_sim_hash(sim) * 0x9e3779b97f4a7c15ull);
+    r->hash = myri_splitmix64(&x);
+}
+
+typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim);
+
+/* Builds and runs one configuration.  `report` (may be NULL) is called while
+ * the fabric still exists.  Returns 0, 1 (run failure) or 2 (bad input). */
+static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,
+                          bool progress, fjob__run *r, fjob__report_fn report, void *rctx,
+                          myri_error *err)
+{
+    memset(r, 0, sizeof *r);
+    myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing,
+                         .at = root};
+    if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
+    myri_topo_built b;
+    if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return 2;
+    int rc = 0;
+    myri_sim *sim = myri_sim_create((uint64_t)c->common.seed);
+    r->lat = myri_hist_create(7);
+    r->net_lat = myri_hist_create(7);
+    myri_fpcap *pcap = NULL;
+    if (!sim || !r->lat || !r->net_lat) rc = 1;
+    myri_fabric_callbacks cb = {.delivered = fjob__delivered, .dropped = fjob__dropped, .ctx = r};
+    myri_status st = MYRI_OK;
+    if (!rc && (st = myri_fabric_create(sim, b.topo, &c->fp, &cb, &r->fabric, err)) != MYRI_OK)
+        rc = st == MYRI_EINPUT ? 2 : 1;
+    r->win_start_ps = c->common.warmup_ps;
+    r->end_ps = c->common.warmup_ps + c->common.duration_ps;
+    myri_component *ctl = NULL;
+    if (!rc && myri_sim_add(sim, &fjob__ctl_ops, "fabric-job", r, &ctl)) rc = 1;
+    if (!rc && (st = myri_traffic_create(sim, r->fabric, &b, &c->fp, &c->tr, myri_node_get(root, "traffic"),
+                                         &r->traffic, err)) != MYRI_OK)
+        rc = st == MYRI_EINPUT ? 2 : 1;
+    if (!rc && opts->pcap_path &&
+        (st = myri_fpcap_open(opts->pcap_path, b.topo, &c->pcap, r->fabric, &pcap, err)) != MYRI_OK)
+        rc = st == MYRI_EINPUT ? 2 : 1;
+    if (!rc) {
+        if (r->win_start_ps == 0) {
+            fjob__window_start(r);
+        } else {
+            myri_event ev = {.target = ctl, .kind = 1};
+            myri_sim_schedule(sim, r->win_start_ps, &ev);
+        }
+        if (progress && opts->progress) myri_sim_set_progress(sim, opts->progress, r->end_ps);
+        double t0 = fjob__now_s();
+        myri_sim_run(sim, r->end_ps, 0);
+        r->wall_s = fjob__now_s() - t0;
+        myri_sim_finish(sim);
+        r->pcap_packets = myri_fpcap_close(pcap);
+        pcap = NULL;
+        fjob__collect(r, sim);
+        if (report) report(rctx, r, &b, sim);
+    }
+    myri_fpcap_close(pcap);
+    myri_sim_destroy(sim);
+    myri_traffic_destroy(r->traffic);
+    r->traffic = NULL;
+    r->fabric = NULL;
+    myri_hist_destroy(r->lat);
+    myri_hist_destroy(r->net_lat);
+    r->lat = r->net_lat = NULL;
+    myri_topo_built_free(&b);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+typedef struct fjob__lat {
+    double mean_ns, p50_ns, p99_ns, max_ns;
+    uint64_t count;
+} fjob__lat;
+
+static fjob__lat fjob__lat_of(const myri_hist *h)
+{
+    fjob__lat l = {myri_hist_mean(h) / 1e3, (double)myri_hist_percentile(h, 0.5) / 1e3,
+                   (double)myri_hist_percentile(h, 0.99) / 1e3, (double)myri_hist_max(h) / 1e3,
+                   myri_hist_count(h)};
+    return l;
+}
+
+static void fjob__json_lat(myri_json *j, const char *key, const fjob__lat *l)
+{
+    myri_json_key(j, key);
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "count", l->count);
+    myri_json_knum(j, "mean", l->mean_ns);
+    myri_json_knum(j, "p50", l->p50_ns);
+    myri_json_knum(j, "p99", l->p99_ns);
+    myri_json_knum(j, "max", l->max_ns);
+    myri_json_obj_end(j);
+}
+
+static void fjob__json_packets(myri_json *j, const fjob__run *r)
+{
+    myri_json_key(j, "packets");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "injected", r->c.injected);
+    myri_json_kuint(j, "delivered", r->c.delivered);
+    myri_json_kuint(j, "in_flight", r->c.in_flight);
+    myri_json_kuint(j, "dropped_total", r->c.dropped_total);
+    myri_json_key(j, "dropped");
+    myri_json_obj_begin(j);
+    for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++)
+        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)i), r->c.dropped[i]);
+    myri_json_obj_end(j);
+    myri_json_key(j, "window");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "injected", r->win_injected);
+    myri_json_kuint(j, "delivered", r->win_delivered);
+    myri_json_kuint(j, "injected_payload_bytes", r->win_payload_injected);
+    myri_json_kuint(j, "delivered_payload_bytes", r->win_payload);
+    myri_json_obj_end(j);
+    myri_json_obj_end(j);
+}
+
+/* Aggregates of the per-channel statistics over the window. */
+typedef struct fjob__links {
+    double mean_util, max_util, max_stopped;
+    size_t max_util_ch;
+    uint64_t stops, gos, max_slack, truncated;
+} fjob__links;
+
+static fjob__links fjob__links_of(const fjob__run *r)
+{
+    fjob__links a = {0};
+    size_t n = myri_fabric_channel_count(r->fabric);
+    double win = (double)(r->end_ps - r->win_start_ps);
+    for (size_t ch = 0; ch < n; ch++) {
+        myri_fabric_channel_stats s;
+        if (myri_fabric_get_channel_stats(r->fabric, ch, &s)) continue;
+        double u = win > 0 ? (double)s.busy_ps / win : 0, st = win > 0 ? (double)s.stopped_ps / win : 0;
+        a.mean_util += u / (double)n;
+        if (u > a.max_util) {
+            a.max_util = u;
+            a.max_util_ch = ch;
+        }
+        if (st > a.max_stopped) a.max_stopped = st;
+        a.stops += s.stops;
+        a.gos += s.gos;
+        a.truncated += s.truncated;
+        if (s.max_slack_bytes > a.max_slack) a.max_slack = s.max_slack_bytes;
+    }
+    return a;
+}
+
+static void fjob__chan_name(const myri_topo *t, size_t ch, char *buf, size_t len)
+{
+    const myri_topo_link *lk = &t->link[ch / 2];
+    uint32_t from = ch % 2 ? lk->b_node : lk->a_node, to = ch % 2 ? lk->a_node : lk->b_node;
+    snprintf(buf, len, "%s->%s", t->node[from].name, t->node[to].name);
+}
+
+typedef struct fjob__out {
+    fjob__cfg *cfg;
+    const myri_run_opts *opts;
+    const char *file;
+} fjob__out;
+
+static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+{
+    fjob__out *o = ctx;
+    (void)sim;
+    myri_json *j = myri_json_create(o->opts->out, true);
+    if (!j) return;
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "job", "fabric");
+    myri_json_key(j, "config");
+    myri_json_obj_begin(j);
+    myri_params_echo_json(o->cfg->ps, o->cfg->nps, j);
+    myri_json_obj_end(j);
+    myri_json_key(j, "network");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "hosts", b->topo->nhosts);
+    myri_json_kuint(j, "switches", myri_topo_nswitches(b->topo));
+    myri_json_kuint(j, "links", b->topo->nlinks);
+    myri_json_kbool(j, "deadlock_free", b->deadlock_free);
+    if (!b->deadlock_free) myri_json_kstr(j, "cycle", b->deadlock_msg);
+    myri_json_obj_end(j);
+    fjob__json_packets(j, r);
+    fjob__lat l = fjob__lat_of(r->lat), nl = fjob__lat_of(r->net_lat);
+    fjob__json_lat(j, "latency_ns", &l);
+    fjob__json_lat(j, "network_latency_ns", &nl);
+    myri_json_knum(j, "throughput_bytes_per_sec", r->throughput_Bps);
+    myri_json_knum(j, "offered_load", r->offered_load);
+    myri_json_knum(j, "target_load", r->target_load);
+    myri_json_kuint(j, "char_time_ps", r->char_ps);
+    myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
+    myri_fabric_report(r->fabric, j); /* "links" and "dropped" */
+    myri_json_kuint(j, "sim_time_ps", r->sim_time_ps);
+    myri_json_kuint(j, "events", r->events);
+    myri_json_kuint(j, "fabric_events", r->c.events);
+    myri_json_knum(j, "wall_s", r->wall_s);
+    myri_json_knum(j, "events_per_sec", r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
+    if (o->opts->pcap_path) myri_json_kuint(j, "pcap_packets", r->pcap_packets);
+    myri_json_key(j, "hash");
+    myri_json_hash(j, r->hash);
+    myri_json_obj_end(j);
+    myri_json_finish(j);
+}
+
+static void fjob__print_time(FILE *out, double ns)
+{
+    if (ns >= 1e6) fprintf(out, "%.3f ms", ns / 1e6);
+    else if (ns >= 1e3) fprintf(out, "%.3f us", ns / 1e3);
+    else fprintf(out, "%.1f ns", ns);
+}
+
+static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+{
+    fjob__out *o = ctx;
+    FILE *out = o->opts->out;
+    (void)sim;
+    fprintf(out, "# fabric job: %s\n", o->file);
+    myri_params_echo_text(o->cfg->ps, o->cfg->nps, out);
+    const myri_topo *t = b->topo;
+    fjob__links a = fjob__links_of(r);
+    fjob__lat l = fjob__lat_of(r->lat), nl = fjob__lat_of(r->net_lat);
+    char chn[160];
+    fjob__chan_name(t, a.max_util_ch, chn, sizeof chn);
+    fprintf(out, "\nnetwork      %zu hosts, %zu switches, %zu links; up/down routes %s\n", t->nhosts,
+            myri_topo_nswitches(t), t->nlinks, b->deadlock_free ? "deadlock-free" : "NOT deadlock-free");
+    if (!b->deadlock_free) fprintf(out, "             %s\n", b->deadlock_msg);
+    fprintf(out, "traffic      offered load %.4f of the link rate (target %.4f), character time %.3f ns\n",
+            r->offered_load, r->target_load, (double)r->char_ps / 1e3);
+    fprintf(out, "packets      injected %llu, delivered %llu, dropped %llu, in flight at the end %llu\n",
+            (unsigned long long)r->c.injected, (unsigned long long)r->c.delivered,
+            (unsigned long long)r->c.dropped_total, (unsigned long long)r->c.in_flight);
+    for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++)
+        if (r->c.dropped[i])
+            fprintf(out, "  dropped    %-24s %llu\n", myri_fabric_drop_name((myri_fabric_drop_reason)i),
+                    (unsigned long long)r->c.dropped[i]);
+    fprintf(out, "latency      mean ");
+    fjob__print_time(out, l.mean_ns);
+    fprintf(out, ", p50 ");
+    fjob__print_time(out, l.p50_ns);
+    fprintf(out, ", p99 ");
+    fjob__print_time(out, l.p99_ns);
+    fprintf(out, ", max ");
+    fjob__print_time(out, l.max_ns);
+    fprintf(out, " (%llu packets created in the window; creation to tail)\n", (unsigned long long)l.count);
+    fprintf(out, "  network    mean ");
+    fjob__print_time(out, nl.mean_ns);
+    fprintf(out, ", p99 ");
+    fjob__print_time(out, nl.p99_ns);
+    fprintf(out, " (first character sent to tail)\n");
+    fprintf(out, "throughput   %.3f MB/s of delivered payload, all hosts (%llu packets in the window)\n",
+            r->throughput_Bps / 1e6, (unsigned long long)r->win_delivered);
+    fprintf(out, "channels     utilisation mean %.3f, max %.3f (%s); max time stopped %.3f\n",
+            a.mean_util, a.max_util, chn, a.max_stopped);
+    fprintf(out, "             STOP %llu, GO %llu, largest slack occupancy %llu B, truncated %llu\n",
+            (unsigned long long)a.stops, (unsigned long long)a.gos, (unsigned long long)a.max_slack,
+            (unsigned long long)a.truncated);
+    fprintf(out, "run          simulated %.6f ms, %llu events (%llu in the fabric), wall %.4f s, %.3g events/s\n",
+            (double)r->sim_time_ps / 1e9, (unsigned long long)r->events, (unsigned long long)r->c.events,
+            r->wall_s, r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
+    if (o->opts->pcap_path)
+        fprintf(out, "pcap         %llu packets written to %s\n", (unsigned long long)r->pcap_packets,
+                o->opts->pcap_path);
+    fprintf(out, "hash         0x%016llx\n", (unsigned long long)r->hash);
+}
+
+/* ---- sweeps -------------------------------------------------------------------- */
+
+/* The parameter named by the dotted key, and the struct it writes into. */
+static const myri_param *fjob__find_param(const fjob__cfg *c, const char *key, void **out)
+{
+    for (size_t s = 0; s < c->nps; s++) {
+        const char *pre = c->ps[s].prefix;
+        size_t pl = strlen(pre);
+        const char *rest = key;
+        if (pl) {
+            if (strncmp(key, pre, pl) != 0 || key[pl] != '.') continue;
+            rest = key + pl + 1;
+        }
+        for (size_t i = 0; i < c->ps[s].n; i++) {
+            if (strcmp(c->ps[s].params[i].name, rest) == 0) {
+                *out = c->ps[s].out;
+                return &c->ps[s].params[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+typedef struct fjob__point {
+    const char *value;
+    fjob__run r;
+    fjob__lat lat;
+    double ratio; /* delivered / injected payload in the window */
+} fjob__point;
+
+static void fjob__point_report(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+{
+    fjob__point *p = ctx;
+    (void)b;
+    (void)sim;
+    p->lat = fjob__lat_of(r->lat);
+}
+
+static void fjob__sweep_output(const fjob__out *o, const fjob__point *pts, size_t n, int sat,
+                               double wall, uint64_t events, uint64_t hash)
+{
+    FILE *out = o->opts->out;
+    const char *key = o->cfg->sweep.key;
+    if (o->opts->json) {
+        myri_json *j = myri_json_create(out, true);
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "job", "fabric");
+        myri_json_key(j, "config");
+        myri_json_obj_begin(j);
+        myri_params_echo_json(o->cfg->ps, o->cfg->nps, j);
+        myri_json_obj_end(j);
+        myri_json_key(j, "sweep");
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "key", key);
+        myri_json_key(j, "points");
+        myri_json_arr_begin(j);
+        for (size_t i = 0; i < n; i++) {
+            myri_json_obj_begin(j);
+            myri_json_kstr(j, "value", pts[i].value);
+            fjob__json_packets(j, &pts[i].r);
+            fjob__json_lat(j, "latency_ns", &pts[i].lat);
+            myri_json_knum(j, "throughput_bytes_per_sec", pts[i].r.throughput_Bps);
+            myri_json_knum(j, "offered_load", pts[i].r.offered_load);
+            myri_json_knum(j, "delivered_ratio", pts[i].ratio);
+            myri_json_kuint(j, "events", pts[i].r.events);
+            myri_json_knum(j, "wall_s", pts[i].r.wall_s);
+            myri_json_key(j, "hash");
+            myri_json_hash(j, pts[i].r.hash);
+            myri_json_obj_end(j);
+        }
+        myri_json_arr_end(j);
+        if (sat >= 0) myri_json_kstr(j, "saturation", pts[sat].value);
+        else myri_json_key(j, "saturation"), myri_json_null(j);
+        myri_json_obj_end(j);
+        myri_json_kuint(j, "sim_time_ps", o->cfg->common.warmup_ps + o->cfg->common.duration_ps);
+        myri_json_kuint(j, "events", events);
+        myri_json_knum(j, "wall_s", wall);
+        myri_json_key(j, "hash");
+        myri_json_hash(j, hash);
+        myri_json_obj_end(j);
+        myri_json_finish(j);
+        return;
+    }
+    fprintf(out, "\n%-12s %9s %14s %9s %12s %12s %9s %9s\n", key, "offered", "throughput", "deliv/inj",
+            "mean lat", "p99 lat", "dropped", "wall s");
+    fprintf(out, "%-12s %9s %14s %9s %12s %12s %9s %9s\n", "", "load", "MB/s", "", "us", "us", "", "");
+    for (size_t i = 0; i < n; i++) {
+        const fjob__run *r = &pts[i].r;
+        fprintf(out, "%-12s %9.4f %14.3f %9.4f %12.3f %12.3f %9llu %9.3f%s\n", pts[i].value, r->offered_load,
+                r->throughput_Bps / 1e6, pts[i].ratio, pts[i].lat.mean_ns / 1e3, pts[i].lat.p99_ns / 1e3,
+                (unsigned long long)r->c.dropped_total, r->wall_s, (int)i == sat ? "  <- saturated" : "");
+    }
+    if (sat > 0)
+        fprintf(out, "\nsaturation: between %s = %s (keeps up) and %s = %s (delivers under 95 %% of what "
+                     "is injected; latency grows without bound)\n",
+                key, pts[sat - 1].value, key, pts[sat].value);
+    else if (sat == 0)
+        fprintf(out, "\nsaturation: already saturated at %s = %s\n", key, pts[0].value);
+    else
+        fprintf(out, "\nsaturation: not reached (every point delivered at least 95 %% of what it injected)\n");
+    fprintf(out, "total: %llu events, wall %.3f s, hash 0x%016llx\n", (unsigned long long)events, wall,
+            (unsigned long long)hash);
+}
+
+static int fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file, const myri_run_opts *opts,
+                       myri_error *err)
+{
+    const myri_node *vals = c->sweep.values;
+    const myri_node *kn = myri_node_path(root, "sweep.key");
+    void *dst = NULL;
+    const myri_param *p = fjob__find_param(c, c->sweep.key, &dst);
+    if (!p || p->type == MYRI_P_NODE || strncmp(c->sweep.key, "sweep.", 6) == 0)
+        return myri_error_at(err, kn, "sweep.key '%s' is not a scenario key that can be swept", c->sweep.key), 2;
+    if (!vals || vals->kind != MYRI_NODE_SEQ || vals->n == 0 || vals->n > 256)
+        return myri_error_at(err, vals ? vals : kn, "sweep.values must be a list of 1 to 256 values"), 2;
+    fjob__out o = {c, opts, file};
+    if (!opts->json) {
+        fprintf(opts->out, "# fabric job: %s (sweep of %s)\n", file, c->sweep.key);
+        myri_params_echo_text(c->ps, c->nps, opts->out);
+    }
+    fjob__point *pts = calloc(vals->n, sizeof *pts);
+    if (!pts) return 1;
+    int rc = 0, sat = -1;
+    uint64_t events = 0, hash = 0x6d797269ull;
+    double wall = 0;
+    for (size_t i = 0; i < vals->n && !rc; i++) {
+        if (vals->item[i]->kind != MYRI_NODE_SCALAR || myri_param_parse(p, vals->item[i], dst, err)) {
+            if (vals->item[i]->kind != MYRI_NODE_SCALAR) myri_error_at(err, vals->item[i], "expected a value");
+            rc = 2;
+            break;
+        }
+        if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
+        pts[i].value = vals->item[i]->scalar;
+        rc = fjob__run_once(c, root, opts, false, &pts[i].r, fjob__point_report, &pts[i], err);
+        const fjob__run *r = &pts[i].r;
+        pts[i].ratio = r->win_payload_injected ? (double)r->win_payload / (double)r->win_payload_injected : 1;
+        if (sat < 0 && pts[i].ratio < 0.95) sat = (int)i;
+        events += r->events;
+        wall += r->wall_s;
+        uint64_t x = hash ^ r->hash;
+        hash = myri_splitmix64(&x);
+    }
+    if (opts->progress) fprintf(opts->progress, "\r%40s\r", "");
+    if (!rc) fjob__sweep_output(&o, pts, vals->n, sat, wall, events, hash);
+    free(pts);
+    return rc;
+}
+
+/* ---- the job --------------------------------------------------------------------- */
+
+static int fjob__job_run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
+{
+    fjob__cfg *c = calloc(1, sizeof *c);
+    if (!c) return 1;
+    fjob__psets(c);
+    int rc = 0;
+    if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
+    if (!rc && myri_fabric_params_check(&c->fp, err)) rc = 2;
+    if (!rc && opts->have_seed) c->common.seed = (int64_t)opts->seed;
+    if (!rc && c->sweep.key && *c->sweep.key) {
+        rc = fjob__do_sweep(c, root, file, opts, err);
+    } else if (!rc) {
+        fjob__out o = {c, opts, file};
+        fjob__run r;
+        rc = fjob__run_once(c, root, opts, true, &r, opts->json ? fjob__report_json : fjob__report_text, &o,
+                            err);
+    }
+    free(c);
+    return rc;
+}
+
+static void fjob__help(FILE *out)
+{
+    fjob__cfg *c = calloc(1, sizeof *c);
+    if (!c) return;
+    fjob__psets(c);
+    myri_params_help(c->ps, c->nps, out);
+    free(c);
+}
+
+const myri_job myri_fabric_job = {
+    .name = "fabric",
+    .help = "Myrinet fabric: topology, up/down routes, STOP/GO links, cut-through switches, traffic",
+    .help_params = fjob__help,
+    .run = fjob__job_run,
+};

@@ -1,0 +1,132 @@
+/* fabric_pcap.c -- `--pcap FILE`: packets seen on chosen links, as a libpcap
+ * file (see fabric_pcap.h and docs/TOPOLOGY.md for the record format). */
+/* libpcap's headers use the BSD types u_char/u_int, which glibc declares
+ * only with _DEFAULT_SOURCE (the build defines _POSIX_C_SOURCE). */
+#define _DEFAULT_SOURCE 1
+
+#include "fabric/fabric_pcap.h"
+
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct myri_fpcap {
+    pcap_t *dead;
+    pcap_dumper_t *dump;
+    uint64_t packets;
+};
+
+const myri_param myri_fpcap_params[] = {
+    {"links", MYRI_P_NODE, NULL, "", NULL, NULL,
+     "links captured with --pcap: host names (its link) and SWITCH.PORT; default all host links",
+     offsetof(myri_fpcap_config, links), NULL},
+};
+const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
+
+/* Link index of "HOST" (the host's link) or "NODE.PORT"; -1 if the spec names
+ * no connected port. */
+static int64_t fpcap__link(const myri_topo *t, const char *spec)
+{
+    char name[80];
+    const char *dot = strrchr(spec, '.');
+    size_t n = dot ? (size_t)(dot - spec) : strlen(spec);
+    if (n >= sizeof name) return -1;
+    memcpy(name, spec, n);
+    name[n] = '\0';
+    int32_t node = myri_topo_find(t, name);
+    if (node < 0) return -1;
+    long port = 0;
+    if (dot) {
+        char *end;
+        port = strtol(dot + 1, &end, 10);
+        if (*end || end == dot + 1) return -1;
+    } else if (t->node[node].kind != MYRI_TOPO_HOST) {
+        return -1;
+    }
+    if (port < 0 || (uint32_t)port >= t->node[node].nports) return -1;
+    return t->node[node].port[port].link;
+}
+
+static void fpcap__tap(void *ctx, size_t channel, myri_time_ps first_ps, const uint8_t *bytes,
+                       size_t len, bool truncated)
+{
+    myri_fpcap *p = ctx;
+    uint8_t buf[MYRI_FPCAP_HEADER_BYTES + 65536];
+    size_t n = len > 65536 ? 65536 : len;
+    buf[0] = (uint8_t)(channel >> 24);
+    buf[1] = (uint8_t)(channel >> 16);
+    buf[2] = (uint8_t)(channel >> 8);
+    buf[3] = (uint8_t)channel;
+    buf[4] = truncated ? 1 : 0;
+    buf[5] = buf[6] = buf[7] = 0;
+    memcpy(buf + MYRI_FPCAP_HEADER_BYTES, bytes, n);
+    struct pcap_pkthdr h;
+    uint64_t ns = first_ps / 1000u;
+    h.ts.tv_sec = (time_t)(ns / 1000000000u);
+    h.ts.tv_usec = (suseconds_t)(ns % 1000000000u); /* nanoseconds: file opened with NANO precision */
+    h.caplen = (bpf_u_int32)(n + MYRI_FPCAP_HEADER_BYTES);
+    h.len = (bpf_u_int32)(len + MYRI_FPCAP_HEADER_BYTES);
+    pcap_dump((u_char *)p->dump, &h, buf);
+    p->packets++;
+}
+
+static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, bool *want,
+                               myri_error *err)
+{
+    if (!c->links) {
+        for (size_t h = 0; h < t->nhosts; h++) {
+            int32_t l = t->node[t->host_node[h]].port[0].link;
+            if (l >= 0) want[l] = true;
+        }
+        return MYRI_OK;
+    }
+    if (c->links->kind != MYRI_NODE_SEQ)
+        return myri_error_at(err, c->links, "pcap.links must be a list of HOST or SWITCH.PORT names");
+    for (size_t i = 0; i < c->links->n; i++) {
+        const myri_node *it = c->links->item[i];
+        int64_t l = it->kind == MYRI_NODE_SCALAR ? fpcap__link(t, it->scalar) : -1;
+        if (l < 0)
+            return myri_error_at(err, it, "pcap.links: expected a host name or SWITCH.PORT of a connected port");
+        want[l] = true;
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_fpcap_open(const char *path, const myri_topo *t, const myri_fpcap_config *c,
+                            myri_fabric *f, myri_fpcap **out, myri_error *err)
+{
+    *out = NULL;
+    bool *want = calloc(t->nlinks + 1, sizeof(bool));
+    if (!want) return MYRI_ENOMEM;
+    myri_status st = fpcap__want(t, c, want, err);
+    myri_fpcap *p = st ? NULL : calloc(1, sizeof *p);
+    if (!st && !p) st = MYRI_ENOMEM;
+    if (!st) {
+        p->dead = pcap_open_dead_with_tstamp_precision(MYRI_FPCAP_DLT, 65536 + MYRI_FPCAP_HEADER_BYTES,
+                                                       PCAP_TSTAMP_PRECISION_NANO);
+        p->dump = p->dead ? pcap_dump_open(p->dead, path) : NULL;
+        if (!p->dump) st = myri_error_at(err, NULL, "cannot write pcap file '%s'", path);
+    }
+    for (size_t l = 0; l < t->nlinks && !st; l++) {
+        if (!want[l]) continue;
+        if (myri_fabric_set_tap(f, 2 * l, fpcap__tap, p) || myri_fabric_set_tap(f, 2 * l + 1, fpcap__tap, p))
+            st = myri_error_at(err, NULL, "cannot tap link %zu", l);
+    }
+    free(want);
+    if (st) {
+        myri_fpcap_close(p);
+        return st == MYRI_ENOMEM ? st : MYRI_EINPUT;
+    }
+    *out = p;
+    return MYRI_OK;
+}
+
+uint64_t myri_fpcap_close(myri_fpcap *p)
+{
+    if (!p) return 0;
+    uint64_t n = p->packets;
+    if (p->dump) pcap_dump_close(p->dump);
+    if (p->dead) pcap_close(p->dead);
+    free(p);
+    return n;
+}

@@ -1,0 +1,40 @@
+/* fabric_pcap.h -- packets seen on chosen links, written as a pcap file.
+ *
+ * Link type: DLT_USER0 (147).  Timestamps have nanosecond precision (the
+ * file's magic is 0xa1b23c4d) and give the simulated time at which the
+ * packet's first character was sent on the channel.  Each record is an
+ * 8-byte pseudo-header followed by the packet's bytes exactly as they were on
+ * that channel (route bytes still ahead, type, payload, CRC-8 trailer; the
+ * GAP is not a byte and is not recorded):
+ *   bytes 0-3  channel number, big-endian (2*link for a->b, 2*link+1 for b->a,
+ *              as in topo.h and `myri topo --json`)
+ *   byte  4    flags: bit 0 = packet truncated (timeout, cut link)
+ *   bytes 5-7  zero
+ * Scenario key pcap.links chooses the links (both directions of each). */
+#ifndef MYRI_FABRIC_PCAP_H
+#define MYRI_FABRIC_PCAP_H
+
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "fabric/topo.h"
+
+#define MYRI_FPCAP_DLT 147 /* DLT_USER0 */
+#define MYRI_FPCAP_HEADER_BYTES 8
+
+typedef struct myri_fpcap_config {
+    const myri_node *links; /* list of "HOST" or "SWITCH.PORT"; NULL = every host link */
+} myri_fpcap_config;
+extern const myri_param myri_fpcap_params[];
+extern const size_t myri_fpcap_nparams;
+
+typedef struct myri_fpcap myri_fpcap;
+
+/* Opens `path` and taps the chosen links of `f`.  Bad link names give
+ * MYRI_EINPUT with FILE:LINE:COL; an unwritable file MYRI_EINPUT too. */
+myri_status myri_fpcap_open(const char *path, const myri_topo *t, const myri_fpcap_config *c,
+                            myri_fabric *f, myri_fpcap **out, myri_error *err);
+/* Flushes and closes; returns the number of packets written.  NULL allowed. */
+uint64_t myri_fpcap_close(myri_fpcap *p);
+
+#endif

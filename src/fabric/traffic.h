@@ -1,0 +1,84 @@
+/* traffic.h -- traffic sources at the hosts, and the `fabric` scenario job.
+ *
+ * Until NICs exist, a host's traffic source injects packets directly onto the
+ * host's link through myri_fabric_send.  Each host has its own source
+ * component ("traffic.hN") with its own random stream (myri_component.rng), so
+ * a run is a deterministic function of the seed.
+ *
+ * Offered load is the fraction of the host link's character rate taken by
+ * the packets a host injects, counting every character the packet occupies
+ * on that link: route bytes, type, payload, CRC-8 trailer and the GAP.  The
+ * mean gap between packets is therefore
+ *     (mean route bytes + type bytes + mean payload + 2) * char_time / load,
+ * with the mean route length taken over the host's destination distribution.
+ */
+#ifndef MYRI_FABRIC_TRAFFIC_H
+#define MYRI_FABRIC_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "fabric/topo.h"
+#include "myri/config.h"
+#include "myri/registry.h"
+#include "myri/sim.h"
+
+typedef enum myri_traffic_pattern {
+    MYRI_TRAFFIC_UNIFORM = 0,     /* every packet to a uniformly chosen other host */
+    MYRI_TRAFFIC_PERMUTATION = 1, /* each host to one fixed partner (traffic.permutation) */
+    MYRI_TRAFFIC_HOTSPOT = 2,     /* to traffic.hotspot with traffic.hotspot_fraction, else uniform */
+    MYRI_TRAFFIC_PINGPONG = 3,    /* pairs (h0,h1), (h2,h3)...: one packet in flight per pair */
+    MYRI_TRAFFIC_NONE = 4         /* no traffic */
+} myri_traffic_pattern;
+#define MYRI_TRAFFIC_PATTERNS "uniform|permutation|hotspot|ping-pong|none"
+
+typedef enum myri_traffic_sizes {
+    MYRI_SIZE_FIXED = 0,       /* traffic.size */
+    MYRI_SIZE_UNIFORM = 1,     /* integers uniform in [size_min, size_max] */
+    MYRI_SIZE_EXPONENTIAL = 2, /* 1 + floor(Exp(size - 1)), capped at size_max */
+    MYRI_SIZE_EMPIRICAL = 3    /* traffic.sizes: [[SIZE, WEIGHT], ...] */
+} myri_traffic_sizes;
+
+typedef struct myri_traffic_params {
+    int pattern;             /* myri_traffic_pattern */
+    double load;             /* offered load per host, fraction of the link rate */
+    uint64_t size_bytes;     /* payload (fixed, or the mean) */
+    int size_dist;           /* myri_traffic_sizes */
+    uint64_t size_min_bytes, size_max_bytes;
+    const myri_node *sizes;  /* empirical distribution */
+    int arrivals;            /* 0 poisson, 1 periodic */
+    const char *hotspot;     /* host name; "" = the first host */
+    double hotspot_fraction;
+    int permutation;         /* 0 random derangement, 1 shift by half */
+    int64_t type;            /* packet type carried by every packet */
+} myri_traffic_params;
+extern const myri_param myri_traffic_param_table[];
+extern const size_t myri_traffic_nparams;
+
+typedef struct myri_traffic myri_traffic;
+
+/* Creates one source component per host in `sim`, injecting into `f` with
+ * the routes of `b`.  Sources start at time 0.  `sizes_at` positions errors
+ * about traffic.* values (may be NULL).  Returns MYRI_OK, MYRI_EINPUT (err),
+ * MYRI_ENOMEM.  The sources are freed with the simulation; the returned
+ * object with myri_traffic_destroy (after myri_sim_destroy). */
+myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_built *b,
+                                const myri_fabric_params *fp, const myri_traffic_params *tp,
+                                const myri_node *at, myri_traffic **out, myri_error *err);
+void myri_traffic_destroy(myri_traffic *t);
+/* Tells the sources a packet was delivered (ping-pong answers it). */
+void myri_traffic_delivered(myri_traffic *t, const myri_fabric_delivery *d);
+/* Starts the measurement window: counts injections from now on. */
+void myri_traffic_window_start(myri_traffic *t);
+/* Packets and wire characters injected since the window started. */
+void myri_traffic_window(const myri_traffic *t, uint64_t *packets, uint64_t *wire_chars,
+                         uint64_t *payload_bytes);
+/* The mean offered load the sources aim at (fraction of the link rate,
+ * averaged over sending hosts); 0 for ping-pong and none. */
+double myri_traffic_target_load(const myri_traffic *t);
+
+/* The `fabric` scenario job (src/engine/registry.c lists it). */
+extern const myri_job myri_fabric_job;
+
+#endif
