@@ -113,7 +113,17 @@ int myri_cmd_topo(int argc, char **argv)
     myri_cli_opt opts[] = {{"dot", false, &dot}};
     int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 1);
     if (rc) return rc;
-    if (cli.help) return MYRI_EXIT_OK; /* the table's usage text is printed by main */
+    if (cli.help) {
+        printf("usage: myri topo FILE [--dot] [--json] [--set key=value]...\n\n"
+               "Reads the topology: section of a scenario or network file (generators, explicit\n"
+               "hosts/switches/links, roots, explicit routes; see docs/TOPOLOGY.md), builds it and its\n"
+               "up/down routes, and prints a summary: nodes, links, diameter, route lengths, and\n"
+               "whether the route set is deadlock-free (acyclic channel dependency graph).\n"
+               "  --dot   write the topology as Graphviz DOT instead (hosts as boxes, switches as\n"
+               "          circles, edges labelled with their port numbers and cable length)\n"
+               "  --json  the summary as one JSON object, with every node and link\n");
+        return MYRI_EXIT_OK;
+    }
     if (cli.npositional != 1) {
         fprintf(stderr, "myri topo: expected one FILE (a scenario or network file with a topology: section)\n");
         return MYRI_EXIT_INPUT;
