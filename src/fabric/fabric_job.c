@@ -575,6 +575,39 @@ static int fjob__job_run(const myri_node *root, const char *file, const myri_run
     return rc;
 }
 
+static void fjob__result_report(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+{
+    myri_fabric_run_result *o = ctx;
+    (void)b;
+    (void)sim;
+    fjob__lat l = fjob__lat_of(r->lat);
+    *o = (myri_fabric_run_result){
+        .injected = r->c.injected, .delivered = r->c.delivered, .dropped = r->c.dropped_total,
+        .in_flight = r->c.in_flight, .events = r->events, .fabric_events = r->c.events,
+        .sim_time_ps = r->sim_time_ps, .hash = r->hash, .wall_s = r->wall_s,
+        .throughput_bytes_per_sec = r->throughput_Bps, .offered_load = r->offered_load,
+        .latency_mean_ns = l.mean_ns, .latency_p99_ns = l.p99_ns};
+}
+
+int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
+                        myri_error *err)
+{
+    if (!out) return 2;
+    memset(out, 0, sizeof *out);
+    fjob__cfg *c = calloc(1, sizeof *c);
+    if (!c) return 1;
+    fjob__psets(c);
+    int rc = 0;
+    if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
+    if (!rc && myri_fabric_params_check(&c->fp, err)) rc = 2;
+    if (!rc && seed) c->common.seed = (int64_t)*seed;
+    myri_run_opts opts = {.out = NULL};
+    fjob__run r;
+    if (!rc) rc = fjob__run_once(c, root, &opts, false, &r, fjob__result_report, out, err);
+    free(c);
+    return rc;
+}
+
 static void fjob__help(FILE *out)
 {
     fjob__cfg *c = calloc(1, sizeof *c);
