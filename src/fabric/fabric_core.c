@@ -1,0 +1,891 @@
+/* fabric_core.c -- what both fabric models share: parameters, construction,
+ * the phased agenda, packets, route decoding, round-robin arbitration,
+ * STOP/GO symbols at the senders, long-period timeouts, FRES, accounting and
+ * the report.  How characters move is the models' business (fabric_ref.c,
+ * fabric_fast.c).  See docs/FABRIC.md.
+ */
+#include "fabric/fabric_int.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parameters ---------------------------------------------------------------- */
+
+#define OFF(f) offsetof(myri_fabric_params, f)
+
+const myri_param myri_fabric_link_params[] = {
+    {"preset", MYRI_P_ENUM, NULL, "none", NULL, NULL,
+     "link generation: none (use link.rate), 1995 = 640 Mb/s (seed 002), 1280 = 1.28 Gb/s, "
+     "2000 = 2 Gb/s (myrinet-facts 3.4); overrides link.rate",
+     OFF(preset), "none|1995|1280|2000"},
+    {"rate", MYRI_P_RATE, "b/s", "640Mb/s", "1Mb/s", "100Gb/s",
+     "data rate per channel: 80 M characters/s x 8 bits (seed 002)", OFF(rate_bps), NULL},
+    {"length", MYRI_P_LENGTH, "m", "10m", "1mm", "100km",
+     "cable length where the topology gives none (seed 002: <= 25 m copper)", OFF(length_m), NULL},
+    {"prop_speed", MYRI_P_DOUBLE, NULL, "0.6", "0.01", "1",
+     "propagation speed as a fraction of c (seed 002: ~0.6 c)", OFF(prop_speed_c), NULL},
+    {"slack.size", MYRI_P_SIZE, "B", "80B", "2B", "1MB",
+     "receiver slack buffer (NO SOURCE; 80 B as in the unverified UPV/UCLM model, facts 1.2)",
+     OFF(slack_size_bytes), NULL},
+    {"slack.stop", MYRI_P_SIZE, "B", "56B", "1B", "1MB",
+     "STOP line (NO SOURCE; 56 B, facts 1.2 [U])", OFF(slack_stop_bytes), NULL},
+    {"slack.go", MYRI_P_SIZE, "B", "40B", "0B", "1MB",
+     "GO line (NO SOURCE; 40 B, facts 1.2 [U])", OFF(slack_go_bytes), NULL},
+    {"ctrl_delay", MYRI_P_TIME, "ns", "25ns", "1ps", "1ms",
+     "STOP/GO/FRES generation + decoding delay (seed 002: 'several character periods'; "
+     "assumption: 2 x 12.5 ns)",
+     OFF(ctrl_delay_ps), NULL},
+    {"nonidle_period", MYRI_P_TIME, "us", "10us", "1ns", "1s",
+     "a live sender emits a non-IDLE character at least this often; a cut link is noticed "
+     "after it (seed 002 gives no value: assumption)",
+     OFF(nonidle_period_ps), NULL},
+    {"timeout", MYRI_P_TIME, "ms", "50ms", "1us", "100s",
+     "long-period timeout for a blocked packet (seed 002: ~50 ms)", OFF(timeout_ps), NULL},
+    {"ber", MYRI_P_DOUBLE, NULL, "0", "0", "0.01",
+     "bit error rate per data bit (seed 002: well below 1e-15 on 25 m cables)", OFF(ber), NULL},
+};
+const size_t myri_fabric_link_nparams = sizeof myri_fabric_link_params / sizeof myri_fabric_link_params[0];
+
+const myri_param myri_fabric_switch_params[] = {
+    {"ports", MYRI_P_INT, NULL, "8", "4", "32",
+     "default port count of generated switches: 4, 8, 16 or 32 (seed 002)", OFF(switch_ports), NULL},
+    {"latency", MYRI_P_TIME, "ns", "550ns", "1ps", "1ms",
+     "path formation: route byte received to first byte out (seed 002: 550 ns worst case, "
+     "8 ports)",
+     OFF(switch_latency_ps), NULL},
+    {"addressing", MYRI_P_ENUM, NULL, "absolute", NULL, NULL,
+     "route byte = 0x80|port (absolute) or 0x80|(out-in) (relative, facts 1.3 hypothesis)",
+     OFF(addressing), "absolute|relative"},
+};
+const size_t myri_fabric_switch_nparams = sizeof myri_fabric_switch_params / sizeof myri_fabric_switch_params[0];
+
+const myri_param myri_fabric_packet_params[] = {
+    {"crc_poly", MYRI_P_INT, NULL, "7", "1", "255",
+     "CRC-8 polynomial without the x^8 term (ASSUMPTION: 0x07 = x^8+x^2+x+1, facts 1.4 [U])",
+     OFF(crc_poly), NULL},
+    {"type_bytes", MYRI_P_INT, "B", "4", "2", "4",
+     "packet type length: 4 (ANSI/VITA 26 types page) or 2 (GM 'packet magic'), facts 1.3",
+     OFF(type_bytes), NULL},
+};
+const size_t myri_fabric_packet_nparams = sizeof myri_fabric_packet_params / sizeof myri_fabric_packet_params[0];
+
+const myri_param myri_fabric_top_params[] = {
+    {"model", MYRI_P_ENUM, NULL, "fast", NULL, NULL,
+     "fabric model: fast (events per packet and hop) or reference (event per character)",
+     OFF(model), "fast|reference"},
+};
+const size_t myri_fabric_top_nparams = sizeof myri_fabric_top_params / sizeof myri_fabric_top_params[0];
+
+size_t myri_fabric_psets(myri_fabric_params *p, myri_pset out[4])
+{
+    out[0] = (myri_pset){"link", myri_fabric_link_params, myri_fabric_link_nparams, p};
+    out[1] = (myri_pset){"switch", myri_fabric_switch_params, myri_fabric_switch_nparams, p};
+    out[2] = (myri_pset){"packet", myri_fabric_packet_params, myri_fabric_packet_nparams, p};
+    out[3] = (myri_pset){"", myri_fabric_top_params, myri_fabric_top_nparams, p};
+    return 4;
+}
+
+void myri_fabric_params_default(myri_fabric_params *p)
+{
+    memset(p, 0, sizeof *p);
+    myri_pset set[4];
+    myri_fabric_psets(p, set);
+    myri_error err;
+    if (myri_params_load(set, 4, NULL, NULL, &err) != MYRI_OK) {
+        /* The defaults are constants of this file; failing here is a bug. */
+        fprintf(stderr, "myri: fabric parameter defaults rejected: %s\n", err.msg);
+        abort();
+    }
+}
+
+static myri_status fab__perr(myri_error *err, const char *msg)
+{
+    if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+    return MYRI_EINPUT;
+}
+
+myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err)
+{
+    static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
+    if (p->preset > 0 && p->preset < 4) p->rate_bps = preset_bps[p->preset];
+    if (!(p->rate_bps > 0)) return fab__perr(err, "link.rate must be positive");
+    double tc = 8e12 / p->rate_bps;
+    if (tc < 1 || fabs(tc - floor(tc + 0.5)) > 1e-6)
+        return fab__perr(err, "link.rate must give a whole number of picoseconds per character "
+                              "(8 bits / rate), e.g. 640Mb/s = 12500 ps");
+    if (p->slack_stop_bytes > p->slack_size_bytes)
+        return fab__perr(err, "link.slack.stop must not exceed link.slack.size");
+    if (p->slack_go_bytes >= p->slack_stop_bytes)
+        return fab__perr(err, "link.slack.go must be below link.slack.stop");
+    if (p->switch_ports != 4 && p->switch_ports != 8 && p->switch_ports != 16 && p->switch_ports != 32)
+        return fab__perr(err, "switch.ports must be 4, 8, 16 or 32");
+    if (p->type_bytes != 2 && p->type_bytes != 4)
+        return fab__perr(err, "packet.type_bytes must be 2 or 4");
+    if (p->crc_poly < 1 || p->crc_poly > 255) return fab__perr(err, "packet.crc_poly must be 1..255");
+    if (p->prop_speed_c <= 0 || p->prop_speed_c > 1)
+        return fab__perr(err, "link.prop_speed must be in (0, 1]");
+    return MYRI_OK;
+}
+
+uint64_t myri_fabric_char_ps(const myri_fabric_params *p)
+{
+    return (uint64_t)floor(8e12 / p->rate_bps + 0.5);
+}
+
+const char *myri_fabric_drop_name(myri_fabric_drop_reason r)
+{
+    static const char *const names[] = {"crc", "to_host_byte_at_switch", "unconnected_port",
+                                        "misrouted", "timeout", "link_down"};
+    return (unsigned)r < MYRI_FABRIC_DROP_NREASONS ? names[r] : "?";
+}
+
+/* ---- agenda ------------------------------------------------------------------------ */
+
+static bool fab__less(const fab_ev *a, const fab_ev *b)
+{
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
+}
+
+static void fab__schedule_tick(myri_fabric *f, uint64_t t)
+{
+    if (f->tick_at != MYRI_TIME_NEVER && f->tick_at <= t) return;
+    myri_event ev = {.target = f->comp, .kind = 1};
+    if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule fabric tick");
+    f->tick_at = t;
+}
+
+void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
+              void *p)
+{
+    uint64_t now = fab_now(f);
+    MYRI_ASSERT(f->comp, t >= now, "event in the past (%llu < %llu)", (unsigned long long)t,
+                (unsigned long long)now);
+    MYRI_ASSERT(f->comp, !(f->in_tick && t == now && (uint64_t)ph < f->now_phase),
+                "event for an earlier phase of the current instant (kind %u)", kind);
+    if (f->hn == f->hcap) {
+        size_t nc = f->hcap ? 2 * f->hcap : 1024;
+        fab_ev *nh = realloc(f->heap, nc * sizeof *nh);
+        if (!nh) myri_panic(f->comp, "out of memory (agenda)");
+        f->heap = nh;
+        f->hcap = nc;
+    }
+    fab_ev e = {t, ((uint64_t)ph << 56) | f->seq++, kind, a, b, p};
+    size_t i = f->hn++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!fab__less(&e, &f->heap[parent])) break;
+        f->heap[i] = f->heap[parent];
+        i = parent;
+    }
+    f->heap[i] = e;
+    if (!f->in_tick || t > now) fab__schedule_tick(f, t);
+}
+
+static fab_ev fab__pop(myri_fabric *f)
+{
+    fab_ev top = f->heap[0];
+    fab_ev last = f->heap[--f->hn];
+    size_t i = 0, n = f->hn;
+    for (;;) {
+        size_t l = 2 * i + 1, best = i;
+        const fab_ev *bv = &last;
+        if (l < n && fab__less(&f->heap[l], bv)) { best = l; bv = &f->heap[l]; }
+        if (l + 1 < n && fab__less(&f->heap[l + 1], bv)) { best = l + 1; bv = &f->heap[l + 1]; }
+        if (best == i) break;
+        f->heap[i] = f->heap[best];
+        i = best;
+    }
+    if (n) f->heap[i] = last;
+    return top;
+}
+
+static void fab__dispatch(myri_fabric *f, const fab_ev *ev);
+
+static void fab__handle(myri_component *self, const myri_event *ev)
+{
+    (void)ev;
+    myri_fabric *f = self->state;
+    uint64_t now = fab_now(f);
+    if (f->tick_at == now) f->tick_at = MYRI_TIME_NEVER;
+    f->in_tick = true;
+    while (f->hn && f->heap[0].time == now) {
+        fab_ev e = fab__pop(f);
+        f->now_phase = e.key >> 56;
+        f->ctr.events++;
+        fab__dispatch(f, &e);
+    }
+    f->in_tick = false;
+    f->now_phase = 0;
+    if (f->hn) fab__schedule_tick(f, f->heap[0].time);
+}
+
+/* ---- packets ----------------------------------------------------------------------- */
+
+fab_pkt *fab_pkt_alloc(myri_fabric *f)
+{
+    if (!f->free_pkts) {
+        size_t n = 1024;
+        fab_pkt *blk = calloc(n, sizeof *blk);
+        fab_pkt **nb = realloc(f->blocks, (f->nblocks + 1) * sizeof *nb);
+        if (!blk || !nb) {
+            free(blk);
+            if (nb) f->blocks = nb;
+            return NULL;
+        }
+        f->blocks = nb;
+        f->blocks[f->nblocks++] = blk;
+        for (size_t i = 0; i < n; i++) {
+            blk[i].next = f->free_pkts;
+            f->free_pkts = &blk[i];
+        }
+    }
+    fab_pkt *p = f->free_pkts;
+    f->free_pkts = p->next;
+    memset(p, 0, sizeof *p);
+    f->live_pkts++;
+    return p;
+}
+
+void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
+{
+    MYRI_ASSERT(f->comp, pkt->refs > 0, "packet %llu released too often", (unsigned long long)pkt->id);
+    if (--pkt->refs) return;
+    if (!pkt->delivered && !pkt->dropped)
+        myri_panic(f->comp, "packet %llu vanished without being delivered or dropped",
+                   (unsigned long long)pkt->id);
+    free(pkt->bytes);
+    free(pkt->payload_copy);
+    pkt->bytes = pkt->payload_copy = NULL;
+    pkt->next = f->free_pkts;
+    f->free_pkts = pkt;
+    f->live_pkts--;
+}
+
+uint64_t fab_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
+{
+    if (pkt->dropped || pkt->delivered) return;
+    pkt->dropped = true;
+    uint64_t now = fab_now(f);
+    f->ctr.dropped[r]++;
+    f->ctr.dropped_total++;
+    /* Order-independent (sum) so that same-instant callbacks may come in any order. */
+    f->ctr.result_hash += fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
+    if (f->cb.dropped) f->cb.dropped(f->cb.ctx, pkt->id, r, now);
+}
+
+void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
+{
+    if (pkt->dropped || pkt->delivered) return;
+    pkt->delivered = true;
+    uint64_t now = fab_now(f) + f->skew_ps;
+    f->ctr.delivered++;
+    f->ctr.delivered_payload_bytes += pkt->payload_bytes;
+    f->ctr.result_hash += fab_mix(pkt->id ^ fab_mix(now + 0x9e37));
+    if (f->cb.delivered) {
+        myri_fabric_delivery d = {
+            .id = pkt->id, .src_host = pkt->src_host,
+            .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
+            .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
+            .tail_ps = now, .crc_ok = true};
+        f->cb.delivered(f->cb.ctx, &d);
+    }
+}
+
+/* Bit errors: the error positions of packet `pkt` on channel c come from a
+ * random stream keyed by (seed, packet id, channel), so that both models (and
+ * any event order) see the same errors.  Bits are skipped geometrically. */
+uint32_t fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
+                         fab_corr *out)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < f->nscripts && n < FAB_MAX_CORR; i++) {
+        const fab_script *s = &f->scripts[i];
+        if (s->id == pkt->id && s->channel == c && s->index < nbytes)
+            out[n++] = (fab_corr){s->index, s->mask};
+    }
+    if (f->p.ber > 0) {
+        uint64_t st = f->ber_seed ^ fab_mix(pkt->id * 0x100000001b3ull + c);
+        double lq = log1p(-f->p.ber);
+        uint64_t bit = 0, nbits = (uint64_t)nbytes * 8;
+        for (;;) {
+            double u = (double)(myri_splitmix64(&st) >> 11) * 0x1.0p-53;
+            double skip = floor(log1p(-u) / lq);
+            if (skip >= (double)(nbits - bit)) break;
+            bit += (uint64_t)skip;
+            if (n < FAB_MAX_CORR) out[n++] = (fab_corr){(uint32_t)(bit / 8), (uint8_t)(0x80u >> (bit % 8))};
+            bit++;
+            if (bit >= nbits) break;
+        }
+    }
+    return n;
+}
+
+/* ---- switch inputs: packets present, decoding, arbitration ------------------------ */
+
+fab_rxent *fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhead] : NULL; }
+
+fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
+{
+    if (c->rxcount == c->rxcap) {
+        uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
+        fab_rxent *nq = malloc(nc * sizeof *nq);
+        if (!nq) myri_panic(f->comp, "out of memory (input queue)");
+        for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) % c->rxcap];
+        free(c->rxq);
+        c->rxq = nq;
+        c->rxcap = nc;
+        c->rxhead = 0;
+    }
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount++) % c->rxcap];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
+{
+    for (uint32_t i = 0; i < c->rxcount; i++) {
+        fab_rxent *e = &c->rxq[(c->rxhead + i) % c->rxcap];
+        if (e->pkt == pkt) return e;
+    }
+    return NULL;
+}
+
+void fab_rx_pop(fab_chan *c)
+{
+    c->rxhead = (c->rxhead + 1) % c->rxcap;
+    c->rxcount--;
+}
+
+static void fab__sink(myri_fabric *f, fab_chan *in)
+{
+    in->front = FR_SINK;
+    if (f->fast) fab_fast_sink(f, in);
+    else fab_ref_sink(f, in);
+}
+
+void fab_front_begin(myri_fabric *f, fab_chan *c)
+{
+    fab_rxent *e = fab_rx_front(c);
+    if (!e) {
+        c->front = FR_NONE;
+        return;
+    }
+    if (e->fres) { /* truncated before it got a path: discard what is here */
+        fab__sink(f, c);
+        return;
+    }
+    c->front = FR_DECODE;
+    c->ready_at = fab_now(f) + f->L;
+    fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+}
+
+void fab_front_done(myri_fabric *f, fab_chan *c)
+{
+    fab_rxent *e = fab_rx_front(c);
+    fab_pkt *pkt = e->pkt;
+    fab_rx_pop(c);
+    c->front = FR_NONE;
+    c->want_out = -1;
+    fab_pkt_unref(f, pkt);
+    fab_front_begin(f, c);
+}
+
+static void fab__decode(myri_fabric *f, fab_chan *in)
+{
+    fab_rxent *e = fab_rx_front(in);
+    fab_pkt *pkt = e->pkt;
+    uint8_t b = pkt->route_len > e->hop ? pkt->route[e->hop] : 0;
+    if (e->hop >= pkt->route_len) {
+        /* The route is exhausted: the first type byte (MSB 0) reached a switch. */
+        b = (uint8_t)(pkt->type >> (8 * (f->type_bytes - 1)));
+    }
+    const fab_node *sw = &f->node[in->dst_node];
+    if (!(b & 0x80u)) {
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
+        fab__sink(f, in);
+        return;
+    }
+    int port = myri_route_decode(b, in->dst_port, sw->nports, (myri_route_encoding)f->p.addressing);
+    if (port < 0 || sw->out_ch[port] < 0) {
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_UNCONNECTED_PORT);
+        fab__sink(f, in);
+        return;
+    }
+    in->front = FR_WAIT;
+    in->want_out = sw->out_ch[port];
+    in->strip_byte = b;
+    f->ch[in->want_out].nreq++;
+    fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
+}
+
+static void fab__arbitrate(myri_fabric *f, fab_chan *o)
+{
+    uint64_t now = fab_now(f);
+    if (o->cur || o->free_at > now || o->nreq == 0) return;
+    const fab_node *sw = &f->node[o->src_node];
+    for (uint32_t k = 1; k <= sw->nports; k++) {
+        uint32_t port = (o->rr + k) % sw->nports;
+        int32_t ic = sw->in_ch[port];
+        if (ic < 0) continue;
+        fab_chan *in = &f->ch[ic];
+        if (in->front != FR_WAIT || in->want_out != (int32_t)o->id) continue;
+        fab_rxent *e = fab_rx_front(in);
+        o->rr = port;
+        o->nreq--;
+        in->front = FR_GRANT;
+        o->cur = e->pkt;
+        o->cur_hop = e->hop + 1;
+        o->cur_n = e->n - 1;
+        o->cur_next = 0;
+        o->src_in = ic;
+        o->strip_byte = in->strip_byte;
+        o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
+        if (f->fast) fab_fast_granted(f, in, o);
+        else fab_ref_granted(f, in, o);
+        return;
+    }
+}
+
+/* ---- STOP / GO / timeouts / FRES --------------------------------------------------- */
+
+void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
+{
+    c->stop_sent = stop;
+    if (stop) c->st.stops++;
+    else c->st.gos++;
+    fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, stop ? 1 : 0, NULL);
+}
+
+static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
+{
+    uint64_t now = fab_now(f);
+    if (f->fast) fab_fast_ctrl(f, c, stop);
+    if (stop) {
+        if (c->stopped) return;
+        c->stopped = true;
+        c->stopped_since = now;
+        if (c->in_progress)
+            fab_push(f, now + f->p.timeout_ps, PH_TIMEOUT, EV_TIMEOUT, c->id, ++c->timer_gen, NULL);
+    } else {
+        if (!c->stopped) return;
+        c->stopped = false;
+        uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+        if (now > from) c->st.stopped_ps += now - from;
+        c->timer_gen++;
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    }
+}
+
+/* The sender of c has been stopped with a packet in progress for the whole
+ * long period: the packet is dropped, the rest of it is discarded at the
+ * sender, FRES goes forward, and the output is free again (seed 002). */
+static void fab__timeout(myri_fabric *f, fab_chan *c)
+{
+    fab_pkt *pkt = c->cur;
+    uint64_t now = fab_now(f);
+    fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
+    c->st.truncated++;
+    if (f->fast) fab_fast_timeout(f, c);
+    else fab_ref_timeout(f, c);
+    fab_push(f, now + c->q_ps, PH_ARRIVE, EV_FRES, c->id, 0, pkt);
+    c->in_progress = false;
+    c->cur = NULL;
+    if (c->src_host) {
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    } else {
+        fab_chan *in = &f->ch[c->src_in];
+        c->src_in = -1;
+        fab__sink(f, in);
+        fab_push(f, now, PH_ARB, EV_ARB, c->id, 0, NULL);
+    }
+}
+
+/* FRES reaches the receiver of c: the packet it terminates has no more
+ * characters coming on this channel. */
+static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
+{
+    if (c->dst_host) {
+        if (c->hpkt == pkt) c->hpkt = NULL;
+        fab_pkt_unref(f, pkt); /* the channel's reference */
+        return;
+    }
+    fab_rxent *e = fab_rx_find(c, pkt);
+    fab_pkt_unref(f, pkt);
+    if (!e) return;
+    e->fres = true;
+    if (e != fab_rx_front(c)) return; /* handled when it reaches the front */
+    switch (c->front) {
+    case FR_DECODE:
+        c->dec_gen++;
+        fab__sink(f, c);
+        break;
+    case FR_WAIT:
+        f->ch[c->want_out].nreq--;
+        fab__sink(f, c);
+        break;
+    case FR_GRANT:
+    case FR_SINK:
+        if (f->fast) fab_fast_fres(f, c, pkt);
+        else fab_ref_fres(f, c, pkt);
+        break;
+    default:
+        break;
+    }
+}
+
+static void fab__dispatch(myri_fabric *f, const fab_ev *ev)
+{
+    fab_chan *c = &f->ch[ev->a];
+    switch (ev->kind) {
+    case EV_CTRL: fab__ctrl(f, c, ev->b != 0); break;
+    case EV_TIMEOUT:
+        if (ev->b == c->timer_gen && c->stopped && c->in_progress) fab__timeout(f, c);
+        break;
+    case EV_DECODE:
+        if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);
+        break;
+    case EV_ARB: fab__arbitrate(f, c); break;
+    case EV_FRES: fab__fres(f, c, ev->p); break;
+    default:
+        if (f->fast) fab_fast_handle(f, ev);
+        else fab_ref_handle(f, ev);
+    }
+}
+
+/* ---- construction ------------------------------------------------------------------ */
+
+static void fab__destroy(myri_component *self)
+{
+    myri_fabric *f = self->state;
+    if (!f) return;
+    if (f->fast) fab_fast_free(f);
+    for (size_t i = 0; i < f->nchan; i++) {
+        fab_chan *c = &f->ch[i];
+        free(c->rxq);
+        free(c->buf);
+        free(c->wire);
+        free(c->runs);
+    }
+    for (size_t b = 0; b < f->nblocks; b++) {
+        for (size_t i = 0; i < 1024; i++) {
+            free(f->blocks[b][i].bytes);
+            free(f->blocks[b][i].payload_copy);
+        }
+        free(f->blocks[b]);
+    }
+    for (size_t i = 0; i < f->nnodes; i++) {
+        free(f->node[i].in_ch);
+        free(f->node[i].out_ch);
+        free(f->node_name[i]);
+    }
+    free(f->node_name);
+    free(f->blocks);
+    free(f->node);
+    free(f->ch);
+    free(f->host_node);
+    free(f->heap);
+    free(f->scripts);
+    free(f->taps);
+    free(f);
+    self->state = NULL;
+}
+
+static myri_status fab__create_cb(myri_component *self, const void *config)
+{
+    self->state = (void *)config;
+    ((myri_fabric *)config)->comp = self;
+    return MYRI_OK;
+}
+
+static void fab__report_cb(myri_component *self, myri_json *out) { myri_fabric_report(self->state, out); }
+
+static const myri_component_ops fab_ops = {
+    .type = "fabric",
+    .help = "Myrinet links, switches and packets (seed 002)",
+    .create = fab__create_cb,
+    .handle = fab__handle,
+    .report = fab__report_cb,
+    .destroy = fab__destroy,
+};
+
+static myri_status fab__topo_err(myri_error *err, const char *fmt, const char *name)
+{
+    if (err) snprintf(err->msg, sizeof err->msg, fmt, name);
+    return MYRI_EINPUT;
+}
+
+static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *err)
+{
+    f->nnodes = t->nnodes;
+    f->nchan = 2 * t->nlinks;
+    f->nhosts = t->nhosts;
+    f->node = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node);
+    f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
+    f->ch = calloc(f->nchan ? f->nchan : 1, sizeof *f->ch);
+    f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
+    f->taps = calloc(f->nchan ? f->nchan : 1, sizeof *f->taps);
+    if (!f->node || !f->ch || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        const myri_topo_node *tn = &t->node[i];
+        fab_node *n = &f->node[i];
+        n->host = tn->kind == MYRI_TOPO_HOST;
+        n->nports = tn->nports;
+        n->host_index = tn->host_index;
+        f->node_name[i] = strdup(tn->name ? tn->name : "?");
+        if (!f->node_name[i]) return MYRI_ENOMEM;
+        if (n->host ? tn->nports != 1
+                    : (tn->nports != 4 && tn->nports != 8 && tn->nports != 16 && tn->nports != 32))
+            return fab__topo_err(err, "node '%s': hosts have 1 port, switches 4, 8, 16 or 32",
+                                 f->node_name[i]);
+        n->in_ch = malloc(tn->nports * sizeof *n->in_ch);
+        n->out_ch = malloc(tn->nports * sizeof *n->out_ch);
+        if (!n->in_ch || !n->out_ch) return MYRI_ENOMEM;
+        for (uint32_t p = 0; p < tn->nports; p++) n->in_ch[p] = n->out_ch[p] = -1;
+    }
+    for (size_t h = 0; h < t->nhosts; h++) f->host_node[h] = t->host_node[h];
+    for (size_t l = 0; l < t->nlinks; l++) {
+        const myri_topo_link *lk = &t->link[l];
+        if (lk->a_node >= t->nnodes || lk->b_node >= t->nnodes ||
+            lk->a_port >= f->node[lk->a_node].nports || lk->b_port >= f->node[lk->b_node].nports)
+            return fab__topo_err(err, "link %s: end point out of range", "?");
+        double len = lk->length_m > 0 ? lk->length_m : f->p.length_m;
+        /* Propagation: length / (prop_speed * c), c = 299 792 458 m/s. */
+        uint64_t prop = (uint64_t)floor(len / (f->p.prop_speed_c * 299792458.0) * 1e12 + 0.5);
+        for (int dir = 0; dir < 2; dir++) {
+            fab_chan *c = &f->ch[2 * l + (size_t)dir];
+            c->id = (uint32_t)(2 * l + (size_t)dir);
+            c->src_node = dir ? lk->b_node : lk->a_node;
+            c->src_port = dir ? lk->b_port : lk->a_port;
+            c->dst_node = dir ? lk->a_node : lk->b_node;
+            c->dst_port = dir ? lk->a_port : lk->b_port;
+            c->src_host = f->node[c->src_node].host;
+            c->dst_host = f->node[c->dst_node].host;
+            c->prop_ps = prop;
+            c->d_ps = f->T + prop;
+            c->q_ps = f->p.ctrl_delay_ps + prop;
+            c->src_in = -1;
+            c->want_out = -1;
+            f->node[c->src_node].out_ch[c->src_port] = (int32_t)c->id;
+            f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
+        }
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_fabric_params *p,
+                               const myri_fabric_callbacks *cb, myri_fabric **out, myri_error *err)
+{
+    if (!sim || !topo || !p || !out) return MYRI_EINVAL;
+    *out = NULL;
+    myri_fabric *f = calloc(1, sizeof *f);
+    if (!f) return MYRI_ENOMEM;
+    f->p = *p;
+    myri_status st = myri_fabric_params_check(&f->p, err);
+    if (st) {
+        free(f);
+        return st;
+    }
+    f->sim = sim;
+    if (cb) f->cb = *cb;
+    myri_crc8_init(&f->crc, (uint8_t)f->p.crc_poly);
+    f->T = myri_fabric_char_ps(&f->p);
+    f->L = f->p.switch_latency_ps;
+    f->type_bytes = (uint32_t)f->p.type_bytes;
+    f->fast = f->p.model == MYRI_FABRIC_FAST;
+    if (f->fast && !fab_fast_available()) {
+        free(f);
+        return fab__perr(err, "model: the fast model is not built yet; use model: reference");
+    }
+    f->tick_at = MYRI_TIME_NEVER;
+    uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
+    f->ber_seed = myri_splitmix64(&s);
+    /* Register first so that the component owns f (freed by myri_sim_destroy). */
+    st = myri_sim_add(sim, &fab_ops, "fabric", f, NULL);
+    if (st) {
+        free(f);
+        return st;
+    }
+    st = fab__build(f, topo, err);
+    if (st) return st; /* f is freed with the simulation */
+    *out = f;
+    return MYRI_OK;
+}
+
+/* ---- API ------------------------------------------------------------------------------ */
+
+myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
+{
+    if (!f || !pk || pk->src_host >= f->nhosts || pk->route_len > 32 || (pk->route_len && !pk->route))
+        return MYRI_EINVAL;
+    uint32_t hn = f->host_node[pk->src_host];
+    if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
+    fab_pkt *pkt = fab_pkt_alloc(f);
+    if (!pkt) return MYRI_ENOMEM;
+    pkt->id = pk->id;
+    pkt->src_host = pk->src_host;
+    pkt->type = pk->type;
+    pkt->payload_bytes = pk->payload_bytes;
+    pkt->route_len = pk->route_len;
+    if (pk->route_len) memcpy(pkt->route, pk->route, pk->route_len);
+    pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
+    pkt->queued_ps = fab_now(f);
+    pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
+    if (!f->fast || f->any_tap) {
+        pkt->bytes = malloc(pkt->nbytes0);
+        if (!pkt->bytes) return MYRI_ENOMEM;
+        myri_packet_build(&f->crc, pk->id, pk->route, pk->route_len, pk->type, f->type_bytes,
+                          pk->payload, pk->payload_bytes, pkt->bytes);
+    }
+    fab_chan *c = &f->ch[f->node[hn].out_ch[0]];
+    if (c->hq_tail) c->hq_tail->next = pkt;
+    else c->hq_head = pkt;
+    c->hq_tail = pkt;
+    f->ctr.injected++;
+    if (f->fast) fab_fast_wake(f, c);
+    else fab_ref_wake(f, c);
+    return MYRI_OK;
+}
+
+myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
+{
+    (void)at_ps;
+    if (!f || 2 * link >= f->nchan) return MYRI_EINVAL;
+    return MYRI_ESTATE; /* not implemented yet: see docs/FABRIC.md */
+}
+
+myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
+{
+    (void)at_ps;
+    if (!f || 2 * link >= f->nchan) return MYRI_EINVAL;
+    return MYRI_ESTATE;
+}
+
+myri_status myri_fabric_corrupt(myri_fabric *f, uint64_t id, size_t channel, uint32_t index,
+                                uint8_t mask)
+{
+    if (!f || channel >= f->nchan || mask == 0) return MYRI_EINVAL;
+    if (f->nscripts == f->capscripts) {
+        size_t nc = f->capscripts ? 2 * f->capscripts : 8;
+        fab_script *ns = realloc(f->scripts, nc * sizeof *ns);
+        if (!ns) return MYRI_ENOMEM;
+        f->scripts = ns;
+        f->capscripts = nc;
+    }
+    f->scripts[f->nscripts++] = (fab_script){id, (uint32_t)channel, index, mask};
+    return MYRI_OK;
+}
+
+myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_fn fn, void *ctx)
+{
+    if (!f || channel >= f->nchan) return MYRI_EINVAL;
+    f->taps[channel] = (fab_tap){fn, ctx};
+    if (fn) f->any_tap = true;
+    return MYRI_OK;
+}
+
+void fab_tap_emit(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t first_ps,
+                  const uint8_t *bytes, size_t len, bool truncated)
+{
+    (void)pkt;
+    (void)hop;
+    fab_tap *t = &f->taps[c->id];
+    if (t->fn) t->fn(t->ctx, c->id, first_ps, bytes, len, truncated);
+}
+
+void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
+{
+    if (!f || !out) return;
+    *out = f->ctr;
+    out->in_flight = f->ctr.injected - f->ctr.delivered - f->ctr.dropped_total;
+}
+
+size_t myri_fabric_channel_count(const myri_fabric *f) { return f ? f->nchan : 0; }
+
+myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
+                                          myri_fabric_channel_stats *out)
+{
+    if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
+    if (f->fast) fab_fast_finish_stats((myri_fabric *)f);
+    const fab_chan *c = &f->ch[channel];
+    *out = c->st;
+    out->busy_ps = out->chars * f->T;
+    if (c->stopped) {
+        uint64_t now = fab_now(f);
+        uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+        if (now > from) out->stopped_ps += now - from;
+    }
+    return MYRI_OK;
+}
+
+void myri_fabric_reset_stats(myri_fabric *f)
+{
+    if (!f) return;
+    if (f->fast) fab_fast_finish_stats(f);
+    uint64_t now = fab_now(f);
+    for (size_t i = 0; i < f->nchan; i++) {
+        memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
+        f->ch[i].win_start = now;
+    }
+}
+
+uint64_t myri_fabric_char_time_ps(const myri_fabric *f) { return f ? f->T : 0; }
+
+void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps)
+{
+    if (f) f->skew_ps = extra_ps;
+}
+
+static void fab__report_dir(myri_fabric *f, myri_json *j, const char *key, size_t ch, uint64_t win)
+{
+    myri_fabric_channel_stats s;
+    myri_fabric_get_channel_stats(f, ch, &s);
+    myri_json_key(j, key);
+    myri_json_obj_begin(j);
+    myri_json_knum(j, "utilisation", win ? (double)s.busy_ps / (double)win : 0.0);
+    myri_json_knum(j, "stopped_fraction", win ? (double)s.stopped_ps / (double)win : 0.0);
+    myri_json_kuint(j, "chars", s.chars);
+    myri_json_kuint(j, "stops", s.stops);
+    myri_json_kuint(j, "gos", s.gos);
+    myri_json_kuint(j, "max_slack_bytes", s.max_slack_bytes);
+    myri_json_kuint(j, "truncated", s.truncated);
+    myri_json_obj_end(j);
+}
+
+void myri_fabric_report(myri_fabric *f, myri_json *j)
+{
+    if (!f || !j) return;
+    uint64_t now = fab_now(f);
+    myri_json_key(j, "links");
+    myri_json_arr_begin(j);
+    for (size_t l = 0; 2 * l < f->nchan; l++) {
+        fab_chan *ab = &f->ch[2 * l];
+        uint64_t win = now > ab->win_start ? now - ab->win_start : 0;
+        myri_json_obj_begin(j);
+        myri_json_kuint(j, "link", l);
+        myri_json_kstr(j, "a", f->node_name[ab->src_node]);
+        myri_json_kstr(j, "b", f->node_name[ab->dst_node]);
+        fab__report_dir(f, j, "ab", 2 * l, win);
+        fab__report_dir(f, j, "ba", 2 * l + 1, win);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "dropped");
+    myri_json_obj_begin(j);
+    for (int r = 0; r < MYRI_FABRIC_DROP_NREASONS; r++)
+        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)r), f->ctr.dropped[r]);
+    myri_json_obj_end(j);
+}

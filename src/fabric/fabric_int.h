@@ -1,0 +1,271 @@
+/* fabric_int.h -- internals shared by the fabric core and its two models
+ * (fabric_core.c, fabric_ref.c, fabric_fast.c).  Not a public header.
+ *
+ * Time inside an instant is ordered by phase (see fab_phase): every model
+ * event carries (time, phase, sequence) and the fabric runs its own agenda,
+ * handing the engine one event per distinct time.  The phases make the
+ * outcome independent of the order in which same-time events were created,
+ * which is what lets two very different models agree to the picosecond.
+ */
+#ifndef MYRI_FABRIC_INT_H
+#define MYRI_FABRIC_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "fabric/packet.h"
+
+typedef enum fab_phase {
+    PH_ARRIVE = 0,  /* characters / FRES / dead-link detection at receivers */
+    PH_CTRL = 1,    /* STOP and GO reach senders */
+    PH_TIMEOUT = 2, /* long-period timeouts fire */
+    PH_DECODE = 3,  /* route bytes decoded (path formation done) */
+    PH_ARB = 4,     /* round-robin arbitration of free outputs */
+    PH_SEND = 5,    /* senders transmit */
+    PH_CHECK = 6    /* slack buffers compared with the STOP and GO lines */
+} fab_phase;
+
+enum fab_kind {
+    /* shared */
+    EV_CTRL = 1,    /* a = channel, b = 1 STOP / 0 GO */
+    EV_TIMEOUT,     /* a = channel, b = timer generation */
+    EV_DECODE,      /* a = input channel, b = generation */
+    EV_ARB,         /* a = output channel */
+    EV_FRES,        /* a = channel, p = packet: FRES reaches the receiver */
+    /* reference model */
+    EV_R_ARRIVE,    /* a = channel */
+    EV_R_SEND,      /* a = channel */
+    EV_R_CHECK,     /* a = channel */
+    /* fast model */
+    EV_F_SEND,      /* a = channel, b = generation: sender decision */
+    EV_F_CHECK,     /* a = channel, b = generation: predicted crossing */
+    EV_F_RXEND,     /* a = channel, p = packet: GAP arrives at a receiver */
+    EV_F_HEAD       /* a = channel, p = packet: head arrives at a receiver */
+};
+
+typedef struct fab_ev {
+    uint64_t time;
+    uint64_t key;   /* phase << 56 | sequence */
+    uint32_t kind;
+    uint32_t a;
+    uint64_t b;
+    void *p;
+} fab_ev;
+
+typedef struct fab_corr {
+    uint32_t pos;   /* character index on the channel */
+    uint8_t mask;
+} fab_corr;
+
+#define FAB_MAX_CORR 8
+
+typedef struct fab_pkt {
+    uint64_t id;
+    uint32_t src_host;
+    uint32_t type;
+    uint32_t payload_bytes;
+    uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
+    uint8_t route_len;
+    uint8_t route[32];     /* route bytes, as corrupted on the way (fast model) */
+    uint8_t syndrome;      /* fast model: CRC remainder of the packet */
+    bool dropped;          /* counted as dropped already */
+    bool delivered;
+    myri_time_ps queued_ps, head_ps;
+    uint8_t *bytes;        /* reference model: first-hop bytes (malloc) */
+    uint8_t *payload_copy; /* fast model with taps: the given payload */
+    struct fab_pkt *next;  /* host queue / free list */
+    uint32_t refs;
+} fab_pkt;
+
+/* A packet present at a switch input (head arrived, GAP not yet gone). */
+typedef struct fab_rxent {
+    fab_pkt *pkt;
+    uint32_t hop;          /* switch index along the route: route byte number */
+    uint32_t n;            /* characters of the packet on this channel (incl. GAP) */
+    uint64_t g0;           /* global index of its first character on the channel */
+    bool fres;             /* FRES received: truncated after `got` characters */
+    uint32_t got;          /* characters received so far */
+} fab_rxent;
+
+typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
+
+/* A run of characters sent back to back: char global index n0 + k at time
+ * s + k*T, for k < cnt (cnt == UINT32_MAX while open).  Fast model. */
+typedef struct fab_run {
+    uint64_t s;
+    uint64_t n0;
+    uint64_t cnt;
+} fab_run;
+#define RUN_OPEN UINT64_MAX
+
+typedef struct fab_rchar {   /* reference model: one character */
+    fab_pkt *pkt;
+    uint32_t j;              /* index on this channel */
+    uint8_t byte;
+    uint8_t gap;
+    uint32_t hop;            /* route position of the packet on this channel */
+    uint32_t n;              /* characters of the packet on this channel */
+    uint64_t at;             /* arrival time (wire) */
+} fab_rchar;
+
+typedef struct fab_chan {
+    uint32_t id;
+    uint32_t src_node, src_port, dst_node, dst_port;
+    bool src_host, dst_host;
+    uint32_t peer_input;     /* for a switch output: index of the matching input channel */
+    uint64_t prop_ps, d_ps, q_ps;   /* propagation; T + prop; ctrl + prop */
+
+    /* ---- sender ---- */
+    fab_pkt *hq_head, *hq_tail;     /* host queue */
+    fab_pkt *cur;                   /* packet being sent on this channel */
+    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
+    uint32_t cur_next;              /* next character index to send */
+    int32_t src_in;                 /* switch output: input channel feeding it */
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+    uint32_t ncorr;
+    fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
+    uint64_t free_at;               /* end of the last character slot */
+    bool in_progress;               /* first character sent, GAP not yet */
+    bool stopped;                   /* STOP in effect */
+    uint64_t stopped_since;
+    uint64_t timer_gen;
+    uint64_t sent_total;            /* characters ever sent (global index) */
+    bool send_pending;              /* reference: an EV_R_SEND is queued for now */
+    uint64_t send_pending_at;
+    /* fast model sender */
+    bool run_on;
+    uint64_t run_s;                 /* time of character run_j0 */
+    uint32_t run_j0;
+    uint64_t run_g0;                /* global index of run_j0 */
+    uint64_t f_gen;
+    fab_run *runs; uint32_t rcap, rhead, rcount;  /* ring of recent runs */
+
+    /* ---- receiver (switch input) ---- */
+    fab_rxent *rxq; uint32_t rxcap, rxhead, rxcount;   /* packets present, FIFO */
+    fab_front_state front;
+    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+    uint64_t ready_at;
+    uint64_t dec_gen;
+    uint64_t occ;                   /* reference: slack occupancy */
+    bool stop_sent;
+    uint64_t arrived_total;         /* characters ever arrived (global index) */
+    uint64_t departed_total;        /* characters ever departed */
+    bool check_pending;
+    uint64_t check_pending_at;
+    fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
+    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
+    /* fast model receiver */
+    uint64_t dep_base;              /* departures counted before the current departure run */
+    uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
+    uint64_t c_gen;
+    /* host receiver */
+    uint8_t hcrc;
+    bool hbad;                      /* misrouted / truncated packet being received */
+    fab_pkt *hpkt;
+
+    /* ---- switch output ---- */
+    uint32_t rr;                    /* last input port granted */
+    uint32_t nreq;                  /* inputs waiting for this output */
+
+    myri_fabric_channel_stats st;
+    uint64_t win_start;
+} fab_chan;
+
+typedef struct fab_node {
+    bool host;
+    uint32_t nports;
+    int32_t *in_ch;   /* channel entering port p, -1 if unconnected */
+    int32_t *out_ch;  /* channel leaving port p */
+    int32_t host_index;
+} fab_node;
+
+typedef struct fab_script {   /* scripted corruption */
+    uint64_t id;
+    uint32_t channel, index;
+    uint8_t mask;
+} fab_script;
+
+typedef struct fab_tap {
+    myri_fabric_tap_fn fn;
+    void *ctx;
+} fab_tap;
+
+struct myri_fabric {
+    myri_sim *sim;
+    myri_component *comp;
+    myri_fabric_params p;
+    myri_fabric_callbacks cb;
+    myri_crc8 crc;
+    uint64_t T;                     /* character time, ps */
+    uint64_t L;                     /* switch latency, ps */
+    uint32_t type_bytes;
+    size_t nnodes, nchan, nhosts;
+    fab_node *node;
+    fab_chan *ch;
+    uint32_t *host_node;
+    char **node_name;
+    /* agenda */
+    fab_ev *heap; size_t hn, hcap;
+    uint64_t seq;
+    uint64_t tick_at;               /* time of the pending engine event, or NEVER */
+    bool in_tick;
+    uint64_t now_phase;
+    /* packets */
+    fab_pkt *free_pkts;
+    fab_pkt **blocks; size_t nblocks;
+    size_t live_pkts;
+    fab_script *scripts; size_t nscripts, capscripts;
+    fab_tap *taps;
+    bool any_tap;
+    uint64_t ber_seed;
+    myri_fabric_counters ctr;
+    uint64_t skew_ps;
+    bool fast;
+};
+
+/* ---- core services (fabric_core.c) ---- */
+void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
+              void *p);
+static inline uint64_t fab_now(const myri_fabric *f) { return myri_sim_now(f->sim); }
+fab_pkt *fab_pkt_alloc(myri_fabric *f);
+void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
+void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
+void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
+/* Corruptions of `pkt` on channel c when it carries n bytes there. */
+uint32_t fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
+                         fab_corr *out);
+/* Receiver FIFO of packets at a switch input. */
+fab_rxent *fab_rx_front(fab_chan *c);
+fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c);
+fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt);
+void fab_rx_pop(fab_chan *c);
+/* A new packet reached the front of input c at `now`: start decoding. */
+void fab_front_begin(myri_fabric *f, fab_chan *c);
+/* The front packet of input c is finished there (GAP gone): next one. */
+void fab_front_done(myri_fabric *f, fab_chan *c);
+/* STOP/GO emission by the receiver of c. */
+void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop);
+void fab_tap_emit(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t first_ps,
+                  const uint8_t *bytes, size_t len, bool truncated);
+uint64_t fab_mix(uint64_t x);
+
+/* ---- models ---- */
+void fab_ref_handle(myri_fabric *f, const fab_ev *ev);
+void fab_ref_wake(myri_fabric *f, fab_chan *c);        /* sender may send now */
+void fab_ref_sink(myri_fabric *f, fab_chan *in);       /* front of input starts sinking */
+void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out);
+void fab_ref_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
+void fab_ref_timeout(myri_fabric *f, fab_chan *c);
+void fab_fast_handle(myri_fabric *f, const fab_ev *ev);
+void fab_fast_wake(myri_fabric *f, fab_chan *c);
+void fab_fast_sink(myri_fabric *f, fab_chan *in);
+void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out);
+void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop);  /* before the shared part */
+void fab_fast_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
+void fab_fast_timeout(myri_fabric *f, fab_chan *c);
+void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
+void fab_fast_free(myri_fabric *f);
+bool fab_fast_available(void);
+
+#endif

@@ -1,0 +1,283 @@
+/* fabric_ref.c -- the REFERENCE model: byte by byte.
+ *
+ * Every character is an object that is sent (EV_R_SEND, one per character
+ * slot), travels on the wire (a FIFO per channel) and arrives
+ * (EV_R_ARRIVE) into the receiver's slack buffer (a FIFO of characters),
+ * from which the switch output that holds the path takes it.  Bytes are real:
+ * the first hop's bytes are built with their CRC trailer, switches strip the
+ * route byte and update the trailer, bit errors flip real bits, and the
+ * destination computes the CRC over what arrives.  STOP/GO are decided by
+ * comparing the slack occupancy at the end of each instant (EV_R_CHECK) with
+ * the STOP and GO lines.  Written to be obviously correct, not fast.
+ */
+#include "fabric/fabric_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void ref__ring_push(myri_fabric *f, fab_rchar **ring, uint32_t *cap, uint32_t *head,
+                           uint32_t *count, const fab_rchar *ch)
+{
+    if (*count == *cap) {
+        uint32_t nc = *cap ? 2 * *cap : 64;
+        fab_rchar *nr = malloc(nc * sizeof *nr);
+        if (!nr) myri_panic(f->comp, "out of memory (reference buffers)");
+        for (uint32_t i = 0; i < *count; i++) nr[i] = (*ring)[(*head + i) % *cap];
+        free(*ring);
+        *ring = nr;
+        *cap = nc;
+        *head = 0;
+    }
+    (*ring)[(*head + (*count)++) % *cap] = *ch;
+}
+
+static fab_rchar *ref__buf_front(fab_chan *c) { return c->bcount ? &c->buf[c->bhead] : NULL; }
+
+static void ref__check_later(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    if (c->check_pending && c->check_pending_at == now) return;
+    c->check_pending = true;
+    c->check_pending_at = now;
+    fab_push(f, now, PH_CHECK, EV_R_CHECK, c->id, 0, NULL);
+}
+
+/* A character leaves the slack buffer of input c. */
+static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
+{
+    fab_rchar ch = c->buf[c->bhead];
+    c->bhead = (c->bhead + 1) % c->bcap;
+    c->bcount--;
+    c->occ--;
+    c->departed_total++;
+    ref__check_later(f, c);
+    return ch;
+}
+
+void fab_ref_wake(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    uint64_t t = c->free_at > now ? c->free_at : now;
+    if (c->send_pending && c->send_pending_at == t) return;
+    c->send_pending = true;
+    c->send_pending_at = t;
+    fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
+}
+
+/* Corruption of character j (a byte) of the packet on channel c: applied to
+ * the real byte, and to the route/type copy the switches decode from. */
+static uint8_t ref__corrupt(myri_fabric *f, fab_chan *c, uint32_t j, uint8_t byte)
+{
+    for (uint32_t k = 0; k < c->ncorr; k++) {
+        if (c->corr[k].pos != j) continue;
+        byte ^= c->corr[k].mask;
+        fab_pkt *pkt = c->cur;
+        uint32_t at = c->cur_hop + j; /* position in the first-hop bytes */
+        if (at < pkt->route_len) pkt->route[at] ^= c->corr[k].mask;
+        else if (at - pkt->route_len < f->type_bytes)
+            pkt->type ^= (uint32_t)c->corr[k].mask << (8 * (f->type_bytes - 1 - (at - pkt->route_len)));
+    }
+    return byte;
+}
+
+/* The output o has sent every character that reached its input before a
+ * FRES: it sends FRES forward at the end of its current slot and frees. */
+static void ref__try_terminate(myri_fabric *f, fab_chan *o)
+{
+    if (!o->cur || o->src_host) return;
+    fab_chan *in = &f->ch[o->src_in];
+    fab_rxent *e = fab_rx_front(in);
+    if (!e || !e->fres || o->cur_next + 1 < e->got) return;
+    uint64_t now = fab_now(f);
+    uint64_t t = o->free_at > now ? o->free_at : now;
+    fab_pkt *pkt = o->cur;
+    if (o->cur_next > 0) {
+        o->st.truncated++;
+        fab_push(f, t + o->q_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
+    }
+    o->cur = NULL;
+    o->in_progress = false;
+    o->src_in = -1;
+    fab_front_done(f, in);
+    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+}
+
+static void ref__send(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
+    if (c->free_at > now || c->stopped) return;
+    if (!c->cur) {
+        if (!c->src_host || !c->hq_head) return;
+        fab_pkt *pkt = c->hq_head;
+        c->hq_head = pkt->next;
+        if (!c->hq_head) c->hq_tail = NULL;
+        c->cur = pkt;
+        c->cur_hop = 0;
+        c->cur_n = pkt->nbytes0 + 1;
+        c->cur_next = 0;
+        c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+    }
+    fab_pkt *pkt = c->cur;
+    uint32_t j = c->cur_next;
+    fab_rchar ch = {.pkt = pkt, .j = j, .hop = c->cur_hop, .n = c->cur_n};
+    fab_chan *in = NULL;
+    if (c->src_host) {
+        ch.gap = j == c->cur_n - 1;
+        ch.byte = ch.gap ? 0 : pkt->bytes[j];
+    } else {
+        in = &f->ch[c->src_in];
+        fab_rchar *fr = ref__buf_front(in);
+        if (!fr || fr->pkt != pkt || fr->j != j + 1) return; /* not arrived yet */
+        fab_rchar src = ref__depart(f, in);
+        ch.gap = src.gap;
+        ch.byte = src.byte;
+        MYRI_ASSERT(f->comp, ch.gap == (j == c->cur_n - 1), "GAP out of place on channel %u", c->id);
+        /* The trailer: fold the stripped route byte in (packet.h). */
+        if (j == c->cur_n - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->strip_byte, c->cur_n);
+    }
+    if (!ch.gap) ch.byte = ref__corrupt(f, c, j, ch.byte);
+    ch.at = now + c->d_ps;
+    ref__ring_push(f, &c->wire, &c->wcap, &c->whead, &c->wcount, &ch);
+    fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
+    c->st.chars++;
+    c->sent_total++;
+    if (j == 0) {
+        c->in_progress = true;
+        if (c->src_host) pkt->head_ps = now;
+        else pkt->refs++; /* this channel's reference, until GAP or FRES arrives */
+    }
+    c->free_at = now + f->T;
+    c->cur_next++;
+    if (ch.gap) {
+        c->in_progress = false;
+        c->cur = NULL;
+        if (in) {
+            c->src_in = -1;
+            fab_front_done(f, in);
+            fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
+        } else {
+            fab_ref_wake(f, c);
+        }
+        return;
+    }
+    if (in) ref__try_terminate(f, c);
+    if (c->cur) fab_ref_wake(f, c);
+}
+
+static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
+{
+    if (ch->j == 0) {
+        c->hpkt = ch->pkt;
+        c->hcrc = 0;
+        c->hbad = false;
+        if (ch->byte & 0x80u) { /* a to-switch byte reached a host: misrouted */
+            fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_MISROUTED);
+            c->hbad = true;
+        }
+    }
+    if (c->hpkt != ch->pkt) return;
+    if (!ch->gap) {
+        c->hcrc = myri_crc8_update(&f->crc, c->hcrc, &ch->byte, 1);
+        return;
+    }
+    if (!c->hbad) {
+        if (c->hcrc == 0) fab_deliver(f, ch->pkt, c->dst_node);
+        else fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_CRC);
+    }
+    c->hpkt = NULL;
+    fab_pkt_unref(f, ch->pkt); /* the channel's reference */
+}
+
+static void ref__arrive(myri_fabric *f, fab_chan *c)
+{
+    fab_rchar ch = c->wire[c->whead];
+    c->whead = (c->whead + 1) % c->wcap;
+    c->wcount--;
+    MYRI_ASSERT(f->comp, ch.at == fab_now(f), "wire order broken on channel %u", c->id);
+    if (c->dst_host) {
+        ref__host_arrive(f, c, &ch);
+        return;
+    }
+    fab_rxent *e;
+    if (ch.j == 0) {
+        e = fab_rx_push(f, c);
+        e->pkt = ch.pkt;
+        e->hop = ch.hop;
+        e->n = ch.n;
+        ch.pkt->refs++; /* presence at this input */
+    } else {
+        e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+    }
+    MYRI_ASSERT(f->comp, e->pkt == ch.pkt, "characters of two packets interleaved on channel %u", c->id);
+    e->got++;
+    c->arrived_total++;
+    bool front = e == fab_rx_front(c);
+    if (ch.gap) fab_pkt_unref(f, ch.pkt); /* the channel's reference; presence remains */
+    if (front && c->front == FR_SINK) {
+        c->departed_total++;
+        if (ch.gap) fab_front_done(f, c);
+        return;
+    }
+    ref__ring_push(f, &c->buf, &c->bcap, &c->bhead, &c->bcount, &ch);
+    c->occ++;
+    ref__check_later(f, c);
+    if (front && ch.j == 0) fab_front_begin(f, c);
+    else if (front && c->front == FR_GRANT) fab_ref_wake(f, &f->ch[c->want_out]);
+}
+
+static void ref__check(myri_fabric *f, fab_chan *c)
+{
+    c->check_pending = false;
+    MYRI_ASSERT(f->comp, c->occ <= f->p.slack_size_bytes,
+                "slack buffer of channel %u overflows: %llu > %llu characters", c->id,
+                (unsigned long long)c->occ, (unsigned long long)f->p.slack_size_bytes);
+    if (c->occ > c->st.max_slack_bytes) c->st.max_slack_bytes = c->occ;
+    if (!c->stop_sent && c->occ >= f->p.slack_stop_bytes) fab_emit_ctrl(f, c, true);
+    else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) fab_emit_ctrl(f, c, false);
+}
+
+void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
+{
+    fab_chan *c = &f->ch[ev->a];
+    switch (ev->kind) {
+    case EV_R_ARRIVE: ref__arrive(f, c); break;
+    case EV_R_SEND: ref__send(f, c); break;
+    case EV_R_CHECK: ref__check(f, c); break;
+    default: myri_panic(f->comp, "reference model: unknown event kind %u", ev->kind);
+    }
+}
+
+void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
+{
+    fab_rchar *fr = ref__buf_front(in);
+    MYRI_ASSERT(f->comp, fr && fr->pkt == out->cur && fr->j == 0, "granted head not at the front");
+    MYRI_ASSERT(f->comp, fr->byte == out->strip_byte, "decoded route byte differs from the real one");
+    ref__depart(f, in);
+    ref__try_terminate(f, out);
+    if (out->cur) fab_ref_wake(f, out);
+}
+
+void fab_ref_sink(myri_fabric *f, fab_chan *in)
+{
+    fab_rxent *e = fab_rx_front(in);
+    bool gap = false;
+    while (in->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
+    if (gap || e->fres) fab_front_done(f, in);
+}
+
+void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
+{
+    (void)pkt;
+    if (in->front == FR_SINK) {
+        fab_front_done(f, in);
+        return;
+    }
+    ref__try_terminate(f, &f->ch[in->want_out]);
+}
+
+void fab_ref_timeout(myri_fabric *f, fab_chan *c)
+{
+    (void)f;
+    (void)c; /* nothing model-specific: the core discards the rest */
+}
