@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/hold.h"
+#include "fabric/traffic.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,
@@ -13,6 +14,7 @@ static const myri_component_ops *const component_types[] = {
 };
 
 static const myri_job *const jobs[] = {
+    &myri_fabric_job,
     &myri_hold_job,
     NULL,
 };

@@ -413,7 +413,7 @@ myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri
      * same units and ranges as the fabric's tables (fabric.h). */
     static const myri_param env_params[] = {
         {"link.length", MYRI_P_LENGTH, "m", "10m", "1mm", "100km", "", 0, NULL},
-        {"switch.ports", MYRI_P_INT, NULL, "0", "0", "32", "", 0, NULL},
+        {"switch.ports", MYRI_P_INT, NULL, "8", "4", "32", "", 0, NULL},
         {"switch.addressing", MYRI_P_ENUM, NULL, "absolute", NULL, NULL, "", 0,
          "absolute|relative"},
     };

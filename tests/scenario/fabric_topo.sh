@@ -44,7 +44,7 @@ check "dot edge with ports" grep -q '"h7" -- "s0" \[taillabel="0", headlabel="7"
 check "dot edge count" test "$(grep -c -- ' -- ' "$tmp/out")" -eq 8
 check "dot closes" test "$(tail -n 1 "$tmp/out")" = "}"
 
-check "--set generator" expect_rc 0 "$myri" topo "$src/scenarios/hotspot8.yaml" --set topology.generator=mesh --set topology.x=3 --set topology.y=3 --set topology.hosts_per_switch=1 --set switch.ports=0
+check "--set generator" expect_rc 0 "$myri" topo "$src/scenarios/hotspot8.yaml" --set topology.generator=mesh --set topology.x=3 --set topology.y=3 --set topology.hosts_per_switch=1
 check "--set mesh hosts" grep -Eq '^  hosts +9$' "$tmp/out"
 
 check "cyclic is deadlock-free" expect_rc 0 "$myri" topo "$src/scenarios/cyclic.yaml"
