@@ -18,7 +18,7 @@ struct myri_fpcap {
 
 const myri_param myri_fpcap_params[] = {
     {"links", MYRI_P_NODE, NULL, "", NULL, NULL,
-     "links captured with --pcap: host names (its link) and SWITCH.PORT; default all host links",
+     "links captured with --pcap: list (or comma-separated) of HOST and NODE.PORT; default all host links",
      offsetof(myri_fpcap_config, links), NULL},
 };
 const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
@@ -77,6 +77,19 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
         for (size_t h = 0; h < t->nhosts; h++) {
             int32_t l = t->node[t->host_node[h]].port[0].link;
             if (l >= 0) want[l] = true;
+        }
+        return MYRI_OK;
+    }
+    if (c->links->kind == MYRI_NODE_SCALAR) { /* "h0,s0.3" (as --set gives it) */
+        char spec[80];
+        for (const char *p = c->links->scalar; *p;) {
+            size_t n = strcspn(p, ",");
+            int64_t l = n < sizeof spec ? (memcpy(spec, p, n), spec[n] = '\0', fpcap__link(t, spec)) : -1;
+            if (l < 0)
+                return myri_error_at(err, c->links,
+                                     "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas");
+            want[l] = true;
+            p += n + (p[n] == ',');
         }
         return MYRI_OK;
     }

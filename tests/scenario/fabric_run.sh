@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `myri run` with the fabric job: JSON keys of the results, conservation of
+# packets, determinism (same seed same hash, other seed other hash), the text
+# summary, sweeps, --pcap (read back by tshark when it is installed), and bad
+# input.
+# usage: fabric_run.sh PATH/TO/myri SOURCE_DIR
+set -u
+myri=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
+}
+expect_rc() { # expect_rc WANT CMD... (stdout/stderr to $tmp/out, $tmp/err)
+  local want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
+}
+num() { # num KEY FILE: the first numeric value of "KEY": in a JSON file
+  grep -o "\"$1\": *[0-9.eE+-]*" "$2" | head -n 1 | sed 's/.*: *//'
+}
+
+hs="$src/scenarios/hotspot8.yaml"
+check "hotspot json" expect_rc 0 "$myri" run "$hs" --json --set duration=300us
+cp "$tmp/out" "$tmp/hs1"
+for key in config packets injected delivered dropped in_flight latency_ns mean p50 p99 max \
+           throughput_bytes_per_sec links sim_time_ps events wall_s hash; do
+  check "json has $key" grep -q "\"$key\":" "$tmp/hs1"
+done
+for reason in crc to_host_byte_at_switch unconnected_port misrouted timeout link_down; do
+  check "json dropped has $reason" grep -q "\"$reason\": *0" "$tmp/hs1"
+done
+check "json echoes the configuration" grep -q '"traffic.pattern": "hotspot"' "$tmp/hs1"
+inj=$(num injected "$tmp/hs1"); del=$(num delivered "$tmp/hs1")
+dropt=$(num dropped_total "$tmp/hs1"); infl=$(num in_flight "$tmp/hs1")
+check "injected = delivered + dropped + in flight" test "$inj" -eq $((del + dropt + infl))
+check "sim time = warmup + duration" test "$(num sim_time_ps "$tmp/hs1")" -eq 400000000
+check "no progress line when not a terminal" test ! -s "$tmp/err"
+
+"$myri" run "$hs" --json --set duration=300us >"$tmp/hs2"
+check "same seed, same hash" test "$(grep '"hash"' "$tmp/hs1" | tail -n 1)" = "$(grep '"hash"' "$tmp/hs2" | tail -n 1)"
+"$myri" run "$hs" --json --set duration=300us --seed 2 >"$tmp/hs3"
+check "other seed, other hash" test "$(grep '"hash"' "$tmp/hs1" | tail -n 1)" != "$(grep '"hash"' "$tmp/hs3" | tail -n 1)"
+
+check "text summary" expect_rc 0 "$myri" run "$src/scenarios/back-to-back.yaml"
+check "text echoes config" grep -Eq '^ *traffic.pattern *= *ping-pong' "$tmp/out"
+check "text packets line" grep -Eq '^packets +injected [0-9]+, delivered [0-9]+, dropped 0' "$tmp/out"
+check "text latency line" grep -Eq '^latency +mean [0-9.]+ ns' "$tmp/out"
+check "text hash" grep -Eq '^hash +0x[0-9a-f]{16}$' "$tmp/out"
+
+cat >"$tmp/sweep.yaml" <<'Y'
+seed: 1
+warmup: 20us
+duration: 200us
+topology: {generator: star, hosts_per_switch: 4}
+switch: {ports: 4}
+traffic: {pattern: uniform, size: 64B}
+sweep: {key: traffic.load, values: [0.1, 0.5, 1.0]}
+Y
+check "sweep" expect_rc 0 "$myri" run "$tmp/sweep.yaml"
+check "sweep has one line per value" test "$(grep -Ec '^(0\.1|0\.5|1\.0) ' "$tmp/out")" -eq 3
+check "sweep names a saturation point" grep -q '^saturation: ' "$tmp/out"
+check "sweep json" expect_rc 0 "$myri" run "$tmp/sweep.yaml" --json
+check "sweep json points" test "$(grep -c '"value":' "$tmp/out")" -eq 3
+check "sweep bad key" expect_rc 2 "$myri" run "$tmp/sweep.yaml" --set sweep.key=traffic.nothing
+check "sweep bad key message" grep -q "sweep.key 'traffic.nothing'" "$tmp/err"
+
+check "pcap" expect_rc 0 "$myri" run "$src/scenarios/back-to-back.yaml" --pcap "$tmp/b2b.pcap" --json
+n=$(num pcap_packets "$tmp/out")
+check "pcap packets counted" test "${n:-0}" -gt 0
+# pcap global header: nanosecond magic (written in host order) and DLT_USER0 = 147
+magic=$(od -An -tx4 -N4 "$tmp/b2b.pcap" | tr -d ' ')
+check "pcap nanosecond magic" test "$magic" = "a1b23c4d"
+dlt=$(od -An -tu4 -j20 -N4 "$tmp/b2b.pcap" | tr -d ' ')
+check "pcap link type DLT_USER0" test "$dlt" = "147"
+if command -v tshark >/dev/null 2>&1; then
+  check "tshark reads the pcap" bash -c "test \"\$(tshark -r '$tmp/b2b.pcap' 2>/dev/null | wc -l)\" -eq $n"
+else
+  echo "(tshark not installed: skipping the tshark read-back)"
+fi
+check "pcap.links" expect_rc 0 "$myri" run "$hs" --set duration=100us --set pcap.links=h1,s0.3 --pcap "$tmp/l.pcap"
+check "pcap bad link" expect_rc 2 "$myri" run "$hs" --set pcap.links=s0.9 --pcap "$tmp/l.pcap"
+check "pcap bad link message" grep -q 'pcap.links: expected' "$tmp/err"
+
+check "unknown traffic key" expect_rc 2 "$myri" run "$hs" --set traffic.colour=red
+check "unknown key message" grep -q "unknown key 'colour'" "$tmp/err"
+check "bad topology exits 2" expect_rc 2 "$myri" run "$hs" --set topology.generator=torus
+
+echo "$pass passed, $fails failed"
+[ "$fails" -eq 0 ]
