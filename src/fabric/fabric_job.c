@@ -350,6 +350,24 @@ static void fjob__print_time(FILE *out, double ns)
     else fprintf(out, "%.1f ns", ns);
 }
 
+static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl)
+{
+    fprintf(out, "latency      mean ");
+    fjob__print_time(out, l->mean_ns);
+    fprintf(out, ", p50 ");
+    fjob__print_time(out, l->p50_ns);
+    fprintf(out, ", p99 ");
+    fjob__print_time(out, l->p99_ns);
+    fprintf(out, ", max ");
+    fjob__print_time(out, l->max_ns);
+    fprintf(out, " (%llu packets created in the window; creation to tail)\n", (unsigned long long)l->count);
+    fprintf(out, "  network    mean ");
+    fjob__print_time(out, nl->mean_ns);
+    fprintf(out, ", p99 ");
+    fjob__print_time(out, nl->p99_ns);
+    fprintf(out, " (first character sent to tail)\n");
+}
+
 static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
 {
     fjob__out *o = ctx;
@@ -365,8 +383,9 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     fprintf(out, "\nnetwork      %zu hosts, %zu switches, %zu links; up/down routes %s\n", t->nhosts,
             myri_topo_nswitches(t), t->nlinks, b->deadlock_free ? "deadlock-free" : "NOT deadlock-free");
     if (!b->deadlock_free) fprintf(out, "             %s\n", b->deadlock_msg);
-    fprintf(out, "traffic      offered load %.4f of the link rate (target %.4f), character time %.3f ns\n",
-            r->offered_load, r->target_load, (double)r->char_ps / 1e3);
+    fprintf(out, "traffic      offered load %.4f of the link rate", r->offered_load);
+    if (r->target_load > 0) fprintf(out, " (target %.4f)", r->target_load);
+    fprintf(out, ", character time %.3f ns\n", (double)r->char_ps / 1e3);
     fprintf(out, "packets      injected %llu, delivered %llu, dropped %llu, in flight at the end %llu\n",
             (unsigned long long)r->c.injected, (unsigned long long)r->c.delivered,
             (unsigned long long)r->c.dropped_total, (unsigned long long)r->c.in_flight);
@@ -374,20 +393,11 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
         if (r->c.dropped[i])
             fprintf(out, "  dropped    %-24s %llu\n", myri_fabric_drop_name((myri_fabric_drop_reason)i),
                     (unsigned long long)r->c.dropped[i]);
-    fprintf(out, "latency      mean ");
-    fjob__print_time(out, l.mean_ns);
-    fprintf(out, ", p50 ");
-    fjob__print_time(out, l.p50_ns);
-    fprintf(out, ", p99 ");
-    fjob__print_time(out, l.p99_ns);
-    fprintf(out, ", max ");
-    fjob__print_time(out, l.max_ns);
-    fprintf(out, " (%llu packets created in the window; creation to tail)\n", (unsigned long long)l.count);
-    fprintf(out, "  network    mean ");
-    fjob__print_time(out, nl.mean_ns);
-    fprintf(out, ", p99 ");
-    fjob__print_time(out, nl.p99_ns);
-    fprintf(out, " (first character sent to tail)\n");
+    if (l.count == 0) {
+        fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");
+    } else {
+        fjob__text_lat(out, &l, &nl);
+    }
     fprintf(out, "throughput   %.3f MB/s of delivered payload, all hosts (%llu packets in the window)\n",
             r->throughput_Bps / 1e6, (unsigned long long)r->win_delivered);
     fprintf(out, "channels     utilisation mean %.3f, max %.3f (%s); max time stopped %.3f\n",
