@@ -370,6 +370,7 @@ void fab_rx_pop(fab_chan *c)
 
 static void fab__sink(myri_fabric *f, fab_chan *in)
 {
+    if (f->fast) fab_fast_track(f, in);
     in->front = FR_SINK;
     if (f->fast) fab_fast_sink(f, in);
     else fab_ref_sink(f, in);
@@ -406,11 +407,11 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = fab_rx_front(in);
     fab_pkt *pkt = e->pkt;
-    uint8_t b = pkt->route_len > e->hop ? pkt->route[e->hop] : 0;
-    if (e->hop >= pkt->route_len) {
-        /* The route is exhausted: the first type byte (MSB 0) reached a switch. */
-        b = (uint8_t)(pkt->type >> (8 * (f->type_bytes - 1)));
-    }
+    /* The leading byte as it arrived.  When the route is exhausted it is the
+     * first type byte (MSB 0).  A packet with nothing left behind the byte
+     * (only the trailer) and bytes beyond FAB_HDR (a packet wandering more
+     * than 64 switches on corrupted bytes) are dropped as to-host bytes. */
+    uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? pkt->hdr[e->hop] : 0;
     const fab_node *sw = &f->node[in->dst_node];
     if (!(b & 0x80u)) {
         fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
@@ -425,7 +426,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
     }
     in->front = FR_WAIT;
     in->want_out = sw->out_ch[port];
-    in->strip_byte = b;
+    in->in_route_byte = b;
     f->ch[in->want_out].nreq++;
     fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
@@ -450,7 +451,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->cur_n = e->n - 1;
         o->cur_next = 0;
         o->src_in = ic;
-        o->strip_byte = in->strip_byte;
+        o->strip_byte = in->in_route_byte;
         o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
         if (f->fast) fab_fast_granted(f, in, o);
         else fab_ref_granted(f, in, o);
@@ -496,11 +497,17 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
     uint64_t now = fab_now(f);
+#ifdef FAB_DEBUG
+    fprintf(stderr, "%c %llu timeout ch %u pkt %llu\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id);
+#endif
     fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
     c->st.truncated++;
     if (f->fast) fab_fast_timeout(f, c);
     else fab_ref_timeout(f, c);
-    fab_push(f, now + c->q_ps, PH_ARRIVE, EV_FRES, c->id, 0, pkt);
+    /* FRES is a character: it takes the next slot (STOP does not hold it back). */
+    uint64_t t = c->free_at > now ? c->free_at : now;
+    fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, 0, pkt);
+    c->free_at = t + f->T;
     c->in_progress = false;
     c->cur = NULL;
     if (c->src_host) {
@@ -510,7 +517,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
         fab_chan *in = &f->ch[c->src_in];
         c->src_in = -1;
         fab__sink(f, in);
-        fab_push(f, now, PH_ARB, EV_ARB, c->id, 0, NULL);
+        fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
     }
 }
 
@@ -526,6 +533,7 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
     fab_rxent *e = fab_rx_find(c, pkt);
     fab_pkt_unref(f, pkt);
     if (!e) return;
+    if (f->fast) e->got = fab_fast_got(f, c, e);
     e->fres = true;
     if (e != fab_rx_front(c)) return; /* handled when it reaches the front */
     switch (c->front) {
@@ -740,7 +748,14 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     pkt->type = pk->type;
     pkt->payload_bytes = pk->payload_bytes;
     pkt->route_len = pk->route_len;
-    if (pk->route_len) memcpy(pkt->route, pk->route, pk->route_len);
+    {
+        size_t n = 0;
+        for (; n < pk->route_len && n < FAB_HDR; n++) pkt->hdr[n] = pk->route[n];
+        for (uint32_t k = 0; k < f->type_bytes && n < FAB_HDR; k++)
+            pkt->hdr[n++] = (uint8_t)(pk->type >> (8 * (f->type_bytes - 1 - k)));
+        for (uint32_t i = 0; i < pk->payload_bytes && n < FAB_HDR; i++)
+            pkt->hdr[n++] = pk->payload ? pk->payload[i] : myri_packet_payload_byte(pk->id, i);
+    }
     pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
     pkt->queued_ps = fab_now(f);
     pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
@@ -822,6 +837,7 @@ myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
     if (f->fast) fab_fast_finish_stats((myri_fabric *)f);
     const fab_chan *c = &f->ch[channel];
     *out = c->st;
+    if (f->fast) out->chars += fab_fast_extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
     if (c->stopped) {
         uint64_t now = fab_now(f);
@@ -839,7 +855,9 @@ void myri_fabric_reset_stats(myri_fabric *f)
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
         f->ch[i].win_start = now;
+        if (!f->fast) f->ch[i].st.max_slack_bytes = f->ch[i].occ;
     }
+    if (f->fast) fab_fast_reset_window(f);
 }
 
 uint64_t myri_fabric_char_time_ps(const myri_fabric *f) { return f ? f->T : 0; }

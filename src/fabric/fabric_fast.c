@@ -1,12 +1,620 @@
-/* fabric_fast.c -- placeholder while the fast model is written. */
+/* fabric_fast.c -- the FAST model: runs of characters instead of characters.
+ *
+ * A sender transmits a packet as one or more RUNS: characters sent back to
+ * back, character k of the run at s + k*T.  A run is planned when it starts
+ * (as long as the packet lasts and, for a switch output, as long as the
+ * characters it forwards are already known to arrive in time) and is cut
+ * short only by a STOP (characters at times >= the STOP's arrival are not
+ * sent) or by a shorter plan upstream.  Each channel keeps a small ring of its
+ * recent runs: from it the receiver knows exactly when every character
+ * arrives (run time + T + propagation) without an event per character.
+ *
+ * The slack occupancy of a switch input at the end of instant x is
+ * O(x) = A(x) - D(x): arrivals counted from the ring, departures from the
+ * output run that drains it (or the sink).  Along the arrival instants of one
+ * run O never decreases and along the departure instants of one run it never
+ * increases (at most one character per T each way), so the first instant
+ * where O reaches the STOP line (or falls to the GO line) is found by binary
+ * search; it is re-predicted whenever a run starts, ends or is cut.  Events
+ * per packet and hop when nothing blocks: head arrival, GAP arrival, route
+ * decode, arbitration, run end, and the slack checks caused by them.  See
+ * docs/FABRIC.md for why this equals the reference model.
+ */
 #include "fabric/fabric_int.h"
-void fab_fast_handle(myri_fabric *f, const fab_ev *ev) { (void)ev; myri_panic(f->comp, "fast model missing"); }
-void fab_fast_wake(myri_fabric *f, fab_chan *c) { (void)c; myri_panic(f->comp, "fast model missing"); }
-void fab_fast_sink(myri_fabric *f, fab_chan *in) { (void)f; (void)in; }
-void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out) { (void)f; (void)in; (void)out; }
-void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop) { (void)f; (void)c; (void)stop; }
-void fab_fast_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt) { (void)f; (void)c; (void)pkt; }
-void fab_fast_timeout(myri_fabric *f, fab_chan *c) { (void)f; (void)c; }
-void fab_fast_finish_stats(myri_fabric *f) { (void)f; }
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool fab_fast_available(void) { return true; }
+
+/* ---- the ring of runs ---------------------------------------------------------- */
+
+static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) % c->rcap]; }
+static fab_run *ff__last(fab_chan *c) { return ff__run(c, c->rcount - 1); }
+
+/* A(x): characters of channel c arrived at its receiver by the end of instant x. */
+static uint64_t ff__arrived(const myri_fabric *f, fab_chan *c, uint64_t x)
+{
+    uint64_t a = c->arr_base;
+    for (uint32_t i = 0; i < c->rcount; i++) {
+        const fab_run *r = ff__run(c, i);
+        uint64_t first = r->s + c->d_ps;
+        if (x < first) break;
+        uint64_t k = (x - first) / f->T + 1;
+        a += k < r->cnt ? k : r->cnt;
+    }
+    return a;
+}
+
+/* Arrival time of global character g of channel c, or NEVER if unknown. */
+static uint64_t ff__arrival(const myri_fabric *f, fab_chan *c, uint64_t g, uint32_t *idx)
+{
+    for (uint32_t i = 0; i < c->rcount; i++) {
+        const fab_run *r = ff__run(c, i);
+        if (g >= r->n0 && g < r->n0 + r->cnt) {
+            if (idx) *idx = i;
+            return r->s + (g - r->n0) * f->T + c->d_ps;
+        }
+    }
+    return MYRI_TIME_NEVER;
+}
+
+/* D(x): characters that left input u's slack buffer by the end of instant x. */
+static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
+{
+    if (u->front == FR_SINK) {
+        uint64_t a = ff__arrived(f, u, x);
+        return a < u->sink_end ? a : u->sink_end;
+    }
+    if (u->front == FR_GRANT) {
+        const fab_chan *o = &f->ch[u->want_out];
+        if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
+            uint64_t k = (x - o->run_s) / f->T + 1;
+            return u->dep_base + (k < o->run_lim ? k : o->run_lim);
+        }
+    }
+    return u->dep_base;
+}
+
+static int64_t ff__occ(const myri_fabric *f, fab_chan *u, uint64_t x)
+{
+    return (int64_t)(ff__arrived(f, u, x) - ff__departed(f, u, x));
+}
+
+static void ff__purge(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    uint64_t dep = c->dst_host ? UINT64_MAX : ff__departed(f, c, now);
+    while (c->rcount > 1) {
+        fab_run *r = ff__run(c, 0);
+        uint64_t last = r->s + (r->cnt - 1) * f->T + c->d_ps;
+        if (last > now || last > c->last_check || r->n0 + r->cnt > dep) break;
+        c->arr_base += r->cnt;
+        c->rhead = (c->rhead + 1) % c->rcap;
+        c->rcount--;
+    }
+}
+
+static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
+{
+    if (!c->dst_host) {
+        if (c->rcount) ff__purge(f, c);
+    } else {
+        uint64_t now = fab_now(f);
+        while (c->rcount) {
+            fab_run *o = ff__run(c, 0);
+            if (o->s + (o->cnt - 1) * f->T + c->d_ps > now) break;
+            c->arr_base += o->cnt;
+            c->rhead = (c->rhead + 1) % c->rcap;
+            c->rcount--;
+        }
+    }
+    if (c->rcount == c->rcap) {
+        uint32_t nc = c->rcap ? 2 * c->rcap : 8;
+        fab_run *nr = malloc(nc * sizeof *nr);
+        if (!nr) myri_panic(f->comp, "out of memory (runs)");
+        for (uint32_t i = 0; i < c->rcount; i++) nr[i] = *ff__run(c, i);
+        free(c->runs);
+        c->runs = nr;
+        c->rcap = nc;
+        c->rhead = 0;
+    }
+    *ff__run(c, c->rcount++) = r;
+}
+
+/* ---- slack checks ------------------------------------------------------------------ */
+
+static void ff__rx_update(myri_fabric *f, fab_chan *u)
+{
+    if (u->dst_host) return;
+    uint64_t now = fab_now(f);
+    if (u->check_pending && u->check_pending_at == now) return;
+    u->check_pending = true;
+    u->check_pending_at = now;
+    fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
+}
+
+/* Largest occupancy at the arrival instants in (last_check, lim], and at lim
+ * itself when `at_lim` (the end of the current instant, after all its
+ * changes).  Called with lim = now - 1 just before the departure process of
+ * u changes, since the formula for D(x) is only valid for the past until then. */
+static void ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
+{
+    int64_t best = at_lim ? ff__occ(f, u, lim) : 0;
+    for (uint32_t i = 0; i < u->rcount; i++) {
+        const fab_run *r = ff__run(u, i);
+        uint64_t first = r->s + u->d_ps;
+        uint64_t last = first + (r->cnt - 1) * f->T;
+        if (first > lim) break;
+        uint64_t x = last < lim ? last : first + (lim - first) / f->T * f->T;
+        if (x <= u->last_check) continue;
+        int64_t o = ff__occ(f, u, x);
+        if (o > best) best = o;
+    }
+    MYRI_ASSERT(f->comp, best <= (int64_t)f->p.slack_size_bytes,
+                "slack buffer of channel %u overflows: %lld > %llu characters", u->id,
+                (long long)best, (unsigned long long)f->p.slack_size_bytes);
+    if ((uint64_t)best > u->st.max_slack_bytes) u->st.max_slack_bytes = (uint64_t)best;
+    if (lim > u->last_check) u->last_check = lim;
+}
+
+static void ff__track_max(myri_fabric *f, fab_chan *u)
+{
+    uint64_t now = fab_now(f);
+    if (now > 0) ff__track_upto(f, u, now - 1, false);
+}
+
+/* First arrival instant after now where O reaches the STOP line. */
+static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
+{
+    uint64_t now = fab_now(f), S = f->p.slack_stop_bytes;
+    for (uint32_t i = 0; i < u->rcount; i++) {
+        const fab_run *r = ff__run(u, i);
+        uint64_t first = r->s + u->d_ps;
+        uint64_t last = first + (r->cnt - 1) * f->T;
+        if (last <= now) continue;
+        uint64_t lo = first > now ? 0 : (now - first) / f->T + 1, hi = r->cnt - 1;
+        if (ff__occ(f, u, first + hi * f->T) < (int64_t)S) continue;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (ff__occ(f, u, first + mid * f->T) >= (int64_t)S) hi = mid;
+            else lo = mid + 1;
+        }
+        return first + lo * f->T;
+    }
+    return MYRI_TIME_NEVER;
+}
+
+/* First departure instant after now where O falls to the GO line. */
+static uint64_t ff__predict_go(myri_fabric *f, fab_chan *u)
+{
+    if (u->front != FR_GRANT) return MYRI_TIME_NEVER;
+    const fab_chan *o = &f->ch[u->want_out];
+    if (!o->run_on || o->src_in != (int32_t)u->id) return MYRI_TIME_NEVER;
+    uint64_t now = fab_now(f), G = f->p.slack_go_bytes;
+    uint64_t last = o->run_s + (o->run_lim - 1) * f->T;
+    if (last <= now) return MYRI_TIME_NEVER;
+    uint64_t lo = o->run_s > now ? 0 : (now - o->run_s) / f->T + 1, hi = o->run_lim - 1;
+    if (ff__occ(f, u, o->run_s + hi * f->T) > (int64_t)G) return MYRI_TIME_NEVER;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ff__occ(f, u, o->run_s + mid * f->T) <= (int64_t)G) hi = mid;
+        else lo = mid + 1;
+    }
+    return o->run_s + lo * f->T;
+}
+
+static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
+{
+    uint64_t now = fab_now(f);
+    if (gen == 0) {
+        if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
+    } else if (gen != u->c_gen) {
+        return;
+    }
+    ff__track_upto(f, u, now, true);
+    int64_t o = ff__occ(f, u, now);
+    if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) fab_emit_ctrl(f, u, true);
+    else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
+    uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
+    u->c_gen++;
+    if (x != MYRI_TIME_NEVER) fab_push(f, x, PH_CHECK, EV_F_CHECK, u->id, u->c_gen, NULL);
+}
+
+/* ---- senders ------------------------------------------------------------------------ */
+
+static void ff__wake_at(myri_fabric *f, fab_chan *c, uint64_t t)
+{
+    if (c->send_pending && c->send_pending_at == t) return;
+    c->send_pending = true;
+    c->send_pending_at = t;
+    fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
+}
+
+void fab_fast_wake(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    ff__wake_at(f, c, c->free_at > now ? c->free_at : now);
+}
+
+/* Applies this hop's bit errors: to the route/type copy the switches decode
+ * and to the CRC syndrome (rem(mask * x^(8 (nbytes-1-pos)))). */
+static void ff__apply_corr(myri_fabric *f, fab_chan *c)
+{
+    fab_pkt *pkt = c->cur;
+    uint32_t nbytes = c->cur_n - 1;
+    for (uint32_t k = 0; k < c->ncorr; k++) {
+        uint32_t at = c->cur_hop + c->corr[k].pos;
+        uint8_t m = c->corr[k].mask;
+        if (at < FAB_HDR) pkt->hdr[at] ^= m;
+        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->corr[k].pos);
+    }
+}
+
+/* Characters output o can send back to back from its character j at time t:
+ * the forwarded input characters must have arrived by the time each is sent.
+ * 0 if character j has not arrived by t (*next = its arrival if known). */
+static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, uint64_t *next)
+{
+    fab_chan *u = &f->ch[o->src_in];
+    fab_rxent *e = fab_rx_front(u);
+    uint64_t g = e->g0 + j + 1;
+    uint32_t i;
+    uint64_t a = ff__arrival(f, u, g, &i);
+    *next = a;
+    if (a == MYRI_TIME_NEVER || a > t) return 0;
+    uint64_t cur = g;
+    for (;;) {
+        const fab_run *r = ff__run(u, i);
+        cur = r->n0 + r->cnt;
+        if (i + 1 >= u->rcount) break;
+        const fab_run *r2 = ff__run(u, i + 1);
+        if (r2->n0 != cur || r2->pkt != r->pkt || r2->s + u->d_ps > t + (cur - g) * f->T) break;
+        i++;
+    }
+    return cur - g;
+}
+
+static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started);
+
+/* Cuts or re-plans the running run of c to `lim` characters. */
+static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
+{
+    c->run_lim = lim;
+    ff__last(c)->cnt = lim;
+    c->f_gen++;
+    fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
+    if (c->run_j0 + lim == c->cur_n)
+        fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
+                 c->run_g0 + lim - 1, c->cur);
+}
+
+static void ff__start_run(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    uint32_t j = c->cur_next;
+    uint64_t lim = c->cur_n - j;
+    if (!c->src_host) {
+        uint64_t next;
+        uint64_t av = ff__avail(f, c, now, j, &next);
+        if (av == 0) {
+            if (next != MYRI_TIME_NEVER) ff__wake_at(f, c, next);
+            return;
+        }
+        if (av < lim) lim = av;
+    }
+    c->run_on = true;
+    c->run_s = now;
+    c->run_j0 = j;
+    c->run_g0 = c->sent_total;
+    c->run_excl = 0;
+    ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur});
+    if (j == 0) {
+        c->in_progress = true;
+        if (c->src_host) c->cur->head_ps = now;
+        else c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
+        fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop, c->cur);
+    }
+    ff__set_lim(f, c, (uint32_t)lim);
+    if (!c->src_host) ff__rx_update(f, &f->ch[c->src_in]);
+    ff__rx_update(f, c);
+    ff__notify_down(f, c, true);
+}
+
+/* The run of c is over after k characters (all planned, or cut by STOP). */
+static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
+{
+    if (!c->src_host) ff__track_max(f, &f->ch[c->src_in]);
+#ifdef FAB_DEBUG
+    if (c->id == FAB_DEBUG)
+        for (uint32_t q = 0; q < k; q++)
+            fprintf(stderr, "F %llu send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), (unsigned long long)c->cur->id, c->run_j0 + q);
+#endif
+    c->run_on = false;
+    ff__last(c)->cnt = k;
+    c->st.chars += k - c->run_excl;
+    c->run_excl = 0;
+    c->sent_total += k;
+    c->cur_next = c->run_j0 + k;
+    c->free_at = c->run_s + (uint64_t)k * f->T;
+    if (!c->src_host) {
+        fab_chan *u = &f->ch[c->src_in];
+        u->dep_base += k;
+        ff__rx_update(f, u);
+    }
+}
+
+static void ff__after_end(myri_fabric *f, fab_chan *c);
+
+/* A running consumer's plan may have become too long: shorten it, from the
+ * first character not sent before now. */
+static void ff__replan(myri_fabric *f, fab_chan *o)
+{
+    uint64_t now = fab_now(f), next;
+    uint64_t k = now > o->run_s ? (now - o->run_s + f->T - 1) / f->T : 0;
+    if (k >= o->run_lim) return;
+    uint64_t av = ff__avail(f, o, o->run_s + k * f->T, o->run_j0 + (uint32_t)k, &next);
+    if (k + av >= o->run_lim) return;
+    if (av == 0) {
+        /* Its last character went before now: the run is over. */
+        MYRI_ASSERT(f->comp, k >= 1, "fast model: running output %u lost its first character", o->id);
+        o->f_gen++;
+        ff__finalize(f, o, (uint32_t)k);
+        ff__rx_update(f, o);
+        ff__notify_down(f, o, false);
+        ff__after_end(f, o);
+        return;
+    }
+    ff__set_lim(f, o, (uint32_t)(k + av));
+    ff__rx_update(f, &f->ch[o->src_in]);
+    ff__rx_update(f, o);
+    ff__notify_down(f, o, false);
+}
+
+/* The runs of c changed: the output draining c's receiver may need to start
+ * (new run: wake at its first arrival) or shorten its plan (cut run). */
+static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started)
+{
+    if (c->dst_host || c->front != FR_GRANT) return;
+    fab_chan *o = &f->ch[c->want_out];
+    if (o->src_in != (int32_t)c->id || !o->cur) return;
+    if (o->run_on) {
+        if (!started) ff__replan(f, o);
+    } else if (started) {
+        ff__wake_at(f, o, ff__last(c)->s + c->d_ps);
+    }
+}
+
+/* Output o has forwarded everything that reached its input before a FRES:
+ * FRES goes forward at the end of its slot and the path is freed. */
+static void ff__try_terminate(myri_fabric *f, fab_chan *o)
+{
+    if (!o->cur || o->src_host || o->run_on) return;
+    fab_chan *u = &f->ch[o->src_in];
+    fab_rxent *e = fab_rx_front(u);
+    if (!e || !e->fres || o->cur_next + 1 < e->got) return;
+    uint64_t now = fab_now(f);
+    uint64_t t = o->free_at > now ? o->free_at : now;
+    fab_pkt *pkt = o->cur;
+    if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
+        o->st.truncated++;
+        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
+        t += f->T;
+        o->free_at = t;
+    }
+    o->cur = NULL;
+    o->in_progress = false;
+    o->src_in = -1;
+    ff__track_max(f, u);
+    u->dep_base = e->g0 + e->got;
+    ff__rx_update(f, u);
+    fab_front_done(f, u);
+    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+}
+
+/* After a run: the GAP went (packet done here), or wait for more. */
+static void ff__after_end(myri_fabric *f, fab_chan *c)
+{
+    if (c->cur_next == c->cur_n) { /* GAP sent */
+        c->in_progress = false;
+        c->cur = NULL;
+        if (!c->src_host) {
+            fab_chan *u = &f->ch[c->src_in];
+            c->src_in = -1;
+            fab_front_done(f, u);
+            fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
+        } else {
+            ff__wake_at(f, c, c->free_at);
+        }
+        return;
+    }
+    if (!c->src_host) ff__try_terminate(f, c);
+    if (c->cur) ff__wake_at(f, c, c->free_at);
+}
+
+static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
+{
+    uint64_t now = fab_now(f);
+    if (gen) { /* end of the planned run: its last character goes now */
+        if (gen != c->f_gen || !c->run_on) return;
+        ff__finalize(f, c, c->run_lim);
+        ff__after_end(f, c);
+        return;
+    }
+    if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
+    if (c->run_on || c->stopped || c->free_at > now) return;
+    if (!c->cur) {
+        if (!c->src_host || !c->hq_head) return;
+        fab_pkt *pkt = c->hq_head;
+        c->hq_head = pkt->next;
+        if (!c->hq_head) c->hq_tail = NULL;
+        c->cur = pkt;
+        c->cur_hop = 0;
+        c->cur_n = pkt->nbytes0 + 1;
+        c->cur_next = 0;
+        c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+        ff__apply_corr(f, c);
+    }
+    ff__start_run(f, c);
+}
+
+void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
+{
+    if (!stop || c->stopped || !c->run_on) return;
+    uint64_t now = fab_now(f);
+    /* Characters at times < now were sent; the STOP prevents the rest. */
+    uint32_t k = (uint32_t)((now - c->run_s + f->T - 1) / f->T);
+    MYRI_ASSERT(f->comp, k >= 1 && k < c->run_lim, "fast model: STOP outside the run of %u", c->id);
+    c->f_gen++;
+    ff__finalize(f, c, k);
+    ff__rx_update(f, c);
+    ff__notify_down(f, c, false);
+}
+
+/* ---- receivers ----------------------------------------------------------------------- */
+
+static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
+{
+    uint32_t hop = (uint32_t)(b & 63u);
+    uint64_t g = b >> 6;
+    if (c->dst_host) {
+        c->hpkt = pkt;
+        c->hbad = false;
+        uint8_t first = hop < FAB_HDR ? pkt->hdr[hop] : 0;
+        if (first & 0x80u) {
+            fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
+            c->hbad = true;
+        }
+        return;
+    }
+    fab_rxent *e = fab_rx_push(f, c);
+    e->pkt = pkt;
+    e->hop = hop;
+    e->n = pkt->nbytes0 - hop + 1;
+    e->g0 = g;
+    pkt->refs++; /* presence at this input */
+    if (c->rxcount == 1) fab_front_begin(f, c);
+    ff__rx_update(f, c);
+}
+
+static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
+{
+    if (ff__arrival(f, c, g, NULL) != fab_now(f)) return; /* that GAP was never sent */
+    if (c->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
+    c->rx_done_g = g + 1;
+    if (c->dst_host) {
+        if (c->hpkt == pkt && !c->hbad) {
+            if (pkt->syndrome == 0) fab_deliver(f, pkt, c->dst_node);
+            else fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
+        }
+        if (c->hpkt == pkt) c->hpkt = NULL;
+        fab_pkt_unref(f, pkt);
+        return;
+    }
+    fab_rxent *front = fab_rx_front(c);
+    bool sinking = front && front->pkt == pkt && c->front == FR_SINK;
+    fab_pkt_unref(f, pkt); /* the channel's reference; presence remains */
+    if (sinking) {
+        ff__track_max(f, c);
+        c->dep_base = c->sink_end;
+        ff__rx_update(f, c);
+        fab_front_done(f, c);
+    }
+}
+
+void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
+{
+    fab_chan *c = &f->ch[ev->a];
+    switch (ev->kind) {
+    case EV_F_SEND: ff__send(f, c, ev->b); break;
+    case EV_F_CHECK: ff__check(f, c, ev->b); break;
+    case EV_F_HEAD: ff__head(f, c, ev->p, ev->b); break;
+    case EV_F_RXEND: ff__rxend(f, c, ev->p, ev->b); break;
+    default: myri_panic(f->comp, "fast model: unknown event kind %u", ev->kind);
+    }
+}
+
+void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
+{
+    ff__track_max(f, in);
+    in->dep_base += 1; /* the route byte is stripped */
+    ff__apply_corr(f, out);
+    ff__rx_update(f, in);
+    ff__try_terminate(f, out);
+    if (out->cur) fab_fast_wake(f, out);
+}
+
+uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
+{
+    uint64_t a = ff__arrived(f, c, fab_now(f)) - e->g0;
+    return (uint32_t)(a < e->n ? a : e->n);
+}
+
+void fab_fast_sink(myri_fabric *f, fab_chan *in)
+{
+    fab_rxent *e = fab_rx_front(in);
+    in->sink_end = e->g0 + (e->fres ? e->got : e->n);
+    ff__rx_update(f, in);
+    if (e->fres || ff__arrived(f, in, fab_now(f)) >= in->sink_end) {
+        in->dep_base = in->sink_end;
+        fab_front_done(f, in);
+    }
+}
+
+void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
+{
+    (void)pkt;
+    if (in->front == FR_SINK) {
+        fab_rxent *e = fab_rx_front(in);
+        ff__track_max(f, in);
+        in->sink_end = e->g0 + e->got;
+        in->dep_base = in->sink_end;
+        ff__rx_update(f, in);
+        fab_front_done(f, in);
+        return;
+    }
+    ff__try_terminate(f, &f->ch[in->want_out]);
+}
+
+void fab_fast_timeout(myri_fabric *f, fab_chan *c)
+{
+    (void)f;
+    (void)c; /* the run was already cut by the STOP */
+}
+
+uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
+{
+    if (!c->run_on) return 0;
+    uint64_t now = fab_now(f);
+    if (now < c->run_s) return 0;
+    uint64_t k = (now - c->run_s) / f->T + 1;
+    if (k > c->run_lim) k = c->run_lim;
+    return k - c->run_excl;
+}
+
+void fab_fast_finish_stats(myri_fabric *f)
+{
+    for (size_t i = 0; i < f->nchan; i++)
+        if (!f->ch[i].dst_host) ff__track_upto(f, &f->ch[i], fab_now(f), true);
+}
+
+void fab_fast_reset_window(myri_fabric *f)
+{
+    uint64_t now = fab_now(f);
+    for (size_t i = 0; i < f->nchan; i++) {
+        fab_chan *c = &f->ch[i];
+        c->run_excl = c->run_on ? fab_fast_extra_chars(f, c) + c->run_excl : 0;
+        if (!c->dst_host) {
+            int64_t o = ff__occ(f, c, now);
+            c->st.max_slack_bytes = o > 0 ? (uint64_t)o : 0;
+            c->last_check = now;
+        }
+    }
+}
+
+int64_t fab_fast_occ(myri_fabric *f, fab_chan *c) { return ff__occ(f, c, fab_now(f)); }
+
+void fab_fast_track(myri_fabric *f, fab_chan *c) { ff__track_max(f, c); }
+
 void fab_fast_free(myri_fabric *f) { (void)f; }
-bool fab_fast_available(void) { return false; }

@@ -59,6 +59,7 @@ typedef struct fab_corr {
 } fab_corr;
 
 #define FAB_MAX_CORR 8
+#define FAB_HDR 64
 
 typedef struct fab_pkt {
     uint64_t id;
@@ -67,7 +68,8 @@ typedef struct fab_pkt {
     uint32_t payload_bytes;
     uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
     uint8_t route_len;
-    uint8_t route[32];     /* route bytes, as corrupted on the way (fast model) */
+    uint8_t hdr[FAB_HDR];  /* first-hop bytes 0..FAB_HDR-1 (route, type, payload start)
+                            * with the bit errors suffered so far: what switches decode */
     uint8_t syndrome;      /* fast model: CRC remainder of the packet */
     bool dropped;          /* counted as dropped already */
     bool delivered;
@@ -96,6 +98,7 @@ typedef struct fab_run {
     uint64_t s;
     uint64_t n0;
     uint64_t cnt;
+    const void *pkt;   /* the packet whose characters these are (runs never span packets) */
 } fab_run;
 #define RUN_OPEN UINT64_MAX
 
@@ -131,20 +134,25 @@ typedef struct fab_chan {
     uint64_t stopped_since;
     uint64_t timer_gen;
     uint64_t sent_total;            /* characters ever sent (global index) */
-    bool send_pending;              /* reference: an EV_R_SEND is queued for now */
+    bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
     uint64_t send_pending_at;
     /* fast model sender */
     bool run_on;
     uint64_t run_s;                 /* time of character run_j0 */
     uint32_t run_j0;
     uint64_t run_g0;                /* global index of run_j0 */
-    uint64_t f_gen;
+    uint64_t f_gen;                 /* guards the run-end event */
+    uint32_t run_lim;               /* characters planned in the run */
+    uint64_t run_excl;              /* characters of the run before the stats window */
     fab_run *runs; uint32_t rcap, rhead, rcount;  /* ring of recent runs */
+    uint64_t arr_base;              /* characters of runs purged from the ring */
+    uint64_t last_check;            /* max-slack accounted up to here */
 
     /* ---- receiver (switch input) ---- */
     fab_rxent *rxq; uint32_t rxcap, rxhead, rxcount;   /* packets present, FIFO */
     fab_front_state front;
     int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+    uint8_t in_route_byte;          /* the front packet's decoded route byte */
     uint64_t ready_at;
     uint64_t dec_gen;
     uint64_t occ;                   /* reference: slack occupancy */
@@ -159,6 +167,7 @@ typedef struct fab_chan {
     uint64_t dep_base;              /* departures counted before the current departure run */
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
     uint64_t c_gen;
+    uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     /* host receiver */
     uint8_t hcrc;
     bool hbad;                      /* misrouted / truncated packet being received */
@@ -267,5 +276,10 @@ void fab_fast_timeout(myri_fabric *f, fab_chan *c);
 void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
 void fab_fast_free(myri_fabric *f);
 bool fab_fast_available(void);
+uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
+uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c);
+void fab_fast_reset_window(myri_fabric *f);
+int64_t fab_fast_occ(myri_fabric *f, fab_chan *c);
+void fab_fast_track(myri_fabric *f, fab_chan *c);  /* before a departure change */
 
 #endif

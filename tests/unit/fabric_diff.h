@@ -1,0 +1,308 @@
+/* fabric_diff.h -- randomised differential cases for the two fabric models
+ * (used by tests/unit/test_fabric_diff.c and bench/bench_fabric_diff.c). */
+#ifndef MYRI_FABRIC_DIFF_H
+#define MYRI_FABRIC_DIFF_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/fabric.h"
+#include "fabric/topo.h"
+#include "myri/rng.h"
+#include "myri/sim.h"
+
+typedef struct fd_rec {
+    uint64_t id, t;
+    int reason; /* -1 delivered */
+    uint32_t dst;
+} fd_rec;
+
+typedef struct fd_out {
+    size_t n, cap;
+    fd_rec *rec;
+    size_t nch;
+    myri_fabric_channel_stats ch[128];
+    myri_fabric_counters ctr;
+} fd_out;
+
+static inline void fd_deliv(void *ctx, const myri_fabric_delivery *d)
+{
+    fd_out *o = ctx;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 256;
+        o->rec = realloc(o->rec, o->cap * sizeof *o->rec);
+    }
+    o->rec[o->n++] = (fd_rec){d->id, d->tail_ps, -1, d->dst_host};
+}
+
+static inline void fd_drop(void *ctx, uint64_t id, myri_fabric_drop_reason r, myri_time_ps t)
+{
+    fd_out *o = ctx;
+    (void)t;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 256;
+        o->rec = realloc(o->rec, o->cap * sizeof *o->rec);
+    }
+    o->rec[o->n++] = (fd_rec){id, 0, (int)r, 0};
+}
+
+static inline int fd_cmp(const void *a, const void *b)
+{
+    const fd_rec *x = a, *y = b;
+    if (x->id != y->id) return x->id < y->id ? -1 : 1;
+    return x->reason - y->reason;
+}
+
+/* One random case: topology, parameters and traffic from `seed`. */
+typedef struct fd_case {
+    myri_topo *topo;
+    myri_fabric_params p;
+    size_t npk;
+    struct { uint64_t at; myri_fabric_packet pk; uint8_t route[32]; } *pk;
+    size_t ncorr;
+    struct { uint64_t id; uint32_t ch, idx; uint8_t mask; } corr[4];
+} fd_case;
+
+static inline uint64_t fd_below(myri_rng *r, uint64_t n) { return myri_rng_below(r, n); }
+
+/* Shortest path (BFS, random tie order) from host src to host dst: route bytes. */
+static inline int fd_route(const myri_topo *t, myri_rng *r, uint32_t src, uint32_t dst, uint8_t *out)
+{
+    size_t n = t->nnodes;
+    int32_t *prev = malloc(n * sizeof *prev), *prevport = malloc(n * sizeof *prevport);
+    uint32_t *q = malloc(n * sizeof *q);
+    for (size_t i = 0; i < n; i++) prev[i] = -2;
+    size_t qh = 0, qt = 0;
+    q[qt++] = src;
+    prev[src] = -1;
+    uint32_t off = (uint32_t)fd_below(r, 32);
+    while (qh < qt) {
+        uint32_t u = q[qh++];
+        if (u == dst) break;
+        if (t->node[u].kind == MYRI_TOPO_HOST && u != src) continue;
+        for (uint32_t k = 0; k < t->node[u].nports; k++) {
+            uint32_t p = (k + off) % t->node[u].nports;
+            int32_t v = t->node[u].port[p].peer_node;
+            if (v < 0 || prev[v] != -2) continue;
+            prev[v] = (int32_t)u;
+            prevport[v] = (int32_t)p;
+            q[qt++] = (uint32_t)v;
+        }
+    }
+    int len = -1;
+    if (prev[dst] != -2) {
+        uint32_t path[64];
+        int np = 0;
+        for (int32_t v = (int32_t)dst; prev[v] >= 0; v = prev[v]) path[np++] = (uint32_t)v;
+        len = 0;
+        for (int i = np - 1; i >= 1; i--) { /* nodes from first switch to dst */
+            uint32_t sw = path[i];
+            out[len++] = (uint8_t)(0x80u | (uint32_t)prevport[path[i - 1]]);
+            (void)sw;
+        }
+    }
+    free(prev);
+    free(prevport);
+    free(q);
+    return len;
+}
+
+static inline void fd_case_make(fd_case *c, uint64_t seed)
+{
+    myri_rng r;
+    myri_rng_seed(&r, seed);
+    memset(c, 0, sizeof *c);
+    myri_topo *t = myri_topo_create();
+    bool ring = fd_below(&r, 3) == 0;
+    uint32_t nsw = ring ? 3 + (uint32_t)fd_below(&r, 2) : 1 + (uint32_t)fd_below(&r, 4);
+    static const uint32_t ports[] = {4, 8};
+    uint32_t sw[8];
+    char name[16];
+    for (uint32_t i = 0; i < nsw; i++) {
+        snprintf(name, sizeof name, "s%u", i);
+        myri_topo_add_switch(t, name, ports[fd_below(&r, 2)], &sw[i]);
+    }
+    uint32_t used[8] = {0};
+    if (ring) {
+        /* ring: port 0 -> next switch, port 1 <- previous, host on port 2 */
+        for (uint32_t i = 0; i < nsw; i++)
+            myri_topo_connect(t, sw[i], 0, sw[(i + 1) % nsw], 1, 0.5 + (double)fd_below(&r, 30), NULL);
+        for (uint32_t i = 0; i < nsw; i++) used[i] = 2;
+    }
+    /* a spanning tree plus random extra links (cycles allowed) */
+    for (uint32_t i = 1; i < nsw && !ring; i++) {
+        uint32_t j = (uint32_t)fd_below(&r, i);
+        if (used[i] < t->node[sw[i]].nports && used[j] < t->node[sw[j]].nports)
+            myri_topo_connect(t, sw[j], used[j]++, sw[i], used[i]++, 0.5 + (double)fd_below(&r, 30), NULL);
+    }
+    uint32_t extra = ring ? 0 : (uint32_t)fd_below(&r, 3);
+    for (uint32_t e = 0; e < extra && nsw > 1; e++) {
+        uint32_t a = (uint32_t)fd_below(&r, nsw), b = (uint32_t)fd_below(&r, nsw);
+        if (a == b || used[a] >= t->node[sw[a]].nports || used[b] >= t->node[sw[b]].nports) continue;
+        myri_topo_connect(t, sw[a], used[a]++, sw[b], used[b]++, 0.5 + (double)fd_below(&r, 30), NULL);
+    }
+    uint32_t nh = 0;
+    for (uint32_t i = 0; i < nsw; i++) {
+        uint32_t want = ring ? 1 : 1 + (uint32_t)fd_below(&r, 3);
+        for (uint32_t k = 0; k < want && used[i] < t->node[sw[i]].nports; k++) {
+            uint32_t h;
+            snprintf(name, sizeof name, "h%u", nh++);
+            myri_topo_add_host(t, name, &h);
+            myri_topo_connect(t, h, 0, sw[i], used[i]++, 0.5 + (double)fd_below(&r, 30), NULL);
+        }
+    }
+    c->topo = t;
+    myri_fabric_params_default(&c->p);
+    c->p.slack_size_bytes = 8 + fd_below(&r, 80);
+    c->p.slack_stop_bytes = 2 + fd_below(&r, c->p.slack_size_bytes - 1);
+    if (c->p.slack_stop_bytes > c->p.slack_size_bytes) c->p.slack_stop_bytes = c->p.slack_size_bytes;
+    c->p.slack_go_bytes = fd_below(&r, c->p.slack_stop_bytes);
+    /* enough room above STOP for the round trip of the longest cable */
+    uint64_t room = 2 * (25000 + 160000) / 12500 + 6;
+    if (c->p.slack_size_bytes < c->p.slack_stop_bytes + room) c->p.slack_size_bytes = c->p.slack_stop_bytes + room;
+    c->p.switch_latency_ps = 1 + fd_below(&r, 600000);
+    c->p.ctrl_delay_ps = 1 + fd_below(&r, 25000);
+    c->p.timeout_ps = 20000000 + fd_below(&r, 20000000); /* 20-40 us: deadlocks break quickly */
+    c->p.type_bytes = fd_below(&r, 2) ? 2 : 4;
+    if (fd_below(&r, 4) == 0) c->p.ber = 1e-5;
+    c->npk = 5 + fd_below(&r, 60);
+    c->pk = calloc(c->npk, sizeof *c->pk);
+    uint64_t t0 = 0;
+    for (size_t i = 0; i < c->npk; i++) {
+        uint32_t src = (uint32_t)fd_below(&r, t->nhosts), dst = (uint32_t)fd_below(&r, t->nhosts);
+        if (dst == src && t->nhosts > 1) dst = (src + 1 + (uint32_t)fd_below(&r, t->nhosts - 1)) % (uint32_t)t->nhosts;
+        if (fd_below(&r, 3)) t0 += fd_below(&r, 2000000);
+        c->pk[i].at = t0;
+        int len;
+        if (ring) { /* always clockwise, two switches ahead: a cyclic route set */
+            uint32_t hops = 1 + (uint32_t)fd_below(&r, nsw);
+            for (uint32_t k = 0; k + 1 < hops; k++) c->pk[i].route[k] = 0x80;
+            c->pk[i].route[hops - 1] = 0x82;
+            len = (int)hops;
+        } else {
+            len = fd_route(t, &r, t->host_node[src], t->host_node[dst], c->pk[i].route);
+        }
+        if (len < 0) len = 0;
+        uint32_t kind = (uint32_t)fd_below(&r, 40);
+        if (kind == 0 && len > 0) c->pk[i].route[fd_below(&r, (uint64_t)len)] &= 0x7f; /* to-host byte */
+        if (kind == 1 && len > 0) c->pk[i].route[fd_below(&r, (uint64_t)len)] = 0x80 | 31; /* bad port */
+        if (kind == 2 && len > 0) len--; /* too short */
+        c->pk[i].pk = (myri_fabric_packet){.id = i + 1, .src_host = src, .route_len = (uint8_t)len,
+                                           .type = 0x0005, .payload_bytes = (uint32_t)fd_below(&r, (fd_below(&r, 4) && !ring) ? 64 : 600)};
+    }
+    c->ncorr = fd_below(&r, 3);
+    for (size_t k = 0; k < c->ncorr; k++) {
+        c->corr[k].id = 1 + fd_below(&r, c->npk);
+        c->corr[k].ch = (uint32_t)fd_below(&r, 2 * t->nlinks);
+        c->corr[k].idx = (uint32_t)fd_below(&r, 12);
+        c->corr[k].mask = (uint8_t)(1u << fd_below(&r, 8));
+    }
+}
+
+static inline void fd_case_free(fd_case *c)
+{
+    myri_topo_destroy(c->topo);
+    free(c->pk);
+}
+
+typedef struct fd_inject {
+    myri_fabric *f;
+    fd_case *c;
+    size_t next;
+} fd_inject;
+
+static void fd_inj_handle(myri_component *self, const myri_event *ev)
+{
+    fd_inject *in = self->state;
+    (void)ev;
+    while (in->next < in->c->npk && in->c->pk[in->next].at == myri_sim_now(self->sim)) {
+        myri_fabric_packet pk = in->c->pk[in->next].pk;
+        pk.route = in->c->pk[in->next].route;
+        myri_fabric_send(in->f, &pk);
+        in->next++;
+    }
+    if (in->next < in->c->npk) {
+        myri_event e = {.target = self};
+        myri_sim_schedule(self->sim, in->c->pk[in->next].at, &e);
+    }
+}
+
+static myri_status fd_inj_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+
+static const myri_component_ops fd_inj_ops = {.type = "diffinj", .help = "", .create = fd_inj_create,
+                                              .handle = fd_inj_handle};
+
+/* Runs the case with `model`; skew adds ps to delivery times (fault check). */
+static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, fd_out *o)
+{
+    memset(o, 0, sizeof *o);
+    myri_sim *sim = myri_sim_create(seed);
+    myri_fabric_params p = c->p;
+    p.model = model;
+    myri_fabric_callbacks cb = {fd_deliv, fd_drop, o};
+    myri_fabric *f = NULL;
+    if (myri_fabric_create(sim, c->topo, &p, &cb, &f, NULL) != MYRI_OK) abort();
+    myri_fabric__test_skew(f, skew);
+    for (size_t k = 0; k < c->ncorr; k++)
+        myri_fabric_corrupt(f, c->corr[k].id, c->corr[k].ch, c->corr[k].idx, c->corr[k].mask);
+    fd_inject in = {f, c, 0};
+    myri_component *comp;
+    myri_sim_add(sim, &fd_inj_ops, "inj", &in, &comp);
+    myri_event e = {.target = comp};
+    myri_sim_schedule(sim, c->pk[0].at, &e);
+    myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+    qsort(o->rec, o->n, sizeof *o->rec, fd_cmp);
+    o->nch = myri_fabric_channel_count(f);
+    if (o->nch > 128) o->nch = 128;
+    for (size_t ch = 0; ch < o->nch; ch++) myri_fabric_get_channel_stats(f, ch, &o->ch[ch]);
+    myri_fabric_get_counters(f, &o->ctr);
+    myri_sim_destroy(sim);
+}
+
+/* Compares two runs; returns 0 if identical, else prints the first
+ * difference into msg and returns 1. */
+static inline int fd_compare(const fd_out *a, const fd_out *b, char *msg, size_t len)
+{
+    if (a->n != b->n) {
+        snprintf(msg, len, "record count %zu vs %zu", a->n, b->n);
+        return 1;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        const fd_rec *x = &a->rec[i], *y = &b->rec[i];
+        if (x->id != y->id || x->t != y->t || x->reason != y->reason || x->dst != y->dst) {
+            snprintf(msg, len, "packet %llu: t %llu/%llu reason %d/%d dst %u/%u",
+                     (unsigned long long)x->id, (unsigned long long)x->t, (unsigned long long)y->t,
+                     x->reason, y->reason, x->dst, y->dst);
+            return 1;
+        }
+    }
+    for (size_t c = 0; c < a->nch; c++) {
+        const myri_fabric_channel_stats *x = &a->ch[c], *y = &b->ch[c];
+        if (x->chars != y->chars || x->stops != y->stops || x->gos != y->gos ||
+            x->max_slack_bytes != y->max_slack_bytes || x->stopped_ps != y->stopped_ps ||
+            x->truncated != y->truncated) {
+            snprintf(msg, len,
+                     "channel %zu: chars %llu/%llu stops %llu/%llu gos %llu/%llu max %llu/%llu "
+                     "stopped %llu/%llu trunc %llu/%llu",
+                     c, (unsigned long long)x->chars, (unsigned long long)y->chars,
+                     (unsigned long long)x->stops, (unsigned long long)y->stops,
+                     (unsigned long long)x->gos, (unsigned long long)y->gos,
+                     (unsigned long long)x->max_slack_bytes, (unsigned long long)y->max_slack_bytes,
+                     (unsigned long long)x->stopped_ps, (unsigned long long)y->stopped_ps,
+                     (unsigned long long)x->truncated, (unsigned long long)y->truncated);
+            return 1;
+        }
+    }
+    if (a->ctr.result_hash != b->ctr.result_hash) {
+        snprintf(msg, len, "result hash differs");
+        return 1;
+    }
+    return 0;
+}
+
+#endif
