@@ -64,7 +64,7 @@ static void test_latency_formula(void **state)
                                      {0.001, 0.001, 0.001, 0.001, 0.001, 0.001}};
     static const uint32_t payloads[] = {0, 1, 20, 100, 4096};
     static const uint64_t lats[] = {550000, 150000, 5000, 1};
-    for (int model = 1; model < 2; model++)
+    for (int model = 0; model < 2; model++)
         for (uint32_t hops = 0; hops <= 5; hops++)
             for (size_t li = 0; li < 3; li++)
                 for (size_t pi = 0; pi < 5; pi++)
