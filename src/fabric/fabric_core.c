@@ -211,7 +211,13 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     uint64_t now = fab_now(f);
     if (f->tick_at == now) f->tick_at = MYRI_TIME_NEVER;
     f->in_tick = true;
-    while (f->hn && f->heap[0].time == now) {
+    for (;;) {
+        if (f->ndirty && (!f->hn || f->heap[0].time != now || (f->heap[0].key >> 56) > PH_CHECK)) {
+            f->now_phase = PH_CHECK;
+            fab_fast_flush(f);
+            continue;
+        }
+        if (!f->hn || f->heap[0].time != now) break;
         fab_ev e = fab__pop(f);
         f->now_phase = e.key >> 56;
         f->ctr.events++;
@@ -477,14 +483,16 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
         if (c->stopped) return;
         c->stopped = true;
         c->stopped_since = now;
-        if (c->in_progress)
-            fab_push(f, now + f->p.timeout_ps, PH_TIMEOUT, EV_TIMEOUT, c->id, ++c->timer_gen, NULL);
+        /* One timer per channel at most: it re-arms itself while stopped. */
+        if (c->in_progress && !c->timer_at) {
+            c->timer_at = now + f->p.timeout_ps;
+            fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+        }
     } else {
         if (!c->stopped) return;
         c->stopped = false;
         uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
         if (now > from) c->st.stopped_ps += now - from;
-        c->timer_gen++;
         if (f->fast) fab_fast_wake(f, c);
         else fab_ref_wake(f, c);
     }
@@ -502,6 +510,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
 #endif
     fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
     c->st.truncated++;
+    fab_tap_done(f, c, c->cur_next, true);
     if (f->fast) fab_fast_timeout(f, c);
     else fab_ref_timeout(f, c);
     /* FRES is a character: it takes the next slot (STOP does not hold it back). */
@@ -561,7 +570,14 @@ static void fab__dispatch(myri_fabric *f, const fab_ev *ev)
     switch (ev->kind) {
     case EV_CTRL: fab__ctrl(f, c, ev->b != 0); break;
     case EV_TIMEOUT:
-        if (ev->b == c->timer_gen && c->stopped && c->in_progress) fab__timeout(f, c);
+        c->timer_at = 0;
+        if (!c->stopped || !c->in_progress) break;
+        if (fab_now(f) - c->stopped_since >= f->p.timeout_ps) {
+            fab__timeout(f, c);
+        } else {
+            c->timer_at = c->stopped_since + f->p.timeout_ps;
+            fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+        }
         break;
     case EV_DECODE:
         if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);
@@ -587,6 +603,7 @@ static void fab__destroy(myri_component *self)
         free(c->buf);
         free(c->wire);
         free(c->runs);
+        free(c->tap_buf);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -606,6 +623,7 @@ static void fab__destroy(myri_component *self)
     free(f->ch);
     free(f->host_node);
     free(f->heap);
+    free(f->dirty);
     free(f->scripts);
     free(f->taps);
     free(f);
@@ -729,6 +747,9 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     }
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
+    f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
+    if (!f->dirty) return MYRI_ENOMEM;
+    for (size_t i = 0; i < f->nchan; i++) f->ch[i].pred_at = MYRI_TIME_NEVER;
     *out = f;
     return MYRI_OK;
 }
@@ -812,13 +833,23 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
     return MYRI_OK;
 }
 
-void fab_tap_emit(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t first_ps,
-                  const uint8_t *bytes, size_t len, bool truncated)
+bool fab_tap_reserve(fab_chan *c, size_t n)
 {
-    (void)pkt;
-    (void)hop;
+    if (n <= c->tap_cap) return true;
+    size_t nc = c->tap_cap ? c->tap_cap : 256;
+    while (nc < n) nc *= 2;
+    uint8_t *nb = realloc(c->tap_buf, nc);
+    if (!nb) return false;
+    c->tap_buf = nb;
+    c->tap_cap = nc;
+    return true;
+}
+
+void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
+{
     fab_tap *t = &f->taps[c->id];
-    if (t->fn) t->fn(t->ctx, c->id, first_ps, bytes, len, truncated);
+    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->tap_first, c->tap_buf, nbytes, truncated);
+    c->tap_on = false;
 }
 
 void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)

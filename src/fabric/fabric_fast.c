@@ -132,7 +132,8 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
     if (u->check_pending && u->check_pending_at == now) return;
     u->check_pending = true;
     u->check_pending_at = now;
-    fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
+    if (f->in_tick) f->dirty[f->ndirty++] = u->id; /* checked at the end of the instant */
+    else fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
 }
 
 /* Largest occupancy at the arrival instants in (last_check, lim], and at lim
@@ -218,8 +219,17 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) fab_emit_ctrl(f, u, true);
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
     uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
+    if (gen != 0) u->pred_at = MYRI_TIME_NEVER; /* this one has fired */
+    if (x == u->pred_at) return;                /* already pending */
     u->c_gen++;
+    u->pred_at = x;
     if (x != MYRI_TIME_NEVER) fab_push(f, x, PH_CHECK, EV_F_CHECK, u->id, u->c_gen, NULL);
+}
+
+void fab_fast_flush(myri_fabric *f)
+{
+    for (size_t i = 0; i < f->ndirty; i++) ff__check(f, &f->ch[f->dirty[i]], 0);
+    f->ndirty = 0;
 }
 
 /* ---- senders ------------------------------------------------------------------------ */
@@ -248,7 +258,14 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
         uint32_t at = c->cur_hop + c->corr[k].pos;
         uint8_t m = c->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
+        if (pkt->bytes) pkt->bytes[at] ^= m;
         pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->corr[k].pos);
+    }
+    /* Tap: the bytes on this hop are known now (later errors and switches
+     * only touch later hops); keep a copy. */
+    if (f->taps[c->id].fn && pkt->bytes && fab_tap_reserve(c, nbytes)) {
+        memcpy(c->tap_buf, pkt->bytes + c->cur_hop, nbytes);
+        c->tap_on = true;
     }
 }
 
@@ -312,6 +329,7 @@ static void ff__start_run(myri_fabric *f, fab_chan *c)
     ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur});
     if (j == 0) {
         c->in_progress = true;
+        c->tap_first = now;
         if (c->src_host) c->cur->head_ps = now;
         else c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
         fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop, c->cur);
@@ -399,6 +417,7 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     fab_pkt *pkt = o->cur;
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
+        fab_tap_done(f, o, o->cur_next, true);
         fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
         t += f->T;
         o->free_at = t;
@@ -419,6 +438,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
     if (c->cur_next == c->cur_n) { /* GAP sent */
         c->in_progress = false;
         c->cur = NULL;
+        fab_tap_done(f, c, c->cur_n - 1, false);
         if (!c->src_host) {
             fab_chan *u = &f->ch[c->src_in];
             c->src_in = -1;
@@ -539,6 +559,9 @@ void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     ff__track_max(f, in);
     in->dep_base += 1; /* the route byte is stripped */
+    if (out->cur->bytes) /* the trailer update of packet.h, for taps */
+        out->cur->bytes[out->cur->nbytes0 - 1] ^=
+            myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     ff__try_terminate(f, out);

@@ -29,7 +29,7 @@ typedef enum fab_phase {
 enum fab_kind {
     /* shared */
     EV_CTRL = 1,    /* a = channel, b = 1 STOP / 0 GO */
-    EV_TIMEOUT,     /* a = channel, b = timer generation */
+    EV_TIMEOUT,     /* a = channel */
     EV_DECODE,      /* a = input channel, b = generation */
     EV_ARB,         /* a = output channel */
     EV_FRES,        /* a = channel, p = packet: FRES reaches the receiver */
@@ -132,7 +132,7 @@ typedef struct fab_chan {
     bool in_progress;               /* first character sent, GAP not yet */
     bool stopped;                   /* STOP in effect */
     uint64_t stopped_since;
-    uint64_t timer_gen;
+    uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t sent_total;            /* characters ever sent (global index) */
     bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
     uint64_t send_pending_at;
@@ -167,6 +167,7 @@ typedef struct fab_chan {
     uint64_t dep_base;              /* departures counted before the current departure run */
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
     uint64_t c_gen;
+    uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     /* host receiver */
     uint8_t hcrc;
@@ -176,6 +177,11 @@ typedef struct fab_chan {
     /* ---- switch output ---- */
     uint32_t rr;                    /* last input port granted */
     uint32_t nreq;                  /* inputs waiting for this output */
+
+    /* tap: the bytes of the current packet on this channel */
+    bool tap_on;
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
 
     myri_fabric_channel_stats st;
     uint64_t win_start;
@@ -231,6 +237,7 @@ struct myri_fabric {
     myri_fabric_counters ctr;
     uint64_t skew_ps;
     bool fast;
+    uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
 };
 
 /* ---- core services (fabric_core.c) ---- */
@@ -255,8 +262,10 @@ void fab_front_begin(myri_fabric *f, fab_chan *c);
 void fab_front_done(myri_fabric *f, fab_chan *c);
 /* STOP/GO emission by the receiver of c. */
 void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop);
-void fab_tap_emit(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t first_ps,
-                  const uint8_t *bytes, size_t len, bool truncated);
+/* Tap buffer: make room for n bytes (false on ENOMEM). */
+bool fab_tap_reserve(fab_chan *c, size_t n);
+/* The packet being tapped on c is over: report its first nbytes bytes. */
+void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated);
 uint64_t fab_mix(uint64_t x);
 
 /* ---- models ---- */
@@ -275,6 +284,7 @@ void fab_fast_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
 void fab_fast_timeout(myri_fabric *f, fab_chan *c);
 void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
 void fab_fast_free(myri_fabric *f);
+void fab_fast_flush(myri_fabric *f);  /* end-of-instant slack checks */
 bool fab_fast_available(void);
 uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
 uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c);

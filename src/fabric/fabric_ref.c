@@ -92,6 +92,7 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     fab_pkt *pkt = o->cur;
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
+        fab_tap_done(f, o, o->cur_next, true);
         fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
         t += f->T;
         o->free_at = t;
@@ -143,6 +144,12 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
     c->st.chars++;
     c->sent_total++;
+    if (j == 0 && f->taps[c->id].fn) {
+        c->tap_on = true;
+        c->tap_len = 0;
+        c->tap_first = now;
+    }
+    if (c->tap_on && !ch.gap && fab_tap_reserve(c, c->tap_len + 1)) c->tap_buf[c->tap_len++] = ch.byte;
     if (j == 0) {
         c->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
@@ -156,6 +163,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (ch.gap) {
         c->in_progress = false;
         c->cur = NULL;
+        fab_tap_done(f, c, c->tap_len, false);
         if (in) {
             c->src_in = -1;
             fab_front_done(f, in);

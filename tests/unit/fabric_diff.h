@@ -24,7 +24,19 @@ typedef struct fd_out {
     size_t nch;
     myri_fabric_channel_stats ch[128];
     myri_fabric_counters ctr;
+    uint64_t tap_hash;   /* sum over tapped packets of a hash of what the tap saw */
+    uint64_t taps;
 } fd_out;
+
+static inline void fd_tap(void *ctx, size_t channel, myri_time_ps first, const uint8_t *bytes,
+                          size_t len, bool truncated)
+{
+    fd_out *o = ctx;
+    uint64_t h = 1469598103934665603ull ^ channel ^ (first << 8) ^ ((uint64_t)truncated << 63);
+    for (size_t i = 0; i < len; i++) h = (h ^ bytes[i]) * 1099511628211ull;
+    o->tap_hash += h ^ len;
+    o->taps++;
+}
 
 static inline void fd_deliv(void *ctx, const myri_fabric_delivery *d)
 {
@@ -250,6 +262,7 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
     myri_fabric__test_skew(f, skew);
     for (size_t k = 0; k < c->ncorr; k++)
         myri_fabric_corrupt(f, c->corr[k].id, c->corr[k].ch, c->corr[k].idx, c->corr[k].mask);
+    for (size_t ch = 0; ch < myri_fabric_channel_count(f); ch++) myri_fabric_set_tap(f, ch, fd_tap, o);
     fd_inject in = {f, c, 0};
     myri_component *comp;
     myri_sim_add(sim, &fd_inj_ops, "inj", &in, &comp);
@@ -297,6 +310,11 @@ static inline int fd_compare(const fd_out *a, const fd_out *b, char *msg, size_t
                      (unsigned long long)x->truncated, (unsigned long long)y->truncated);
             return 1;
         }
+    }
+    if (a->taps != b->taps || a->tap_hash != b->tap_hash) {
+        snprintf(msg, len, "taps differ: %llu vs %llu packets seen", (unsigned long long)a->taps,
+                 (unsigned long long)b->taps);
+        return 1;
     }
     if (a->ctr.result_hash != b->ctr.result_hash) {
         snprintf(msg, len, "result hash differs");

@@ -4,7 +4,8 @@
  * sizes and lines, latencies, control delays, type length, bit errors) and
  * traffic (sizes, bursts, bad routes, scripted corruption).  Both models must
  * give identical per-packet delivery times to the picosecond, identical drops
- * with identical reasons, and identical per-channel counters.  More cases:
+ * with identical reasons, identical per-channel counters, and identical bytes
+ * seen by taps on every channel.  More cases:
  * bench/bench_fabric_diff. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +20,7 @@
 static void test_models_agree(void **state)
 {
     (void)state;
-    uint64_t delivered = 0, timeouts = 0, crc = 0, stops = 0;
+    uint64_t delivered = 0, timeouts = 0, crc = 0, stops = 0, taps = 0;
     for (uint64_t s = 1; s <= NCASES; s++) {
         fd_case c;
         fd_case_make(&c, s);
@@ -31,6 +32,7 @@ static void test_models_agree(void **state)
         if (bad) print_error("case %llu: %s\n", (unsigned long long)s, msg);
         assert_int_equal(bad, 0);
         delivered += a.ctr.delivered;
+        taps += a.taps;
         timeouts += a.ctr.dropped[MYRI_FABRIC_DROP_TIMEOUT];
         crc += a.ctr.dropped[MYRI_FABRIC_DROP_CRC];
         for (size_t ch = 0; ch < a.nch; ch++) stops += a.ch[ch].stops;
@@ -43,6 +45,7 @@ static void test_models_agree(void **state)
     assert_true(timeouts > 10);
     assert_true(crc > 10);
     assert_true(stops > 1000);
+    assert_true(taps > delivered);
 }
 
 /* The checker can fail: 1 ps added to the fast model's delivery times. */
