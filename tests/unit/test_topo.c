@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "fabric/topo.h"
+#include "myri/rng.h"
 
 static char msg[512];
 
@@ -226,6 +227,72 @@ static void test_cyclic_routes_detected(void **state)
     myri_topo_destroy(t);
 }
 
+/* Random connected networks of 4/8/16/32-port switches with random extra
+ * links (cycles, parallel links) and hosts on random switches: every route
+ * reaches its destination and every up/down route set is deadlock-free, with
+ * automatic roots and with a random root set that still connects all pairs. */
+static void test_routes_random_networks(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    unsigned built = 0, rooted = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        myri_topo *t = myri_topo_create();
+        uint32_t ns = 1 + (uint32_t)(myri_splitmix64(&seed) % 10), nh = 2 + (uint32_t)(myri_splitmix64(&seed) % 12);
+        char name[16];
+        for (uint32_t h = 0; h < nh; h++) {
+            snprintf(name, sizeof name, "h%u", h);
+            assert_int_equal(myri_topo_add_host(t, name, NULL), MYRI_OK);
+        }
+        for (uint32_t s = 0; s < ns; s++) {
+            snprintf(name, sizeof name, "s%u", s);
+            uint32_t ports = 4u << (myri_splitmix64(&seed) % 4);
+            assert_int_equal(myri_topo_add_switch(t, name, ports, NULL), MYRI_OK);
+        }
+        /* a random spanning tree over the switches, then extra links */
+        for (uint32_t s = 1; s < ns; s++) {
+            uint32_t other = (uint32_t)(myri_splitmix64(&seed) % s);
+            for (uint32_t pa = 0, done = 0; pa < t->node[nh + s].nports && !done; pa++)
+                for (uint32_t pb = 0; pb < t->node[nh + other].nports && !done; pb++)
+                    done = myri_topo_connect(t, nh + s, pa, nh + other, pb, 5.0, NULL) == MYRI_OK;
+        }
+        for (int extra = (int)(myri_splitmix64(&seed) % 8); extra > 0; extra--) {
+            uint32_t a = nh + (uint32_t)(myri_splitmix64(&seed) % ns), b = nh + (uint32_t)(myri_splitmix64(&seed) % ns);
+            uint32_t pa = (uint32_t)(myri_splitmix64(&seed) % t->node[a].nports);
+            uint32_t pb = (uint32_t)(myri_splitmix64(&seed) % t->node[b].nports);
+            (void)myri_topo_connect(t, a, pa, b, pb, 5.0, NULL); /* may fail: port in use, a == b */
+        }
+        for (uint32_t h = 0; h < nh; h++) { /* on a random switch with a free port */
+            uint32_t s0 = (uint32_t)(myri_splitmix64(&seed) % ns);
+            bool done = false;
+            for (uint32_t i = 0; i < ns && !done; i++) {
+                uint32_t s = nh + (s0 + i) % ns;
+                for (uint32_t p = 0; p < t->node[s].nports && !done; p++)
+                    done = myri_topo_connect(t, h, 0, s, p, 2.0, NULL) == MYRI_OK;
+            }
+        }
+        if (myri_topo_validate(t, msg, sizeof msg) == MYRI_OK) {
+            built++;
+            check_routes(t, MYRI_ROUTE_ABSOLUTE);
+            /* a random root set: routes may not exist for every pair then */
+            myri_topo_add_root(t, nh + (uint32_t)(myri_splitmix64(&seed) % ns));
+            myri_topo_add_root(t, nh + (uint32_t)(myri_splitmix64(&seed) % ns));
+            myri_routes r = {0};
+            if (myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &r, msg, sizeof msg) == MYRI_OK) {
+                rooted++;
+                myri_routes_free(&r);
+                check_routes(t, MYRI_ROUTE_RELATIVE);
+            } else {
+                assert_non_null(strstr(msg, "no up*-then-down* route"));
+            }
+        }
+        myri_topo_destroy(t);
+    }
+    if (built <= 150 || rooted <= 50) fprintf(stderr, "built %u, rooted %u\n", built, rooted);
+    assert_true(built > 150); /* most random networks are usable */
+    assert_true(rooted > 50);
+}
+
 static void test_route_encoding(void **state)
 {
     (void)state;
@@ -268,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_routes_all_generators),
         cmocka_unit_test(test_fat_tree_routes_minimal_and_spread),
         cmocka_unit_test(test_cyclic_routes_detected),
+        cmocka_unit_test(test_routes_random_networks),
         cmocka_unit_test(test_route_encoding),
         cmocka_unit_test(test_dot),
     };
