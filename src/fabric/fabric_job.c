@@ -380,8 +380,9 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     fjob__lat l = fjob__lat_of(r->lat), nl = fjob__lat_of(r->net_lat);
     char chn[160];
     fjob__chan_name(t, a.max_util_ch, chn, sizeof chn);
-    fprintf(out, "\nnetwork      %zu hosts, %zu switches, %zu links; up/down routes %s\n", t->nhosts,
-            myri_topo_nswitches(t), t->nlinks, b->deadlock_free ? "deadlock-free" : "NOT deadlock-free");
+    fprintf(out, "\nnetwork      %zu hosts, %zu switches, %zu links; route set %s\n", t->nhosts,
+            myri_topo_nswitches(t), t->nlinks,
+            b->deadlock_free ? "deadlock-free (acyclic channel dependencies)" : "NOT deadlock-free");
     if (!b->deadlock_free) fprintf(out, "             %s\n", b->deadlock_msg);
     fprintf(out, "traffic      offered load %.4f of the link rate", r->offered_load);
     if (r->target_load > 0) fprintf(out, " (target %.4f)", r->target_load);

@@ -87,6 +87,16 @@ check "pcap.links" expect_rc 0 "$myri" run "$hs" --set duration=100us --set pcap
 check "pcap bad link" expect_rc 2 "$myri" run "$hs" --set pcap.links=s0.9 --pcap "$tmp/l.pcap"
 check "pcap bad link message" grep -q 'pcap.links: expected' "$tmp/err"
 
+check "relative addressing" expect_rc 0 "$myri" run "$hs" --json --set duration=300us --set switch.addressing=relative
+check "relative addressing: same timing, same hash" \
+  test "$(grep '"hash"' "$tmp/hs1" | tail -n 1)" = "$(grep '"hash"' "$tmp/out" | tail -n 1)"
+
+check "deadlock scenario" expect_rc 0 "$myri" run "$src/scenarios/cyclic-deadlock.yaml" --json --set duration=120ms
+check "deadlock: route set flagged" grep -q '"deadlock_free": false' "$tmp/out"
+check "deadlock: broken by timeouts" test "$(num timeout "$tmp/out")" -gt 0
+check "deadlock: nothing lost uncounted" test "$(num injected "$tmp/out")" -eq \
+  $(( $(num delivered "$tmp/out") + $(num dropped_total "$tmp/out") + $(num in_flight "$tmp/out") ))
+
 check "unknown traffic key" expect_rc 2 "$myri" run "$hs" --set traffic.colour=red
 check "unknown key message" grep -q "unknown key 'colour'" "$tmp/err"
 check "bad topology exits 2" expect_rc 2 "$myri" run "$hs" --set topology.generator=torus
