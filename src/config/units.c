@@ -72,8 +72,8 @@ const char *cfg__expect(myri_ptype t)
 
 /* ---- the number ------------------------------------------------------------------ */
 
-/* A decimal number as read: value = mant * 10^exp10 (mant has at most 19
- * significant digits, trailing zeros moved into exp10). */
+/* A decimal number as read: value = mant * 10^exp10 (trailing zeros moved
+ * into exp10); too_many_digits when the significant digits exceed 64 bits. */
 typedef struct num_text {
     bool neg;
     bool too_many_digits;
@@ -89,7 +89,7 @@ static bool num__scan(const char *s, num_text *nt)
     while (isspace((unsigned char)*s)) s++;
     nt->start = s;
     if (*s == '+' || *s == '-') nt->neg = *s++ == '-';
-    int ndig = 0, sig = 0;
+    int ndig = 0, sig = 0; /* sig: a non-zero digit was seen */
     long zeros = 0; /* significant zeros not yet added to mant */
     bool frac = false;
     for (;; s++) {
@@ -106,13 +106,13 @@ static bool num__scan(const char *s, num_text *nt)
             continue;
         }
         /* flush pending zeros, then the digit */
-        for (; zeros > 0; zeros--, sig++) {
-            if (sig >= 19) nt->too_many_digits = true;
+        for (; zeros > 0; zeros--) {
+            if (nt->mant > UINT64_MAX / 10) nt->too_many_digits = true;
             else nt->mant *= 10;
         }
-        if (sig >= 19) nt->too_many_digits = true;
+        if (nt->mant > (UINT64_MAX - (uint64_t)d) / 10) nt->too_many_digits = true;
         else nt->mant = nt->mant * 10 + (uint64_t)d;
-        sig++;
+        sig = 1;
     }
     if (ndig == 0) return false;
     nt->exp10 += zeros; /* trailing zeros of the mantissa */
@@ -228,8 +228,10 @@ static myri_status parse_exact(const char *s, const char *bare, const unit_def *
     myri_status st = num__split(s, bare, units, nu, expect, &nt, &u, why, n);
     if (st) return st;
     if (nt.neg && nt.mant != 0) return fail(why, n, "negative", expect);
-    if (nt.too_many_digits) return fail(why, n, "more than 19 significant digits", expect);
     long e10 = nt.exp10 + (u ? u->pow10 : 0);
+    if (nt.too_many_digits)
+        return fail(why, n, e10 >= 0 ? "too large" : "more significant digits than fit in 64 bits",
+                    expect);
     long e2 = e10 + (u ? 10L * u->pow1024 : 0);
     bool inexact;
     uint64_t v;

@@ -1,0 +1,86 @@
+/* main.c -- the `myri` program: dispatch to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const myri_cmd commands[] = {
+    {"help", "list the subcommands, or show one's help", "usage: myri help [SUBCOMMAND]\n", cmd_help},
+    {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
+    {"bench", "built-in benchmarks: engine (hold model)", NULL, myri_cmd_bench},
+#ifdef MYRI_HAVE_CMD_TOPO
+    {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
+#endif
+#ifdef MYRI_HAVE_CMD_QNA
+    {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
+#endif
+#ifdef MYRI_HAVE_CMD_NICSIM
+    {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},
+#endif
+#ifdef MYRI_HAVE_CMD_REPRODUCE
+    {"reproduce", "reproduce a paper's published results side by side with ours", NULL, myri_cmd_reproduce},
+#endif
+};
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+static const myri_cmd *find_cmd(const char *name)
+{
+    for (size_t i = 0; i < ncommands; i++)
+        if (!strcmp(commands[i].name, name)) return &commands[i];
+    return NULL;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "myri %s -- the Myrinet gigabit LAN, simulated and analysed\n\n", MYRI_VERSION);
+    fprintf(out, "usage: myri SUBCOMMAND [OPTIONS]\n       myri SUBCOMMAND --help\n       myri --version\n\n");
+    fprintf(out, "subcommands:\n");
+    for (size_t i = 0; i < ncommands; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\ncommon options: --json, --seed N, --set key=value (repeatable), --help\n");
+    fprintf(out, "exit codes: 0 success, 1 failure of the run, 2 bad input or usage\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return MYRI_EXIT_OK;
+    }
+    const myri_cmd *c = find_cmd(argv[1]);
+    if (!c) {
+        fprintf(stderr, "myri help: unknown subcommand '%s'\n", argv[1]);
+        return MYRI_EXIT_INPUT;
+    }
+    if (c->usage) {
+        fputs(c->usage, stdout);
+        return MYRI_EXIT_OK;
+    }
+    char *args[] = {argv[1], "--help", NULL};
+    return c->main(2, args);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MYRI_EXIT_INPUT;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("myri %s\n", MYRI_VERSION);
+        return MYRI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return MYRI_EXIT_OK;
+    }
+    const myri_cmd *c = find_cmd(argv[1]);
+    if (!c) {
+        fprintf(stderr, "myri: unknown subcommand '%s'; expected one of:", argv[1]);
+        for (size_t i = 0; i < ncommands; i++) fprintf(stderr, " %s", commands[i].name);
+        fprintf(stderr, " (see 'myri help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    return c->main(argc - 1, argv + 1);
+}

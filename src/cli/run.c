@@ -1,0 +1,97 @@
+/* run.c -- `myri run [FILE]`: load a scenario, apply --set, run its job. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "myri/registry.h"
+
+#ifdef MYRI_HAVE_DEFAULT_SCENARIO
+const char *myri_default_scenario(void);
+#else
+/* Until the fabric exists, the default scenario is the engine's hold model. */
+static const char *myri_default_scenario(void)
+{
+    return "# built-in default scenario: the engine's hold model\n"
+           "job: hold\nseed: 1\nduration: 2ms\nhold:\n  pending: 10000\n  mean: 1us\n";
+}
+#endif
+
+static void run__usage(FILE *out)
+{
+    fprintf(out,
+            "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n\n"
+            "Runs the scenario in FILE (YAML), or the built-in default scenario when no FILE is\n"
+            "given.  The scenario's `job:` key says what to run (default: %s).  --set overrides a\n"
+            "scenario value by its dotted path, e.g. --set link.rate=1.28Gb/s.  The effective\n"
+            "configuration is echoed at the top of the results.  A progress line is shown on a\n"
+            "terminal.\n\njobs:\n",
+            myri_job_default());
+    for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
+    for (const myri_job *const *j = myri_jobs(); *j; j++) {
+        fprintf(out, "\nkeys of job '%s':\n", (*j)->name);
+        if ((*j)->help_params) (*j)->help_params(out);
+    }
+}
+
+/* Finds the job named by the scenario's `job:` key (or the default). */
+static const myri_job *run__job(const myri_node *root, myri_error *err)
+{
+    const myri_node *jn = myri_node_get(root, "job");
+    const char *name = myri_job_default();
+    if (jn) {
+        if (jn->kind != MYRI_NODE_SCALAR) {
+            myri_error_at(err, jn, "bad value for job: expected a job name");
+            return NULL;
+        }
+        name = jn->scalar;
+    }
+    const myri_job *job = myri_job_find(name);
+    if (!job) {
+        char list[256] = "";
+        for (const myri_job *const *j = myri_jobs(); *j; j++) {
+            if (list[0]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+            strncat(list, (*j)->name, sizeof list - strlen(list) - 1);
+        }
+        myri_error_at(err, jn, "unknown job '%s'; expected one of: %s", name, list);
+    }
+    return job;
+}
+
+int myri_cmd_run(int argc, char **argv)
+{
+    const char *pcap = NULL;
+    myri_cli_opt opts[] = {{"pcap", true, &pcap}};
+    myri_cli cli;
+    if (myri_cli_parse("run", argc, argv, &cli, opts, 1)) return MYRI_EXIT_INPUT;
+    if (cli.help) {
+        run__usage(stdout);
+        return MYRI_EXIT_OK;
+    }
+    if (cli.npositional > 1) {
+        fprintf(stderr, "myri run: expected at most one scenario FILE (see 'myri run --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    myri_error err;
+    myri_node *root = NULL;
+    const char *file = cli.npositional ? cli.positional[0] : "(built-in default scenario)";
+    myri_status st;
+    if (cli.npositional) {
+        st = myri_doc_load(file, &root, &err);
+    } else {
+        const char *text = myri_default_scenario();
+        st = myri_doc_parse(file, text, strlen(text), &root, &err);
+    }
+    if (st != MYRI_OK) return myri_cli_input_error(&err);
+    int rc = myri_cli_apply_sets(&cli, root);
+    const myri_job *job = rc ? NULL : run__job(root, &err);
+    if (!rc && !job) rc = myri_cli_input_error(&err);
+    if (!rc) {
+        myri_run_opts ro = {.json = cli.json, .have_seed = cli.have_seed, .seed = cli.seed, .out = stdout,
+                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap};
+        rc = job->run(root, file, &ro, &err);
+        if (rc == MYRI_EXIT_INPUT) myri_cli_input_error(&err);
+    }
+    myri_node_free(root);
+    return rc;
+}

@@ -1,0 +1,12 @@
+/* sim_internal.h -- engine hooks for tests only (not installed). */
+#ifndef MYRI_ENGINE_SIM_INTERNAL_H
+#define MYRI_ENGINE_SIM_INTERNAL_H
+
+#include "myri/sim.h"
+
+/* Sets the next insertion sequence number (tests of the 2^40 wrap). */
+void myri_sim__set_seq(myri_sim *sim, uint64_t seq);
+/* Entries in the heap, cancelled ones included. */
+size_t myri_sim__heap_size(const myri_sim *sim);
+
+#endif

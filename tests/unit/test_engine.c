@@ -1,0 +1,383 @@
+/* test_engine.c -- the event engine against a trivially correct reference
+ * (a flat array scanned for the minimum (time, sequence)), on randomised
+ * schedules with ties, cancels and reschedules; determinism; misuse; the
+ * sequence-number wrap; invariant panics. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine/hold.h"
+#include "engine/sim_internal.h"
+#include "myri/sim.h"
+
+#define MAX_IDS 20000
+#define MAX_LOG 40000
+
+typedef struct trace {
+    uint64_t v[MAX_LOG][2];
+    size_t n;
+} trace;
+
+static void trace_add(trace *t, uint64_t a, uint64_t b)
+{
+    if (t->n < MAX_LOG) {
+        t->v[t->n][0] = a;
+        t->v[t->n][1] = b;
+        t->n++;
+    }
+}
+
+/* The script: what an executed event does.  Decisions come only from the
+ * script's own generator, so two correct engines produce the same trace. */
+typedef struct script {
+    myri_rng rng;
+    uint64_t next_id;
+    uint64_t executed, limit;
+} script;
+
+/* Operations a model offers to the script. */
+typedef struct model_ops {
+    void (*schedule)(void *m, uint64_t t, uint64_t id);
+    int (*cancel)(void *m, uint64_t id);
+    int (*reschedule)(void *m, uint64_t id, uint64_t t);
+} model_ops;
+
+static void script_step(script *s, const model_ops *ops, void *m, uint64_t now, trace *tr)
+{
+    uint64_t nnew = myri_rng_below(&s->rng, 3);
+    for (uint64_t k = 0; k < nnew && s->next_id < MAX_IDS; k++)
+        ops->schedule(m, now + myri_rng_below(&s->rng, 4), s->next_id++);
+    uint64_t what = myri_rng_below(&s->rng, 8);
+    if (what < 2 && s->next_id) {
+        uint64_t id = myri_rng_below(&s->rng, s->next_id);
+        trace_add(tr, UINT64_MAX, (uint64_t)ops->cancel(m, id) << 32 | id);
+    } else if (what < 4 && s->next_id) {
+        uint64_t id = myri_rng_below(&s->rng, s->next_id);
+        uint64_t t = now + myri_rng_below(&s->rng, 5);
+        trace_add(tr, UINT64_MAX - 1, (uint64_t)ops->reschedule(m, id, t) << 32 | id);
+    }
+}
+
+/* ---- reference model ------------------------------------------------------------ */
+typedef struct ref_ent {
+    uint64_t t, seq, id;
+    int state; /* 0 pending, 1 cancelled, 2 done */
+} ref_ent;
+
+typedef struct ref_model {
+    ref_ent *e;
+    size_t n;
+    uint64_t seq;
+    int lifo_ties; /* deliberate fault */
+} ref_model;
+
+static void ref_schedule(void *mv, uint64_t t, uint64_t id)
+{
+    ref_model *m = mv;
+    m->e[m->n++] = (ref_ent){t, m->seq++, id, 0};
+}
+
+static ref_ent *ref_find(ref_model *m, uint64_t id)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].id == id && m->e[i].state == 0) return &m->e[i];
+    return NULL;
+}
+
+static int ref_cancel(void *mv, uint64_t id)
+{
+    ref_ent *e = ref_find(mv, id);
+    if (!e) return 0;
+    e->state = 1;
+    return 1;
+}
+
+static int ref_reschedule(void *mv, uint64_t id, uint64_t t)
+{
+    if (!ref_cancel(mv, id)) return 0;
+    ref_schedule(mv, t, id);
+    return 1;
+}
+
+static const model_ops ref_ops = {ref_schedule, ref_cancel, ref_reschedule};
+
+static void run_reference(uint64_t seed, int lifo, trace *tr)
+{
+    ref_model m = {calloc(3 * MAX_IDS, sizeof(ref_ent)), 0, 0, lifo};
+    script s = {.limit = 3000};
+    myri_rng_seed(&s.rng, seed);
+    for (int i = 0; i < 40; i++) ref_schedule(&m, myri_rng_below(&s.rng, 10), s.next_id++);
+    while (s.executed < s.limit) {
+        ref_ent *best = NULL;
+        for (size_t i = 0; i < m.n; i++) {
+            ref_ent *e = &m.e[i];
+            if (e->state) continue;
+            if (!best || e->t < best->t || (e->t == best->t && (m.lifo_ties ? e->seq > best->seq : e->seq < best->seq)))
+                best = e;
+        }
+        if (!best) break;
+        best->state = 2;
+        s.executed++;
+        trace_add(tr, best->t, best->id);
+        script_step(&s, &ref_ops, &m, best->t, tr);
+    }
+    free(m.e);
+}
+
+/* ---- engine model ------------------------------------------------------------------ */
+typedef struct eng_model {
+    myri_sim *sim;
+    myri_component *comp;
+    myri_event_id handle[MAX_IDS];
+    script s;
+    trace *tr;
+} eng_model;
+
+static void eng_schedule(void *mv, uint64_t t, uint64_t id)
+{
+    eng_model *m = mv;
+    myri_event ev = {.target = m->comp, .arg = id};
+    m->handle[id] = myri_sim_schedule(m->sim, t, &ev);
+    assert_true(m->handle[id] != 0);
+}
+
+static int eng_cancel(void *mv, uint64_t id)
+{
+    eng_model *m = mv;
+    return myri_sim_cancel(m->sim, m->handle[id]) ? 1 : 0;
+}
+
+static int eng_reschedule(void *mv, uint64_t id, uint64_t t)
+{
+    eng_model *m = mv;
+    myri_event_id h = myri_sim_reschedule(m->sim, m->handle[id], t);
+    if (!h) return 0;
+    m->handle[id] = h;
+    return 1;
+}
+
+static const model_ops eng_ops = {eng_schedule, eng_cancel, eng_reschedule};
+
+static void eng_handle(myri_component *self, const myri_event *ev)
+{
+    eng_model *m = self->state;
+    trace_add(m->tr, ev->time_ps, ev->arg);
+    if (++m->s.executed >= m->s.limit) myri_sim_stop(self->sim);
+    script_step(&m->s, &eng_ops, m, ev->time_ps, m->tr);
+}
+
+static myri_status eng_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+
+static const myri_component_ops eng_comp = {.type = "tester", .create = eng_create, .handle = eng_handle};
+
+static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
+{
+    eng_model *m = calloc(1, sizeof *m);
+    m->sim = myri_sim_create(seed);
+    if (start_seq) myri_sim__set_seq(m->sim, start_seq);
+    m->tr = tr;
+    m->s.limit = 3000;
+    myri_rng_seed(&m->s.rng, seed);
+    assert_int_equal(myri_sim_add(m->sim, &eng_comp, "tester", m, &m->comp), MYRI_OK);
+    for (int i = 0; i < 40; i++) eng_schedule(m, myri_rng_below(&m->s.rng, 10), m->s.next_id++);
+    assert_int_equal(myri_sim_run(m->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    myri_sim_destroy(m->sim);
+    free(m);
+}
+
+static int traces_equal(const trace *a, const trace *b)
+{
+    return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof a->v[0]) == 0;
+}
+
+static void test_engine_matches_reference(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        a->n = b->n = 0;
+        run_engine(seed, a, 0);
+        run_reference(seed, 0, b);
+        assert_true(a->n > 100);
+        if (!traces_equal(a, b)) fail_msg("engine and reference differ for seed %llu", (unsigned long long)seed);
+    }
+    free(a);
+    free(b);
+}
+
+/* The checker can fail: a reference that breaks ties last-in-first-out must
+ * disagree with the engine. */
+static void test_checker_detects_wrong_tie_order(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    a->n = b->n = 0;
+    run_engine(7, a, 0);
+    run_reference(7, 1, b);
+    assert_false(traces_equal(a, b));
+    free(a);
+    free(b);
+}
+
+/* Near the 2^40 sequence limit the engine renumbers; order is unchanged. */
+static void test_sequence_wrap_keeps_order(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        a->n = b->n = 0;
+        run_engine(seed, a, (1ull << 40) - 500);
+        run_reference(seed, 0, b);
+        assert_true(traces_equal(a, b));
+    }
+    free(a);
+    free(b);
+}
+
+static void test_hold_determinism(void **state)
+{
+    (void)state;
+    myri_hold_result r1, r2, r3;
+    assert_int_equal(myri_hold_bench(42, 1000, 200000, 1000000, &r1), MYRI_OK);
+    assert_int_equal(myri_hold_bench(42, 1000, 200000, 1000000, &r2), MYRI_OK);
+    assert_int_equal(myri_hold_bench(43, 1000, 200000, 1000000, &r3), MYRI_OK);
+    assert_int_equal(r1.hash, r2.hash);
+    assert_int_not_equal(r1.hash, r3.hash);
+    assert_int_equal(r1.pending, 1000);
+    assert_int_equal(r1.events, 200000);
+}
+
+static void noop_handle(myri_component *self, const myri_event *ev)
+{
+    (void)self;
+    (void)ev;
+}
+static const myri_component_ops noop_comp = {.type = "noop", .handle = noop_handle};
+
+static void test_misuse_returns_errors(void **state)
+{
+    (void)state;
+    myri_sim *sim = myri_sim_create(1);
+    myri_component *c;
+    assert_int_equal(myri_sim_add(sim, NULL, "x", NULL, &c), MYRI_EINVAL);
+    assert_int_equal(myri_sim_add(sim, &noop_comp, NULL, NULL, &c), MYRI_EINVAL);
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "n", NULL, &c), MYRI_OK);
+    myri_event ev = {.target = c};
+    assert_int_equal(myri_sim_schedule(sim, 10, NULL), 0);
+    myri_event bad = {0};
+    assert_int_equal(myri_sim_schedule(sim, 10, &bad), 0);
+    myri_event_id id = myri_sim_schedule(sim, 10, &ev);
+    assert_true(id != 0);
+    assert_int_equal(myri_sim_run(sim, 5, 0), MYRI_OK);
+    assert_int_equal(myri_sim_now(sim), 5);
+    assert_int_equal(myri_sim_schedule(sim, 4, &ev), 0); /* in the past */
+    assert_false(myri_sim_cancel(sim, 0));
+    assert_false(myri_sim_cancel(sim, id + (1ull << 24))); /* wrong generation */
+    assert_true(myri_sim_cancel(sim, id));
+    assert_false(myri_sim_cancel(sim, id)); /* twice */
+    assert_int_equal(myri_sim_reschedule(sim, id, 20), 0);
+    assert_int_equal(myri_sim_pending(sim), 0);
+    assert_int_equal(myri_sim_run(sim, 100, 0), MYRI_OK);
+    assert_int_equal(myri_sim_events(sim), 0); /* the cancelled event never ran */
+    assert_int_equal(myri_sim_now(sim), 100);
+    myri_sim_destroy(sim);
+    myri_sim_destroy(NULL);
+    assert_false(myri_sim_cancel(NULL, 1));
+    assert_int_equal(myri_sim_run(NULL, 1, 0), MYRI_EINVAL);
+}
+
+/* Cancelling most of a large heap compacts it; the survivors run in order. */
+static void test_mass_cancel_compacts(void **state)
+{
+    (void)state;
+    myri_sim *sim = myri_sim_create(1);
+    myri_component *c;
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "n", NULL, &c), MYRI_OK);
+    enum { N = 20000 };
+    myri_event_id *ids = malloc(N * sizeof *ids);
+    myri_event ev = {.target = c};
+    for (int i = 0; i < N; i++) ids[i] = myri_sim_schedule(sim, (uint64_t)(N - i), &ev);
+    for (int i = 0; i < N; i++)
+        if (i % 10) assert_true(myri_sim_cancel(sim, ids[i]));
+    assert_int_equal(myri_sim_pending(sim), N / 10);
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 1), MYRI_OK);
+    assert_true(myri_sim__heap_size(sim) < N / 5); /* compacted */
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    assert_int_equal(myri_sim_events(sim), N / 10);
+    free(ids);
+    myri_sim_destroy(sim);
+}
+
+static jmp_buf panic_jmp;
+static char panic_msg[1024];
+static void panic_hook(const char *msg)
+{
+    strncpy(panic_msg, msg, sizeof panic_msg - 1);
+    longjmp(panic_jmp, 1);
+}
+
+static void asserting_handle(myri_component *self, const myri_event *ev)
+{
+    MYRI_ASSERT(self, ev->arg < 3, "slack buffer holds %llu bytes, more than its size", (unsigned long long)ev->arg);
+}
+static const myri_component_ops asserting_comp = {.type = "checker", .handle = asserting_handle};
+
+static void test_invariant_names_component_and_time(void **state)
+{
+    (void)state;
+    myri_sim *sim = myri_sim_create(1);
+    myri_component *c;
+    assert_int_equal(myri_sim_add(sim, &asserting_comp, "switch7", NULL, &c), MYRI_OK);
+    myri_event ev = {.target = c, .arg = 5};
+    myri_sim_schedule(sim, 12500, &ev);
+    myri_set_panic_hook(panic_hook);
+    if (setjmp(panic_jmp) == 0) {
+        myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+        fail_msg("the invariant did not fire");
+    }
+    myri_set_panic_hook(NULL);
+    assert_non_null(strstr(panic_msg, "switch7 (checker)"));
+    assert_non_null(strstr(panic_msg, "t=12500 ps"));
+    assert_non_null(strstr(panic_msg, "holds 5 bytes"));
+    myri_sim_destroy(sim);
+}
+
+static void test_components_get_streams_in_order(void **state)
+{
+    (void)state;
+    myri_sim *sim = myri_sim_create(99);
+    myri_component *c0, *c1;
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "a", NULL, &c0), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "b", NULL, &c1), MYRI_OK);
+    myri_rng r0, r1;
+    myri_rng_stream(&r0, 99, 0);
+    myri_rng_stream(&r1, 99, 1);
+    assert_memory_equal(&c0->rng, &r0, sizeof r0);
+    assert_memory_equal(&c1->rng, &r1, sizeof r1);
+    assert_int_equal(c1->id, 1);
+    assert_string_equal(myri_sim_component(sim, 1)->name, "b");
+    myri_sim_destroy(sim);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_engine_matches_reference),
+        cmocka_unit_test(test_checker_detects_wrong_tie_order),
+        cmocka_unit_test(test_sequence_wrap_keeps_order),
+        cmocka_unit_test(test_hold_determinism),
+        cmocka_unit_test(test_misuse_returns_errors),
+        cmocka_unit_test(test_mass_cancel_compacts),
+        cmocka_unit_test(test_invariant_names_component_and_time),
+        cmocka_unit_test(test_components_get_streams_in_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
