@@ -185,7 +185,10 @@ int myri_cmd_qna(int argc, char **argv)
         return MYRI_EXIT_INPUT;
     }
     if (st != MYRI_OK) {
-        fprintf(stderr, "myri qna: %s\n", st == MYRI_EMODEL ? err.msg : myri_strerror(st));
+        if (st == MYRI_EMODEL)
+            fprintf(stderr, "myri %s\n", err.msg); /* err.msg starts "qna: " */
+        else
+            fprintf(stderr, "myri qna: %s\n", myri_strerror(st));
         return MYRI_EXIT_FAIL;
     }
     qna__output(&cli, &a, lambda, &res);
