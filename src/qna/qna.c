@@ -163,6 +163,11 @@ const char *qna_net_class_name(const qna_net *net, size_t cls)
     return net && cls < net->n_classes ? net->class_name[cls] : NULL;
 }
 
+bool qna_net_has_service(const qna_net *net, size_t node, size_t cls)
+{
+    return qna__pair_ok(net, node, cls) && net->has_service[qna__pair(node, cls)];
+}
+
 myri_status qna_net_find_node(const qna_net *net, const char *name, size_t *idx)
 {
     if (!net || !name || !idx) return MYRI_EINVAL;

@@ -78,6 +78,8 @@ size_t qna_net_nodes(const qna_net *net);
 size_t qna_net_classes(const qna_net *net);
 const char *qna_net_node_name(const qna_net *net, size_t node);   /* NULL if out of range */
 const char *qna_net_class_name(const qna_net *net, size_t cls);   /* NULL if out of range */
+/* Whether (node, cls) has a service time (false if out of range). */
+bool qna_net_has_service(const qna_net *net, size_t node, size_t cls);
 /* Index lookups by name: MYRI_ENOTFOUND if unknown. */
 myri_status qna_net_find_node(const qna_net *net, const char *name, size_t *idx);
 myri_status qna_net_find_class(const qna_net *net, const char *name, size_t *idx);

@@ -175,6 +175,9 @@ static myri_status qna__pairs(qna_net *net, const myri_node *seq, bool service, 
         if (service && !(e.value > 0))
             return myri_error_at(err, myri_node_get(elem, "mean"),
                                  "service mean %g; expected a positive time", e.value);
+        if (!service && e.value > 0 && !qna_net_has_service(net, i, r))
+            return myri_error_at(err, elem, "arrivals at (%s, %s), which has no service time; "
+                                 "expected a service entry for it", e.node, e.cls);
         st = service ? qna_net_service(net, i, r, e.value, e.scv)
                      : qna_net_arrival(net, i, r, e.value, e.scv);
         if (st != MYRI_OK)
@@ -236,6 +239,14 @@ static myri_status qna__routing(qna_net *net, const myri_node *seq, myri_error *
                 return myri_error_at(err, elem, "second route with the same from and to; "
                                                 "expected one entry per pair");
         }
+        if (!qna_net_has_service(net, fi, fr))
+            return myri_error_at(err, e.from, "(%s, %s) has no service time; expected a service "
+                                 "entry for every (node, class) that routes",
+                                 qna_net_node_name(net, fi), qna_net_class_name(net, fr));
+        if (ti != QNA_EXIT && e.p > 0 && !qna_net_has_service(net, ti, tr))
+            return myri_error_at(err, e.to, "(%s, %s) has no service time; expected a service "
+                                 "entry for every (node, class) that traffic reaches",
+                                 qna_net_node_name(net, ti), qna_net_class_name(net, tr));
         st = qna_net_route(net, fi, fr, ti, tr, e.p);
         if (st == MYRI_EFULL) return myri_error_at(err, elem, "too many routes");
         if (st != MYRI_OK) return myri_error_at(err, elem, "bad route");
