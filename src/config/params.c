@@ -320,26 +320,26 @@ static void valid_keys(const walk *w, const char *path, bool next_only, char *bu
         for (size_t i = 0; w->ignore[i]; i++) list_add(buf, len, w->ignore[i], strlen(w->ignore[i]));
 }
 
-/* Edit distance, capped (for "did you mean"). */
+/* Edit distance with adjacent transpositions (optimal string alignment),
+ * for "did you mean"; 99 for long words. */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64) return 99;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
-    }
-    return row[lb];
+    return d[la][lb];
 }
 
 /* The closest name of the comma list `keys` to `key`, if close enough. */
@@ -536,17 +536,25 @@ static void range_text(const myri_param *p, char *buf, size_t len)
     else snprintf(buf, len, "<= %s", p->max);
 }
 
-static const char *def_text(const myri_param *p)
+/* The default as help shows it: canonical ("550" in ns shows as 550ns). */
+static const char *def_text(const myri_param *p, char *buf, size_t len)
 {
     if (!p->def) return "(required)";
     if (p->type == MYRI_P_NODE) return "(none)";
-    return *p->def ? p->def : "\"\"";
+    if (p->type == MYRI_P_STRING) return *p->def ? p->def : "\"\"";
+    pvalue v;
+    char why[256];
+    if (value_parse(p, p->def, &v, why, sizeof why)) return p->def;
+    myri_param q = *p;
+    q.offset = 0; /* every member of the union starts at offset 0 */
+    myri_param_format(&q, &v, buf, len);
+    return buf;
 }
 
 void myri_params_help(const myri_pset *set, size_t nset, FILE *out)
 {
     if (!out || (nset && !set)) return;
-    char name[KEY_MAX], range[256];
+    char name[KEY_MAX], range[256], def[128];
     int wn = 3, wt = 4, wu = 4, wd = 7, wr = 5;
     for (size_t s = 0; s < nset; s++)
         for (size_t i = 0; i < set[s].n; i++) {
@@ -554,7 +562,7 @@ void myri_params_help(const myri_pset *set, size_t nset, FILE *out)
             full_name(set[s].prefix, p, name, sizeof name);
             range_text(p, range, sizeof range);
             int a = (int)strlen(name), b = (int)strlen(type_name(p->type)),
-                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p)),
+                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p, def, sizeof def)),
                 e = (int)strlen(range);
             wn = a > wn ? a : wn;
             wt = b > wt ? b : wt;
@@ -571,7 +579,7 @@ void myri_params_help(const myri_pset *set, size_t nset, FILE *out)
             range_text(p, range, sizeof range);
             fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, name, wt,
                     type_name(p->type), wu, p->unit && *p->unit ? p->unit : "-", wd,
-                    def_text(p), wr, range, p->help ? p->help : "");
+                    def_text(p, def, sizeof def), wr, range, p->help ? p->help : "");
         }
 }
 

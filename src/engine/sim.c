@@ -108,6 +108,13 @@ static void heap_sift_down(heap_ent *h, size_t n, size_t i, heap_ent x)
     for (;;) {
         size_t c = 4 * i + 1;
         if (c + 4 <= n) {
+            size_t g = 4 * c + 1; /* the grandchildren: 4 adjacent lines */
+            if (g < n) {
+                __builtin_prefetch(&h[g]);
+                __builtin_prefetch(&h[g + 4]);
+                __builtin_prefetch(&h[g + 8]);
+                __builtin_prefetch(&h[g + 12]);
+            }
             size_t b01 = c + (h[c + 1] < h[c]);
             size_t b23 = c + 2 + (h[c + 3] < h[c + 2]);
             size_t best = h[b23] < h[b01] ? b23 : b01;
