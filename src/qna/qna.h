@@ -194,4 +194,30 @@ const char *qna_seed004_conditions_text(void);
 /* Fills rows[QNA_SEED004_ROWS] with the printed values and both of ours. */
 myri_status qna_seed004_tables(qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err);
 
+
+/* ---- the search that found the conditions ------------------------------------------
+ * Every Table 2 entry (as printed, or replaced by one misprint variant: one
+ * digit changed, two adjacent digits swapped, a digit inserted or deleted,
+ * the decimal point moved by one or two places) combined with every number
+ * of sweeps 1..max_sweeps and with convergence, scored by the number of the
+ * 36 printed cells of Tables 3 and 8 reproduced to the printed precision. */
+#define QNA_SEED004_ENTRIES 6 /* Table 2 entries, in qna_nic_params order */
+
+typedef struct qna_seed004_candidate {
+    int entry;        /* -1: Table 2 as printed; else 0..5 (qna_seed004_entry_name) */
+    char text[24];    /* the value tried, as text */
+    double value_us;
+    int sweeps;       /* 0: converged */
+    int cells;        /* cells matched, of 36 */
+} qna_seed004_candidate;
+
+/* Name of Table 2 entry k ("HDMA descriptor") and its printed text ("68.3154"). */
+const char *qna_seed004_entry_name(int k);
+const char *qna_seed004_entry_printed(int k);
+/* Scores all candidates; writes the n best (most cells; ties: printed table
+ * first, then fewer sweeps) into best, the number scored into *scored.
+ * MYRI_EINVAL on bad arguments (max_sweeps 1..100). */
+myri_status qna_seed004_search(int max_sweeps, qna_seed004_candidate *best, size_t n,
+                               size_t *scored);
+
 #endif

@@ -149,6 +149,31 @@ static void test_nsdma_second_discrepancy(void **state)
     assert_true(same_printed(r[1].node[2].lq, 0.2250));
 }
 
+/* The search (restricted to 1..8 sweeps to stay quick under the sanitizers)
+ * finds one best candidate: HDMA descriptor 68.3184 with 5 sweeps, 32 cells,
+ * ahead of every other candidate; Table 2 as printed does at best 27. */
+static void test_search(void **state)
+{
+    (void)state;
+    qna_seed004_candidate best[3];
+    size_t scored = 0;
+    assert_int_equal(qna_seed004_search(8, best, 3, &scored), MYRI_OK);
+    assert_true(scored > 3000);
+    assert_int_equal(best[0].entry, 4);
+    assert_string_equal(qna_seed004_entry_name(best[0].entry), "HDMA descriptor");
+    assert_string_equal(best[0].text, "68.3184");
+    assert_int_equal(best[0].sweeps, 5);
+    assert_int_equal(best[0].cells, 32);
+    assert_true(best[1].cells <= 30);
+    qna_nic_params p;
+    int sweeps;
+    qna_seed004_conditions(&p, &sweeps);
+    assert_true(p.hdma_descriptor_us == best[0].value_us);
+    assert_int_equal(sweeps, best[0].sweeps);
+    assert_int_equal(qna_seed004_search(0, best, 3, &scored), MYRI_EINVAL);
+    assert_int_equal(qna_seed004_search(5, NULL, 3, &scored), MYRI_EINVAL);
+}
+
 /* ---- network files -------------------------------------------------------------------- */
 
 static myri_status load_text(const char *text, qna_net **net, myri_error *err)
@@ -248,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_nic_utilisations),
         cmocka_unit_test(test_tables_3_and_8),
         cmocka_unit_test(test_nsdma_second_discrepancy),
+        cmocka_unit_test(test_search),
         cmocka_unit_test(test_file_good),
         cmocka_unit_test(test_file_bad),
     };
