@@ -37,7 +37,7 @@ double myri_rng_uniform01(myri_rng *r);
 double myri_rng_uniform(myri_rng *r, double lo, double hi);
 /* Uniform integer in [0, n) without modulo bias; n must be > 0 (0 gives 0). */
 uint64_t myri_rng_below(myri_rng *r, uint64_t n);
-/* Exponential with the given mean (inversion: -mean * log(1 - U)). */
+/* Exponential with the given mean (ziggurat method; thread-safe). */
 double myri_rng_exponential(myri_rng *r, double mean);
 
 /* Empirical (discrete) distribution: values with weights, sampled by

@@ -210,6 +210,9 @@ static myri_status param_node(const myri_param *p, const char *name, const myri_
     if (node->kind != MYRI_NODE_SCALAR)
         return myri_error_at(err, node, "'%s' is %s; expected %s", name, kind_name(node),
                              expect_of(p, ebuf, sizeof ebuf));
+    if (node->scalar[0] == '\0' && p->type != MYRI_P_STRING)
+        return myri_error_at(err, node, "missing value for %s; expected %s", name,
+                             expect_of(p, ebuf, sizeof ebuf));
     myri_status st = value_parse(p, node->scalar, &v, why, sizeof why);
     if (!st) st = range_check(p, &v, why, sizeof why);
     if (st == MYRI_EINVAL) return myri_error_at(err, NULL, "%s", why), MYRI_EINVAL;

@@ -271,6 +271,16 @@ static void test_required_missing(void **state)
              "(switch ports)");
     load_bad("seed: 3\nlink:\n  rate: 1Gb/s\n", NULL, "s.yaml:3:3: ",
              "missing required key 'link.ports'");
+    /* a key with no value is not a default: "duration:" is an error */
+    load_bad("duration:\nlink: {ports: 8}\n", NULL, "s.yaml:1:10: ",
+             "missing value for duration; expected a time such as 12.5ns");
+    load_bad("link: {ports: 8, mode: ''}\n", NULL, "s.yaml:1:24: ",
+             "missing value for link.mode; expected one of: fast, reference, bytes");
+    /* ... except for a string, where empty text is a value */
+    fixture f;
+    assert_int_equal(load(&f, "job: ''\nlink: {ports: 8}\n", NULL), MYRI_OK);
+    assert_string_equal(f.c.job, "");
+    done(&f);
 }
 
 static void test_set_through_loader(void **state)

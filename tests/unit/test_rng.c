@@ -98,6 +98,35 @@ static void test_distributions(void **state)
     assert_true(u >= 5 && u < 6);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Kolmogorov-Smirnov: the exponential sampler against 1 - exp(-x).  The
+ * critical value at the 0.1 % level is 1.95 / sqrt(n). */
+static void test_exponential_ks(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    double *x = malloc(N * sizeof *x);
+    myri_rng r;
+    myri_rng_seed(&r, 12345);
+    for (int i = 0; i < N; i++) x[i] = myri_rng_exponential(&r, 1.0);
+    qsort(x, N, sizeof *x, cmp_double);
+    double d = 0;
+    for (int i = 0; i < N; i++) {
+        double F = 1 - exp(-x[i]);
+        double lo = F - (double)i / N, hi = (double)(i + 1) / N - F;
+        if (lo > d) d = lo;
+        if (hi > d) d = hi;
+    }
+    assert_true(d < 1.95 / sqrt(N));
+    assert_true(x[N - 1] > 7.7); /* the tail beyond the ziggurat's base is reached */
+    free(x);
+}
+
 static void test_empirical(void **state)
 {
     (void)state;
@@ -127,7 +156,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_splitmix64_known_answers), cmocka_unit_test(test_xoshiro_known_answers),
         cmocka_unit_test(test_streams_independent),      cmocka_unit_test(test_distributions),
-        cmocka_unit_test(test_empirical),
+        cmocka_unit_test(test_empirical), cmocka_unit_test(test_exponential_ks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
