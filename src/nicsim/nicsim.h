@@ -216,6 +216,28 @@ void nicsim_result_json(const nicsim_net *net, const nicsim_result *r, myri_json
 /* Mixes a result's estimates into a 64-bit hash (FNV-1a over the doubles). */
 uint64_t nicsim_result_hash(const nicsim_result *r, uint64_t h);
 
+/* ---- the simulation part of `myri reproduce seed004` ------------------------- */
+/* Both models at the six rates, each to the precision on the HDMA queue
+ * length.  Run k (rate index) of both models uses the same seed, so their
+ * arrival streams are identical (common random numbers: the differences of
+ * Tables 5-7 are sharper than each value).  Jobs run on `threads` threads;
+ * results do not depend on the thread count. */
+typedef struct nicsim_seed004 {
+    nicsim_job job[2][NICSIM_NRATES]; /* [NICSIM_POOLED / NICSIM_POLLING][rate] */
+    double wall_s;                    /* wall time of all runs */
+    uint64_t arrivals, events;        /* totals including warm-up */
+    uint64_t hash;                    /* hash of all results */
+} nicsim_seed004;
+
+myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
+                               nicsim_blocking blocking, nicsim_seed004 *out);
+
+/* `myri reproduce seed004-sendrecv` (sendrecv.c): the send-and-receive NIC,
+ * QNA (src/qna, built programmatically) next to simulation at the six paper
+ * rates split evenly between sending and receiving.  Prints text or one
+ * JSON object to stdout; returns a process exit code (0, 1). */
+int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned threads);
+
 /* ---- the paper's printed values (seed 004) --------------------------------- */
 typedef struct nicsim_paper_row {
     double lambda;
