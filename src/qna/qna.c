@@ -209,6 +209,7 @@ void qna_options_default(qna_options *opt)
 static myri_status qna__traffic(const qna_net *net, qna_result *out, myri_error *err)
 {
     size_t R = net->n_classes, n = net->n_nodes * R;
+    if (n == 0) return MYRI_OK; /* no nodes or no classes: nothing flows */
     double *a = calloc(n * (n + 1), sizeof *a);
     if (!a) return MYRI_ENOMEM;
 #define A(i, j) a[(i) * (n + 1) + (j)]

@@ -262,6 +262,10 @@ static void test_misuse(void **state)
     qna_net_destroy(n);
     qna_net_destroy(NULL);
     assert_null(qna_net_clone(NULL));
+    n = qna_net_create(); /* an empty network solves to nothing */
+    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    assert_int_equal(r.n_nodes, 0);
+    qna_net_destroy(n);
 }
 
 /* ---- reference solver: dense, Jacobi, fixed-point traffic equations ------------------ */
