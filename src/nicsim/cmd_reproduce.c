@@ -430,20 +430,20 @@ static int rep__figures(const char *dir, const nicsim_seed004 *s, const qna_seed
         hp[k] = nicsim_paper[k].t6_hdma2;
     }
     nicsim_series f4[6] = {
-        {"LANai, QNA", NICSIM_NRATES, x, u[0], NULL, true, false},
-        {"HDMA, QNA", NICSIM_NRATES, x, u[1], NULL, true, false},
-        {"NSDMA, QNA", NICSIM_NRATES, x, u[2], NULL, true, false},
-        {"LANai, simulation (model 2)", NICSIM_NRATES, x, u[3], ue[0], false, true},
-        {"HDMA, simulation (model 2)", NICSIM_NRATES, x, u[4], ue[1], false, true},
-        {"NSDMA, simulation (model 2)", NICSIM_NRATES, x, u[5], ue[2], false, true},
+        {"LANai, QNA (p = 0.5 (1 - lambda t))", NICSIM_NRATES, x, u[0], NULL, true, false, 1},
+        {"HDMA, QNA", NICSIM_NRATES, x, u[1], NULL, true, false, 2},
+        {"NSDMA, QNA", NICSIM_NRATES, x, u[2], NULL, true, false, 3},
+        {"LANai, simulation (model 2)", NICSIM_NRATES, x, u[3], ue[0], false, true, 1},
+        {"HDMA, simulation (model 2)", NICSIM_NRATES, x, u[4], ue[1], false, true, 2},
+        {"NSDMA, simulation (model 2)", NICSIM_NRATES, x, u[5], ue[2], false, true, 3},
     };
     nicsim_plot p4 = {"Figure 4: utilisation of the nodes (seed 004)", "doorbell arrival rate (per us)",
                       "utilisation", false, 6, f4};
     nicsim_series f5[4] = {
-        {"QNA (converged)", NICSIM_NRATES, x, hq[0], NULL, true, true},
-        {"simulation model 1 (pooled), 95% CI", NICSIM_NRATES, x, hq[1], he[0], false, true},
-        {"simulation model 2 (polling), 95% CI", NICSIM_NRATES, x, hq[2], he[1], false, true},
-        {"paper, simulation model 2 (Table 6)", NICSIM_NRATES, x, hp, NULL, true, true},
+        {"QNA (converged)", NICSIM_NRATES, x, hq[0], NULL, true, true, 1},
+        {"simulation model 1 (pooled), 95% CI", NICSIM_NRATES, x, hq[1], he[0], false, true, 2},
+        {"simulation model 2 (polling), 95% CI", NICSIM_NRATES, x, hq[2], he[1], false, true, 3},
+        {"paper, simulation model 2 (Table 6)", NICSIM_NRATES, x, hp, NULL, true, true, 4},
     };
     nicsim_plot p5 = {"Figure 5: mean HDMA queue length (seed 004)", "doorbell arrival rate (per us)",
                       "mean queue length at HDMA (log scale)", true, 4, f5};

@@ -748,6 +748,8 @@ myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_re
         }
         out->arrivals = r->arrivals - out->warmup_arrivals;
         out->sim_time_us = (double)(t - t0) / (double)MYRI_PS_PER_US;
+        out->t0_ps = t0;
+        out->t1_ps = t;
         out->batch_us = (double)batch_ps / (double)MYRI_PS_PER_US;
         run__results(r, &b, opts->plain_batch_means, out);
     }

@@ -184,6 +184,7 @@ typedef struct nicsim_result {
     uint64_t events;          /* engine events executed (including warm-up) */
     uint64_t hash;            /* engine event-sequence hash */
     double sim_time_us;       /* observed simulated time after warm-up */
+    uint64_t t0_ps, t1_ps;    /* the observation window [end of warm-up, end] */
     size_t batches;
     double batch_us;          /* length of one batch */
     double lag1;              /* lag-1 autocorrelation of the bottleneck's batch means */
@@ -256,6 +257,7 @@ typedef struct nicsim_series {
     const double *x, *y;
     const double *err;   /* half-widths for error bars, or NULL */
     bool dashed, markers;
+    int colour;          /* palette index + 1; 0 = by position in the plot */
 } nicsim_series;
 
 typedef struct nicsim_plot {

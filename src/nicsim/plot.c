@@ -141,6 +141,12 @@ static void plot__series(FILE *o, const nicsim_series *s, const char *col, const
     }
 }
 
+static const char *plot__colour(const nicsim_plot *p, size_t s, size_t ncol)
+{
+    int c = p->series[s].colour;
+    return plot__colours[(c > 0 ? (size_t)(c - 1) : s) % ncol];
+}
+
 myri_status nicsim_plot_svg(const nicsim_plot *p, FILE *out)
 {
     if (!p || !out || p->nseries == 0 || !p->series) return MYRI_EINVAL;
@@ -153,14 +159,14 @@ myri_status nicsim_plot_svg(const nicsim_plot *p, FILE *out)
             W, H, W, H);
     plot__axes(out, p, &x, &y);
     size_t ncol = sizeof plot__colours / sizeof plot__colours[0];
-    for (size_t s = 0; s < p->nseries; s++) plot__series(out, &p->series[s], plot__colours[s % ncol], &x, &y);
+    for (size_t s = 0; s < p->nseries; s++) plot__series(out, &p->series[s], plot__colour(p, s, ncol), &x, &y);
     /* Legend, top left inside the frame. */
     double lx = ML + 12, ly = MT + 12, lw = 0.0;
     for (size_t s = 0; s < p->nseries; s++) lw = fmax(lw, 7.0 * (double)strlen(p->series[s].label));
     fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\" stroke=\"#999\"/>\n", lx,
             ly, lw + 50, 20.0 * (double)p->nseries + 8);
     for (size_t s = 0; s < p->nseries; s++) {
-        const char *col = plot__colours[s % ncol];
+        const char *col = plot__colour(p, s, ncol);
         double yy = ly + 16 + 20.0 * (double)s;
         fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n",
                 lx + 6, yy - 4, lx + 34, yy - 4, col, p->series[s].dashed ? " stroke-dasharray=\"6,4\"" : "");
