@@ -40,7 +40,7 @@ static int full(const char *name, unsigned threads)
     nicsim_seed004 *s = malloc(sizeof *s);
     if (!s) return 1;
     double t0 = now_s();
-    myri_status st = nicsim_seed004_run(1, 0.02, threads, false, NICSIM_HOLD, s);
+    myri_status st = nicsim_seed004_run(1, 0.02, threads, false, NICSIM_HOLD, NICSIM_LIMITED, s);
     double wall = now_s() - t0;
     if (st != MYRI_OK) {
         fprintf(stderr, "bench_reproduce: %s\n", myri_strerror(st));

@@ -27,6 +27,7 @@
 static const char rep__usage[] =
     "usage: myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
     "                      [--threads N] [--plain] [--blocking hold|skip]\n"
+    "                      [--discipline limited|gated|exhaustive]\n"
     "       myri reproduce seed004-sendrecv [--json] [--seed S] [--precision REL]\n"
     "\n"
     "seed004: prints Tables 3 to 9 of seed 004 next to ours.  Tables 3 and 8 (QNA):\n"
@@ -40,12 +41,14 @@ static const char rep__usage[] =
     "  --threads N     simulation threads (default: online CPUs, at most 2)\n"
     "  --plain         plain batch means instead of control variates (much slower)\n"
     "  --blocking B    the NSDMA-busy reading (hold, default; or skip)\n"
+    "  --discipline D  LANai polling in model 2: limited (one message per visit, the\n"
+    "                  abstract; default), gated (Section 3.1's words), exhaustive\n"
     "seed004-sendrecv: the send-and-receive NIC at half the paper's rates per\n"
     "direction, QNA next to simulation, with the bottleneck named.\n"
     "Exit: 0 done, 1 a run failed, 2 bad input.\n";
 
 typedef struct rep__args {
-    const char *figures, *precision, *threads, *plain, *blocking;
+    const char *figures, *precision, *threads, *plain, *blocking, *disc;
 } rep__args;
 
 static double rep__diff(double ours, double paper) { return paper != 0.0 ? 100.0 * (ours - paper) / paper : 0.0; }
@@ -336,7 +339,7 @@ static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_se
 }
 
 static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const rep__pder *d, double precision,
-                      uint64_t seed, const char *blocking)
+                      uint64_t seed, const char *blocking, const char *disc)
 {
     myri_json *j = myri_json_create(stdout, true);
     if (!j) return;
@@ -345,6 +348,7 @@ static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const r
     myri_json_kuint(j, "seed", seed);
     myri_json_knum(j, "precision", precision);
     myri_json_kstr(j, "blocking", blocking);
+    myri_json_kstr(j, "discipline", disc);
     myri_json_kstr(j, "qna_paper_conditions", qna_seed004_conditions_text());
     rep__json_tables(j, s, q);
     myri_json_key(j, "p_derived");
@@ -462,6 +466,17 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
         return MYRI_EXIT_INPUT;
     }
     if (a->blocking && !strcmp(a->blocking, "skip")) blocking = NICSIM_SKIP;
+    static const char *const discs[] = {"limited", "gated", "exhaustive"};
+    nicsim_discipline disc = NICSIM_LIMITED;
+    if (a->disc) {
+        int i = 0;
+        while (i < 3 && strcmp(a->disc, discs[i])) i++;
+        if (i == 3) {
+            fprintf(stderr, "myri reproduce: --discipline expects limited, gated or exhaustive, got '%s'\n", a->disc);
+            return MYRI_EXIT_INPUT;
+        }
+        disc = (nicsim_discipline)i;
+    }
     uint64_t seed = cli->have_seed ? cli->seed : 1;
     qna_seed004_row q[QNA_SEED004_ROWS];
     myri_error err = {{0}};
@@ -471,7 +486,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
     }
     nicsim_seed004 *s = malloc(sizeof *s);
     if (!s) return MYRI_EXIT_FAIL;
-    myri_status st = nicsim_seed004_run(seed, precision, threads, a->plain != NULL, blocking, s);
+    myri_status st = nicsim_seed004_run(seed, precision, threads, a->plain != NULL, blocking, disc, s);
     rep__pder d[NICSIM_NRATES];
     if (st == MYRI_OK) st = rep__pderive(s, d);
     if (st != MYRI_OK) {
@@ -480,10 +495,10 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
         return MYRI_EXIT_FAIL;
     }
     if (cli->json) {
-        rep__json(s, q, d, precision, seed, blocking == NICSIM_HOLD ? "hold" : "skip");
+        rep__json(s, q, d, precision, seed, blocking == NICSIM_HOLD ? "hold" : "skip", discs[disc]);
     } else {
-        printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s (%s)\n",
-               (unsigned long long)seed, precision, blocking == NICSIM_HOLD ? "hold" : "skip",
+        printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s (%s)\n",
+               (unsigned long long)seed, precision, blocking == NICSIM_HOLD ? "hold" : "skip", discs[disc],
                a->plain ? "plain batch means" : "batch means with control variates");
         rep__print_qna(q);
         rep__print_sim(s);
@@ -508,7 +523,7 @@ int myri_cmd_reproduce(int argc, char **argv)
     rep__args a = {0};
     const myri_cli_opt opts[] = {
         {"figures", true, &a.figures}, {"precision", true, &a.precision}, {"threads", true, &a.threads},
-        {"plain", false, &a.plain},    {"blocking", true, &a.blocking},
+        {"plain", false, &a.plain},    {"blocking", true, &a.blocking}, {"discipline", true, &a.disc},
     };
     myri_cli cli;
     int rc = myri_cli_parse("reproduce", argc, argv, &cli, opts, sizeof opts / sizeof opts[0]);
@@ -536,7 +551,7 @@ int myri_cmd_reproduce(int argc, char **argv)
     const char *paper = cli.positional[0];
     if (!strcmp(paper, "seed004")) return rep__seed004(&a, &cli, precision, (unsigned)threads);
     if (!strcmp(paper, "seed004-sendrecv")) {
-        if (a.figures || a.plain || a.blocking) {
+        if (a.figures || a.plain || a.blocking || a.disc) {
             fprintf(stderr, "myri reproduce: seed004-sendrecv takes only --json, --seed, --precision, --threads\n");
             return MYRI_EXIT_INPUT;
         }

@@ -239,7 +239,7 @@ uint64_t nicsim_result_hash(const nicsim_result *r, uint64_t h)
 /* ---- the simulation part of `myri reproduce seed004` --------------------------- */
 
 myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
-                               nicsim_blocking blocking, nicsim_seed004 *out)
+                               nicsim_blocking blocking, nicsim_discipline disc, nicsim_seed004 *out)
 {
     if (!out || !(precision > 0.0 && precision < 1.0)) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
@@ -252,7 +252,7 @@ myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads
         for (int m = 0; m < 2; m++) {
             nicsim_job *j = &jobs[n++];
             myri_status st = nicsim_net_seed004(&j->net, (nicsim_model)m, nicsim_paper_rates[k], 0.0,
-                                                NICSIM_LIMITED, blocking);
+                                                disc, blocking);
             if (st != MYRI_OK) {
                 free(jobs);
                 return st;

@@ -231,7 +231,7 @@ typedef struct nicsim_seed004 {
 } nicsim_seed004;
 
 myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
-                               nicsim_blocking blocking, nicsim_seed004 *out);
+                               nicsim_blocking blocking, nicsim_discipline disc, nicsim_seed004 *out);
 
 /* `myri reproduce seed004-sendrecv` (sendrecv.c): the send-and-receive NIC,
  * QNA (src/qna, built programmatically) next to simulation at the six paper
