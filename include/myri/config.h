@@ -56,10 +56,12 @@ void myri_node_free(myri_node *root);
 
 /* Map lookup by key; NULL if absent or `map` is not a mapping. */
 const myri_node *myri_node_get(const myri_node *map, const char *key);
-/* Dotted-path lookup through nested mappings ("link.slack.size"). */
+/* Dotted-path lookup through nested mappings and lists ("link.slack.size",
+ * "network.arrivals.0.rate": a decimal part indexes a list). */
 const myri_node *myri_node_path(const myri_node *root, const char *dotted);
 /* Applies a command-line override "dotted.key=value": creates intermediate
- * mappings as needed and replaces any existing node.  The new scalar's
+ * mappings as needed and replaces any existing node; a decimal part selects
+ * an existing item of a list ("network.arrivals.0.rate=0.005").  The new scalar's
  * position is "--set:1:COL" where COL points into `assignment`.  Errors
  * (no '=', empty key, a path through a scalar) return MYRI_EINPUT. */
 myri_status myri_node_set(myri_node *root, const char *assignment, myri_error *err);

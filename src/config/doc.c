@@ -505,6 +505,8 @@ const myri_node *myri_node_get(const myri_node *map, const char *key)
     return NULL;
 }
 
+static long set__index(const char *seg, size_t n);
+
 const myri_node *myri_node_path(const myri_node *root, const char *dotted)
 {
     if (!root || !dotted) return NULL;
@@ -516,7 +518,12 @@ const myri_node *myri_node_path(const myri_node *root, const char *dotted)
         if (k >= sizeof seg) return NULL;
         memcpy(seg, p, k);
         seg[k] = '\0';
-        cur = myri_node_get(cur, seg);
+        if (cur->kind == MYRI_NODE_SEQ) {
+            long idx = set__index(seg, cur->n);
+            cur = idx >= 0 ? cur->item[idx] : NULL;
+        } else {
+            cur = myri_node_get(cur, seg);
+        }
         if (!cur || !dot) return cur;
         p = dot + 1;
     }
@@ -529,20 +536,62 @@ static myri_status set__error(myri_error *err, size_t col, const char *fmt, cons
     return myri_error_at(err, &at, fmt, a, b);
 }
 
+/* Index `seg` (decimal digits only) of a list of n items, or -1. */
+static long set__index(const char *seg, size_t n)
+{
+    if (!*seg || strlen(seg) > 9) return -1;
+    long v = 0;
+    for (const char *p = seg; *p; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return (size_t)v < n ? v : -1;
+}
+
+/* In a list, the item whose index is `seg`; an error names the valid range. */
+static myri_status set__item(myri_node *list, const char *seg, size_t col, myri_error *err,
+                             long *idx)
+{
+    *idx = set__index(seg, list->n);
+    if (*idx >= 0) return MYRI_OK;
+    char range[48];
+    if (list->n)
+        snprintf(range, sizeof range, "0 to %zu", list->n - 1);
+    else
+        snprintf(range, sizeof range, "none: the list is empty");
+    return set__error(err, col, "'%s' is not an index of the list; expected an index (%s)",
+                      seg, range);
+}
+
 /* Finds or creates the child mapping `seg` (at column col) of map `cur`. */
 static myri_status set__descend(myri_node **cur, const char *seg, size_t col,
                                 const char *assignment, myri_error *err)
 {
     myri_node *m = *cur;
-    for (size_t i = 0; i < m->n; i++) {
-        if (strcmp(m->key[i], seg) != 0) continue;
-        myri_node *child = m->item[i];
-        if (child->kind != MYRI_NODE_MAP) {
+    if (m->kind == MYRI_NODE_SEQ) { /* network.arrivals.0.rate: an item of a list */
+        long idx;
+        myri_status st = set__item(m, seg, col, err, &idx);
+        if (st) return st;
+        if (m->item[idx]->kind == MYRI_NODE_SCALAR) {
             char shown[CFG__SHOW_MAX + 4];
             cfg__show(assignment, shown, sizeof shown);
             return set__error(err, col,
-                              "cannot set '%s': '%s' is not a mapping in the scenario; "
-                              "expected a path through mappings only",
+                              "cannot set '%s': item '%s' is a value, not a mapping or list; "
+                              "expected a path through mappings and lists only",
+                              shown, seg);
+        }
+        *cur = m->item[idx];
+        return MYRI_OK;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        if (strcmp(m->key[i], seg) != 0) continue;
+        myri_node *child = m->item[i];
+        if (child->kind == MYRI_NODE_SCALAR) {
+            char shown[CFG__SHOW_MAX + 4];
+            cfg__show(assignment, shown, sizeof shown);
+            return set__error(err, col,
+                              "cannot set '%s': '%s' is a value in the scenario, not a "
+                              "mapping or list; expected a path through mappings and lists only",
                               shown, seg);
         }
         *cur = child;
@@ -570,6 +619,17 @@ static myri_status set__leaf(myri_node *m, const char *seg, size_t kcol, const c
     char *text = strdup(value);
     if (!v || !text) goto nomem;
     v->scalar = text;
+    if (m->kind == MYRI_NODE_SEQ) {
+        long idx;
+        myri_status st = set__item(m, seg, kcol, err, &idx);
+        if (st) {
+            node__free_tree(v);
+            return st;
+        }
+        node__free_tree(m->item[idx]);
+        m->item[idx] = v;
+        return MYRI_OK;
+    }
     for (size_t i = 0; i < m->n; i++) {
         if (strcmp(m->key[i], seg) != 0) continue;
         node__free_tree(m->item[i]);

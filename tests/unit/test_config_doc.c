@@ -254,6 +254,27 @@ static void set_bad(myri_node *r, const char *a, const char *prefix, const char 
         fail_msg("--set '%s': got %s", a, err.msg);
 }
 
+/* A decimal part indexes a list: network.arrivals.0.rate=... */
+static void test_set_list_items(void **state)
+{
+    (void)state;
+    myri_node *r = parse_ok("network:\n  arrivals:\n    - {node: a, rate: 1}\n    - {node: b, rate: 2}\n"
+                            "  classes: [x, y]\n");
+    myri_error err;
+    assert_int_equal(myri_node_set(r, "network.arrivals.1.rate=0.5", &err), MYRI_OK);
+    const myri_node *n = myri_node_path(r, "network.arrivals.1.rate");
+    assert_non_null(n);
+    assert_string_equal(n->scalar, "0.5");
+    assert_string_equal(n->file, "--set");
+    assert_string_equal(myri_node_path(r, "network.arrivals.0.rate")->scalar, "1");
+    assert_int_equal(myri_node_set(r, "network.classes.0=z", &err), MYRI_OK);
+    assert_string_equal(myri_node_path(r, "network.classes.0")->scalar, "z");
+    assert_null(myri_node_path(r, "network.classes.2"));
+    assert_null(myri_node_path(r, "network.classes.x"));
+    set_bad(r, "network.arrivals.2.rate=1", "--set:1:18: ", "'2' is not an index of the list; expected an index (0 to 1)");
+    myri_node_free(r);
+}
+
 static void test_set_errors(void **state)
 {
     (void)state;
@@ -263,11 +284,13 @@ static void test_set_errors(void **state)
     set_bad(r, "a..b=5", "--set:1:3: ", "empty key part");
     set_bad(r, ".a=5", "--set:1:1: ", "empty key part");
     set_bad(r, "a.=5", "--set:1:3: ", "empty key part");
-    set_bad(r, "seed.x=5", "--set:1:1: ", "'seed' is not a mapping");
-    set_bad(r, "hosts.x=5", "--set:1:1: ", "'hosts' is not a mapping");
+    set_bad(r, "seed.x=5", "--set:1:1: ", "'seed' is a value in the scenario");
+    set_bad(r, "hosts.x=5", "--set:1:7: ", "'x' is not an index of the list; expected an index (0 to 0)");
+    set_bad(r, "hosts.1=5", "--set:1:7: ", "'1' is not an index");
+    set_bad(r, "hosts.0.x=5", "--set:1:7: ", "item '0' is a value");
     myri_error err;
     assert_int_equal(myri_node_set(r, "deep.a=1", &err), MYRI_OK);
-    set_bad(r, "deep.a.b=2", "--set:1:6: ", "'a' is not a mapping");
+    set_bad(r, "deep.a.b=2", "--set:1:6: ", "'a' is a value in the scenario");
     assert_int_equal(myri_node_set(NULL, "a=1", &err), MYRI_EINVAL);
     assert_int_equal(myri_node_set(r, NULL, &err), MYRI_EINVAL);
     myri_node_free(r);
@@ -281,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_depth_limit),        cmocka_unit_test(test_large_mapping),
         cmocka_unit_test(test_load_file),          cmocka_unit_test(test_error_at),
         cmocka_unit_test(test_set_creates_and_replaces), cmocka_unit_test(test_set_errors),
+        cmocka_unit_test(test_set_list_items),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
