@@ -280,9 +280,59 @@ static void rep__jqna(myri_json *j, const char *key, double paper, double conv, 
     myri_json_obj_end(j);
 }
 
-static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_seed004_row *q)
+/* Members of row k of the simulation tables 4 to 7 (t = 1..4). */
+static void rep__jrow_sim(myri_json *j, int t, const nicsim_paper_row *p, const nicsim_result *r1,
+                          const nicsim_result *r2)
+{
+    switch (t) {
+    case 1:
+        rep__jcell(j, "doorbell", p->t4_doorbell, r2->st[0].queue[0]);
+        rep__jcell(j, "descriptor", p->t4_descriptor, r2->st[0].queue[1]);
+        rep__jcell(j, "data", p->t4_data, r2->st[0].queue[2]);
+        break;
+    case 2:
+        rep__jcell(j, "lanai_model1", p->t5_lanai1, r1->st[0].util);
+        rep__jcell(j, "lanai_model2", p->t5_lanai2, r2->st[0].util);
+        rep__jcell(j, "hdma_model1", p->t5_hdma1, r1->st[1].util);
+        rep__jcell(j, "hdma_model2", p->t5_hdma2, r2->st[1].util);
+        rep__jcell(j, "nsdma_model1", p->t5_nsdma1, r1->st[2].util);
+        rep__jcell(j, "nsdma_model2", p->t5_nsdma2, r2->st[2].util);
+        break;
+    case 3:
+        rep__jcell(j, "hdma_model1", p->t6_hdma1, r1->st[1].lq);
+        rep__jcell(j, "hdma_model2", p->t6_hdma2, r2->st[1].lq);
+        break;
+    default:
+        rep__jcell(j, "lanai_model1", p->t7_lanai1, r1->st[0].lq);
+        rep__jcell(j, "lanai_model2", p->t7_lanai2, r2->st[0].lq);
+        break;
+    }
+}
+
+/* Members of row k of the tables with QNA values: 3, 8, 9 (t = 0, 5, 6). */
+static void rep__jrow_qna(myri_json *j, int t, const nicsim_paper_row *p, const qna_seed004_row *q,
+                          const nicsim_result *r2)
 {
     static const char *const nodes[3] = {"lanai", "hdma", "nsdma"};
+    if (t == 0) {
+        for (int i = 0; i < 3; i++) rep__jqna(j, nodes[i], q->paper_lq[i], q->conv_lq[i], q->cond_lq[i]);
+    } else if (t == 5) {
+        double ps[3] = {p->t5_lanai2, p->t5_hdma2, p->t5_nsdma2};
+        for (int i = 0; i < 3; i++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_analytical", nodes[i]);
+            rep__jqna(j, key, q->paper_rho[i], q->conv_rho[i], q->cond_rho[i]);
+            snprintf(key, sizeof key, "%s_simulated", nodes[i]);
+            rep__jcell(j, key, ps[i], r2->st[i].util);
+        }
+    } else {
+        rep__jqna(j, "lanai_analytical", p->t9_qna, q->conv_lq[0], q->cond_lq[0]);
+        rep__jcell(j, "lanai_simulated", p->t9_sim, r2->st[0].lq);
+    }
+}
+
+static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_seed004_row *q)
+{
     const char *names[] = {"table3", "table4", "table5", "table6", "table7", "table8", "table9"};
     for (int t = 0; t < 7; t++) {
         myri_json_key(j, names[t]);
@@ -292,46 +342,8 @@ static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_se
             const nicsim_result *r1 = &s->job[NICSIM_POOLED][k].result, *r2 = &s->job[NICSIM_POLLING][k].result;
             myri_json_obj_begin(j);
             myri_json_knum(j, "lambda", p->lambda);
-            switch (t) {
-            case 0:
-                for (int i = 0; i < 3; i++) rep__jqna(j, nodes[i], q[k].paper_lq[i], q[k].conv_lq[i], q[k].cond_lq[i]);
-                break;
-            case 1:
-                rep__jcell(j, "doorbell", p->t4_doorbell, r2->st[0].queue[0]);
-                rep__jcell(j, "descriptor", p->t4_descriptor, r2->st[0].queue[1]);
-                rep__jcell(j, "data", p->t4_data, r2->st[0].queue[2]);
-                break;
-            case 2:
-                rep__jcell(j, "lanai_model1", p->t5_lanai1, r1->st[0].util);
-                rep__jcell(j, "lanai_model2", p->t5_lanai2, r2->st[0].util);
-                rep__jcell(j, "hdma_model1", p->t5_hdma1, r1->st[1].util);
-                rep__jcell(j, "hdma_model2", p->t5_hdma2, r2->st[1].util);
-                rep__jcell(j, "nsdma_model1", p->t5_nsdma1, r1->st[2].util);
-                rep__jcell(j, "nsdma_model2", p->t5_nsdma2, r2->st[2].util);
-                break;
-            case 3:
-                rep__jcell(j, "hdma_model1", p->t6_hdma1, r1->st[1].lq);
-                rep__jcell(j, "hdma_model2", p->t6_hdma2, r2->st[1].lq);
-                break;
-            case 4:
-                rep__jcell(j, "lanai_model1", p->t7_lanai1, r1->st[0].lq);
-                rep__jcell(j, "lanai_model2", p->t7_lanai2, r2->st[0].lq);
-                break;
-            case 5:
-                for (int i = 0; i < 3; i++) {
-                    char key[32];
-                    snprintf(key, sizeof key, "%s_analytical", nodes[i]);
-                    rep__jqna(j, key, q[k].paper_rho[i], q[k].conv_rho[i], q[k].cond_rho[i]);
-                    double ps[3] = {p->t5_lanai2, p->t5_hdma2, p->t5_nsdma2};
-                    snprintf(key, sizeof key, "%s_simulated", nodes[i]);
-                    rep__jcell(j, key, ps[i], r2->st[i].util);
-                }
-                break;
-            default:
-                rep__jqna(j, "lanai_analytical", p->t9_qna, q[k].conv_lq[0], q[k].cond_lq[0]);
-                rep__jcell(j, "lanai_simulated", p->t9_sim, r2->st[0].lq);
-                break;
-            }
+            if (t == 0 || t >= 5) rep__jrow_qna(j, t, p, &q[k], r2);
+            else rep__jrow_sim(j, t, p, r1, r2);
             myri_json_obj_end(j);
         }
         myri_json_arr_end(j);

@@ -671,6 +671,88 @@ static uint64_t run__auto_warmup(double rho_max)
     return w < 2000.0 ? 2000 : (uint64_t)w;
 }
 
+/* Run-length plan derived from the options and the offered loads. */
+typedef struct nics_plan {
+    size_t min_batches;
+    uint64_t warm, cap, min_arr;
+    double lambda;           /* total external rate per us */
+    myri_time_ps batch_ps;   /* initial batch length */
+} nics_plan;
+
+static myri_status run__plan(const nicsim_net *net, const nicsim_opts *opts, nics_plan *pl)
+{
+    double rho[NICSIM_MAX_STATIONS], rho_max = 0.0;
+    nicsim_net_offered(net, rho);
+    for (unsigned i = 0; i < net->nstations; i++)
+        if (rho[i] > rho_max) rho_max = rho[i];
+    if (rho_max >= 1.0) return MYRI_EMODEL;
+    pl->lambda = 0.0;
+    for (unsigned k = 0; k < net->nsources; k++) pl->lambda += net->src[k].rate_per_us;
+    pl->min_batches = opts->min_batches ? opts->min_batches : 32;
+    pl->warm = opts->warmup_arrivals ? opts->warmup_arrivals : run__auto_warmup(rho_max);
+    pl->cap = opts->max_arrivals ? opts->max_arrivals : 400000000ull;
+    pl->min_arr = opts->min_arrivals ? opts->min_arrivals : 250000;
+    double batch_arr = opts->arrivals ? (double)opts->arrivals / (double)pl->min_batches
+                                      : fmax(500.0, 10.0 / ((1.0 - rho_max) * (1.0 - rho_max)));
+    double batch_ps = batch_arr / pl->lambda * (double)MYRI_PS_PER_US;
+    if (batch_ps < 1.0 || batch_ps > 1e18) return MYRI_EINVAL;
+    pl->batch_ps = (myri_time_ps)batch_ps;
+    return MYRI_OK;
+}
+
+/* Runs the warm-up and clears every statistic; returns its end time. */
+static myri_time_ps run__warmup(nics_run *r, const nics_plan *pl, nicsim_result *out)
+{
+    myri_time_ps t = (myri_time_ps)((double)pl->warm / pl->lambda * (double)MYRI_PS_PER_US);
+    myri_sim_run(r->sim, t, 0);
+    out->warmup_arrivals = r->arrivals;
+    run__reset_stats(r, t);
+    for (unsigned i = 0; i < r->net->nstations; i++) {
+        nics_station *s = &r->st[i];
+        memset(s->served, 0, sizeof s->served);
+        memset(s->held_ps, 0, sizeof s->held_ps);
+        s->found_idle = s->found_busy = 0;
+    }
+    r->sh_area0 = shadow__area(r, t);
+    r->batch_start_ps = t;
+    r->batch_arrivals0 = r->arrivals;
+    r->lambda_per_ps = pl->lambda / (double)MYRI_PS_PER_US;
+    return t;
+}
+
+/* Runs batches from t until the fixed length or the stop rule; returns the
+ * end time and the final batch length in *batch_ps. */
+static myri_time_ps run__batches(nics_run *r, const nicsim_opts *opts, const nics_plan *pl, myri_time_ps t,
+                                 nics_batches *b, myri_time_ps *batch_ps, nicsim_result *out)
+{
+    size_t stat = r->net->bottleneck * STATS_PER_STATION + STAT_LQ;
+    for (;;) {
+        t += *batch_ps;
+        myri_sim_run(r->sim, t, 0);
+        run__collect(r, t, b);
+        uint64_t done = r->arrivals - out->warmup_arrivals;
+        if (opts->arrivals) {
+            if (b->n == pl->min_batches) {
+                out->converged = true;
+                return t;
+            }
+            continue;
+        }
+        if (b->n >= pl->min_batches && done >= pl->min_arr) {
+            nicsim_est e = batches__get(b, stat, opts->plain_batch_means, NULL);
+            if (e.hw <= opts->precision * fabs(e.mean)) {
+                out->converged = true;
+                return t;
+            }
+        }
+        if (done >= pl->cap) return t;
+        if (b->n == b->cap) {
+            batches__merge(b);
+            *batch_ps *= 2;
+        }
+    }
+}
+
 myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_result *out)
 {
     if (!net || !opts || !out) return MYRI_EINVAL;
@@ -678,24 +760,9 @@ myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_re
     if (st != MYRI_OK) return st;
     if (opts->arrivals == 0 && !(opts->precision > 0.0 && opts->precision < 1.0)) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
-    double rho[NICSIM_MAX_STATIONS], rho_max = 0.0, lambda = 0.0;
-    nicsim_net_offered(net, rho);
-    for (unsigned i = 0; i < net->nstations; i++)
-        if (rho[i] > rho_max) rho_max = rho[i];
-    if (rho_max >= 1.0) return MYRI_EMODEL;
-    for (unsigned k = 0; k < net->nsources; k++) lambda += net->src[k].rate_per_us;
-
-    size_t minb = opts->min_batches ? opts->min_batches : 32;
-    uint64_t warm = opts->warmup_arrivals ? opts->warmup_arrivals : run__auto_warmup(rho_max);
-    uint64_t cap = opts->max_arrivals ? opts->max_arrivals : 400000000ull;
-    uint64_t min_arr = opts->min_arrivals ? opts->min_arrivals : 250000;
-    double batch_arr = opts->arrivals ? (double)opts->arrivals / (double)minb
-                                      : fmax(500.0, 10.0 / ((1.0 - rho_max) * (1.0 - rho_max)));
-    double batch_ps_d = batch_arr / lambda * (double)MYRI_PS_PER_US;
-    if (batch_ps_d < 1.0 || batch_ps_d > 1e18) return MYRI_EINVAL;
-    myri_time_ps batch_ps = (myri_time_ps)batch_ps_d;
-
-    nics_batches b = {.cap = 2 * minb};
+    nics_plan pl;
+    if ((st = run__plan(net, opts, &pl)) != MYRI_OK) return st;
+    nics_batches b = {.cap = 2 * pl.min_batches};
     b.row = malloc(sizeof(double) * NSTATS * b.cap);
     nics_run *r = calloc(1, sizeof *r);
     if (!b.row || !r) {
@@ -705,47 +772,9 @@ myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_re
     }
     st = run__setup(r, net, opts);
     if (st == MYRI_OK) {
-        myri_time_ps t = (myri_time_ps)((double)warm / lambda * (double)MYRI_PS_PER_US);
-        myri_sim_run(r->sim, t, 0);
-        out->warmup_arrivals = r->arrivals;
-        run__reset_stats(r, t);
-        for (unsigned i = 0; i < net->nstations; i++) {
-            nics_station *s = &r->st[i];
-            memset(s->served, 0, sizeof s->served);
-            memset(s->held_ps, 0, sizeof s->held_ps);
-            s->found_idle = s->found_busy = 0;
-        }
-        myri_time_ps t0 = t;
-        r->sh_area0 = shadow__area(r, t);
-        r->batch_start_ps = t;
-        r->batch_arrivals0 = r->arrivals;
-        r->lambda_per_ps = lambda / (double)MYRI_PS_PER_US;
-        for (;;) {
-            t += batch_ps;
-            myri_sim_run(r->sim, t, 0);
-            run__collect(r, t, &b);
-            uint64_t done = r->arrivals - out->warmup_arrivals;
-            if (opts->arrivals) {
-                if (b.n == minb) {
-                    out->converged = true;
-                    break;
-                }
-                continue;
-            }
-            if (b.n >= minb && done >= min_arr) {
-                nicsim_est e = batches__get(&b, net->bottleneck * STATS_PER_STATION + STAT_LQ,
-                                            opts->plain_batch_means, NULL);
-                if (e.hw <= opts->precision * fabs(e.mean)) {
-                    out->converged = true;
-                    break;
-                }
-            }
-            if (done >= cap) break;
-            if (b.n == b.cap) {
-                batches__merge(&b);
-                batch_ps *= 2;
-            }
-        }
+        myri_time_ps batch_ps = pl.batch_ps;
+        myri_time_ps t0 = run__warmup(r, &pl, out);
+        myri_time_ps t = run__batches(r, opts, &pl, t0, &b, &batch_ps, out);
         out->arrivals = r->arrivals - out->warmup_arrivals;
         out->sim_time_us = (double)(t - t0) / (double)MYRI_PS_PER_US;
         out->t0_ps = t0;
@@ -760,7 +789,6 @@ myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_re
 }
 
 /* ---- independent jobs on several threads ------------------------------------------ */
-
 
 typedef struct nics_pool {
     nicsim_job *jobs;
