@@ -139,12 +139,18 @@ int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned 
             rs[i] = r->st[i].util.mean;
         }
         const char *bq = sr__nodes[sr__argmax(rq, SR_NODES)], *bs = sr__nodes[sr__argmax(rs, SR_NODES)];
+        /* p measured: LANai's mean time per message over the 10 us programming. */
+        double prog = sr__us(NICSIM_T_LANAI_PROGRAM_PS);
+        double ps_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_DATA] / prog;
+        double pr_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_RPACKET] / prog;
         if (!r->converged) rc = MYRI_EXIT_FAIL;
         if (j) {
             myri_json_obj_begin(j);
             myri_json_knum(j, "lambda_total", nicsim_paper_rates[k]);
             myri_json_knum(j, "p_send", ps[k]);
             myri_json_knum(j, "p_recv", pr[k]);
+            myri_json_knum(j, "p_send_sim", ps_sim);
+            myri_json_knum(j, "p_recv_sim", pr_sim);
             myri_json_kstr(j, "bottleneck_qna", bq);
             myri_json_kstr(j, "bottleneck_sim", bs);
             myri_json_key(j, "nodes");
@@ -168,9 +174,10 @@ int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned 
         for (int i = 0; i < SR_NODES; i++)
             printf("%-8.5f %-6s | %8.4f %7.4f+-%-6.4f | %9.4f %8.4f+-%-7.4f\n", nicsim_paper_rates[k], sr__nodes[i],
                    rq[i], rs[i], r->st[i].util.hw, qres[k].node[i].lq, r->st[i].lq.mean, r->st[i].lq.hw);
-        printf("%-8.5f bottleneck: QNA %s (rho %.4f), simulation %s (rho %.4f); p_send %.4f p_recv %.4f%s\n",
+        printf("%-8.5f bottleneck: QNA %s (rho %.4f), simulation %s (rho %.4f); p send/recv: QNA %.3f/%.3f, "
+               "simulation %.3f/%.3f%s\n",
                nicsim_paper_rates[k], bq, rq[sr__argmax(rq, SR_NODES)], bs, rs[sr__argmax(rs, SR_NODES)], ps[k],
-               pr[k], r->converged ? "" : "  NOT converged");
+               pr[k], ps_sim, pr_sim, r->converged ? "" : "  NOT converged");
     }
     if (j) {
         myri_json_arr_end(j);
