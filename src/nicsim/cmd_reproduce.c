@@ -247,10 +247,11 @@ static void rep__print_runs(const nicsim_seed004 *s, unsigned threads)
     for (int k = 0; k < NICSIM_NRATES; k++)
         for (int m = 0; m < 2; m++) {
             const nicsim_job *j = &s->job[m][k];
-            printf("%-8.5f %-8s %11llu %12llu %8zu %10.4f %9.3f%s\n", nicsim_paper_rates[k],
-                   m ? "polling" : "pooled", (unsigned long long)j->result.arrivals,
-                   (unsigned long long)j->result.events, j->result.batches, j->result.st[1].lq_corr, j->wall_s,
-                   j->result.converged ? "" : "  NOT converged");
+            char corr[16] = "         -"; /* plain batch means: no controls */
+            if (j->result.st[1].lq_corr != 0.0) snprintf(corr, sizeof corr, "%10.4f", j->result.st[1].lq_corr);
+            printf("%-8.5f %-8s %11llu %12llu %8zu %s %9.3f%s\n", nicsim_paper_rates[k], m ? "polling" : "pooled",
+                   (unsigned long long)j->result.arrivals, (unsigned long long)j->result.events, j->result.batches,
+                   corr, j->wall_s, j->result.converged ? "" : "  NOT converged");
         }
     printf("total: %llu arrivals (with warm-up), %llu events, %.2f s wall on %u thread(s), result hash %016llx\n",
            (unsigned long long)s->arrivals, (unsigned long long)s->events, s->wall_s, threads,
