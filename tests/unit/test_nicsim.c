@@ -110,6 +110,157 @@ static void test_differential_single(void **state)
     }
 }
 
+/* ---- reference model of the pooled NIC (model 1, HOLD) -------------------------
+ * Written independently of the station code, as a plain loop over four
+ * clocks (next arrival, LANai, HDMA, NSDMA completions), fed by the same
+ * arrival stream; integrates LANai busy time and the waiting counts of LANai
+ * and HDMA over the observation window. */
+typedef struct ref_q {
+    int cls[4096];
+    int head, n;
+} ref_q;
+
+static void refq_push(ref_q *q, int c)
+{
+    assert_true(q->n < 4096);
+    q->cls[(q->head + q->n++) % 4096] = c;
+}
+
+static int refq_pop(ref_q *q)
+{
+    int c = q->cls[q->head];
+    q->head = (q->head + 1) % 4096;
+    q->n--;
+    return c;
+}
+
+typedef struct ref_nic {
+    ref_q lq, hq;
+    int lanai_cls, lanai_held, hdma_cls;
+    uint64_t lanai_done, hdma_done, nsdma_done, now, t0, t1;
+    double busy, lwait, hwait;
+} ref_nic;
+
+#define NEVER UINT64_MAX
+
+/* Advances the integrals to time t (clipped to the window). */
+static void ref_advance(ref_nic *m, uint64_t t)
+{
+    uint64_t lo = m->now > m->t0 ? m->now : m->t0, hi = t < m->t1 ? t : m->t1;
+    if (hi > lo) {
+        double dt = (double)(hi - lo);
+        m->busy += dt * (m->lanai_cls >= 0 || m->lanai_held);
+        m->lwait += dt * m->lq.n;
+        m->hwait += dt * m->hq.n;
+    }
+    m->now = t;
+}
+
+static void ref_lanai_next(ref_nic *m)
+{
+    static const uint64_t svc[3] = {NICSIM_T_LANAI_DOORBELL_PS, NICSIM_T_LANAI_DESCRIPTOR_PS,
+                                    NICSIM_T_LANAI_PROGRAM_PS};
+    if (m->lanai_cls >= 0 || m->lanai_held || m->lq.n == 0) return;
+    int c = refq_pop(&m->lq);
+    if (c == NICSIM_DATA && m->nsdma_done != NEVER) {
+        m->lanai_held = 1;
+        return;
+    }
+    m->lanai_cls = c;
+    m->lanai_done = m->now + svc[c];
+}
+
+static void ref_hdma_next(ref_nic *m)
+{
+    if (m->hdma_cls >= 0 || m->hq.n == 0) return;
+    m->hdma_cls = refq_pop(&m->hq);
+    m->hdma_done = m->now + (m->hdma_cls == NICSIM_DOORBELL ? NICSIM_T_HDMA_DOORBELL_PS : NICSIM_T_HDMA_DESCRIPTOR_PS);
+}
+
+static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, double out[3])
+{
+    ref_nic *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    m->lanai_cls = m->hdma_cls = -1;
+    m->lanai_done = m->hdma_done = m->nsdma_done = NEVER;
+    m->t0 = t0;
+    m->t1 = t1;
+    myri_rng rng;
+    myri_rng_stream(&rng, seed, 0);
+    double mean_us = 1.0 / lambda;
+    uint64_t next_arr = 0;
+    double x = -mean_us * log1p(-myri_rng_uniform01(&rng)) * (double)MYRI_PS_PER_US;
+    next_arr = x < 1.0 ? 1 : (uint64_t)llround(x);
+    for (;;) {
+        uint64_t t = next_arr;
+        int which = 0;
+        if (m->lanai_done < t) t = m->lanai_done, which = 1;
+        if (m->hdma_done < t) t = m->hdma_done, which = 2;
+        if (m->nsdma_done < t) t = m->nsdma_done, which = 3;
+        if (t > t1) break;
+        ref_advance(m, t);
+        if (which == 0) {
+            refq_push(&m->lq, NICSIM_DOORBELL);
+            x = -mean_us * log1p(-myri_rng_uniform01(&rng)) * (double)MYRI_PS_PER_US;
+            next_arr = t + (x < 1.0 ? 1 : (uint64_t)llround(x));
+            ref_lanai_next(m);
+        } else if (which == 1) {
+            int c = m->lanai_cls;
+            m->lanai_cls = -1;
+            m->lanai_done = NEVER;
+            if (c == NICSIM_DATA) m->nsdma_done = t + NICSIM_T_NSDMA_DATA_PS;
+            else refq_push(&m->hq, c);
+            ref_hdma_next(m);
+            ref_lanai_next(m);
+        } else if (which == 2) {
+            refq_push(&m->lq, m->hdma_cls == NICSIM_DOORBELL ? NICSIM_DESCRIPTOR : NICSIM_DATA);
+            m->hdma_cls = -1;
+            m->hdma_done = NEVER;
+            ref_hdma_next(m);
+            ref_lanai_next(m);
+        } else {
+            m->nsdma_done = NEVER;
+            if (m->lanai_held) {
+                m->lanai_held = 0;
+                m->lanai_cls = NICSIM_DATA;
+                m->lanai_done = t + NICSIM_T_LANAI_PROGRAM_PS;
+            }
+        }
+    }
+    ref_advance(m, t1);
+    double w = (double)(t1 - t0);
+    out[0] = m->busy / w;
+    out[1] = m->lwait / w;
+    out[2] = m->hwait / w;
+    free(m);
+}
+
+/* Randomised rates and seeds: the station network and the reference agree
+ * on LANai utilisation, LANai queue and HDMA queue to rounding. */
+static void test_differential_pooled(void **state)
+{
+    (void)state;
+    myri_rng pick;
+    myri_rng_seed(&pick, 77);
+    for (int c = 0; c < 5; c++) {
+        double lambda = myri_rng_uniform(&pick, 0.002, 0.0108);
+        uint64_t seed = myri_rng_next(&pick);
+        nicsim_net net;
+        assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, lambda, 0.0, NICSIM_LIMITED, NICSIM_HOLD), MYRI_OK);
+        nicsim_opts o = {.seed = seed, .arrivals = 30000, .plain_batch_means = true};
+        nicsim_result r;
+        assert_int_equal(nicsim_run(&net, &o, &r), MYRI_OK);
+        double ref[3];
+        ref_pooled(lambda, seed, r.t0_ps, r.t1_ps, ref);
+        double sim[3] = {r.st[0].util.mean, r.st[0].lq.mean, r.st[1].lq.mean};
+        for (int k = 0; k < 3; k++)
+            if (fabs(sim[k] - ref[k]) > 1e-9 * (1.0 + ref[k])) {
+                fprintf(stderr, "case %d lambda %.5f stat %d: sim %.12f ref %.12f\n", c, lambda, k, sim[k], ref[k]);
+                fail();
+            }
+    }
+}
+
 /* arrivals = 0: to +-2 % on the HDMA queue; else a fixed run. */
 static void run_seed004_n(nicsim_model m, double lambda, nicsim_blocking b, uint64_t seed, uint64_t arrivals,
                           nicsim_result *r)
@@ -315,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_mm1),
         cmocka_unit_test(test_md1),
         cmocka_unit_test(test_differential_single),
+        cmocka_unit_test(test_differential_pooled),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_paper_tables),
         cmocka_unit_test(test_blocking_readings),
