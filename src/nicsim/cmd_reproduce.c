@@ -96,6 +96,7 @@ static myri_status rep__p_fixed(double lambda, double *p_out, double *rho_lanai)
 
 typedef struct rep__pder {
     double p_paper, p_fixed, p_sim;
+    double p_idle; /* simulated: fraction of data messages that find NSDMA idle */
     double rho_paper, rho_one, rho_fixed, rho_simp; /* QNA LANai utilisation with each p */
 } rep__pder;
 
@@ -108,6 +109,8 @@ static myri_status rep__pderive(const nicsim_seed004 *s, rep__pder out[NICSIM_NR
         d->p_paper = 0.5 * (1.0 - lambda * NICSIM_T_NSDMA_DATA_PS / (double)MYRI_PS_PER_US);
         const nicsim_result *r = &s->job[NICSIM_POLLING][k].result;
         d->p_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_DATA] / 10.0;
+        uint64_t fi = r->found_idle[NICSIM_LANAI], fb = r->found_busy[NICSIM_LANAI];
+        d->p_idle = fi + fb ? (double)fi / (double)(fi + fb) : 1.0;
         myri_status st = rep__qna_nic(lambda, d->p_paper, &res);
         if (st == MYRI_OK) d->rho_paper = res.node[QNA_NIC_LANAI].rho;
         if (st == MYRI_OK && (st = rep__qna_nic(lambda, 1.0, &res)) == MYRI_OK) d->rho_one = res.node[QNA_NIC_LANAI].rho;
@@ -226,8 +229,14 @@ static void rep__print_t8_t9(const nicsim_seed004 *s, const qna_seed004_row *q)
 
 static void rep__print_p(const nicsim_seed004 *s, const rep__pder *d)
 {
-    printf("\nDerived p (future work (2)): LANai utilisation of the QNA with each p against the\n"
-           "simulated one (paper's model 2 | ours); error relative to the paper's simulation\n");
+    printf("\nDerived p (future work (2)).  The paper's p = 0.5 (1 - lambda t) estimates \"NSDMA idle and\n"
+           "data present\"; in our model 2 the fraction of data messages that find NSDMA idle is:\n");
+    for (int k = 0; k < NICSIM_NRATES; k++)
+        printf("  lambda %.5f: paper's p %.4f, simulated P(NSDMA idle | LANai takes data) %.4f\n",
+               nicsim_paper_rates[k], d[k].p_paper, d[k].p_idle);
+    printf("Every data message is programmed once (10 us) plus any hold, so LANai's mean time per data\n"
+           "message is 10 us * p with p >= 1.  LANai utilisation of the QNA with each p against the\n"
+           "simulated one (paper's model 2 | ours); error relative to the paper's simulation:\n");
     printf("%-8s | %7s %7s %7s | %7s %7s | %15s %15s %15s %15s\n", "lambda", "p paper", "p fixed", "p sim",
            "paper", "ours", "p=0.5(1-lt)", "p=1", "p fixed point", "p from sim");
     for (int k = 0; k < NICSIM_NRATES; k++) {
@@ -372,6 +381,7 @@ static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const r
         myri_json_knum(j, "p_paper", d[k].p_paper);
         myri_json_knum(j, "p_fixed_point", d[k].p_fixed);
         myri_json_knum(j, "p_simulated", d[k].p_sim);
+        myri_json_knum(j, "nsdma_idle_fraction_simulated", d[k].p_idle);
         myri_json_knum(j, "lanai_rho_p_paper", d[k].rho_paper);
         myri_json_knum(j, "lanai_rho_p_one", d[k].rho_one);
         myri_json_knum(j, "lanai_rho_p_fixed_point", d[k].rho_fixed);
