@@ -28,7 +28,7 @@ static double now_s(void)
 
 static void report(const char *name, double wall, uint64_t arrivals, uint64_t events, uint64_t hash, int runs)
 {
-    printf("%-34s %8.2f s %12" PRIu64 " arrivals %12" PRIu64 " events %6.1f ns/event  hash %016" PRIx64 "\n",
+    printf("%-34s %8.2f s %12" PRIu64 " arrivals %12" PRIu64 " events %6.1f ns/event (wall)  hash %016" PRIx64 "\n",
            name, wall, arrivals, events, events ? 1e9 * wall / (double)events : 0.0, hash);
     printf("{\"bench\":\"reproduce\",\"case\":\"%s\",\"runs\":%d,\"wall_s\":%.4f,\"arrivals\":%" PRIu64
            ",\"events\":%" PRIu64 ",\"hash\":\"%016" PRIx64 "\"}\n",
