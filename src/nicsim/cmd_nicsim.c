@@ -123,9 +123,10 @@ static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, nicsim_net 
 static void nicsim__print(const nicsim__args *a, const nicsim_net *net, const nicsim_opts *o,
                           const nicsim_result *r, double wall_s)
 {
-    printf("# myri nicsim --model %s --lambda %s --seed %llu --blocking %s --discipline %s\n", a->model,
-           a->lambda, (unsigned long long)o->seed, a->blocking ? a->blocking : "hold",
-           a->disc ? a->disc : "limited");
+    printf("# myri nicsim --model %s --lambda %s", a->model, a->lambda);
+    if (net->nsources > 1) printf(" --rx-lambda %g", net->src[1].rate_per_us);
+    printf(" --seed %llu --blocking %s --discipline %s\n", (unsigned long long)o->seed,
+           a->blocking ? a->blocking : "hold", a->disc ? a->disc : "limited");
     printf("# %s, %s\n", o->arrivals ? "fixed run" : "precision rule on the HDMA queue length",
            o->plain_batch_means ? "plain batch means" : "batch means with control variates");
     printf("%-8s %20s %24s %16s\n", "node", "utilization", "queue length (waiting)", "blocked");
@@ -199,6 +200,7 @@ int myri_cmd_nicsim(int argc, char **argv)
         myri_json_obj_begin(j);
         myri_json_kstr(j, "model", a.model);
         myri_json_knum(j, "lambda", net.src[0].rate_per_us);
+        if (net.nsources > 1) myri_json_knum(j, "rx_lambda", net.src[1].rate_per_us);
         myri_json_kuint(j, "seed", o.seed);
         myri_json_kstr(j, "blocking", net.st[0].blocking == NICSIM_HOLD ? "hold" : "skip");
         myri_json_kstr(j, "discipline", a.disc ? a.disc : "limited");
