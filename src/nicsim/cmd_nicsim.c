@@ -29,7 +29,7 @@ static const char nicsim__usage[] =
     "  --lambda RATE       doorbell arrival rate per microsecond (e.g. 0.011)\n"
     "  --rx-lambda RATE    receive rate per microsecond (sendrecv; default RATE)\n"
     "  --arrivals N        run for about N arrivals after the warm-up (32 batches)\n"
-    "  --precision REL     else stop when the 95 %% half-width of the HDMA queue\n"
+    "  --precision REL     else stop when the 95 % half-width of the HDMA queue\n"
     "                      length is within REL of its mean (default 0.02)\n"
     "  --discipline D      polling: one message per visit (limited, default),\n"
     "                      gated or exhaustive\n"
