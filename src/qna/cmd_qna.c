@@ -1,0 +1,251 @@
+/* cmd_qna.c -- `myri qna`: solve a queueing network from a YAML file or the
+ * built-in seed-004 NIC model, print the per-node table or one JSON object.
+ *
+ * Exit codes: 0 solved; 1 the model cannot be solved (a utilisation >= 1, or
+ * step 2 not converging); 2 bad input or usage (FILE:LINE:COL messages).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "myri/json.h"
+#include "qna/qna.h"
+
+static const char qna__usage[] =
+    "usage: myri qna FILE [--sweeps N] [--wq whitt|paper] [--split class|aggregate]\n"
+    "                     [--set network.KEY=VALUE ...] [--json]\n"
+    "       myri qna --model nic-seed004 --lambda RATE [--sweeps N] [--paper-conditions] [--json]\n"
+    "\n"
+    "Solves an open multi-class queueing network with Whitt's QNA as written in\n"
+    "seed 004 (equations (1)-(15); class switching by routing between (node, class)\n"
+    "pairs) and prints, per node: arrival rate, utilisation, aggregate service rate,\n"
+    "arrival/service/departure SCVs, Wq, W, Lq, L, and the bottleneck.\n"
+    "\n"
+    "  FILE                a network in YAML (docs/QNA.md; e.g. scenarios/nic-seed004.yaml)\n"
+    "  --model nic-seed004 the built-in NIC of seed 004 (Table 2, p = 0.5 (1 - lambda t))\n"
+    "  --lambda RATE       doorbell arrival rate per microsecond (with --model)\n"
+    "  --paper-conditions  (with --model) Table 2 corrected and 5 sweeps, the conditions\n"
+    "                      under which the paper's Tables 3 and 8 come out (docs/QNA.md)\n"
+    "  --sweeps N          exactly N Gauss-Seidel sweeps of step 2 from SCV 1\n"
+    "                      (default: iterate until the SCVs converge)\n"
+    "  --wq whitt|paper    waiting time at m > 1 servers: Whitt's GI/G/m (default) or\n"
+    "                      equation (12) as printed (identical for m = 1)\n"
+    "  --split class|aggregate  splitting (11) with the per-class probability (default,\n"
+    "                      as in seed 004) or Whitt's share of the node's departures\n"
+    "  --set KEY=VALUE     override a value of FILE by its dotted path\n"
+    "  --json              one JSON object: nodes, bottleneck, iterations\n"
+    "       myri qna --search-seed004 [--json]\n"
+    "  re-runs the search for the paper's unstated conditions: every Table 2 entry\n"
+    "  as printed or with one misprint (digit changed, swapped, inserted, deleted,\n"
+    "  decimal point moved) x 1..30 sweeps and convergence, ranked by the cells of\n"
+    "  Tables 3 and 8 reproduced to the printed 4 decimals (of 36)\n"
+    "Exit: 0 solved, 1 not solvable (utilisation >= 1), 2 bad input.\n";
+
+typedef struct qna__args {
+    const char *model, *lambda, *sweeps, *wq, *split, *cond, *search;
+} qna__args;
+
+/* Fills opt from the options; returns 0 or 2 (message printed). */
+static int qna__options(const qna__args *a, qna_options *opt)
+{
+    qna_options_default(opt);
+    if (a->sweeps) {
+        uint64_t n;
+        if (myri_cli_uint("qna", "sweeps", a->sweeps, &n)) return MYRI_EXIT_INPUT;
+        if (n < 1 || n > 1000000) {
+            fprintf(stderr, "myri qna: --sweeps expects 1 to 1000000, got '%s'\n", a->sweeps);
+            return MYRI_EXIT_INPUT;
+        }
+        opt->sweeps = (int)n;
+    }
+    if (a->wq && strcmp(a->wq, "whitt") && strcmp(a->wq, "paper")) {
+        fprintf(stderr, "myri qna: --wq expects whitt or paper, got '%s'\n", a->wq);
+        return MYRI_EXIT_INPUT;
+    }
+    if (a->wq) opt->wq = strcmp(a->wq, "paper") == 0 ? QNA_WQ_PAPER : QNA_WQ_WHITT;
+    if (a->split && strcmp(a->split, "class") && strcmp(a->split, "aggregate")) {
+        fprintf(stderr, "myri qna: --split expects class or aggregate, got '%s'\n", a->split);
+        return MYRI_EXIT_INPUT;
+    }
+    if (a->split)
+        opt->split = strcmp(a->split, "aggregate") == 0 ? QNA_SPLIT_AGGREGATE : QNA_SPLIT_CLASS;
+    return 0;
+}
+
+/* Builds the built-in model; returns 0 or 2. */
+static int qna__model(const qna__args *a, const myri_cli *cli, qna_options *opt, double *lambda,
+                      qna_net **net)
+{
+    if (strcmp(a->model, "nic-seed004") != 0) {
+        fprintf(stderr, "myri qna: unknown model '%s'; expected nic-seed004\n", a->model);
+        return MYRI_EXIT_INPUT;
+    }
+    if (cli->npositional || cli->nsets) {
+        fprintf(stderr, "myri qna: --model takes no FILE and no --set (see 'myri qna --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (!a->lambda) {
+        fprintf(stderr, "myri qna: --model nic-seed004 needs --lambda RATE (per microsecond)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (myri_cli_double("qna", "lambda", a->lambda, lambda)) return MYRI_EXIT_INPUT;
+    qna_nic_params p;
+    qna_nic_params_default(&p);
+    if (a->cond) {
+        int sweeps;
+        qna_seed004_conditions(&p, &sweeps);
+        if (!a->sweeps) opt->sweeps = sweeps;
+    }
+    myri_status st = qna_nic_build(*lambda, &p, net);
+    if (st == MYRI_ERANGE) {
+        fprintf(stderr,
+                "myri qna: --lambda %s out of range; expected 0 < lambda < 1/t = %g per us "
+                "(NSDMA service t = %g us)\n",
+                a->lambda, 1 / p.nsdma_data_us, p.nsdma_data_us);
+        return MYRI_EXIT_INPUT;
+    }
+    if (st != MYRI_OK) {
+        fprintf(stderr, "myri qna: %s\n", myri_strerror(st));
+        return MYRI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* Reads FILE, applies --set, builds the network; returns 0 or 2. */
+static int qna__file(const myri_cli *cli, qna_net **net)
+{
+    if (cli->npositional != 1) {
+        fprintf(stderr, "myri qna: expected one network FILE or --model (see 'myri qna --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    myri_node *root = NULL;
+    myri_error err;
+    if (myri_doc_load(cli->positional[0], &root, &err) != MYRI_OK)
+        return myri_cli_input_error(&err);
+    int rc = myri_cli_apply_sets(cli, root);
+    if (rc == 0 && qna_net_from_doc(root, net, &err) != MYRI_OK) rc = myri_cli_input_error(&err);
+    myri_node_free(root);
+    return rc;
+}
+
+static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
+                        const qna_result *res)
+{
+    if (cli->json) {
+        myri_json *j = myri_json_create(stdout, true);
+        if (!j) return;
+        myri_json_obj_begin(j);
+        if (a->model) {
+            myri_json_kstr(j, "model", a->model);
+            myri_json_knum(j, "lambda_per_us", lambda);
+            myri_json_kbool(j, "paper_conditions", a->cond != NULL);
+        } else {
+            myri_json_kstr(j, "network", cli->positional[0]);
+        }
+        qna_result_json(res, j);
+        myri_json_obj_end(j);
+        myri_json_finish(j);
+        return;
+    }
+    if (a->model)
+        printf("model: %s, doorbell rate %g per us%s\n", a->model, lambda,
+               a->cond ? " (paper conditions)" : "");
+    else
+        printf("network: %s\n", cli->positional[0]);
+    qna_result_print(res, stdout);
+}
+
+/* --search-seed004: prints the best candidates of qna_seed004_search. */
+static int qna__search(const myri_cli *cli)
+{
+    enum { SHOW = 15, MAX_SWEEPS = 30 };
+    qna_seed004_candidate best[SHOW];
+    size_t scored = 0;
+    if (qna_seed004_search(MAX_SWEEPS, best, SHOW, &scored) != MYRI_OK) {
+        fprintf(stderr, "myri qna: the search failed\n");
+        return MYRI_EXIT_FAIL;
+    }
+    if (cli->json) {
+        myri_json *j = myri_json_create(stdout, true);
+        if (!j) return MYRI_EXIT_FAIL;
+        myri_json_obj_begin(j);
+        myri_json_kuint(j, "scored", scored);
+        myri_json_kint(j, "cells", 36);
+        myri_json_key(j, "best");
+        myri_json_arr_begin(j);
+        for (int k = 0; k < SHOW; k++) {
+            myri_json_obj_begin(j);
+            myri_json_kstr(j, "entry", qna_seed004_entry_name(best[k].entry));
+            myri_json_kstr(j, "printed", qna_seed004_entry_printed(best[k].entry));
+            myri_json_kstr(j, "tried", best[k].text);
+            myri_json_kint(j, "sweeps", best[k].sweeps);
+            myri_json_kint(j, "cells", best[k].cells);
+            myri_json_obj_end(j);
+        }
+        myri_json_arr_end(j);
+        myri_json_obj_end(j);
+        return myri_json_finish(j) == MYRI_OK ? MYRI_EXIT_OK : MYRI_EXIT_FAIL;
+    }
+    printf("%zu candidates scored against the 36 printed cells of seed 004 Tables 3 and 8\n",
+           scored);
+    printf("%-4s %-26s %-9s %-10s %-10s %s\n", "rank", "Table 2 entry", "printed", "tried",
+           "sweeps", "cells");
+    for (int k = 0; k < SHOW; k++) {
+        char sw[16];
+        if (best[k].sweeps)
+            snprintf(sw, sizeof sw, "%d", best[k].sweeps);
+        else
+            snprintf(sw, sizeof sw, "converged");
+        printf("%-4d %-26s %-9s %-10s %-10s %d\n", k + 1, qna_seed004_entry_name(best[k].entry),
+               qna_seed004_entry_printed(best[k].entry), best[k].entry < 0 ? "-" : best[k].text,
+               sw, best[k].cells);
+    }
+    return MYRI_EXIT_OK;
+}
+
+int myri_cmd_qna(int argc, char **argv)
+{
+    qna__args a = {0};
+    const myri_cli_opt opts[] = {
+        {"model", true, &a.model},   {"lambda", true, &a.lambda},
+        {"sweeps", true, &a.sweeps}, {"wq", true, &a.wq},
+        {"split", true, &a.split},   {"paper-conditions", false, &a.cond},
+        {"search-seed004", false, &a.search},
+    };
+    myri_cli cli;
+    int rc = myri_cli_parse("qna", argc, argv, &cli, opts, sizeof opts / sizeof opts[0]);
+    if (rc) return rc;
+    if (cli.help) {
+        fputs(qna__usage, stdout);
+        return MYRI_EXIT_OK;
+    }
+    if (a.search) return qna__search(&cli);
+    qna_options opt;
+    if ((rc = qna__options(&a, &opt)) != 0) return rc;
+    if (a.cond && !a.model) {
+        fprintf(stderr, "myri qna: --paper-conditions applies to --model nic-seed004\n");
+        return MYRI_EXIT_INPUT;
+    }
+    qna_net *net = NULL;
+    double lambda = 0;
+    rc = a.model ? qna__model(&a, &cli, &opt, &lambda, &net) : qna__file(&cli, &net);
+    if (rc) return rc;
+    qna_result res;
+    myri_error err;
+    myri_status st = qna_solve(net, &opt, &res, &err);
+    qna_net_destroy(net);
+    if (st == MYRI_EINPUT) {
+        fprintf(stderr, "myri qna: %s: %s\n", a.model ? a.model : cli.positional[0], err.msg);
+        return MYRI_EXIT_INPUT;
+    }
+    if (st != MYRI_OK) {
+        if (st == MYRI_EMODEL)
+            fprintf(stderr, "myri %s\n", err.msg); /* err.msg starts "qna: " */
+        else
+            fprintf(stderr, "myri qna: %s\n", myri_strerror(st));
+        return MYRI_EXIT_FAIL;
+    }
+    qna__output(&cli, &a, lambda, &res);
+    return MYRI_EXIT_OK;
+}
