@@ -216,7 +216,7 @@ static myri_status traffic__partners(myri_traffic *t, myri_rng *r)
         }
     } else if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION && t->tp.permutation == 1) {
         for (uint32_t i = 0; i < h; i++) t->partner[i] = (i + (h + 1) / 2) % h;
-    } else if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION) {
+    } else if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION && h >= 2) {
         for (bool fixed = true; fixed;) {
             for (uint32_t i = 0; i < h; i++) t->partner[i] = i;
             for (uint32_t i = h - 1; i > 0; i--) {

@@ -117,6 +117,23 @@ static void test_pingpong_unloaded(void **state)
     }
 }
 
+/* A network with one host: no pattern has anyone to send to (and the random
+ * permutation must not search forever for a derangement). */
+static void test_single_host(void **state)
+{
+    (void)state;
+    const char *pats[] = {"uniform", "permutation", "hotspot", "ping-pong", "none"};
+    for (int i = 0; i < 5; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc,
+                 "topology: {hosts: [a], switches: [{name: s, ports: 4}], links: [{a: a, b: [s, 0]}]}\n"
+                 "traffic: {pattern: %s}\n", pats[i]);
+        myri_fabric_run_result r;
+        run_ok(doc, "fast", NULL, &r);
+        assert_int_equal(r.injected, 0);
+    }
+}
+
 static void test_bad_traffic(void **state)
 {
     (void)state;
@@ -139,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_hotspot_throughput),
         cmocka_unit_test(test_pingpong_unloaded),
+        cmocka_unit_test(test_single_host),
         cmocka_unit_test(test_bad_traffic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
