@@ -99,6 +99,8 @@ static void topo__json(const char *file, const myri_topo_built *b, FILE *out)
         myri_json_kstr(j, "b", t->node[lk->b_node].name);
         myri_json_kuint(j, "b_port", lk->b_port);
         myri_json_knum(j, "length_m", lk->length_m);
+        myri_json_kuint(j, "channel_ab", 2 * l); /* channel numbers as in --pcap records */
+        myri_json_kuint(j, "channel_ba", 2 * l + 1);
         myri_json_obj_end(j);
     }
     myri_json_arr_end(j);
@@ -106,22 +108,65 @@ static void topo__json(const char *file, const myri_topo_built *b, FILE *out)
     myri_json_finish(j);
 }
 
+/* Prints the route from host `a` to host `b` ("h0:h5"): the route bytes and
+ * every node and port on the way.  Returns 0, or 2 for an unknown pair. */
+static int topo__print_route(const myri_topo_built *b, const char *spec, FILE *out)
+{
+    const myri_topo *t = b->topo;
+    char from[80];
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : 0;
+    int32_t s = -1, d = -1;
+    if (colon && n < sizeof from) {
+        memcpy(from, spec, n);
+        from[n] = '\0';
+        s = myri_topo_find(t, from);
+        d = myri_topo_find(t, colon + 1);
+    }
+    if (s < 0 || d < 0 || t->node[s].kind != MYRI_TOPO_HOST || t->node[d].kind != MYRI_TOPO_HOST || s == d) {
+        fprintf(stderr, "myri topo: --route expects SRC:DST, two different host names (got '%s')\n", spec);
+        return MYRI_EXIT_INPUT;
+    }
+    uint32_t sh = (uint32_t)t->node[s].host_index, dh = (uint32_t)t->node[d].host_index;
+    const myri_route *r = myri_routes_get(&b->routes, sh, dh);
+    uint32_t chan[40];
+    size_t nc = 0;
+    char msg[256];
+    fprintf(out, "route %s -> %s: %u route byte%s", t->node[s].name, t->node[d].name, r->len, r->len == 1 ? "" : "s");
+    for (unsigned i = 0; i < r->len; i++) fprintf(out, " 0x%02x", r->byte[i]);
+    fprintf(out, "\n");
+    if (myri_route_walk(t, b->encoding, sh, r, chan, &nc, NULL, msg, sizeof msg)) {
+        fprintf(out, "  the route does not work: %s\n", msg);
+        return MYRI_EXIT_OK;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        const myri_topo_link *lk = &t->link[chan[i] / 2];
+        bool ab = chan[i] % 2 == 0;
+        fprintf(out, "  %s port %u -> %s port %u  (channel %u, %gm)\n", t->node[ab ? lk->a_node : lk->b_node].name,
+                ab ? lk->a_port : lk->b_port, t->node[ab ? lk->b_node : lk->a_node].name, ab ? lk->b_port : lk->a_port,
+                chan[i], lk->length_m);
+    }
+    return MYRI_EXIT_OK;
+}
+
 int myri_cmd_topo(int argc, char **argv)
 {
     myri_cli cli;
-    const char *dot = NULL;
-    myri_cli_opt opts[] = {{"dot", false, &dot}};
-    int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 1);
+    const char *dot = NULL, *route = NULL;
+    myri_cli_opt opts[] = {{"dot", false, &dot}, {"route", true, &route}};
+    int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 2);
     if (rc) return rc;
     if (cli.help) {
-        printf("usage: myri topo FILE [--dot] [--json] [--set key=value]...\n\n"
+        printf("usage: myri topo FILE [--dot | --json | --route SRC:DST] [--set key=value]...\n\n"
                "Reads the topology: section of a scenario or network file (generators, explicit\n"
                "hosts/switches/links, roots, explicit routes; see docs/TOPOLOGY.md), builds it and its\n"
                "up/down routes, and prints a summary: nodes, links, diameter, route lengths, and\n"
                "whether the route set is deadlock-free (acyclic channel dependency graph).\n"
                "  --dot   write the topology as Graphviz DOT instead (hosts as boxes, switches as\n"
                "          circles, edges labelled with their port numbers and cable length)\n"
-               "  --json  the summary as one JSON object, with every node and link\n");
+               "  --json  the summary as one JSON object, with every node and link (and its channel\n"
+               "          numbers, as used in --pcap records)\n"
+               "  --route SRC:DST  the route between two hosts: its bytes, and each link it crosses\n");
         return MYRI_EXIT_OK;
     }
     if (cli.npositional != 1) {
@@ -137,7 +182,9 @@ int myri_cmd_topo(int argc, char **argv)
         myri_node_free(root);
         return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
     }
-    if (dot)
+    if (route)
+        rc = topo__print_route(&b, route, stdout);
+    else if (dot)
         myri_topo_write_dot(b.topo, stdout);
     else if (cli.json)
         topo__json(file, &b, stdout);
@@ -145,5 +192,5 @@ int myri_cmd_topo(int argc, char **argv)
         topo__text(file, &b, stdout);
     myri_topo_built_free(&b);
     myri_node_free(root);
-    return MYRI_EXIT_OK;
+    return rc;
 }

@@ -36,6 +36,17 @@ check "json switches" grep -q '"switches": 48,' "$tmp/out"
 check "json deadlock_free" grep -q '"deadlock_free": true' "$tmp/out"
 check "json max route" grep -q '"max_switches": 5,' "$tmp/out"
 
+check "json link channels" grep -q '"channel_ba": 1$' "$tmp/out"
+
+check "route" expect_rc 0 "$myri" topo "$src/scenarios/fattree64.yaml" --route h0:h63
+# d-mod-k: host 63 = digits 3,3,3 in base 4, so up ports 4+3 at both lower levels
+check "route bytes" grep -q '^route h0 -> h63: 5 route bytes 0x87 0x87 0x83 0x83 0x83$' "$tmp/out"
+check "route hops" test "$(grep -c ' port [0-9]* -> ' "$tmp/out")" -eq 6
+check "route ends at h63" grep -q -- '-> h63 port 0' "$tmp/out"
+check "explicit route" expect_rc 0 "$myri" topo "$src/scenarios/cyclic-deadlock.yaml" --route a0:c0
+check "explicit route goes clockwise" grep -q 's1 port 0 -> s2 port 1' "$tmp/out"
+check "route to unknown host" expect_rc 2 "$myri" topo "$src/scenarios/cyclic.yaml" --route a0:zz
+
 check "dot" expect_rc 0 "$myri" topo "$src/scenarios/hotspot8.yaml" --dot
 check "dot header" grep -q '^graph myrinet {$' "$tmp/out"
 check "dot host box" grep -q '"h7" \[shape=box\];' "$tmp/out"
