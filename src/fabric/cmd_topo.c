@@ -42,9 +42,13 @@ static void topo__text(const char *file, const myri_topo_built *b, FILE *out)
     fprintf(out, "  diameter         %d links between hosts\n", myri_topo_host_diameter(t));
     fprintf(out, "  route encoding   %s\n",
             b->encoding == MYRI_ROUTE_RELATIVE ? "relative" : "absolute");
-    fprintf(out, "  up/down roots   ");
-    if (t->nroots == 0) fprintf(out, " (automatic: least eccentric switch)");
-    for (size_t i = 0; i < t->nroots; i++) fprintf(out, " %s", t->node[t->root[i]].name);
+    if (b->routing == 1) {
+        fprintf(out, "  routing          dimension order (x then y)");
+    } else {
+        fprintf(out, "  up/down roots   ");
+        if (t->nroots == 0) fprintf(out, " (automatic: least eccentric switch)");
+        for (size_t i = 0; i < t->nroots; i++) fprintf(out, " %s", t->node[t->root[i]].name);
+    }
     fprintf(out, "\n  routes           %zu host pairs, %.3f switches crossed on average, at most %u\n",
             s.pairs, s.mean_switches, s.max_switches);
     for (unsigned l = 0; l < 34; l++)
@@ -67,6 +71,7 @@ static void topo__json(const char *file, const myri_topo_built *b, FILE *out)
     myri_json_kuint(j, "links", t->nlinks);
     myri_json_kint(j, "diameter_links", myri_topo_host_diameter(t));
     myri_json_kstr(j, "encoding", b->encoding == MYRI_ROUTE_RELATIVE ? "relative" : "absolute");
+    myri_json_kstr(j, "routing", b->routing == 1 ? "dimension-order" : "up-down");
     myri_json_key(j, "roots");
     myri_json_arr_begin(j);
     for (size_t i = 0; i < t->nroots; i++) myri_json_str(j, t->node[t->root[i]].name);

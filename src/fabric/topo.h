@@ -155,6 +155,12 @@ typedef enum myri_route_encoding {
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
                                char *msg, size_t len);
 void myri_routes_free(myri_routes *r); /* frees r->route; r itself is the caller's */
+/* Dimension-order (x then y) routes on a network made by the `mesh` generator
+ * with these parameters (seed 002, Figure 1: "the x-then-y dimension-order
+ * routing illustrated eliminates cyclic dependencies").  EINVAL (reason in
+ * msg) if the topology is not that mesh or a route is longer than 32 bytes. */
+myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
+                                myri_route_encoding enc, myri_routes *out, char *msg, size_t len);
 /* The route from host index src to dst. */
 static inline const myri_route *myri_routes_get(const myri_routes *r, size_t src, size_t dst)
 {
@@ -202,6 +208,7 @@ int myri_topo_host_diameter(const myri_topo *t);
 typedef struct myri_topo_config {
     int generator;             /* myri_topo_generator */
     int64_t k, n, x, y, leaves, spines, hosts_per_switch;
+    int routing;               /* 0 up-down, 1 dimension-order (mesh only) */
     double length_m;           /* 0 = the default cable length passed to the builder */
     const myri_node *hosts;    /* explicit: list of names, or a count */
     const myri_node *switches; /* explicit: list of {name, ports} */
@@ -217,6 +224,7 @@ typedef struct myri_topo_built {
     myri_topo *topo;
     myri_routes routes;
     myri_route_encoding encoding;
+    int routing;               /* myri_topo_config.routing that made the routes */
     bool deadlock_free;        /* the route set's channel dependency graph is acyclic */
     char deadlock_msg[256];    /* why not, when !deadlock_free */
 } myri_topo_built;

@@ -334,6 +334,45 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
     return st;
 }
 
+/* ---- dimension order on a mesh --------------------------------------------------- */
+
+myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
+                                myri_route_encoding enc, myri_routes *out, char *msg, size_t len)
+{
+    uint32_t h = per_switch ? per_switch : 1;
+    uint64_t ns = (uint64_t)x * y;
+    if (!t || !out || x == 0 || y == 0 || t->nhosts != ns * h || t->nnodes != ns * h + ns) {
+        snprintf(msg, len, "dimension-order routes need the network of the mesh generator");
+        return MYRI_EINVAL;
+    }
+    if ((uint64_t)x + y - 1 > sizeof out->route[0].byte) {
+        snprintf(msg, len, "dimension-order routes on a %ux%u mesh cross more than 32 switches", x, y);
+        return MYRI_EINVAL;
+    }
+    out->nhosts = t->nhosts;
+    out->route = malloc(t->nhosts * t->nhosts * sizeof(myri_route));
+    if (!out->route) return MYRI_ENOMEM;
+    for (uint32_t s = 0; s < t->nhosts; s++) {
+        for (uint32_t d = 0; d < t->nhosts; d++) {
+            myri_route *r = &out->route[(size_t)s * t->nhosts + d];
+            r->len = s == d ? MYRI_ROUTE_NONE : 0;
+            if (s == d) continue;
+            uint32_t i = (s / h) % x, j = (s / h) / x, di = (d / h) % x, dj = (d / h) / x;
+            uint32_t in = 4 + s % h, port;
+            while (i != di || j != dj) {
+                /* ports 0 = +x, 1 = -x, 2 = +y, 3 = -y; arriving on the opposite one */
+                port = i < di ? 0 : i > di ? 1 : j < dj ? 2 : 3;
+                r->byte[r->len++] = myri_route_encode(in, port, enc);
+                in = port ^ 1u;
+                i = port == 0 ? i + 1 : port == 1 ? i - 1 : i;
+                j = port == 2 ? j + 1 : port == 3 ? j - 1 : j;
+            }
+            r->byte[r->len++] = myri_route_encode(in, 4 + d % h, enc);
+        }
+    }
+    return MYRI_OK;
+}
+
 /* ---- channel dependency graph ----------------------------------------------- */
 
 /* Depth-first search for a back edge; dep[ch] is the mask of output ports of

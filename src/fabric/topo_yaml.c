@@ -40,6 +40,9 @@ const myri_param myri_topo_params[] = {
     {"length", MYRI_P_LENGTH, "m", "0", "0", "100km",
      "cable length of generated links and default of explicit ones; 0 = link.length",
      offsetof(myri_topo_config, length_m), NULL},
+    {"routing", MYRI_P_ENUM, NULL, "up-down", NULL, NULL,
+     "route algorithm: up-down (any topology), dimension-order (x then y; mesh generator only)",
+     offsetof(myri_topo_config, routing), "up-down|dimension-order"},
     {"hosts", MYRI_P_NODE, NULL, "", NULL, NULL, "explicit: host names (list) or a count",
      offsetof(myri_topo_config, hosts), NULL},
     {"switches", MYRI_P_NODE, NULL, "", NULL, NULL, "explicit: list of {name, ports}",
@@ -364,6 +367,7 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     if (!c || !out || !env) return myri_error_at(err, NULL, "myri_topo_build: NULL argument");
     memset(out, 0, sizeof *out);
     out->encoding = env->encoding;
+    out->routing = c->routing;
     double len = c->length_m > 0 ? c->length_m : env->length_m;
     const myri_node *where = section ? section : env->at;
     bool explicit_nodes = c->hosts || c->switches || c->links;
@@ -382,8 +386,17 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     if (!st) st = yaml__roots(out->topo, c->roots, err);
     if (!st && myri_topo_validate(out->topo, msg, sizeof msg))
         st = myri_error_at(err, where, "topology: %s", msg);
-    if (!st && myri_routes_updown(out->topo, out->encoding, &out->routes, msg, sizeof msg))
+    if (!st && c->routing == 1) {
+        const myri_node *rn = myri_node_get(section, "routing");
+        if (c->generator != MYRI_GEN_MESH || explicit_nodes)
+            st = myri_error_at(err, rn ? rn : where, "routing: dimension-order needs generator: mesh");
+        else if (myri_routes_mesh_xy(out->topo, (uint32_t)c->x, (uint32_t)c->y,
+                                     (uint32_t)c->hosts_per_switch, out->encoding, &out->routes, msg,
+                                     sizeof msg))
+            st = myri_error_at(err, rn ? rn : where, "topology routes: %s", msg);
+    } else if (!st && myri_routes_updown(out->topo, out->encoding, &out->routes, msg, sizeof msg)) {
         st = myri_error_at(err, c->roots ? c->roots : where, "topology routes: %s", msg);
+    }
     if (!st) st = yaml__routes(out, c->routes, err);
     if (!st)
         out->deadlock_free = myri_routes_deadlock_free(out->topo, out->encoding, &out->routes,

@@ -58,6 +58,11 @@ check "dot closes" test "$(tail -n 1 "$tmp/out")" = "}"
 check "--set generator" expect_rc 0 "$myri" topo "$src/scenarios/hotspot8.yaml" --set topology.generator=mesh --set topology.x=3 --set topology.y=3 --set topology.hosts_per_switch=1
 check "--set mesh hosts" grep -Eq '^  hosts +9$' "$tmp/out"
 
+check "mesh dimension order" expect_rc 0 "$myri" topo "$src/scenarios/mesh-xy.yaml"
+check "mesh routing named" grep -Eq '^  routing +dimension order' "$tmp/out"
+check "mesh routes at most x+y-1 switches" grep -q 'at most 7$' "$tmp/out"
+check "mesh deadlock-free" grep -Eq '^  deadlock-free +yes$' "$tmp/out"
+
 check "cyclic is deadlock-free" expect_rc 0 "$myri" topo "$src/scenarios/cyclic.yaml"
 check "cyclic verdict" grep -Eq '^  deadlock-free +yes$' "$tmp/out"
 check "clockwise routes deadlock" expect_rc 0 "$myri" topo "$src/scenarios/cyclic-deadlock.yaml"

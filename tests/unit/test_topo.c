@@ -293,6 +293,53 @@ static void test_routes_random_networks(void **state)
     assert_true(rooted > 50);
 }
 
+/* Dimension-order routes on meshes: minimal (Manhattan distance + 1 route
+ * bytes), reach their destination, and deadlock-free; up/down routes on the
+ * same mesh are never shorter. */
+static void test_mesh_dimension_order(void **state)
+{
+    (void)state;
+    uint32_t dims[][3] = {{2, 2, 1}, {4, 3, 2}, {5, 5, 1}, {1, 6, 3}};
+    for (size_t c = 0; c < 4; c++) {
+        myri_topo_gen_params p = {.gen = MYRI_GEN_MESH, .x = dims[c][0], .y = dims[c][1],
+                                  .per_switch = dims[c][2], .length_m = 1};
+        myri_topo *t = NULL;
+        assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_OK);
+        for (int e = 0; e < 2; e++) {
+            myri_routes r = {0}, ud = {0};
+            assert_int_equal(myri_routes_mesh_xy(t, p.x, p.y, p.per_switch, (myri_route_encoding)e, &r, msg,
+                                                 sizeof msg), MYRI_OK);
+            assert_int_equal(myri_routes_updown(t, (myri_route_encoding)e, &ud, msg, sizeof msg), MYRI_OK);
+            uint32_t h = p.per_switch;
+            for (uint32_t s = 0; s < t->nhosts; s++) {
+                for (uint32_t d = 0; d < t->nhosts; d++) {
+                    if (s == d) continue;
+                    const myri_route *rt = myri_routes_get(&r, s, d);
+                    uint32_t si = (s / h) % p.x, sj = (s / h) / p.x, di = (d / h) % p.x, dj = (d / h) / p.x;
+                    uint32_t manhattan = (si > di ? si - di : di - si) + (sj > dj ? sj - dj : dj - sj);
+                    assert_int_equal(rt->len, manhattan + 1);
+                    assert_true(myri_routes_get(&ud, s, d)->len >= rt->len);
+                    uint32_t reached = 0;
+                    assert_int_equal(myri_route_walk(t, (myri_route_encoding)e, s, rt, NULL, NULL, &reached, msg,
+                                                     sizeof msg), MYRI_OK);
+                    assert_int_equal(reached, d);
+                }
+            }
+            assert_true(myri_routes_deadlock_free(t, (myri_route_encoding)e, &r, msg, sizeof msg));
+            myri_routes_free(&r);
+            myri_routes_free(&ud);
+        }
+        myri_topo_destroy(t);
+    }
+    /* not a mesh */
+    myri_topo_gen_params p = {.gen = MYRI_GEN_STAR, .length_m = 1};
+    myri_topo *t = NULL;
+    myri_routes r = {0};
+    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_routes_mesh_xy(t, 3, 3, 1, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_EINVAL);
+    myri_topo_destroy(t);
+}
+
 static void test_route_encoding(void **state)
 {
     (void)state;
@@ -336,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_fat_tree_routes_minimal_and_spread),
         cmocka_unit_test(test_cyclic_routes_detected),
         cmocka_unit_test(test_routes_random_networks),
+        cmocka_unit_test(test_mesh_dimension_order),
         cmocka_unit_test(test_route_encoding),
         cmocka_unit_test(test_dot),
     };

@@ -133,6 +133,10 @@ static void test_errors(void **state)
     bad("topology:\n  colour: red\n", "t.yaml:2:3:", "unknown key 'colour'");
     bad("topology:\n  generator: ring\n  n: 4\n  roots: [h0]\n", "t.yaml:4:11:",
         "expected the name of a switch");
+    bad("link: {length: 0m}\n", "t.yaml:1:16:", "bad value");
+    bad("topology: {generator: ring, n: 3}\nswitch: {addressing: sideways}\n", "t.yaml:2:22:", "one of");
+    bad("topology: {generator: ring, n: 4, routing: dimension-order}\n", "t.yaml:1:44:",
+        "dimension-order needs generator: mesh");
 }
 
 int main(void)
