@@ -270,6 +270,17 @@ void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
     f->live_pkts--;
 }
 
+void fab_host_drop_down(myri_fabric *f, fab_chan *c)
+{
+    while (c->down && c->hq_head) {
+        fab_pkt *pkt = c->hq_head;
+        c->hq_head = pkt->next;
+        if (!c->hq_head) c->hq_tail = NULL;
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        fab_pkt_unref(f, pkt);
+    }
+}
+
 uint64_t fab_mix(uint64_t x)
 {
     x ^= x >> 30;
@@ -368,6 +379,12 @@ fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
     return NULL;
 }
 
+void fab_rx_recheck(myri_fabric *f, fab_chan *c)
+{
+    if (c->dst_host) return;
+    fab_push(f, fab_now(f), PH_CHECK, f->fast ? EV_F_CHECK : EV_R_CHECK, c->id, 0, NULL);
+}
+
 void fab_rx_pop(fab_chan *c)
 {
     c->rxhead = (c->rxhead + 1) % c->rxcap;
@@ -437,6 +454,8 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
     fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
 
+static void fab__abandon(myri_fabric *f, fab_chan *c);
+
 static void fab__arbitrate(myri_fabric *f, fab_chan *o)
 {
     uint64_t now = fab_now(f);
@@ -459,6 +478,10 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->strip_byte = in->in_route_byte;
         o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
+        if (o->down) { /* into a cut cable: dropped at once */
+            fab__abandon(f, o);
+            return;
+        }
         if (f->fast) fab_fast_granted(f, in, o);
         else fab_ref_granted(f, in, o);
         return;
@@ -469,10 +492,14 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
 
 void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
+#ifdef FAB_DEBUG
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
+        fprintf(stderr, "%c %llu ch %u emit %s\n", f->fast ? 'F' : 'R', (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
+#endif
     c->stop_sent = stop;
     if (stop) c->st.stops++;
     else c->st.gos++;
-    fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, stop ? 1 : 0, NULL);
+    fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, (c->epoch << 1) | (stop ? 1u : 0u), NULL);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
@@ -515,7 +542,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     else fab_ref_timeout(f, c);
     /* FRES is a character: it takes the next slot (STOP does not hold it back). */
     uint64_t t = c->free_at > now ? c->free_at : now;
-    fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, 0, pkt);
+    fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
     c->free_at = t + f->T;
     c->in_progress = false;
     c->cur = NULL;
@@ -564,11 +591,79 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
     }
 }
 
+/* The sender of c gives up its packet (cut cable): dropped "link_down", the
+ * rest discarded where it comes from, the output free again. */
+static void fab__abandon(myri_fabric *f, fab_chan *c)
+{
+    fab_pkt *pkt = c->cur;
+    uint64_t now = fab_now(f);
+    fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+    if (c->in_progress) {
+        c->st.truncated++;
+        fab_tap_done(f, c, c->cur_next, true);
+    }
+    c->in_progress = false;
+    c->cur = NULL;
+    c->tap_on = false;
+    if (c->src_host) {
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    } else {
+        fab_chan *in = &f->ch[c->src_in];
+        c->src_in = -1;
+        fab__sink(f, in);
+        fab_push(f, c->free_at > now ? c->free_at : now, PH_ARB, EV_ARB, c->id, 0, NULL);
+    }
+}
+
+static void fab__cut(myri_fabric *f, size_t link)
+{
+    uint64_t now = fab_now(f);
+    for (size_t d = 0; d < 2; d++) {
+        fab_chan *c = &f->ch[2 * link + d];
+        if (c->down) continue;
+        c->down = true;
+        c->epoch++;
+        if (c->stopped) { /* no STOP/GO will come from a dead receiver */
+            uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+            if (now > from) c->st.stopped_ps += now - from;
+            c->stopped = false;
+        }
+        if (f->fast) fab_fast_cut_sender(f, c);
+        if (c->cur) fab__abandon(f, c);
+        else if (f->fast) fab_fast_wake(f, c); /* queued packets go into the dead cable */
+        else fab_ref_wake(f, c);
+        fab_pkt *partial = f->fast ? fab_fast_cut_wire(f, c) : fab_ref_cut_wire(f, c);
+        if (partial) {
+            /* The receiver notices the dead cable after the non-idle period and
+             * terminates the packet as a FRES would. */
+            fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
+            fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
+        }
+    }
+}
+
+static void fab__restore(myri_fabric *f, size_t link)
+{
+    for (size_t d = 0; d < 2; d++) {
+        fab_chan *c = &f->ch[2 * link + d];
+        if (!c->down) continue;
+        c->down = false;
+        c->epoch++;
+        c->stop_sent = false; /* flow control restarts from GO */
+        fab_rx_recheck(f, c);
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    }
+}
+
 static void fab__dispatch(myri_fabric *f, const fab_ev *ev)
 {
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
-    case EV_CTRL: fab__ctrl(f, c, ev->b != 0); break;
+    case EV_CTRL: /* lost if the cable was cut (or restored) since it was sent */
+        if (!c->down && (ev->b >> 1) == c->epoch) fab__ctrl(f, c, (ev->b & 1) != 0);
+        break;
     case EV_TIMEOUT:
         c->timer_at = 0;
         if (!c->stopped || !c->in_progress) break;
@@ -583,7 +678,11 @@ static void fab__dispatch(myri_fabric *f, const fab_ev *ev)
         if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);
         break;
     case EV_ARB: fab__arbitrate(f, c); break;
-    case EV_FRES: fab__fres(f, c, ev->p); break;
+    case EV_FRES:
+        if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->epoch)) fab__fres(f, c, ev->p);
+        break;
+    case EV_CUT: fab__cut(f, (size_t)ev->a); break;
+    case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
     default:
         if (f->fast) fab_fast_handle(f, ev);
         else fab_ref_handle(f, ev);
@@ -798,16 +897,16 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    (void)at_ps;
-    if (!f || 2 * link >= f->nchan) return MYRI_EINVAL;
-    return MYRI_ESTATE; /* not implemented yet: see docs/FABRIC.md */
+    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
+    fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
+    return MYRI_OK;
 }
 
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    (void)at_ps;
-    if (!f || 2 * link >= f->nchan) return MYRI_EINVAL;
-    return MYRI_ESTATE;
+    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
+    fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
+    return MYRI_OK;
 }
 
 myri_status myri_fabric_corrupt(myri_fabric *f, uint64_t id, size_t channel, uint32_t index,

@@ -88,7 +88,7 @@ static void ff__purge(myri_fabric *f, fab_chan *c)
     uint64_t dep = c->dst_host ? UINT64_MAX : ff__departed(f, c, now);
     while (c->rcount > 1) {
         fab_run *r = ff__run(c, 0);
-        uint64_t last = r->s + (r->cnt - 1) * f->T + c->d_ps;
+        uint64_t last = r->s + (r->cnt ? r->cnt - 1 : 0) * f->T + c->d_ps;
         if (last > now || last > c->last_check || r->n0 + r->cnt > dep) break;
         c->arr_base += r->cnt;
         c->rhead = (c->rhead + 1) % c->rcap;
@@ -104,7 +104,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
         uint64_t now = fab_now(f);
         while (c->rcount) {
             fab_run *o = ff__run(c, 0);
-            if (o->s + (o->cnt - 1) * f->T + c->d_ps > now) break;
+            if (o->s + (o->cnt ? o->cnt - 1 : 0) * f->T + c->d_ps > now) break;
             c->arr_base += o->cnt;
             c->rhead = (c->rhead + 1) % c->rcap;
             c->rcount--;
@@ -146,6 +146,7 @@ static void ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_li
     for (uint32_t i = 0; i < u->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
+        if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (first > lim) break;
         uint64_t x = last < lim ? last : first + (lim - first) / f->T * f->T;
@@ -173,6 +174,7 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
     for (uint32_t i = 0; i < u->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
+        if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= now) continue;
         uint64_t lo = first > now ? 0 : (now - first) / f->T + 1, hi = r->cnt - 1;
@@ -216,6 +218,12 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     }
     ff__track_upto(f, u, now, true);
     int64_t o = ff__occ(f, u, now);
+#ifdef FAB_DEBUG
+    if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
+        fprintf(stderr, "F %llu check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now,
+                (unsigned long long)ff__arrived(f, u, now), (unsigned long long)ff__departed(f, u, now), (long long)o,
+                (int)u->front, (unsigned long long)u->dep_base);
+#endif
     if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) fab_emit_ctrl(f, u, true);
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
     uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
@@ -279,6 +287,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
     uint64_t g = e->g0 + j + 1;
     uint32_t i;
     uint64_t a = ff__arrival(f, u, g, &i);
+    if (a != MYRI_TIME_NEVER && ff__run(u, i)->pkt != e->pkt) a = MYRI_TIME_NEVER; /* lost */
     *next = a;
     if (a == MYRI_TIME_NEVER || a > t) return 0;
     uint64_t cur = g;
@@ -287,7 +296,8 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
         cur = r->n0 + r->cnt;
         if (i + 1 >= u->rcount) break;
         const fab_run *r2 = ff__run(u, i + 1);
-        if (r2->n0 != cur || r2->pkt != r->pkt || r2->s + u->d_ps > t + (cur - g) * f->T) break;
+        if (r2->n0 != cur || r2->pkt != r->pkt || r2->cnt == 0 || r2->s + u->d_ps > t + (cur - g) * f->T)
+            break;
         i++;
     }
     return cur - g;
@@ -326,7 +336,7 @@ static void ff__start_run(myri_fabric *f, fab_chan *c)
     c->run_j0 = j;
     c->run_g0 = c->sent_total;
     c->run_excl = 0;
-    ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur});
+    ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur, j});
     if (j == 0) {
         c->in_progress = true;
         c->tap_first = now;
@@ -345,9 +355,9 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
     if (!c->src_host) ff__track_max(f, &f->ch[c->src_in]);
 #ifdef FAB_DEBUG
-    if (c->id == FAB_DEBUG)
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
-            fprintf(stderr, "F %llu send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), (unsigned long long)c->cur->id, c->run_j0 + q);
+            fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), c->id, (unsigned long long)c->cur->id, c->run_j0 + q);
 #endif
     c->run_on = false;
     ff__last(c)->cnt = k;
@@ -418,7 +428,7 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
         fab_tap_done(f, o, o->cur_next, true);
-        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
+        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
         t += f->T;
         o->free_at = t;
     }
@@ -465,6 +475,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
     if (c->run_on || c->stopped || c->free_at > now) return;
     if (!c->cur) {
+        if (c->src_host) fab_host_drop_down(f, c);
         if (!c->src_host || !c->hq_head) return;
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
@@ -498,6 +509,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 {
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
+    if (ff__arrival(f, c, g, NULL) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
         c->hpkt = pkt;
         c->hbad = false;
@@ -512,6 +524,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     e->pkt = pkt;
     e->hop = hop;
     e->n = pkt->nbytes0 - hop + 1;
+    e->will = e->n;
     e->g0 = g;
     pkt->refs++; /* presence at this input */
     if (c->rxcount == 1) fab_front_begin(f, c);
@@ -568,18 +581,80 @@ void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     if (out->cur) fab_fast_wake(f, out);
 }
 
+/* Characters of the entry's packet received so far: up to the last one of
+ * its runs that has arrived.  Runs leave the ring in order and only once all
+ * their characters have left the buffer; if none of the packet's runs is left,
+ * everything it received has departed (it is at the front). */
 uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
 {
-    uint64_t a = ff__arrived(f, c, fab_now(f)) - e->g0;
-    return (uint32_t)(a < e->n ? a : e->n);
+    uint64_t now = fab_now(f), got = 0;
+    bool found = false;
+    for (uint32_t i = 0; i < c->rcount; i++) {
+        const fab_run *r = ff__run(c, i);
+        if (r->pkt != e->pkt || r->cnt == 0 || now < r->s + c->d_ps) continue;
+        uint64_t k = (now - r->s - c->d_ps) / f->T + 1;
+        if (k > r->cnt) k = r->cnt;
+        found = true;
+        if (r->n0 + k - e->g0 > got) got = r->n0 + k - e->g0;
+    }
+    if (!found) {
+        uint64_t d = ff__departed(f, c, now);
+        got = d > e->g0 ? d - e->g0 : 0;
+    }
+    return (uint32_t)(got < e->n ? got : e->n);
+}
+
+void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
+{
+    if (!c->run_on) return;
+    uint64_t now = fab_now(f);
+    uint32_t k = (uint32_t)((now - c->run_s + f->T - 1) / f->T); /* sent before now */
+    c->f_gen++;
+    ff__finalize(f, c, k);
+}
+
+fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f), lost = 0;
+    if (!c->dst_host) ff__track_max(f, c);
+    for (uint32_t i = 0; i < c->rcount; i++) {
+        fab_run *r = ff__run(c, i);
+        uint64_t keep = now < r->s + c->d_ps ? 0 : (now - r->s - c->d_ps) / f->T + 1;
+        if (keep >= r->cnt) continue;
+        fab_pkt *pkt = (fab_pkt *)r->pkt;
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        if (r->j0 == 0 && keep == 0) fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
+        lost += r->cnt - keep;
+        r->cnt = keep;
+    }
+    /* The lost characters are the most recent ones: give their global
+     * numbers back, so that numbers stay those of characters that arrive. */
+    while (c->rcount && ff__last(c)->cnt == 0) c->rcount--;
+    c->sent_total -= lost;
+    ff__rx_update(f, c);
+    ff__notify_down(f, c, false);
+    if (c->dst_host) {
+        fab_pkt *p = c->hpkt;
+        c->hpkt = NULL;
+        return p;
+    }
+    if (!c->rxcount) return NULL;
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+    uint32_t got = fab_fast_got(f, c, e);
+    if (got >= e->n || e->fres || e->dead) return NULL;
+    e->dead = true;
+    e->will = got; /* the rest was lost */
+    if (e == fab_rx_front(c) && c->front == FR_SINK) c->sink_end = e->g0 + got;
+    return e->pkt;
 }
 
 void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = fab_rx_front(in);
-    in->sink_end = e->g0 + (e->fres ? e->got : e->n);
+    in->sink_end = e->g0 + (e->fres ? e->got : e->will);
     ff__rx_update(f, in);
-    if (e->fres || ff__arrived(f, in, fab_now(f)) >= in->sink_end) {
+    /* Done if nothing more will come: FRES seen, or the GAP has arrived. */
+    if (e->fres || fab_fast_got(f, in, e) >= e->n) {
         in->dep_base = in->sink_end;
         fab_front_done(f, in);
     }

@@ -18,12 +18,13 @@
 
 typedef enum fab_phase {
     PH_ARRIVE = 0,  /* characters / FRES / dead-link detection at receivers */
-    PH_CTRL = 1,    /* STOP and GO reach senders */
-    PH_TIMEOUT = 2, /* long-period timeouts fire */
-    PH_DECODE = 3,  /* route bytes decoded (path formation done) */
-    PH_ARB = 4,     /* round-robin arbitration of free outputs */
-    PH_SEND = 5,    /* senders transmit */
-    PH_CHECK = 6    /* slack buffers compared with the STOP and GO lines */
+    PH_LINK = 1,    /* links cut and restored */
+    PH_CTRL = 2,    /* STOP and GO reach senders */
+    PH_TIMEOUT = 3, /* long-period timeouts fire */
+    PH_DECODE = 4,  /* route bytes decoded (path formation done) */
+    PH_ARB = 5,     /* round-robin arbitration of free outputs */
+    PH_SEND = 6,    /* senders transmit */
+    PH_CHECK = 7    /* slack buffers compared with the STOP and GO lines */
 } fab_phase;
 
 enum fab_kind {
@@ -32,7 +33,9 @@ enum fab_kind {
     EV_TIMEOUT,     /* a = channel */
     EV_DECODE,      /* a = input channel, b = generation */
     EV_ARB,         /* a = output channel */
-    EV_FRES,        /* a = channel, p = packet: FRES reaches the receiver */
+    EV_FRES,        /* a = channel, p = packet, b = epoch << 1 | dead-link flag */
+    EV_CUT,         /* a = link */
+    EV_RESTORE,     /* a = link */
     /* reference model */
     EV_R_ARRIVE,    /* a = channel */
     EV_R_SEND,      /* a = channel */
@@ -88,6 +91,8 @@ typedef struct fab_rxent {
     uint64_t g0;           /* global index of its first character on the channel */
     bool fres;             /* FRES received: truncated after `got` characters */
     uint32_t got;          /* characters received so far */
+    uint32_t will;         /* characters that will ever arrive (n, less after a cut) */
+    bool dead;             /* cut: the dead-link detection will terminate it */
 } fab_rxent;
 
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
@@ -99,6 +104,7 @@ typedef struct fab_run {
     uint64_t n0;
     uint64_t cnt;
     const void *pkt;   /* the packet whose characters these are (runs never span packets) */
+    uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
 #define RUN_OPEN UINT64_MAX
 
@@ -107,6 +113,7 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint32_t j;              /* index on this channel */
     uint8_t byte;
     uint8_t gap;
+    uint8_t lost;            /* lost on a cut cable */
     uint32_t hop;            /* route position of the packet on this channel */
     uint32_t n;              /* characters of the packet on this channel */
     uint64_t at;             /* arrival time (wire) */
@@ -177,6 +184,10 @@ typedef struct fab_chan {
     /* ---- switch output ---- */
     uint32_t rr;                    /* last input port granted */
     uint32_t nreq;                  /* inputs waiting for this output */
+
+    /* link state */
+    bool down;                      /* cable cut */
+    uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
 
     /* tap: the bytes of the current packet on this channel */
     bool tap_on;
@@ -267,6 +278,8 @@ bool fab_tap_reserve(fab_chan *c, size_t n);
 /* The packet being tapped on c is over: report its first nbytes bytes. */
 void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated);
 uint64_t fab_mix(uint64_t x);
+/* A host whose cable is cut: its queued packets are dropped "link_down". */
+void fab_host_drop_down(myri_fabric *f, fab_chan *c);
 
 /* ---- models ---- */
 void fab_ref_handle(myri_fabric *f, const fab_ev *ev);
@@ -285,6 +298,13 @@ void fab_fast_timeout(myri_fabric *f, fab_chan *c);
 void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
 void fab_fast_free(myri_fabric *f);
 void fab_fast_flush(myri_fabric *f);  /* end-of-instant slack checks */
+/* Cut: the sender's run stops now; characters on the wire are lost (drops
+ * them, releases references of packets whose head is lost); returns the
+ * packet partly received, or NULL. */
+void fab_fast_cut_sender(myri_fabric *f, fab_chan *c);
+fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c);
+fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c);
+void fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* model: re-evaluate the slack now */
 bool fab_fast_available(void);
 uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
 uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c);

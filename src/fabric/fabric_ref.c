@@ -93,7 +93,7 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
         fab_tap_done(f, o, o->cur_next, true);
-        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, 0, pkt);
+        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
         t += f->T;
         o->free_at = t;
     }
@@ -110,6 +110,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
     if (c->free_at > now || c->stopped) return;
     if (!c->cur) {
+        if (c->src_host) fab_host_drop_down(f, c);
         if (!c->src_host || !c->hq_head) return;
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
@@ -156,7 +157,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         else pkt->refs++; /* this channel's reference, until GAP or FRES arrives */
     }
 #ifdef FAB_DEBUG
-    if (c->id == FAB_DEBUG) fprintf(stderr, "R %llu send pkt %llu j %u\n", (unsigned long long)now, (unsigned long long)pkt->id, j);
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG) fprintf(stderr, "R %llu ch %u send pkt %llu j %u\n", (unsigned long long)now, c->id, (unsigned long long)pkt->id, j);
 #endif
     c->free_at = now + f->T;
     c->cur_next++;
@@ -207,6 +208,7 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     c->whead = (c->whead + 1) % c->wcap;
     c->wcount--;
     MYRI_ASSERT(f->comp, ch.at == fab_now(f), "wire order broken on channel %u", c->id);
+    if (ch.lost) return;
     if (c->dst_host) {
         ref__host_arrive(f, c, &ch);
         return;
@@ -245,6 +247,11 @@ static void ref__check(myri_fabric *f, fab_chan *c)
                 "slack buffer of channel %u overflows: %llu > %llu characters", c->id,
                 (unsigned long long)c->occ, (unsigned long long)f->p.slack_size_bytes);
     if (c->occ > c->st.max_slack_bytes) c->st.max_slack_bytes = c->occ;
+#ifdef FAB_DEBUG
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
+        fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
+                (unsigned long long)c->arrived_total, (unsigned long long)c->departed_total, (long long)c->occ, (int)c->front);
+#endif
     if (!c->stop_sent && c->occ >= f->p.slack_stop_bytes) fab_emit_ctrl(f, c, true);
     else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) fab_emit_ctrl(f, c, false);
 }
@@ -293,4 +300,26 @@ void fab_ref_timeout(myri_fabric *f, fab_chan *c)
 {
     (void)f;
     (void)c; /* nothing model-specific: the core discards the rest */
+}
+
+fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
+{
+    uint64_t now = fab_now(f);
+    for (uint32_t i = 0; i < c->wcount; i++) {
+        fab_rchar *ch = &c->wire[(c->whead + i) % c->wcap];
+        if (ch->at <= now || ch->lost) continue;
+        ch->lost = 1;
+        fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        if (ch->j == 0) fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
+    }
+    if (c->dst_host) {
+        fab_pkt *p = c->hpkt;
+        c->hpkt = NULL;
+        return p;
+    }
+    if (!c->rxcount) return NULL;
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+    if (e->got >= e->n || e->fres || e->dead) return NULL;
+    e->dead = true;
+    return e->pkt;
 }

@@ -74,6 +74,8 @@ typedef struct fd_case {
     struct { uint64_t at; myri_fabric_packet pk; uint8_t route[32]; } *pk;
     size_t ncorr;
     struct { uint64_t id; uint32_t ch, idx; uint8_t mask; } corr[4];
+    size_t ncut;
+    struct { uint32_t link; uint64_t at, until; } cut[2];
 } fd_case;
 
 static inline uint64_t fd_below(myri_rng *r, uint64_t n) { return myri_rng_below(r, n); }
@@ -210,6 +212,12 @@ static inline void fd_case_make(fd_case *c, uint64_t seed)
         c->corr[k].idx = (uint32_t)fd_below(&r, 12);
         c->corr[k].mask = (uint8_t)(1u << fd_below(&r, 8));
     }
+    c->ncut = fd_below(&r, 4) == 0 ? 1 + fd_below(&r, 2) : 0;
+    for (size_t k = 0; k < c->ncut; k++) {
+        c->cut[k].link = (uint32_t)fd_below(&r, t->nlinks);
+        c->cut[k].at = fd_below(&r, t0 + 2000000);
+        c->cut[k].until = fd_below(&r, 2) ? c->cut[k].at + fd_below(&r, 3000000) : 0;
+    }
 }
 
 static inline void fd_case_free(fd_case *c)
@@ -263,6 +271,10 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
     for (size_t k = 0; k < c->ncorr; k++)
         myri_fabric_corrupt(f, c->corr[k].id, c->corr[k].ch, c->corr[k].idx, c->corr[k].mask);
     for (size_t ch = 0; ch < myri_fabric_channel_count(f); ch++) myri_fabric_set_tap(f, ch, fd_tap, o);
+    for (size_t k = 0; k < c->ncut; k++) {
+        myri_fabric_cut_link(f, c->cut[k].link, c->cut[k].at);
+        if (c->cut[k].until) myri_fabric_restore_link(f, c->cut[k].link, c->cut[k].until);
+    }
     fd_inject in = {f, c, 0};
     myri_component *comp;
     myri_sim_add(sim, &fd_inj_ops, "inj", &in, &comp);

@@ -2,7 +2,8 @@
  * randomised topologies (trees, extra links, rings with cyclic routes that
  * deadlock and are broken by the long-period timeout), parameters (slack
  * sizes and lines, latencies, control delays, type length, bit errors) and
- * traffic (sizes, bursts, bad routes, scripted corruption).  Both models must
+ * traffic (sizes, bursts, bad routes, scripted corruption), cut and restored
+ * links.  Both models must
  * give identical per-packet delivery times to the picosecond, identical drops
  * with identical reasons, identical per-channel counters, and identical bytes
  * seen by taps on every channel.  More cases:
@@ -20,7 +21,7 @@
 static void test_models_agree(void **state)
 {
     (void)state;
-    uint64_t delivered = 0, timeouts = 0, crc = 0, stops = 0, taps = 0;
+    uint64_t delivered = 0, timeouts = 0, crc = 0, stops = 0, taps = 0, down = 0;
     for (uint64_t s = 1; s <= NCASES; s++) {
         fd_case c;
         fd_case_make(&c, s);
@@ -35,6 +36,7 @@ static void test_models_agree(void **state)
         taps += a.taps;
         timeouts += a.ctr.dropped[MYRI_FABRIC_DROP_TIMEOUT];
         crc += a.ctr.dropped[MYRI_FABRIC_DROP_CRC];
+        down += a.ctr.dropped[MYRI_FABRIC_DROP_LINK_DOWN];
         for (size_t ch = 0; ch < a.nch; ch++) stops += a.ch[ch].stops;
         free(a.rec);
         free(b.rec);
@@ -44,6 +46,7 @@ static void test_models_agree(void **state)
     assert_true(delivered > 1000);
     assert_true(timeouts > 10);
     assert_true(crc > 10);
+    assert_true(down > 10);
     assert_true(stops > 1000);
     assert_true(taps > delivered);
 }

@@ -2,7 +2,8 @@
  * models: CRC-8 trailer and its incremental update; a hotspot on an 8-port
  * switch; corruption on any hop detected at the destination; to-host bytes,
  * unconnected ports and misrouted packets dropped and counted; a deadlock on
- * a cyclic route set broken by the long-period timeout with FRES; determinism. */
+ * a cyclic route set broken by the long-period timeout with FRES; a cut and
+ * restored link; determinism. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -301,6 +302,51 @@ static void test_deadlock_timeout_fres(void **state)
     }
 }
 
+/* ---- link cut and restore ----------------------------------------------------------- */
+
+static void test_link_cut_restore(void **state)
+{
+    (void)state;
+    for (int model = 0; model < 2; model++) {
+        double len[3] = {10, 10, 10};
+        myri_topo *t = ft_line(1, 8, len); /* h0 - s0 - h1: link 0 h0-s0, link 1 s0-h1 */
+        myri_sim *sim = myri_sim_create(1);
+        myri_fabric *f = mk(sim, t, model, NULL);
+        uint8_t route = 0x81;
+        /* packet 1 (2000 B = 25 us) is cut in the middle of link 1 at 10 us;
+         * packet 2 is queued behind it; link 1 comes back at 40 us; packet 3
+         * is sent at 50 us and arrives. */
+        assert_int_equal(myri_fabric_cut_link(f, 1, 10 * MYRI_PS_PER_US), MYRI_OK);
+        assert_int_equal(myri_fabric_restore_link(f, 1, 40 * MYRI_PS_PER_US), MYRI_OK);
+        for (uint64_t id = 1; id <= 2; id++) {
+            myri_fabric_packet pk = {.id = id, .route_len = 1, .route = &route, .type = 5,
+                                     .payload_bytes = 2000};
+            assert_int_equal(myri_fabric_send(f, &pk), MYRI_OK);
+        }
+        myri_sim_run(sim, 50 * MYRI_PS_PER_US, 0);
+        myri_fabric_packet pk3 = {.id = 3, .route_len = 1, .route = &route, .type = 5, .payload_bytes = 100};
+        assert_int_equal(myri_fabric_send(f, &pk3), MYRI_OK);
+        myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+        myri_fabric_counters c;
+        myri_fabric_get_counters(f, &c);
+        ft_sort(&g_log);
+        assert_int_equal(g_log.n, 3);
+        assert_int_equal(g_log.rec[0].reason, MYRI_FABRIC_DROP_LINK_DOWN);
+        assert_int_equal(g_log.rec[0].t, 10 * MYRI_PS_PER_US); /* truncated at the cut */
+        /* packet 2 went into the dead cable (its head was forwarded while down) */
+        assert_int_equal(g_log.rec[1].reason, MYRI_FABRIC_DROP_LINK_DOWN);
+        assert_int_equal(g_log.rec[2].reason, -1);
+        assert_int_equal(c.dropped[MYRI_FABRIC_DROP_LINK_DOWN], 2);
+        assert_int_equal(c.in_flight, 0);
+        myri_fabric_channel_stats s;
+        myri_fabric_get_channel_stats(f, 2, &s); /* s0 -> h1 */
+        assert_int_equal(s.truncated, 1);
+        assert_int_equal(myri_fabric_cut_link(f, 7, 0), MYRI_EINVAL);
+        myri_sim_destroy(sim);
+        myri_topo_destroy(t);
+    }
+}
+
 /* ---- determinism -------------------------------------------------------------------- */
 
 static void test_determinism(void **state)
@@ -356,7 +402,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc_trailer_and_strip), cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_corruption_any_hop),    cmocka_unit_test(test_bad_routes_counted),
-        cmocka_unit_test(test_deadlock_timeout_fres), cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_deadlock_timeout_fres), cmocka_unit_test(test_link_cut_restore),
+        cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_api_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
