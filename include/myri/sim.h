@@ -107,6 +107,15 @@ bool myri_sim_cancel(myri_sim *sim, myri_event_id id);
 myri_event_id myri_sim_reschedule(myri_sim *sim, myri_event_id id, myri_time_ps at_ps);
 
 myri_time_ps myri_sim_now(const myri_sim *sim);
+/* Time of the next pending event other than the one being handled (a lower
+ * bound when cancelled events are pending), or MYRI_TIME_NEVER.  With
+ * myri_sim_horizon it lets a component that runs its own agenda process its
+ * internal events up to the next event of anybody else without one engine
+ * event per internal time (the fabric does). */
+myri_time_ps myri_sim_next_time(const myri_sim *sim);
+/* The `until_ps` of the running myri_sim_run (now when none is running or an
+ * event limit is set): no component may act beyond it. */
+myri_time_ps myri_sim_horizon(const myri_sim *sim);
 uint64_t myri_sim_seed(const myri_sim *sim);
 /* Number of events executed so far. */
 uint64_t myri_sim_events(const myri_sim *sim);

@@ -72,6 +72,7 @@ struct myri_sim {
     bool full;         /* a schedule failed for lack of slots or memory */
     uint64_t seq;
     myri_time_ps now;
+    myri_time_ps until; /* horizon of the running myri_sim_run */
     uint64_t events;
     uint64_t hash;
     uint64_t seed;
@@ -395,6 +396,24 @@ myri_event_id myri_sim_reschedule(myri_sim *s, myri_event_id id, myri_time_ps at
 }
 
 myri_time_ps myri_sim_now(const myri_sim *s) { return s ? s->now : 0; }
+
+myri_time_ps myri_sim_next_time(const myri_sim *s)
+{
+    if (!s || s->hn == 0) return MYRI_TIME_NEVER;
+    if (!s->top_dead) return ENT_T(s->heap[0]);
+    /* The running handler's own entry is still at the top: the next event is
+     * the least of its children (cancelled entries count: a lower bound). */
+    myri_time_ps t = MYRI_TIME_NEVER;
+    for (size_t i = 1; i <= 4 && i < s->hn; i++)
+        if (ENT_T(s->heap[i]) < t) t = ENT_T(s->heap[i]);
+    return t;
+}
+
+myri_time_ps myri_sim_horizon(const myri_sim *s)
+{
+    if (!s) return 0;
+    return s->until > s->now ? s->until : s->now;
+}
 uint64_t myri_sim_seed(const myri_sim *s) { return s ? s->seed : 0; }
 uint64_t myri_sim_events(const myri_sim *s) { return s ? s->events : 0; }
 size_t myri_sim_pending(const myri_sim *s) { return s ? s->live : 0; }
@@ -455,6 +474,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
 {
     if (!s) return MYRI_EINVAL;
     s->stop = false;
+    s->until = max_events ? s->now : until; /* with an event limit: no look-ahead */
     uint64_t limit = max_events ? s->events + max_events : UINT64_MAX;
     while (!s->stop && s->events < limit) {
         if (s->ncancelled > 4096 && s->ncancelled > s->live) compact(s);
@@ -493,6 +513,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         if (s->progress && (s->events & 0xffff) == 0) progress_tick(s);
     }
     if (s->progress) fputs("\r\033[K", s->progress);
+    s->until = s->now;
     return s->full ? MYRI_EFULL : MYRI_OK;
 }
 

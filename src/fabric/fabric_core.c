@@ -144,10 +144,9 @@ const char *myri_fabric_drop_name(myri_fabric_drop_reason r)
 
 /* ---- agenda ------------------------------------------------------------------------ */
 
-static bool fab__less(const fab_ev *a, const fab_ev *b)
-{
-    return a->time < b->time || (a->time == b->time && a->key < b->key);
-}
+#define KEY_T(k) ((uint64_t)((k) >> 64))
+#define KEY_PHASE(k) ((unsigned)((uint64_t)(k) >> 61))
+#define KEY_SLOT(k) ((uint32_t)((uint64_t)(k) & 0xffffffu))
 
 static void fab__schedule_tick(myri_fabric *f, uint64_t t)
 {
@@ -155,6 +154,21 @@ static void fab__schedule_tick(myri_fabric *f, uint64_t t)
     myri_event ev = {.target = f->comp, .kind = 1};
     if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule fabric tick");
     f->tick_at = t;
+}
+
+static uint32_t fab__slot(myri_fabric *f)
+{
+    if (f->nfree) return f->pfree[--f->nfree];
+    if (f->npool >= (1u << 24)) myri_panic(f->comp, "more than 2^24 pending fabric events");
+    if ((f->npool & (f->npool - 1)) == 0 || f->npool == 0) {
+        size_t nc = f->npool ? 2 * f->npool : 1024;
+        fab_ev *np = realloc(f->pool, nc * sizeof *np);
+        uint32_t *nf = realloc(f->pfree, nc * sizeof *nf);
+        if (!np || !nf) myri_panic(f->comp, "out of memory (agenda)");
+        f->pool = np;
+        f->pfree = nf;
+    }
+    return (uint32_t)f->npool++;
 }
 
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
@@ -167,65 +181,101 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
                 "event for an earlier phase of the current instant (kind %u)", kind);
     if (f->hn == f->hcap) {
         size_t nc = f->hcap ? 2 * f->hcap : 1024;
-        fab_ev *nh = realloc(f->heap, nc * sizeof *nh);
+        fab_key *nh = realloc(f->heap, nc * sizeof *nh);
         if (!nh) myri_panic(f->comp, "out of memory (agenda)");
         f->heap = nh;
         f->hcap = nc;
     }
-    fab_ev e = {t, ((uint64_t)ph << 56) | f->seq++, kind, a, b, p};
+    uint32_t slot = fab__slot(f);
+    f->pool[slot] = (fab_ev){t, 0, kind, a, b, p};
+    fab_key k = ((fab_key)t << 64) |
+                (((uint64_t)ph << 61) | ((f->seq++ & ((1ull << 37) - 1)) << 24) | slot);
     size_t i = f->hn++;
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!fab__less(&e, &f->heap[parent])) break;
+        size_t parent = (i - 1) / 4;
+        if (f->heap[parent] <= k) break;
         f->heap[i] = f->heap[parent];
         i = parent;
     }
-    f->heap[i] = e;
-    if (!f->in_tick || t > now) fab__schedule_tick(f, t);
+    f->heap[i] = k;
+    if (!f->in_tick) fab__schedule_tick(f, t); /* else: at the end of the handler */
 }
 
-static fab_ev fab__pop(myri_fabric *f)
+static fab_ev fab__pop(myri_fabric *f, unsigned *phase)
 {
-    fab_ev top = f->heap[0];
-    fab_ev last = f->heap[--f->hn];
+    fab_key top = f->heap[0];
+    fab_key last = f->heap[--f->hn];
     size_t i = 0, n = f->hn;
     for (;;) {
-        size_t l = 2 * i + 1, best = i;
-        const fab_ev *bv = &last;
-        if (l < n && fab__less(&f->heap[l], bv)) { best = l; bv = &f->heap[l]; }
-        if (l + 1 < n && fab__less(&f->heap[l + 1], bv)) { best = l + 1; bv = &f->heap[l + 1]; }
-        if (best == i) break;
-        f->heap[i] = f->heap[best];
+        size_t c = 4 * i + 1;
+        if (c >= n) break;
+        size_t best = c;
+        fab_key bv = f->heap[c];
+        size_t end = c + 4 < n ? c + 4 : n;
+        for (size_t j = c + 1; j < end; j++)
+            if (f->heap[j] < bv) {
+                bv = f->heap[j];
+                best = j;
+            }
+        if (bv >= last) break;
+        f->heap[i] = bv;
         i = best;
     }
     if (n) f->heap[i] = last;
-    return top;
+    uint32_t slot = KEY_SLOT(top);
+    *phase = KEY_PHASE(top);
+    f->pfree[f->nfree++] = slot;
+    return f->pool[slot];
 }
 
 static void fab__dispatch(myri_fabric *f, const fab_ev *ev);
 
+static void fab__callback(myri_fabric *f, fab_cbrec *r);
+
+/* One engine event: the fabric's instants from the engine's time up to the
+ * next event of any other component (or the end of the run), each instant
+ * in phase order.  Kind 2 is a deferred callback. */
 static void fab__handle(myri_component *self, const myri_event *ev)
 {
-    (void)ev;
     myri_fabric *f = self->state;
-    uint64_t now = fab_now(f);
+    if (ev->kind == 2) {
+        fab__callback(f, ev->ptr);
+        return;
+    }
+    if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
+    uint64_t now = myri_sim_now(f->sim);
     if (f->tick_at == now) f->tick_at = MYRI_TIME_NEVER;
     f->in_tick = true;
+    f->now = now;
     for (;;) {
-        if (f->ndirty && (!f->hn || f->heap[0].time != now || (f->heap[0].key >> 56) > PH_CHECK)) {
+        if (f->ndirty && (!f->hn || KEY_T(f->heap[0]) != f->now || KEY_PHASE(f->heap[0]) > PH_CHECK)) {
             f->now_phase = PH_CHECK;
             fab_fast_flush(f);
             continue;
         }
-        if (!f->hn || f->heap[0].time != now) break;
-        fab_ev e = fab__pop(f);
-        f->now_phase = e.key >> 56;
+        if (!f->hn) break;
+        uint64_t t = KEY_T(f->heap[0]);
+        if (t != f->now) {
+            uint64_t lim = myri_sim_next_time(f->sim), hz = myri_sim_horizon(f->sim);
+            if (hz < lim) lim = hz;
+            if (t > lim) break;
+            f->now = t;
+        }
+        unsigned ph;
+        fab_ev e = fab__pop(f, &ph);
+        f->now_phase = ph;
         f->ctr.events++;
         fab__dispatch(f, &e);
     }
     f->in_tick = false;
     f->now_phase = 0;
-    if (f->hn) fab__schedule_tick(f, f->heap[0].time);
+    if (f->hn) fab__schedule_tick(f, KEY_T(f->heap[0]));
+    /* Ran ahead of every other event: let the engine's clock reach the last
+     * instant processed, so that results read after the run are consistent. */
+    if (f->now > now && myri_sim_next_time(f->sim) > f->now) {
+        myri_event cu = {.target = f->comp, .kind = 3};
+        if (!myri_sim_schedule(f->sim, f->now, &cu)) myri_panic(f->comp, "cannot schedule");
+    }
 }
 
 /* ---- packets ----------------------------------------------------------------------- */
@@ -290,6 +340,33 @@ uint64_t fab_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+static fab_cbrec *fab__cbrec(myri_fabric *f)
+{
+    fab_cbrec *r = f->cb_free;
+    if (r) {
+        f->cb_free = r->next;
+        return r;
+    }
+    r = malloc(sizeof *r);
+    fab_cbrec **na = f->ncb_all == f->capcb_all
+                         ? realloc(f->cb_all, (f->capcb_all ? 2 * f->capcb_all : 64) * sizeof *na)
+                         : f->cb_all;
+    if (!r || !na) myri_panic(f->comp, "out of memory (callbacks)");
+    if (na != f->cb_all || f->ncb_all == f->capcb_all) {
+        f->cb_all = na;
+        f->capcb_all = f->capcb_all ? 2 * f->capcb_all : 64;
+    }
+    f->cb_all[f->ncb_all++] = r;
+    return r;
+}
+
+/* Hands a callback due at time t (ahead of the engine) to an engine event. */
+static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t)
+{
+    myri_event ev = {.target = f->comp, .kind = 2, .ptr = r};
+    if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
+}
+
 void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
 {
     if (pkt->dropped || pkt->delivered) return;
@@ -299,7 +376,16 @@ void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     f->ctr.dropped_total++;
     /* Order-independent (sum) so that same-instant callbacks may come in any order. */
     f->ctr.result_hash += fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
-    if (f->cb.dropped) f->cb.dropped(f->cb.ctx, pkt->id, r, now);
+    if (!f->cb.dropped) return;
+    if (now == myri_sim_now(f->sim)) {
+        f->cb.dropped(f->cb.ctx, pkt->id, r, now);
+        return;
+    }
+    fab_cbrec *rec = fab__cbrec(f);
+    rec->delivered = false;
+    rec->id = pkt->id;
+    rec->reason = r;
+    fab__defer(f, rec, now);
 }
 
 void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
@@ -316,8 +402,23 @@ void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
             .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
             .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
             .tail_ps = now, .crc_ok = true};
-        f->cb.delivered(f->cb.ctx, &d);
+        if (fab_now(f) == myri_sim_now(f->sim)) {
+            f->cb.delivered(f->cb.ctx, &d);
+        } else {
+            fab_cbrec *rec = fab__cbrec(f);
+            rec->delivered = true;
+            rec->d = d;
+            fab__defer(f, rec, fab_now(f));
+        }
     }
+}
+
+static void fab__callback(myri_fabric *f, fab_cbrec *r)
+{
+    if (r->delivered) f->cb.delivered(f->cb.ctx, &r->d);
+    else f->cb.dropped(f->cb.ctx, r->id, r->reason, myri_sim_now(f->sim));
+    r->next = f->cb_free;
+    f->cb_free = r;
 }
 
 /* Bit errors: the error positions of packet `pkt` on channel c come from a
@@ -722,7 +823,11 @@ static void fab__destroy(myri_component *self)
     free(f->ch);
     free(f->host_node);
     free(f->heap);
+    free(f->pool);
+    free(f->pfree);
     free(f->dirty);
+    for (size_t i = 0; i < f->ncb_all; i++) free(f->cb_all[i]);
+    free(f->cb_all);
     free(f->scripts);
     free(f->taps);
     free(f);

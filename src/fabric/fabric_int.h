@@ -47,6 +47,8 @@ enum fab_kind {
     EV_F_HEAD       /* a = channel, p = packet: head arrives at a receiver */
 };
 
+__extension__ typedef unsigned __int128 fab_key;
+
 typedef struct fab_ev {
     uint64_t time;
     uint64_t key;   /* phase << 56 | sequence */
@@ -55,6 +57,16 @@ typedef struct fab_ev {
     uint64_t b;
     void *p;
 } fab_ev;
+
+/* A callback whose time is ahead of the engine's clock is delivered by an
+ * engine event at that time, so that the receiver sees the right time. */
+typedef struct fab_cbrec {
+    struct fab_cbrec *next;
+    bool delivered;
+    myri_fabric_delivery d;
+    uint64_t id;
+    myri_fabric_drop_reason reason;
+} fab_cbrec;
 
 typedef struct fab_corr {
     uint32_t pos;   /* character index on the channel */
@@ -232,10 +244,16 @@ struct myri_fabric {
     uint32_t *host_node;
     char **node_name;
     /* agenda */
-    fab_ev *heap; size_t hn, hcap;
+    /* 4-ary min-heap of (time << 64 | phase << 61 | seq << 24 | slot) over a
+     * pool of event bodies: one 128-bit comparison orders (time, phase, seq). */
+    fab_key *heap; size_t hn, hcap;
+    fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
     uint64_t seq;
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     bool in_tick;
+    uint64_t now;                   /* the instant being processed (in_tick) */
+    struct fab_cbrec *cb_free;      /* pool of deferred callbacks */
+    struct fab_cbrec **cb_all; size_t ncb_all, capcb_all;  /* every record, to free */
     uint64_t now_phase;
     /* packets */
     fab_pkt *free_pkts;
@@ -254,7 +272,9 @@ struct myri_fabric {
 /* ---- core services (fabric_core.c) ---- */
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p);
-static inline uint64_t fab_now(const myri_fabric *f) { return myri_sim_now(f->sim); }
+/* The fabric's clock: inside its handler it runs ahead of the engine's (it
+ * processes its own agenda up to the next event of any other component). */
+static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
 fab_pkt *fab_pkt_alloc(myri_fabric *f);
 void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
 void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
