@@ -179,6 +179,25 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
                 (unsigned long long)now);
     MYRI_ASSERT(f->comp, !(f->in_tick && t == now && (uint64_t)ph < f->now_phase),
                 "event for an earlier phase of the current instant (kind %u)", kind);
+    if (f->in_tick && t == f->now) { /* this instant: FIFO of its phase */
+        uint32_t slot = fab__slot(f);
+        f->pool[slot] = (fab_ev){t, 0, kind, a, b, p};
+        __typeof__(f->fifo[0]) *q = &f->fifo[ph];
+        if (q->head + q->n == q->cap) {
+            if (q->head) {
+                memmove(q->slot, q->slot + q->head, q->n * sizeof *q->slot);
+                q->head = 0;
+            } else {
+                size_t nc = q->cap ? 2 * q->cap : 64;
+                uint32_t *ns = realloc(q->slot, nc * sizeof *ns);
+                if (!ns) myri_panic(f->comp, "out of memory (agenda)");
+                q->slot = ns;
+                q->cap = nc;
+            }
+        }
+        q->slot[q->head + q->n++] = slot;
+        return;
+    }
     if (f->hn == f->hcap) {
         size_t nc = f->hcap ? 2 * f->hcap : 1024;
         fab_key *nh = realloc(f->heap, nc * sizeof *nh);
@@ -247,23 +266,42 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     if (f->tick_at == now) f->tick_at = MYRI_TIME_NEVER;
     f->in_tick = true;
     f->now = now;
+    f->now_phase = 0;
     for (;;) {
-        if (f->ndirty && (!f->hn || KEY_T(f->heap[0]) != f->now || KEY_PHASE(f->heap[0]) > PH_CHECK)) {
+        unsigned hp = (f->hn && KEY_T(f->heap[0]) == f->now) ? KEY_PHASE(f->heap[0]) : 99u;
+        unsigned fp = 99u;
+        for (unsigned q = (unsigned)f->now_phase; q <= PH_CHECK; q++)
+            if (f->fifo[q].n) {
+                fp = q;
+                break;
+            }
+        unsigned np = hp < fp ? hp : fp;
+        if (f->ndirty && np > PH_CHECK) {
             f->now_phase = PH_CHECK;
             fab_fast_flush(f);
             continue;
         }
-        if (!f->hn) break;
-        uint64_t t = KEY_T(f->heap[0]);
-        if (t != f->now) {
+        if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
+            if (!f->hn) break;
+            uint64_t t = KEY_T(f->heap[0]);
             uint64_t lim = myri_sim_next_time(f->sim), hz = myri_sim_horizon(f->sim);
             if (hz < lim) lim = hz;
             if (t > lim) break;
             f->now = t;
+            f->now_phase = 0;
+            continue;
         }
-        unsigned ph;
-        fab_ev e = fab__pop(f, &ph);
-        f->now_phase = ph;
+        fab_ev e;
+        if (hp <= fp) {
+            unsigned ph;
+            e = fab__pop(f, &ph);
+        } else {
+            uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
+            if (--f->fifo[fp].n == 0) f->fifo[fp].head = 0;
+            f->pfree[f->nfree++] = slot;
+            e = f->pool[slot];
+        }
+        f->now_phase = np;
         f->ctr.events++;
         fab__dispatch(f, &e);
     }
@@ -557,10 +595,22 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
 
 static void fab__abandon(myri_fabric *f, fab_chan *c);
 
+void fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
+{
+    if (o->nreq == 0 || o->arb_at == t + 1) return;
+    o->arb_at = t + 1;
+    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+}
+
 static void fab__arbitrate(myri_fabric *f, fab_chan *o)
 {
     uint64_t now = fab_now(f);
-    if (o->cur || o->free_at > now || o->nreq == 0) return;
+    if (o->arb_at == now + 1) o->arb_at = 0;
+    if (o->cur || o->nreq == 0) return;
+    if (o->free_at > now) { /* still in its last slot: again when it ends */
+        fab_release(f, o, o->free_at);
+        return;
+    }
     const fab_node *sw = &f->node[o->src_node];
     for (uint32_t k = 1; k <= sw->nports; k++) {
         uint32_t port = (o->rr + k) % sw->nports;
@@ -654,7 +704,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
         fab_chan *in = &f->ch[c->src_in];
         c->src_in = -1;
         fab__sink(f, in);
-        fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
+        fab_release(f, c, c->free_at);
     }
 }
 
@@ -667,8 +717,9 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
         fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }
+    /* At a switch input the channel's reference is the packet's presence
+     * there, released when it leaves the front. */
     fab_rxent *e = fab_rx_find(c, pkt);
-    fab_pkt_unref(f, pkt);
     if (!e) return;
     if (f->fast) e->got = fab_fast_got(f, c, e);
     e->fres = true;
@@ -713,7 +764,7 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
         fab_chan *in = &f->ch[c->src_in];
         c->src_in = -1;
         fab__sink(f, in);
-        fab_push(f, c->free_at > now ? c->free_at : now, PH_ARB, EV_ARB, c->id, 0, NULL);
+        fab_release(f, c, c->free_at > now ? c->free_at : now);
     }
 }
 
@@ -825,6 +876,7 @@ static void fab__destroy(myri_component *self)
     free(f->heap);
     free(f->pool);
     free(f->pfree);
+    for (int q = 0; q < 8; q++) free(f->fifo[q].slot);
     free(f->dirty);
     for (size_t i = 0; i < f->ncb_all; i++) free(f->cb_all[i]);
     free(f->cb_all);

@@ -33,18 +33,20 @@ bool fab_fast_available(void) { return true; }
 static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) % c->rcap]; }
 static fab_run *ff__last(fab_chan *c) { return ff__run(c, c->rcount - 1); }
 
-/* A(x): characters of channel c arrived at its receiver by the end of instant x. */
+/* A(x): characters of channel c arrived at its receiver by the end of instant x.
+ * Global character numbers count exactly the characters that arrive (those
+ * lost on a cut cable are given back), and runs follow each other in time,
+ * so A(x) = n0 + arrived part of the last run that has begun arriving. */
 static uint64_t ff__arrived(const myri_fabric *f, fab_chan *c, uint64_t x)
 {
-    uint64_t a = c->arr_base;
-    for (uint32_t i = 0; i < c->rcount; i++) {
+    for (uint32_t i = c->rcount; i-- > 0;) {
         const fab_run *r = ff__run(c, i);
         uint64_t first = r->s + c->d_ps;
-        if (x < first) break;
+        if (x < first) continue;
         uint64_t k = (x - first) / f->T + 1;
-        a += k < r->cnt ? k : r->cnt;
+        return r->n0 + (k < r->cnt ? k : r->cnt);
     }
-    return a;
+    return c->arr_base;
 }
 
 /* Arrival time of global character g of channel c, or NEVER if unknown. */
@@ -306,13 +308,20 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
 static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started);
 
 /* Cuts or re-plans the running run of c to `lim` characters. */
+/* Is the switch input at the end of c discarding packet p? */
+static bool ff__sinking(fab_chan *c, const fab_pkt *p)
+{
+    fab_rxent *e = fab_rx_front(c);
+    return e && e->pkt == p && c->front == FR_SINK;
+}
+
 static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
 {
     c->run_lim = lim;
     ff__last(c)->cnt = lim;
     c->f_gen++;
     fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
-    if (c->run_j0 + lim == c->cur_n)
+    if (c->run_j0 + lim == c->cur_n && (c->dst_host || ff__sinking(c, c->cur)))
         fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
                  c->run_g0 + lim - 1, c->cur);
 }
@@ -439,7 +448,7 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     u->dep_base = e->g0 + e->got;
     ff__rx_update(f, u);
     fab_front_done(f, u);
-    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+    fab_release(f, o, t);
 }
 
 /* After a run: the GAP went (packet done here), or wait for more. */
@@ -453,7 +462,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
             fab_chan *u = &f->ch[c->src_in];
             c->src_in = -1;
             fab_front_done(f, u);
-            fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
+            fab_release(f, c, c->free_at);
         } else {
             ff__wake_at(f, c, c->free_at);
         }
@@ -525,8 +534,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     e->hop = hop;
     e->n = pkt->nbytes0 - hop + 1;
     e->will = e->n;
-    e->g0 = g;
-    pkt->refs++; /* presence at this input */
+    e->g0 = g; /* the channel's reference is now the packet's presence here */
     if (c->rxcount == 1) fab_front_begin(f, c);
     ff__rx_update(f, c);
 }
@@ -545,9 +553,9 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
         fab_pkt_unref(f, pkt);
         return;
     }
+    /* At a switch input this event exists only for a packet being discarded. */
     fab_rxent *front = fab_rx_front(c);
     bool sinking = front && front->pkt == pkt && c->front == FR_SINK;
-    fab_pkt_unref(f, pkt); /* the channel's reference; presence remains */
     if (sinking) {
         ff__track_max(f, c);
         c->dep_base = c->sink_end;
@@ -657,7 +665,14 @@ void fab_fast_sink(myri_fabric *f, fab_chan *in)
     if (e->fres || fab_fast_got(f, in, e) >= e->n) {
         in->dep_base = in->sink_end;
         fab_front_done(f, in);
+        return;
     }
+    /* The discard ends when the GAP arrives: if it is already on its way,
+     * that is an event (later runs that carry it announce it themselves). */
+    uint64_t g = e->g0 + e->n - 1;
+    uint64_t a = ff__arrival(f, in, g, NULL);
+    if (a != MYRI_TIME_NEVER && a > fab_now(f))
+        fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
 
 void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)

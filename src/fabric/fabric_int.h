@@ -195,6 +195,7 @@ typedef struct fab_chan {
 
     /* ---- switch output ---- */
     uint32_t rr;                    /* last input port granted */
+    uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
     uint32_t nreq;                  /* inputs waiting for this output */
 
     /* link state */
@@ -248,6 +249,9 @@ struct myri_fabric {
      * pool of event bodies: one 128-bit comparison orders (time, phase, seq). */
     fab_key *heap; size_t hn, hcap;
     fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
+    /* events for the instant being processed skip the heap: one FIFO per phase
+     * (they come after the heap's events of the same phase, pushed earlier) */
+    struct { uint32_t *slot; size_t head, n, cap; } fifo[8];
     uint64_t seq;
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     bool in_tick;
@@ -298,6 +302,8 @@ bool fab_tap_reserve(fab_chan *c, size_t n);
 /* The packet being tapped on c is over: report its first nbytes bytes. */
 void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated);
 uint64_t fab_mix(uint64_t x);
+/* Output o is free from time t (>= now): arbitrate then if anybody waits. */
+void fab_release(myri_fabric *f, fab_chan *o, uint64_t t);
 /* A host whose cable is cut: its queued packets are dropped "link_down". */
 void fab_host_drop_down(myri_fabric *f, fab_chan *c);
 

@@ -101,7 +101,7 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     o->in_progress = false;
     o->src_in = -1;
     fab_front_done(f, in);
-    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+    fab_release(f, o, t);
 }
 
 static void ref__send(myri_fabric *f, fab_chan *c)
@@ -168,7 +168,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         if (in) {
             c->src_in = -1;
             fab_front_done(f, in);
-            fab_push(f, c->free_at, PH_ARB, EV_ARB, c->id, 0, NULL);
+            fab_release(f, c, c->free_at);
         } else {
             fab_ref_wake(f, c);
         }
@@ -218,8 +218,7 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
         e = fab_rx_push(f, c);
         e->pkt = ch.pkt;
         e->hop = ch.hop;
-        e->n = ch.n;
-        ch.pkt->refs++; /* presence at this input */
+        e->n = ch.n; /* the channel's reference is now the packet's presence here */
     } else {
         e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
     }
@@ -227,7 +226,6 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     e->got++;
     c->arrived_total++;
     bool front = e == fab_rx_front(c);
-    if (ch.gap) fab_pkt_unref(f, ch.pkt); /* the channel's reference; presence remains */
     if (front && c->front == FR_SINK) {
         c->departed_total++;
         if (ch.gap) fab_front_done(f, c);
