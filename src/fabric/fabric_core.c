@@ -1047,6 +1047,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     else c->hq_head = pkt;
     c->hq_tail = pkt;
     f->ctr.injected++;
+    if (c->cur) return MYRI_OK; /* taken after the packet being sent */
     if (f->fast) fab_fast_wake(f, c);
     else fab_ref_wake(f, c);
     return MYRI_OK;

@@ -62,6 +62,28 @@ static uint64_t ff__arrival(const myri_fabric *f, fab_chan *c, uint64_t g, uint3
     return MYRI_TIME_NEVER;
 }
 
+/* D(x): characters that left input u's slack buffer by the end of instant x,
+ * given a = A(x). */
+static uint64_t ff__departed_a(const myri_fabric *f, fab_chan *u, uint64_t x, uint64_t a)
+{
+    if (u->front == FR_SINK) return a < u->sink_end ? a : u->sink_end;
+    if (u->front == FR_GRANT) {
+        const fab_chan *o = &f->ch[u->want_out];
+        if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
+            uint64_t k = (x - o->run_s) / f->T + 1;
+            return u->dep_base + (k < o->run_lim ? k : o->run_lim);
+        }
+    }
+    return u->dep_base;
+}
+
+/* O at arrival number m of run r (its instant first + mT): A is known. */
+static int64_t ff__occ_run(const myri_fabric *f, fab_chan *u, const fab_run *r, uint64_t m)
+{
+    uint64_t x = r->s + u->d_ps + m * f->T, a = r->n0 + m + 1;
+    return (int64_t)(a - ff__departed_a(f, u, x, a));
+}
+
 /* D(x): characters that left input u's slack buffer by the end of instant x. */
 static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
 {
@@ -81,7 +103,8 @@ static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
 
 static int64_t ff__occ(const myri_fabric *f, fab_chan *u, uint64_t x)
 {
-    return (int64_t)(ff__arrived(f, u, x) - ff__departed(f, u, x));
+    uint64_t a = ff__arrived(f, u, x);
+    return (int64_t)(a - ff__departed_a(f, u, x, a));
 }
 
 static void ff__purge(myri_fabric *f, fab_chan *c)
@@ -151,9 +174,9 @@ static void ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_li
         if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (first > lim) break;
-        uint64_t x = last < lim ? last : first + (lim - first) / f->T * f->T;
-        if (x <= u->last_check) continue;
-        int64_t o = ff__occ(f, u, x);
+        uint64_t m = last < lim ? r->cnt - 1 : (lim - first) / f->T;
+        if (first + m * f->T <= u->last_check) continue;
+        int64_t o = ff__occ_run(f, u, r, m);
         if (o > best) best = o;
     }
     MYRI_ASSERT(f->comp, best <= (int64_t)f->p.slack_size_bytes,
@@ -180,10 +203,10 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= now) continue;
         uint64_t lo = first > now ? 0 : (now - first) / f->T + 1, hi = r->cnt - 1;
-        if (ff__occ(f, u, first + hi * f->T) < (int64_t)S) continue;
+        if (ff__occ_run(f, u, r, hi) < (int64_t)S) continue;
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2;
-            if (ff__occ(f, u, first + mid * f->T) >= (int64_t)S) hi = mid;
+            if (ff__occ_run(f, u, r, mid) >= (int64_t)S) hi = mid;
             else lo = mid + 1;
         }
         return first + lo * f->T;
@@ -463,7 +486,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
             c->src_in = -1;
             fab_front_done(f, u);
             fab_release(f, c, c->free_at);
-        } else {
+        } else if (c->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
         return;
