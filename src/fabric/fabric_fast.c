@@ -349,9 +349,11 @@ static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
                  c->run_g0 + lim - 1, c->cur);
 }
 
-static void ff__start_run(myri_fabric *f, fab_chan *c)
+/* Starts a run of c at `now` (>= the engine's instant; later than it only
+ * for the continuation of a packet already in progress: a planned run that a
+ * STOP, a cut or a shorter plan upstream may still cancel). */
+static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
 {
-    uint64_t now = fab_now(f);
     uint32_t j = c->cur_next;
     uint64_t lim = c->cur_n - j;
     if (!c->src_host) {
@@ -382,6 +384,26 @@ static void ff__start_run(myri_fabric *f, fab_chan *c)
     ff__notify_down(f, c, true);
 }
 
+static void ff__start_run(myri_fabric *f, fab_chan *c) { ff__start_run_at(f, c, fab_now(f)); }
+
+/* A switch output in the middle of a packet, idle: plan its next run now if
+ * the next character is known to arrive (no event until then), else wait. */
+static void ff__continue(myri_fabric *f, fab_chan *c)
+{
+    if (c->run_on || c->stopped || c->down || !c->cur || c->src_host || c->cur_next == 0) {
+        if (c->cur && !c->run_on) ff__wake_at(f, c, c->free_at > fab_now(f) ? c->free_at : fab_now(f));
+        return;
+    }
+    fab_chan *u = &f->ch[c->src_in];
+    fab_rxent *e = fab_rx_front(u);
+    uint32_t i;
+    uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + 1, &i);
+    if (a == MYRI_TIME_NEVER || ff__run(u, i)->pkt != e->pkt) return; /* told when it is sent */
+    uint64_t t = c->free_at > a ? c->free_at : a;
+    if (t < fab_now(f)) t = fab_now(f);
+    ff__start_run_at(f, c, t);
+}
+
 /* The run of c is over after k characters (all planned, or cut by STOP). */
 static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
@@ -397,7 +419,8 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
     c->run_excl = 0;
     c->sent_total += k;
     c->cur_next = c->run_j0 + k;
-    c->free_at = c->run_s + (uint64_t)k * f->T;
+    if (k) c->free_at = c->run_s + (uint64_t)k * f->T;
+    else c->rcount--; /* a planned run cancelled before it began */
     if (!c->src_host) {
         fab_chan *u = &f->ch[c->src_in];
         u->dep_base += k;
@@ -417,8 +440,8 @@ static void ff__replan(myri_fabric *f, fab_chan *o)
     uint64_t av = ff__avail(f, o, o->run_s + k * f->T, o->run_j0 + (uint32_t)k, &next);
     if (k + av >= o->run_lim) return;
     if (av == 0) {
-        /* Its last character went before now: the run is over. */
-        MYRI_ASSERT(f->comp, k >= 1, "fast model: running output %u lost its first character", o->id);
+        /* Its last character went before now (or it had not begun): over. */
+        MYRI_ASSERT(f->comp, k >= 1 || o->run_s > now, "fast model: running output %u lost its first character", o->id);
         o->f_gen++;
         ff__finalize(f, o, (uint32_t)k);
         ff__rx_update(f, o);
@@ -442,7 +465,7 @@ static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started)
     if (o->run_on) {
         if (!started) ff__replan(f, o);
     } else if (started) {
-        ff__wake_at(f, o, ff__last(c)->s + c->d_ps);
+        ff__continue(f, o);
     }
 }
 
@@ -492,7 +515,8 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
         return;
     }
     if (!c->src_host) ff__try_terminate(f, c);
-    if (c->cur) ff__wake_at(f, c, c->free_at);
+    if (c->cur && c->src_host) ff__wake_at(f, c, c->free_at);
+    else if (c->cur) ff__continue(f, c);
 }
 
 static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
@@ -527,8 +551,8 @@ void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     if (!stop || c->stopped || !c->run_on) return;
     uint64_t now = fab_now(f);
     /* Characters at times < now were sent; the STOP prevents the rest. */
-    uint32_t k = (uint32_t)((now - c->run_s + f->T - 1) / f->T);
-    MYRI_ASSERT(f->comp, k >= 1 && k < c->run_lim, "fast model: STOP outside the run of %u", c->id);
+    uint32_t k = now > c->run_s ? (uint32_t)((now - c->run_s + f->T - 1) / f->T) : 0;
+    MYRI_ASSERT(f->comp, k < c->run_lim, "fast model: STOP outside the run of %u", c->id);
     c->f_gen++;
     ff__finalize(f, c, k);
     ff__rx_update(f, c);
@@ -639,7 +663,7 @@ void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
 {
     if (!c->run_on) return;
     uint64_t now = fab_now(f);
-    uint32_t k = (uint32_t)((now - c->run_s + f->T - 1) / f->T); /* sent before now */
+    uint32_t k = now > c->run_s ? (uint32_t)((now - c->run_s + f->T - 1) / f->T) : 0; /* sent before now */
     c->f_gen++;
     ff__finalize(f, c, k);
 }
