@@ -633,7 +633,11 @@ void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     ff__try_terminate(f, out);
-    if (out->cur) fab_fast_wake(f, out);
+    if (!out->cur) return;
+    /* Nothing between arbitration and sending in this instant can change
+     * what the output does now: start it here rather than by an event. */
+    if (!out->stopped && !out->run_on && out->free_at <= fab_now(f)) ff__start_run(f, out);
+    else fab_fast_wake(f, out);
 }
 
 /* Characters of the entry's packet received so far: up to the last one of
