@@ -253,10 +253,12 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
     uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
     if (gen != 0) u->pred_at = MYRI_TIME_NEVER; /* this one has fired */
-    if (x == u->pred_at) return;                /* already pending */
+    /* A pending check at or before x will look again when it fires: keep it
+     * (checking at an instant where nothing crosses changes nothing). */
+    if (x == MYRI_TIME_NEVER || u->pred_at <= x) return;
     u->c_gen++;
     u->pred_at = x;
-    if (x != MYRI_TIME_NEVER) fab_push(f, x, PH_CHECK, EV_F_CHECK, u->id, u->c_gen, NULL);
+    fab_push(f, x, PH_CHECK, EV_F_CHECK, u->id, u->c_gen, NULL);
 }
 
 void fab_fast_flush(myri_fabric *f)
