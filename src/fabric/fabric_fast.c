@@ -165,14 +165,15 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
  * itself when `at_lim` (the end of the current instant, after all its
  * changes).  Called with lim = now - 1 just before the departure process of
  * u changes, since the formula for D(x) is only valid for the past until then. */
-static void ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
+static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
 {
-    int64_t best = at_lim ? ff__occ(f, u, lim) : 0;
-    for (uint32_t i = 0; i < u->rcount; i++) {
+    int64_t at = at_lim ? ff__occ(f, u, lim) : 0, best = at;
+    for (uint32_t i = lim > u->last_check ? 0 : u->rcount; i < u->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
         if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
+        if (last <= u->last_check) continue;
         if (first > lim) break;
         uint64_t m = last < lim ? r->cnt - 1 : (lim - first) / f->T;
         if (first + m * f->T <= u->last_check) continue;
@@ -184,6 +185,7 @@ static void ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_li
                 (long long)best, (unsigned long long)f->p.slack_size_bytes);
     if ((uint64_t)best > u->st.max_slack_bytes) u->st.max_slack_bytes = (uint64_t)best;
     if (lim > u->last_check) u->last_check = lim;
+    return at;
 }
 
 static void ff__track_max(myri_fabric *f, fab_chan *u)
@@ -241,8 +243,7 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     } else if (gen != u->c_gen) {
         return;
     }
-    ff__track_upto(f, u, now, true);
-    int64_t o = ff__occ(f, u, now);
+    int64_t o = ff__track_upto(f, u, now, true);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "F %llu check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now,
