@@ -101,5 +101,13 @@ check "unknown traffic key" expect_rc 2 "$myri" run "$hs" --set traffic.colour=r
 check "unknown key message" grep -q "unknown key 'colour'" "$tmp/err"
 check "bad topology exits 2" expect_rc 2 "$myri" run "$hs" --set topology.generator=torus
 
+# The built-in default scenario (make run): about 1.5 s in a release build, so
+# not under the sanitizers (make check-asan sets MYRI_SLOW_TESTS=0).
+if [ "${MYRI_SLOW_TESTS:-1}" != 0 ]; then
+  check "default scenario" expect_rc 0 "$myri" run
+  check "default: one line per load" test "$(grep -Ec '^(0\.[0-9]+|1\.0) +[0-9.]+ +[0-9.]+' "$tmp/out")" -eq 11
+  check "default: saturation named" grep -q '^saturation: between traffic.load = ' "$tmp/out"
+fi
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
