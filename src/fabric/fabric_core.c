@@ -267,6 +267,11 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     f->in_tick = true;
     f->now = now;
     f->now_phase = 0;
+    /* Nobody else acts before lim: recomputed after callbacks, which may
+     * schedule events of other components. */
+    uint64_t hz = myri_sim_horizon(f->sim), lim = myri_sim_next_time(f->sim);
+    if (hz < lim) lim = hz;
+    f->lim_stale = false;
     for (;;) {
         unsigned hp = (f->hn && KEY_T(f->heap[0]) == f->now) ? KEY_PHASE(f->heap[0]) : 99u;
         unsigned fp = 99u;
@@ -284,8 +289,11 @@ static void fab__handle(myri_component *self, const myri_event *ev)
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
             if (!f->hn) break;
             uint64_t t = KEY_T(f->heap[0]);
-            uint64_t lim = myri_sim_next_time(f->sim), hz = myri_sim_horizon(f->sim);
-            if (hz < lim) lim = hz;
+            if (f->lim_stale) {
+                lim = myri_sim_next_time(f->sim);
+                if (hz < lim) lim = hz;
+                f->lim_stale = false;
+            }
             if (t > lim) break;
             f->now = t;
             f->now_phase = 0;
@@ -401,6 +409,7 @@ static fab_cbrec *fab__cbrec(myri_fabric *f)
 /* Hands a callback due at time t (ahead of the engine) to an engine event. */
 static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t)
 {
+    f->lim_stale = true;
     myri_event ev = {.target = f->comp, .kind = 2, .ptr = r};
     if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
 }
@@ -416,6 +425,7 @@ void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     f->ctr.result_hash += fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
     if (!f->cb.dropped) return;
     if (now == myri_sim_now(f->sim)) {
+        f->lim_stale = true;
         f->cb.dropped(f->cb.ctx, pkt->id, r, now);
         return;
     }
@@ -441,6 +451,7 @@ void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
             .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
             .tail_ps = now, .crc_ok = true};
         if (fab_now(f) == myri_sim_now(f->sim)) {
+            f->lim_stale = true;
             f->cb.delivered(f->cb.ctx, &d);
         } else {
             fab_cbrec *rec = fab__cbrec(f);

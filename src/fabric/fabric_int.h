@@ -256,6 +256,7 @@ struct myri_fabric {
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     bool in_tick;
     uint64_t now;                   /* the instant being processed (in_tick) */
+    bool lim_stale;                 /* a callback ran: other components may have scheduled */
     struct fab_cbrec *cb_free;      /* pool of deferred callbacks */
     struct fab_cbrec **cb_all; size_t ncb_all, capcb_all;  /* every record, to free */
     uint64_t now_phase;
