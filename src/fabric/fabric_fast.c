@@ -379,7 +379,25 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
         c->tap_first = now;
         if (c->src_host) c->cur->head_ps = now;
         else c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
-        fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop, c->cur);
+        if (!c->dst_host && c->rxcount == 0 && c->heads_inflight == 0 && !c->down) {
+            /* Nothing is ahead of this head at the switch input: it will be
+             * the front when it arrives (only a cut can prevent that, which
+             * takes the entry back), so enter it now and decode then. */
+            fab_rxent *e = fab_rx_push(f, c);
+            e->pkt = c->cur;
+            e->hop = c->cur_hop;
+            e->n = c->cur_n;
+            e->will = e->n;
+            e->g0 = c->run_g0;
+            e->arrive_at = now + c->d_ps;
+            c->front = FR_DECODE;
+            c->ready_at = e->arrive_at + f->L;
+            fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+        } else {
+            if (!c->dst_host) c->heads_inflight++;
+            fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
+                     c->cur);
+        }
     }
     ff__set_lim(f, c, (uint32_t)lim);
     if (!c->src_host) ff__rx_update(f, &f->ch[c->src_in]);
@@ -568,6 +586,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 {
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
+    if (!c->dst_host) c->heads_inflight--;
     if (ff__arrival(f, c, g, NULL) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
         c->hpkt = pkt;
@@ -688,6 +707,14 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         if (r->j0 == 0 && keep == 0) fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
         lost += r->cnt - keep;
         r->cnt = keep;
+    }
+    /* An entry made in advance for a head that is now lost goes away. */
+    if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap].arrive_at > now) {
+        c->rxcount--;
+        if (c->rxcount == 0) {
+            c->front = FR_NONE;
+            c->dec_gen++;
+        }
     }
     /* The lost characters are the most recent ones: give their global
      * numbers back, so that numbers stay those of characters that arrive. */

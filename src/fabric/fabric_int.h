@@ -105,6 +105,7 @@ typedef struct fab_rxent {
     uint32_t got;          /* characters received so far */
     uint32_t will;         /* characters that will ever arrive (n, less after a cut) */
     bool dead;             /* cut: the dead-link detection will terminate it */
+    uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
 } fab_rxent;
 
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
@@ -188,6 +189,7 @@ typedef struct fab_chan {
     uint64_t c_gen;
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
     /* host receiver */
     uint8_t hcrc;
     bool hbad;                      /* misrouted / truncated packet being received */
