@@ -62,6 +62,15 @@ static uint64_t ff__arrival(const myri_fabric *f, fab_chan *c, uint64_t g, uint3
     return MYRI_TIME_NEVER;
 }
 
+/* Arrival time of character g of channel c if it is a character of packet
+ * p (numbers of characters lost on a cut cable are reused), else NEVER. */
+static uint64_t ff__arrival_of(const myri_fabric *f, fab_chan *c, uint64_t g, const void *p)
+{
+    uint32_t i;
+    uint64_t a = ff__arrival(f, c, g, &i);
+    return (a != MYRI_TIME_NEVER && ff__run(c, i)->pkt == p) ? a : MYRI_TIME_NEVER;
+}
+
 /* D(x): characters that left input u's slack buffer by the end of instant x,
  * given a = A(x). */
 static uint64_t ff__departed_a(const myri_fabric *f, fab_chan *u, uint64_t x, uint64_t a)
@@ -587,7 +596,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
     if (!c->dst_host) c->heads_inflight--;
-    if (ff__arrival(f, c, g, NULL) != fab_now(f)) return; /* lost on a cut cable */
+    if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
         c->hpkt = pkt;
         c->hbad = false;
@@ -610,7 +619,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 
 static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
 {
-    if (ff__arrival(f, c, g, NULL) != fab_now(f)) return; /* that GAP was never sent */
+    if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* that GAP was never sent */
     if (c->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
     c->rx_done_g = g + 1;
     if (c->dst_host) {
@@ -751,7 +760,7 @@ void fab_fast_sink(myri_fabric *f, fab_chan *in)
     /* The discard ends when the GAP arrives: if it is already on its way,
      * that is an event (later runs that carry it announce it themselves). */
     uint64_t g = e->g0 + e->n - 1;
-    uint64_t a = ff__arrival(f, in, g, NULL);
+    uint64_t a = ff__arrival_of(f, in, g, e->pkt);
     if (a != MYRI_TIME_NEVER && a > fab_now(f))
         fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
