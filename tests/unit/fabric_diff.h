@@ -280,7 +280,14 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
     myri_sim_add(sim, &fd_inj_ops, "inj", &in, &comp);
     myri_event e = {.target = comp};
     myri_sim_schedule(sim, c->pk[0].at, &e);
-    myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+    /* A fixed end, the same for both models: statistics of channels still
+     * stopped at the end (a deadlock the timeout cannot break) run to it. */
+    uint64_t end = c->pk[c->npk - 1].at + 10 * MYRI_PS_PER_MS;
+    for (size_t k = 0; k < c->ncut; k++) {
+        if (c->cut[k].at + 10 * MYRI_PS_PER_MS > end) end = c->cut[k].at + 10 * MYRI_PS_PER_MS;
+        if (c->cut[k].until + 10 * MYRI_PS_PER_MS > end) end = c->cut[k].until + 10 * MYRI_PS_PER_MS;
+    }
+    myri_sim_run(sim, end, 0);
     qsort(o->rec, o->n, sizeof *o->rec, fd_cmp);
     o->nch = myri_fabric_channel_count(f);
     if (o->nch > 128) o->nch = 128;
