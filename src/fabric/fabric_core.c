@@ -247,6 +247,60 @@ static fab_ev fab__pop(myri_fabric *f, unsigned *phase)
     return f->pool[slot];
 }
 
+/* ---- the predicted-check queue (indexed binary heap of inputs) ---- */
+
+static bool cq__less(const myri_fabric *f, uint32_t a, uint32_t b)
+{
+    uint64_t ta = f->ch[a].pred_at, tb = f->ch[b].pred_at;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void cq__place(myri_fabric *f, size_t i, uint32_t c)
+{
+    f->cq[i] = c;
+    f->cq_pos[c] = (int32_t)i;
+}
+
+static void cq__sift(myri_fabric *f, size_t i)
+{
+    uint32_t c = f->cq[i];
+    while (i > 0 && cq__less(f, c, f->cq[(i - 1) / 2])) {
+        cq__place(f, i, f->cq[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        size_t l = 2 * i + 1, best = i;
+        uint32_t bc = c;
+        if (l < f->cqn && cq__less(f, f->cq[l], bc)) { best = l; bc = f->cq[l]; }
+        if (l + 1 < f->cqn && cq__less(f, f->cq[l + 1], bc)) { best = l + 1; bc = f->cq[l + 1]; }
+        if (best == i) break;
+        cq__place(f, i, bc);
+        i = best;
+    }
+    cq__place(f, i, c);
+}
+
+void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
+{
+    f->ch[c].pred_at = t;
+    if (f->cq_pos[c] < 0) {
+        cq__place(f, f->cqn++, c);
+    }
+    cq__sift(f, (size_t)f->cq_pos[c]);
+}
+
+void fab_cq_remove(myri_fabric *f, uint32_t c)
+{
+    int32_t i = f->cq_pos[c];
+    if (i < 0) return;
+    f->cq_pos[c] = -1;
+    f->ch[c].pred_at = MYRI_TIME_NEVER;
+    uint32_t last = f->cq[--f->cqn];
+    if ((size_t)i == f->cqn) return;
+    cq__place(f, (size_t)i, last);
+    cq__sift(f, (size_t)i);
+}
+
 static void fab__dispatch(myri_fabric *f, const fab_ev *ev);
 
 static void fab__callback(myri_fabric *f, fab_cbrec *r);
@@ -281,14 +335,21 @@ static void fab__handle(myri_component *self, const myri_event *ev)
                 break;
             }
         unsigned np = hp < fp ? hp : fp;
-        if (f->ndirty && np > PH_CHECK) {
+        if ((f->ndirty || (f->cqn && fab_cq_top_time(f) == f->now)) && np > PH_CHECK) {
+            /* the end of the instant: changed and predicted slack checks */
             f->now_phase = PH_CHECK;
-            fab_fast_flush(f);
+            if (f->ndirty) {
+                fab_fast_flush(f);
+            } else {
+                f->ctr.events++;
+                fab_fast_check_due(f, f->cq[0]);
+            }
             continue;
         }
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
-            if (!f->hn) break;
-            uint64_t t = KEY_T(f->heap[0]);
+            if (!f->hn && !f->cqn) break;
+            uint64_t t = f->hn ? KEY_T(f->heap[0]) : UINT64_MAX;
+            if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
             if (f->lim_stale) {
                 lim = myri_sim_next_time(f->sim);
                 if (hz < lim) lim = hz;
@@ -316,6 +377,7 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     f->in_tick = false;
     f->now_phase = 0;
     if (f->hn) fab__schedule_tick(f, KEY_T(f->heap[0]));
+    if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
     /* Ran ahead of every other event: let the engine's clock reach the last
      * instant processed, so that results read after the run are consistent. */
     if (f->now > now && myri_sim_next_time(f->sim) > f->now) {
@@ -885,6 +947,8 @@ static void fab__destroy(myri_component *self)
     free(f->ch);
     free(f->host_node);
     free(f->heap);
+    free(f->cq);
+    free(f->cq_pos);
     free(f->pool);
     free(f->pfree);
     for (int q = 0; q < 8; q++) free(f->fifo[q].slot);
@@ -1015,8 +1079,13 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
     f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
-    if (!f->dirty) return MYRI_ENOMEM;
-    for (size_t i = 0; i < f->nchan; i++) f->ch[i].pred_at = MYRI_TIME_NEVER;
+    f->cq = calloc(f->nchan ? f->nchan : 1, sizeof *f->cq);
+    f->cq_pos = malloc((f->nchan ? f->nchan : 1) * sizeof *f->cq_pos);
+    if (!f->dirty || !f->cq || !f->cq_pos) return MYRI_ENOMEM;
+    for (size_t i = 0; i < f->nchan; i++) {
+        f->ch[i].pred_at = MYRI_TIME_NEVER;
+        f->cq_pos[i] = -1;
+    }
     *out = f;
     return MYRI_OK;
 }

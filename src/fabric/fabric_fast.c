@@ -244,14 +244,13 @@ static uint64_t ff__predict_go(myri_fabric *f, fab_chan *u)
     return o->run_s + lo * f->T;
 }
 
+/* Compares the slack with the lines now and predicts the next crossing
+ * (kept in the predicted-check queue, replaced at every check). */
 static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
 {
     uint64_t now = fab_now(f);
-    if (gen == 0) {
-        if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
-    } else if (gen != u->c_gen) {
-        return;
-    }
+    (void)gen;
+    if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
     int64_t o = ff__track_upto(f, u, now, true);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
@@ -262,13 +261,14 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) fab_emit_ctrl(f, u, true);
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
     uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
-    if (gen != 0) u->pred_at = MYRI_TIME_NEVER; /* this one has fired */
-    /* A pending check at or before x will look again when it fires: keep it
-     * (checking at an instant where nothing crosses changes nothing). */
-    if (x == MYRI_TIME_NEVER || u->pred_at <= x) return;
-    u->c_gen++;
-    u->pred_at = x;
-    fab_push(f, x, PH_CHECK, EV_F_CHECK, u->id, u->c_gen, NULL);
+    if (x == MYRI_TIME_NEVER) fab_cq_remove(f, u->id);
+    else if (x != u->pred_at) fab_cq_set(f, u->id, x);
+}
+
+void fab_fast_check_due(myri_fabric *f, uint32_t channel)
+{
+    fab_cq_remove(f, channel);
+    ff__check(f, &f->ch[channel], 1);
 }
 
 void fab_fast_flush(myri_fabric *f)

@@ -274,6 +274,9 @@ struct myri_fabric {
     uint64_t skew_ps;
     bool fast;
     uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
+    /* fast model: predicted slack checks, at most one per input, in an
+     * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
+    uint32_t *cq; int32_t *cq_pos; size_t cqn;
 };
 
 /* ---- core services (fabric_core.c) ---- */
@@ -327,6 +330,14 @@ void fab_fast_timeout(myri_fabric *f, fab_chan *c);
 void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
 void fab_fast_free(myri_fabric *f);
 void fab_fast_flush(myri_fabric *f);  /* end-of-instant slack checks */
+void fab_fast_check_due(myri_fabric *f, uint32_t channel);  /* a predicted check */
+/* The predicted-check queue. */
+void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
+void fab_cq_remove(myri_fabric *f, uint32_t c);
+static inline uint64_t fab_cq_top_time(const myri_fabric *f)
+{
+    return f->cqn ? f->ch[f->cq[0]].pred_at : UINT64_MAX;
+}
 /* Cut: the sender's run stops now; characters on the wire are lost (drops
  * them, releases references of packets whose head is lost); returns the
  * packet partly received, or NULL. */
