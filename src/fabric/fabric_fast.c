@@ -214,6 +214,16 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= now) continue;
         uint64_t lo = first > now ? 0 : (now - first) / f->T + 1, hi = r->cnt - 1;
+        const fab_chan *o = u->front == FR_GRANT ? &f->ch[u->want_out] : NULL;
+        if (!(o && o->run_on && o->src_in == (int32_t)u->id)) {
+            /* Nothing departs along this run (or only the discarded packet's
+             * characters, as they arrive): O(m) = n0 + m + 1 - D, D fixed. */
+            uint64_t d = u->front == FR_SINK ? u->sink_end : u->dep_base;
+            int64_t need = (int64_t)S - 1 + (int64_t)d - (int64_t)r->n0;
+            uint64_t m = need > (int64_t)lo ? (uint64_t)need : lo;
+            if (m > hi) continue;
+            return first + m * f->T;
+        }
         if (ff__occ_run(f, u, r, hi) < (int64_t)S) continue;
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2;
