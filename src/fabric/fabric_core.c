@@ -30,8 +30,12 @@ const myri_param myri_fabric_link_params[] = {
     {"slack.size", MYRI_P_SIZE, "B", "80B", "2B", "1MB",
      "receiver slack buffer (NO SOURCE; 80 B as in the unverified UPV/UCLM model, facts 1.2)",
      OFF(slack_size_bytes), NULL},
-    {"slack.stop", MYRI_P_SIZE, "B", "56B", "1B", "1MB",
-     "STOP line (NO SOURCE; 56 B, facts 1.2 [U])", OFF(slack_stop_bytes), NULL},
+    /* The unverified UPV/UCLM model (facts 1.2) puts STOP at 56 B of 80: that
+     * leaves 24 characters, fewer than the 27 a 25 m cable needs at 12.5 ns per
+     * character with our 25 ns control delay (seed 002: about 23 characters in
+     * transit on a 25 m round trip).  52 B leaves 28. */
+    {"slack.stop", MYRI_P_SIZE, "B", "52B", "1B", "1MB",
+     "STOP line (NO SOURCE; 80 B buffer minus room for a 25 m round trip)", OFF(slack_stop_bytes), NULL},
     {"slack.go", MYRI_P_SIZE, "B", "40B", "0B", "1MB",
      "GO line (NO SOURCE; 40 B, facts 1.2 [U])", OFF(slack_go_bytes), NULL},
     {"ctrl_delay", MYRI_P_TIME, "ns", "25ns", "1ps", "1ms",
@@ -111,22 +115,22 @@ myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err)
 {
     static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
     if (p->preset > 0 && p->preset < 4) p->rate_bps = preset_bps[p->preset];
-    if (!(p->rate_bps > 0)) return fab__perr(err, "link.rate must be positive");
+    if (!(p->rate_bps > 0)) return fab__perr(err, "link.rate: must be positive; expected a rate such as 640Mb/s");
     double tc = 8e12 / p->rate_bps;
     if (tc < 1 || fabs(tc - floor(tc + 0.5)) > 1e-6)
-        return fab__perr(err, "link.rate must give a whole number of picoseconds per character "
-                              "(8 bits / rate), e.g. 640Mb/s = 12500 ps");
+        return fab__perr(err, "link.rate: must give a whole number of picoseconds per character; "
+                              "expected a rate whose 8-bit character time is exact, e.g. 640Mb/s = 12500 ps");
     if (p->slack_stop_bytes > p->slack_size_bytes)
-        return fab__perr(err, "link.slack.stop must not exceed link.slack.size");
+        return fab__perr(err, "link.slack.stop: above link.slack.size; expected a STOP line within the buffer");
     if (p->slack_go_bytes >= p->slack_stop_bytes)
-        return fab__perr(err, "link.slack.go must be below link.slack.stop");
+        return fab__perr(err, "link.slack.go: not below link.slack.stop; expected a GO line under the STOP line");
     if (p->switch_ports != 4 && p->switch_ports != 8 && p->switch_ports != 16 && p->switch_ports != 32)
-        return fab__perr(err, "switch.ports must be 4, 8, 16 or 32");
+        return fab__perr(err, "switch.ports: unsupported port count; expected 4, 8, 16 or 32");
     if (p->type_bytes != 2 && p->type_bytes != 4)
-        return fab__perr(err, "packet.type_bytes must be 2 or 4");
-    if (p->crc_poly < 1 || p->crc_poly > 255) return fab__perr(err, "packet.crc_poly must be 1..255");
+        return fab__perr(err, "packet.type_bytes: unsupported length; expected 2 or 4");
+    if (p->crc_poly < 1 || p->crc_poly > 255) return fab__perr(err, "packet.crc_poly: out of range; expected 1 to 255");
     if (p->prop_speed_c <= 0 || p->prop_speed_c > 1)
-        return fab__perr(err, "link.prop_speed must be in (0, 1]");
+        return fab__perr(err, "link.prop_speed: out of range; expected a fraction of c in (0, 1]");
     return MYRI_OK;
 }
 
@@ -985,6 +989,27 @@ static myri_status fab__topo_err(myri_error *err, const char *fmt, const char *n
     return MYRI_EINPUT;
 }
 
+/* Seed 002: the part of the slack buffer above the STOP line prevents
+ * overrun.  After the buffer reaches STOP, the sender goes on until STOP
+ * reaches it: the receiver's control delay plus the propagation back, while
+ * the characters already on the cable (one propagation delay) keep arriving,
+ * plus the character in progress and one being decoded.  A configuration
+ * whose headroom is smaller than that for some cable would overflow, which
+ * is an input error here rather than a broken invariant during the run. */
+static myri_status fab__check_headroom(const myri_fabric *f, uint64_t prop_ps, double len_m, myri_error *err)
+{
+    uint64_t in_flight_ps = f->p.ctrl_delay_ps + 2 * prop_ps;
+    uint64_t need = (in_flight_ps + f->T - 1) / f->T + 2;
+    uint64_t have = f->p.slack_size_bytes - f->p.slack_stop_bytes;
+    if (have >= need) return MYRI_OK;
+    if (err)
+        snprintf(err->msg, sizeof err->msg,
+                 "link.slack.stop: %llu characters above the STOP line cannot absorb the %llu that arrive "
+                 "after STOP on a %.3g m cable; expected link.slack.size - link.slack.stop >= %llu",
+                 (unsigned long long)have, (unsigned long long)need, len_m, (unsigned long long)need);
+    return MYRI_EINPUT;
+}
+
 static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *err)
 {
     f->nnodes = t->nnodes;
@@ -1039,6 +1064,8 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             f->node[c->src_node].out_ch[c->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
+        myri_status st = fab__check_headroom(f, prop, len, err);
+        if (st) return st;
     }
     return MYRI_OK;
 }

@@ -147,6 +147,31 @@ static void fjob__collect(fjob__run *r, myri_sim *sim)
 
 typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim);
 
+/* Gives an error from the fabric's parameter checks, which start with the
+ * dotted key at fault ("link.slack.stop: ..."), the FILE:LINE:COL of that key
+ * in the scenario, or of its nearest enclosing section when the value is a
+ * default. */
+static void fjob__locate(myri_error *err, const myri_node *root)
+{
+    if (!err || !root) return;
+    size_t k = strspn(err->msg, "abcdefghijklmnopqrstuvwxyz0123456789_.");
+    if (k == 0 || k >= 128 || err->msg[k] != ':') return;
+    char key[128];
+    memcpy(key, err->msg, k);
+    key[k] = '\0';
+    const myri_node *at = myri_node_path(root, key);
+    while (!at) {
+        char *dot = strrchr(key, '.');
+        if (!dot) break;
+        *dot = '\0';
+        at = myri_node_path(root, key);
+    }
+    if (!at) at = root;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    myri_error_at(err, at, "%s", msg);
+}
+
 /* Builds and runs one configuration.  `report` (may be NULL) is called while
  * the fabric still exists.  Returns 0, 1 (run failure) or 2 (bad input). */
 static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,
@@ -167,8 +192,10 @@ static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_op
     if (!sim || !r->lat || !r->net_lat) rc = 1;
     myri_fabric_callbacks cb = {.delivered = fjob__delivered, .dropped = fjob__dropped, .ctx = r};
     myri_status st = MYRI_OK;
-    if (!rc && (st = myri_fabric_create(sim, b.topo, &c->fp, &cb, &r->fabric, err)) != MYRI_OK)
+    if (!rc && (st = myri_fabric_create(sim, b.topo, &c->fp, &cb, &r->fabric, err)) != MYRI_OK) {
         rc = st == MYRI_EINPUT ? 2 : 1;
+        if (rc == 2) fjob__locate(err, root);
+    }
     r->win_start_ps = c->common.warmup_ps;
     r->end_ps = c->common.warmup_ps + c->common.duration_ps;
     myri_component *ctl = NULL;
@@ -574,7 +601,10 @@ static int fjob__job_run(const myri_node *root, const char *file, const myri_run
     fjob__psets(c);
     int rc = 0;
     if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
-    if (!rc && myri_fabric_params_check(&c->fp, err)) rc = 2;
+    if (!rc && myri_fabric_params_check(&c->fp, err)) {
+        rc = 2;
+        fjob__locate(err, root);
+    }
     if (!rc && opts->have_seed) c->common.seed = (int64_t)opts->seed;
     if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
@@ -612,7 +642,10 @@ int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric
     fjob__psets(c);
     int rc = 0;
     if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
-    if (!rc && myri_fabric_params_check(&c->fp, err)) rc = 2;
+    if (!rc && myri_fabric_params_check(&c->fp, err)) {
+        rc = 2;
+        fjob__locate(err, root);
+    }
     if (!rc && seed) c->common.seed = (int64_t)*seed;
     myri_run_opts opts = {.out = NULL};
     fjob__run r;

@@ -109,5 +109,13 @@ if [ "${MYRI_SLOW_TESTS:-1}" != 0 ]; then
   check "default: saturation named" grep -q '^saturation: between traffic.load = ' "$tmp/out"
 fi
 
+# Seed 002: copper cables up to 25 m; the default slack lines must absorb the
+# round trip, and lines that cannot are an input error (exit 2) naming the key.
+check "25 m cable with default slack" expect_rc 0 "$myri" run "$hs" --set duration=100us --set link.length=25m
+check "too little slack headroom" expect_rc 2 "$myri" run "$hs" --set link.length=25m --set link.slack.stop=60B
+check "headroom error names the --set position" grep -q '^--set:1:17: link.slack.stop: .* expected link.slack.size - link.slack.stop >= ' "$tmp/err"
+check "bad GO line" expect_rc 2 "$myri" run "$hs" --set link.slack.go=60B
+check "bad GO line position" grep -q '^--set:1:15: link.slack.go: ' "$tmp/err"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
