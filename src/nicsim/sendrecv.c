@@ -94,6 +94,41 @@ static size_t sr__argmax(const double *v, size_t n)
     return b;
 }
 
+/* One rate of the send-and-receive comparison, for the JSON writer. */
+typedef struct sr__row {
+    double lambda, p_send, p_recv, p_send_sim, p_recv_sim;
+    const char *bottleneck_qna, *bottleneck_sim;
+    const double *rho_qna, *rho_sim;
+} sr__row;
+
+static void sr__json_rate(myri_json *j, const sr__row *w, const nicsim_result *r, const qna_result *q)
+{
+    myri_json_obj_begin(j);
+    myri_json_knum(j, "lambda_total", w->lambda);
+    myri_json_knum(j, "p_send", w->p_send);
+    myri_json_knum(j, "p_recv", w->p_recv);
+    myri_json_knum(j, "p_send_sim", w->p_send_sim);
+    myri_json_knum(j, "p_recv_sim", w->p_recv_sim);
+    myri_json_kstr(j, "bottleneck_qna", w->bottleneck_qna);
+    myri_json_kstr(j, "bottleneck_sim", w->bottleneck_sim);
+    myri_json_key(j, "nodes");
+    myri_json_arr_begin(j);
+    for (int i = 0; i < SR_NODES; i++) {
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "name", sr__nodes[i]);
+        myri_json_knum(j, "rho_qna", w->rho_qna[i]);
+        myri_json_knum(j, "rho_sim", w->rho_sim[i]);
+        myri_json_knum(j, "rho_sim_ci", r->st[i].util.hw);
+        myri_json_knum(j, "lq_qna", q->node[i].lq);
+        myri_json_knum(j, "lq_sim", r->st[i].lq.mean);
+        myri_json_knum(j, "lq_sim_ci", r->st[i].lq.hw);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_kbool(j, "converged", r->converged);
+    myri_json_obj_end(j);
+}
+
 int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned threads)
 {
     nicsim_job *jobs = calloc(NICSIM_NRATES, sizeof *jobs);
@@ -145,30 +180,8 @@ int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned 
         double pr_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_RPACKET] / prog;
         if (!r->converged) rc = MYRI_EXIT_FAIL;
         if (j) {
-            myri_json_obj_begin(j);
-            myri_json_knum(j, "lambda_total", nicsim_paper_rates[k]);
-            myri_json_knum(j, "p_send", ps[k]);
-            myri_json_knum(j, "p_recv", pr[k]);
-            myri_json_knum(j, "p_send_sim", ps_sim);
-            myri_json_knum(j, "p_recv_sim", pr_sim);
-            myri_json_kstr(j, "bottleneck_qna", bq);
-            myri_json_kstr(j, "bottleneck_sim", bs);
-            myri_json_key(j, "nodes");
-            myri_json_arr_begin(j);
-            for (int i = 0; i < SR_NODES; i++) {
-                myri_json_obj_begin(j);
-                myri_json_kstr(j, "name", sr__nodes[i]);
-                myri_json_knum(j, "rho_qna", rq[i]);
-                myri_json_knum(j, "rho_sim", rs[i]);
-                myri_json_knum(j, "rho_sim_ci", r->st[i].util.hw);
-                myri_json_knum(j, "lq_qna", qres[k].node[i].lq);
-                myri_json_knum(j, "lq_sim", r->st[i].lq.mean);
-                myri_json_knum(j, "lq_sim_ci", r->st[i].lq.hw);
-                myri_json_obj_end(j);
-            }
-            myri_json_arr_end(j);
-            myri_json_kbool(j, "converged", r->converged);
-            myri_json_obj_end(j);
+            sr__row r1 = {nicsim_paper_rates[k], ps[k], pr[k], ps_sim, pr_sim, bq, bs, rq, rs};
+            sr__json_rate(j, &r1, r, &qres[k]);
             continue;
         }
         for (int i = 0; i < SR_NODES; i++)
