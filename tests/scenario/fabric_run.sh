@@ -80,6 +80,13 @@ dlt=$(od -An -tu4 -j20 -N4 "$tmp/b2b.pcap" | tr -d ' ')
 check "pcap link type DLT_USER0" test "$dlt" = "147"
 if command -v tshark >/dev/null 2>&1; then
   check "tshark reads the pcap" bash -c "test \"\$(tshark -r '$tmp/b2b.pcap' 2>/dev/null | wc -l)\" -eq $n"
+  # The shipped dissector recomputes the CRC-8 of every record, on host and
+  # switch channels alike: with no bit errors every one must be good.
+  lua="$src/tools/wireshark/myrinet.lua"
+  "$myri" run "$hs" --set duration=50us --set pcap.links=h1,s0.0 --pcap "$tmp/hs.pcap" >/dev/null 2>&1
+  good=$(tshark -X lua_script:"$lua" -r "$tmp/hs.pcap" -Y 'myrinet.crc_ok == 1' 2>/dev/null | wc -l)
+  bad=$(tshark -X lua_script:"$lua" -r "$tmp/hs.pcap" -Y 'myrinet.crc_ok == 0' 2>/dev/null | wc -l)
+  check "dissector: CRC good on every hop" test "$good" -gt 0 -a "$bad" -eq 0
 else
   echo "(tshark not installed: skipping the tshark read-back)"
 fi
