@@ -18,6 +18,10 @@
 #include "myri/sim.h"
 
 const myri_component_ops *myri_component_type_find(const char *type);
+/* Creates a component of the registered type named `type` (myri_sim_add
+ * with that type's ops).  MYRI_ENOTFOUND if no such type is registered. */
+myri_status myri_sim_add_type(myri_sim *sim, const char *type, const char *name, const void *config,
+                              myri_component **out);
 /* NULL-terminated list of all registered component types. */
 const myri_component_ops *const *myri_component_types(void);
 

@@ -28,6 +28,9 @@ static void run__usage(FILE *out)
             "terminal.\n\njobs:\n",
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
+    fprintf(out, "\ncomponent types (created by name through the registry):\n");
+    for (const myri_component_ops *const *c = myri_component_types(); *c; c++)
+        fprintf(out, "  %-16s %s\n", (*c)->type, (*c)->help ? (*c)->help : "");
     for (const myri_job *const *j = myri_jobs(); *j; j++) {
         fprintf(out, "\nkeys of job '%s':\n", (*j)->name);
         if ((*j)->help_params) (*j)->help_params(out);

@@ -7,9 +7,14 @@
 
 #include "engine/hold.h"
 #include "fabric/traffic.h"
+#include "nicsim/nicsim.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,
+    &myri_traffic_source_ops,
+    &myri_traffic_ops,
+    &nicsim_station_ops,
+    &nicsim_source_ops,
     NULL,
 };
 
@@ -27,6 +32,17 @@ const myri_component_ops *myri_component_type_find(const char *type)
     for (size_t i = 0; component_types[i]; i++)
         if (strcmp(component_types[i]->type, type) == 0) return component_types[i];
     return NULL;
+}
+
+myri_status myri_sim_add_type(myri_sim *sim, const char *type, const char *name, const void *config,
+                              myri_component **out)
+{
+    const myri_component_ops *ops = myri_component_type_find(type);
+    if (!ops) {
+        if (out) *out = NULL;
+        return MYRI_ENOTFOUND;
+    }
+    return myri_sim_add(sim, ops, name, config, out);
 }
 
 const myri_job *const *myri_jobs(void) { return jobs; }

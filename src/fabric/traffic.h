@@ -58,6 +58,11 @@ extern const size_t myri_traffic_nparams;
 
 typedef struct myri_traffic myri_traffic;
 
+/* Component types (registered in src/engine/registry.c): one traffic source
+ * per host ("traffic-source") and the pattern's controller ("traffic"). */
+extern const myri_component_ops myri_traffic_source_ops;
+extern const myri_component_ops myri_traffic_ops;
+
 /* Creates one source component per host in `sim`, injecting into `f` with
  * the routes of `b`.  Sources start at time 0.  `sizes_at` positions errors
  * about traffic.* values (may be NULL).  Returns MYRI_OK, MYRI_EINPUT (err),

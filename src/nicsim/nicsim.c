@@ -9,6 +9,7 @@
  * service completion, arrival and wake-up is an engine event.
  */
 #include "nicsim/nicsim.h"
+#include "myri/registry.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -319,8 +320,8 @@ static void station_handle(myri_component *self, const myri_event *ev)
     }
 }
 
-static const myri_component_ops station_ops = {
-    .type = "nicsim_station",
+const myri_component_ops nicsim_station_ops = {
+    .type = "nicsim-station",
     .help = "seed-004 NIC station: FCFS or polled queues, or bufferless",
     .create = station_create,
     .handle = station_handle,
@@ -355,8 +356,8 @@ static void source_handle(myri_component *self, const myri_event *ev)
     myri_sim_schedule_in(src->run->sim, source__gap_ps(src, &self->rng), &next);
 }
 
-static const myri_component_ops source_ops = {
-    .type = "nicsim_source",
+const myri_component_ops nicsim_source_ops = {
+    .type = "nicsim-source",
     .help = "Poisson source of one class into one station",
     .create = source_create,
     .handle = source_handle,
@@ -585,7 +586,7 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         char name[32];
         snprintf(name, sizeof name, "source%u", k);
         myri_component *c;
-        myri_status s = myri_sim_add(r->sim, &source_ops, name, src, &c);
+        myri_status s = myri_sim_add_type(r->sim, "nicsim-source", name, src, &c);
         if (s != MYRI_OK) return s;
         myri_event ev = {.target = c, .kind = EV_ARRIVAL};
         myri_sim_schedule_in(r->sim, source__gap_ps(src, &c->rng), &ev);
@@ -596,7 +597,7 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         s->run = r;
         s->idx = (uint8_t)i;
         s->waiter = NO_STATION;
-        myri_status st = myri_sim_add(r->sim, &station_ops, net->st[i].name, s, &s->comp);
+        myri_status st = myri_sim_add_type(r->sim, "nicsim-station", net->st[i].name, s, &s->comp);
         if (st != MYRI_OK) return st;
         myri_tw_init(&s->tw_busy, 0, 0.0);
         myri_tw_init(&s->tw_lq, 0, 0.0);

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "myri/sim.h"
 #include "myri/status.h"
 
 typedef struct myri_json myri_json;
@@ -270,5 +271,10 @@ typedef struct nicsim_plot {
 /* Writes the plot as a standalone SVG (800 x 500) to `out`.  Returns MYRI_OK,
  * MYRI_EINVAL (no series or no points), MYRI_EIO on write error. */
 myri_status nicsim_plot_svg(const nicsim_plot *p, FILE *out);
+
+/* Component types (registered in src/engine/registry.c): a station
+ * ("nicsim-station") and a Poisson source of one class ("nicsim-source"). */
+extern const myri_component_ops nicsim_station_ops;
+extern const myri_component_ops nicsim_source_ops;
 
 #endif
