@@ -23,9 +23,7 @@ const myri_param myri_fpcap_params[] = {
 };
 const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
 
-/* Link index of "HOST" (the host's link) or "NODE.PORT"; -1 if the spec names
- * no connected port. */
-static int64_t fpcap__link(const myri_topo *t, const char *spec)
+int64_t myri_fpcap_link(const myri_topo *t, const char *spec)
 {
     char name[80];
     const char *dot = strrchr(spec, '.');
@@ -84,7 +82,7 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
         char spec[80];
         for (const char *p = c->links->scalar; *p;) {
             size_t n = strcspn(p, ",");
-            int64_t l = n < sizeof spec ? (memcpy(spec, p, n), spec[n] = '\0', fpcap__link(t, spec)) : -1;
+            int64_t l = n < sizeof spec ? (memcpy(spec, p, n), spec[n] = '\0', myri_fpcap_link(t, spec)) : -1;
             if (l < 0)
                 return myri_error_at(err, c->links,
                                      "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas");
@@ -97,7 +95,7 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
         return myri_error_at(err, c->links, "pcap.links must be a list of HOST or SWITCH.PORT names");
     for (size_t i = 0; i < c->links->n; i++) {
         const myri_node *it = c->links->item[i];
-        int64_t l = it->kind == MYRI_NODE_SCALAR ? fpcap__link(t, it->scalar) : -1;
+        int64_t l = it->kind == MYRI_NODE_SCALAR ? myri_fpcap_link(t, it->scalar) : -1;
         if (l < 0)
             return myri_error_at(err, it, "pcap.links: expected a host name or SWITCH.PORT of a connected port");
         want[l] = true;
