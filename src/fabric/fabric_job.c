@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "fabric/fabric.h"
+#include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
 #include "fabric/traffic.h"
 #include "myri/json.h"
@@ -40,6 +41,7 @@ typedef struct fjob__cfg {
     myri_topo_config topo;
     myri_traffic_params tr;
     myri_fpcap_config pcap;
+    myri_ffaults_config faults;
     fjob__sweep sweep;
     myri_pset ps[FJOB_MAX_PSETS];
     size_t nps;
@@ -54,6 +56,7 @@ static void fjob__psets(fjob__cfg *c)
     c->ps[n++] = (myri_pset){"traffic", myri_traffic_param_table, myri_traffic_nparams, &c->tr};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
     c->ps[n++] = (myri_pset){"sweep", fjob__sweep_params, 2, &c->sweep};
+    c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
     c->nps = n;
 }
 
@@ -63,6 +66,7 @@ typedef struct fjob__run {
     myri_time_ps win_start_ps, end_ps;
     myri_traffic *traffic;
     myri_fabric *fabric;
+    myri_ffaults *faults;         /* scripted faults, NULL if none */
     myri_hist *lat, *net_lat;     /* ps */
     uint64_t win_delivered, win_payload;
     uint64_t win_dropped[MYRI_FABRIC_DROP_NREASONS];
@@ -85,12 +89,13 @@ static void fjob__delivered(void *ctx, const myri_fabric_delivery *d)
         r->win_payload += d->payload_bytes;
     }
     myri_traffic_delivered(r->traffic, d);
+    if (r->faults) myri_ffaults_note(r->faults, d->id, -1, d->tail_ps);
 }
 
 static void fjob__dropped(void *ctx, uint64_t id, myri_fabric_drop_reason reason, myri_time_ps t)
 {
     fjob__run *r = ctx;
-    (void)id;
+    if (r->faults) myri_ffaults_note(r->faults, id, (int)reason, t);
     if (t >= r->win_start_ps && (unsigned)reason < MYRI_FABRIC_DROP_NREASONS) r->win_dropped[reason]++;
 }
 
@@ -203,6 +208,8 @@ static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_op
     if (!rc && (st = myri_traffic_create(sim, r->fabric, &b, &c->fp, &c->tr, myri_node_get(root, "traffic"),
                                          &r->traffic, err)) != MYRI_OK)
         rc = st == MYRI_EINPUT ? 2 : 1;
+    if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
+        rc = st == MYRI_EINPUT ? 2 : 1;
     if (!rc && opts->pcap_path &&
         (st = myri_fpcap_open(opts->pcap_path, b.topo, &c->pcap, r->fabric, &pcap, err)) != MYRI_OK)
         rc = st == MYRI_EINPUT ? 2 : 1;
@@ -225,6 +232,8 @@ static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_op
     }
     myri_fpcap_close(pcap);
     myri_sim_destroy(sim);
+    myri_ffaults_free(r->faults);
+    r->faults = NULL;
     myri_traffic_destroy(r->traffic);
     r->traffic = NULL;
     r->fabric = NULL;
@@ -358,6 +367,7 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_kuint(j, "char_time_ps", r->char_ps);
     myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
     myri_fabric_report(r->fabric, j); /* "links" and "dropped" */
+    myri_ffaults_report_json(r->faults, j);
     myri_json_kuint(j, "sim_time_ps", r->sim_time_ps);
     myri_json_kuint(j, "events", r->events);
     myri_json_kuint(j, "fabric_events", r->c.events);
@@ -421,6 +431,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
         if (r->c.dropped[i])
             fprintf(out, "  dropped    %-24s %llu\n", myri_fabric_drop_name((myri_fabric_drop_reason)i),
                     (unsigned long long)r->c.dropped[i]);
+    myri_ffaults_report_text(r->faults, out);
     if (l.count == 0) {
         fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");
     } else {
