@@ -238,8 +238,10 @@ myri_status myri_ffaults_apply(const myri_ffaults_config *c, const myri_topo *t,
     if (!c || !c->faults) return MYRI_OK;
     if (!t || !f) return MYRI_EINVAL;
     const myri_node *list = c->faults;
+    if (list->kind == MYRI_NODE_SCALAR && (strcmp(list->scalar, "none") == 0 || strcmp(list->scalar, "[]") == 0))
+        return MYRI_OK; /* --set faults=none (or =[]) turns the scenario's faults off */
     if (list->kind != MYRI_NODE_SEQ)
-        return myri_error_at(err, list, "faults must be a list of mappings {at, action, link, ...}");
+        return myri_error_at(err, list, "faults must be a list of mappings {at, action, link, ...} (or none)");
     myri_ffaults *ff = calloc(1, sizeof *ff);
     if (!ff) return MYRI_ENOMEM;
     ff->item = calloc(list->n + 1, sizeof *ff->item);
