@@ -342,7 +342,8 @@ void myri_ffaults_report_text(const myri_ffaults *ff, FILE *out)
             fprintf(out, "not delivered nor dropped by the end (or never sent)\n");
         } else {
             myri_format_time(it->fate_ps, a, sizeof a);
-            fprintf(out, "%s%s at %s\n", it->fate == -1 ? "" : "dropped ", ff__fate(it), a);
+            fprintf(out, "%s%s at %s%s\n", it->fate == -1 ? "" : "dropped ", ff__fate(it), a,
+                    it->fate == -1 ? " (corruption not applied or not detected)" : "");
         }
     }
 }
