@@ -175,6 +175,26 @@ static uint32_t fab__slot(myri_fabric *f)
     return (uint32_t)f->npool++;
 }
 
+static void fab__heap_push(myri_fabric *f, fab_key **hp, size_t *np, size_t *capp, fab_key k)
+{
+    if (*np == *capp) {
+        size_t nc = *capp ? 2 * *capp : 1024;
+        fab_key *nh = realloc(*hp, nc * sizeof *nh);
+        if (!nh) myri_panic(f->comp, "out of memory (agenda)");
+        *hp = nh;
+        *capp = nc;
+    }
+    fab_key *h = *hp;
+    size_t i = (*np)++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (h[parent] <= k) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = k;
+}
+
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
 {
@@ -200,53 +220,56 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
             }
         }
         q->slot[q->head + q->n++] = slot;
+        f->fifo_mask |= 1u << ph;
         return;
-    }
-    if (f->hn == f->hcap) {
-        size_t nc = f->hcap ? 2 * f->hcap : 1024;
-        fab_key *nh = realloc(f->heap, nc * sizeof *nh);
-        if (!nh) myri_panic(f->comp, "out of memory (agenda)");
-        f->heap = nh;
-        f->hcap = nc;
     }
     uint32_t slot = fab__slot(f);
     f->pool[slot] = (fab_ev){t, 0, kind, a, b, p};
     fab_key k = ((fab_key)t << 64) |
                 (((uint64_t)ph << 61) | ((f->seq++ & ((1ull << 37) - 1)) << 24) | slot);
-    size_t i = f->hn++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 4;
-        if (f->heap[parent] <= k) break;
-        f->heap[i] = f->heap[parent];
-        i = parent;
-    }
-    f->heap[i] = k;
+    if (kind == EV_TIMEOUT) fab__heap_push(f, &f->far, &f->fn, &f->fcap, k);
+    else fab__heap_push(f, &f->heap, &f->hn, &f->hcap, k);
     if (!f->in_tick) fab__schedule_tick(f, t); /* else: at the end of the handler */
 }
 
-static fab_ev fab__pop(myri_fabric *f, unsigned *phase)
+/* The smallest key of the agenda's two heaps (which must not both be empty). */
+static inline fab_key fab__top(const myri_fabric *f)
 {
-    fab_key top = f->heap[0];
-    fab_key last = f->heap[--f->hn];
-    size_t i = 0, n = f->hn;
+    if (!f->fn) return f->heap[0];
+    if (!f->hn) return f->far[0];
+    return f->heap[0] < f->far[0] ? f->heap[0] : f->far[0];
+}
+
+/* Removes the smallest key of heap h (n > 0 keys). */
+static fab_key fab__heap_pop(fab_key *h, size_t *np)
+{
+    fab_key top = h[0];
+    fab_key last = h[--*np];
+    size_t i = 0, n = *np;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n) break;
         size_t best = c;
-        fab_key bv = f->heap[c];
+        fab_key bv = h[c];
         size_t end = c + 4 < n ? c + 4 : n;
         for (size_t j = c + 1; j < end; j++)
-            if (f->heap[j] < bv) {
-                bv = f->heap[j];
+            if (h[j] < bv) {
+                bv = h[j];
                 best = j;
             }
         if (bv >= last) break;
-        f->heap[i] = bv;
+        h[i] = bv;
         i = best;
     }
-    if (n) f->heap[i] = last;
+    if (n) h[i] = last;
+    return top;
+}
+
+static fab_ev fab__pop(myri_fabric *f)
+{
+    fab_key top = (f->fn && (!f->hn || f->far[0] < f->heap[0])) ? fab__heap_pop(f->far, &f->fn)
+                                                                : fab__heap_pop(f->heap, &f->hn);
     uint32_t slot = KEY_SLOT(top);
-    *phase = KEY_PHASE(top);
     f->pfree[f->nfree++] = slot;
     return f->pool[slot];
 }
@@ -331,13 +354,10 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     if (hz < lim) lim = hz;
     f->lim_stale = false;
     for (;;) {
-        unsigned hp = (f->hn && KEY_T(f->heap[0]) == f->now) ? KEY_PHASE(f->heap[0]) : 99u;
-        unsigned fp = 99u;
-        for (unsigned q = (unsigned)f->now_phase; q <= PH_CHECK; q++)
-            if (f->fifo[q].n) {
-                fp = q;
-                break;
-            }
+        fab_key top = (f->hn || f->fn) ? fab__top(f) : 0;
+        unsigned hp = ((f->hn || f->fn) && KEY_T(top) == f->now) ? KEY_PHASE(top) : 99u;
+        unsigned fm = f->fifo_mask >> f->now_phase;
+        unsigned fp = fm ? (unsigned)f->now_phase + (unsigned)__builtin_ctz(fm) : 99u;
         unsigned np = hp < fp ? hp : fp;
         if ((f->ndirty || (f->cqn && fab_cq_top_time(f) == f->now)) && np > PH_CHECK) {
             /* the end of the instant: changed and predicted slack checks */
@@ -351,8 +371,8 @@ static void fab__handle(myri_component *self, const myri_event *ev)
             continue;
         }
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
-            if (!f->hn && !f->cqn) break;
-            uint64_t t = f->hn ? KEY_T(f->heap[0]) : UINT64_MAX;
+            if (!f->hn && !f->fn && !f->cqn) break;
+            uint64_t t = (f->hn || f->fn) ? KEY_T(top) : UINT64_MAX;
             if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
             if (f->lim_stale) {
                 lim = myri_sim_next_time(f->sim);
@@ -366,11 +386,13 @@ static void fab__handle(myri_component *self, const myri_event *ev)
         }
         fab_ev e;
         if (hp <= fp) {
-            unsigned ph;
-            e = fab__pop(f, &ph);
+            e = fab__pop(f);
         } else {
             uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
-            if (--f->fifo[fp].n == 0) f->fifo[fp].head = 0;
+            if (--f->fifo[fp].n == 0) {
+                f->fifo[fp].head = 0;
+                f->fifo_mask &= ~(1u << fp);
+            }
             f->pfree[f->nfree++] = slot;
             e = f->pool[slot];
         }
@@ -380,7 +402,7 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     }
     f->in_tick = false;
     f->now_phase = 0;
-    if (f->hn) fab__schedule_tick(f, KEY_T(f->heap[0]));
+    if (f->hn || f->fn) fab__schedule_tick(f, KEY_T(fab__top(f)));
     if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
     /* Ran ahead of every other event: let the engine's clock reach the last
      * instant processed, so that results read after the run are consistent. */
@@ -415,6 +437,14 @@ fab_pkt *fab_pkt_alloc(myri_fabric *f)
     memset(p, 0, sizeof *p);
     f->live_pkts++;
     return p;
+}
+
+void fab_pkt_hdr_fill(fab_pkt *pkt)
+{
+    uint32_t n = pkt->hdr_lazy;
+    for (uint32_t i = 0; i < pkt->payload_bytes && n < FAB_HDR; i++)
+        pkt->hdr[n++] = myri_packet_payload_byte(pkt->id, i);
+    pkt->hdr_lazy = 0;
 }
 
 void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
@@ -627,7 +657,9 @@ void fab_front_begin(myri_fabric *f, fab_chan *c)
         return;
     }
     c->front = FR_DECODE;
-    c->ready_at = fab_now(f) + f->L;
+    /* An entry made in advance by the fast model may not have arrived yet:
+     * decoding starts L after the later of its arrival and now. */
+    c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + f->L;
     fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
 }
 
@@ -650,7 +682,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
      * first type byte (MSB 0).  A packet with nothing left behind the byte
      * (only the trailer) and bytes beyond FAB_HDR (a packet wandering more
      * than 64 switches on corrupted bytes) are dropped as to-host bytes. */
-    uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? pkt->hdr[e->hop] : 0;
+    uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? fab_hdr_byte(pkt, e->hop) : 0;
     const fab_node *sw = &f->node[in->dst_node];
     if (!(b & 0x80u)) {
         fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
@@ -951,6 +983,7 @@ static void fab__destroy(myri_component *self)
     free(f->ch);
     free(f->host_node);
     free(f->heap);
+    free(f->far);
     free(f->cq);
     free(f->cq_pos);
     free(f->pool);
@@ -1137,8 +1170,10 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
         for (; n < pk->route_len && n < FAB_HDR; n++) pkt->hdr[n] = pk->route[n];
         for (uint32_t k = 0; k < f->type_bytes && n < FAB_HDR; k++)
             pkt->hdr[n++] = (uint8_t)(pk->type >> (8 * (f->type_bytes - 1 - k)));
-        for (uint32_t i = 0; i < pk->payload_bytes && n < FAB_HDR; i++)
-            pkt->hdr[n++] = pk->payload ? pk->payload[i] : myri_packet_payload_byte(pk->id, i);
+        if (pk->payload)
+            for (uint32_t i = 0; i < pk->payload_bytes && n < FAB_HDR; i++) pkt->hdr[n++] = pk->payload[i];
+        else if (pk->payload_bytes && n < FAB_HDR)
+            pkt->hdr_lazy = (uint8_t)n; /* > 0: type_bytes >= 2 */
     }
     pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
     pkt->queued_ps = fab_now(f);

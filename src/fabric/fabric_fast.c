@@ -309,6 +309,7 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
     uint32_t nbytes = c->cur_n - 1;
+    if (c->ncorr && pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
         uint32_t at = c->cur_hop + c->corr[k].pos;
         uint8_t m = c->corr[k].mask;
@@ -398,10 +399,13 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
         c->tap_first = now;
         if (c->src_host) c->cur->head_ps = now;
         else c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
-        if (!c->dst_host && c->rxcount == 0 && c->heads_inflight == 0 && !c->down) {
-            /* Nothing is ahead of this head at the switch input: it will be
-             * the front when it arrives (only a cut can prevent that, which
-             * takes the entry back), so enter it now and decode then. */
+        if (!c->dst_host && c->heads_inflight == 0 && !c->down) {
+            /* The head will arrive at the switch input behind the packets
+             * entered there (only a cut can prevent that, which takes the
+             * entry back): enter it now.  At the front already, its decoding
+             * is scheduled for its arrival; else fab_front_begin does it
+             * when it reaches the front (not before it has arrived). */
+            bool front = c->rxcount == 0;
             fab_rxent *e = fab_rx_push(f, c);
             e->pkt = c->cur;
             e->hop = c->cur_hop;
@@ -409,9 +413,11 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
             e->will = e->n;
             e->g0 = c->run_g0;
             e->arrive_at = now + c->d_ps;
-            c->front = FR_DECODE;
-            c->ready_at = e->arrive_at + f->L;
-            fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+            if (front) {
+                c->front = FR_DECODE;
+                c->ready_at = e->arrive_at + f->L;
+                fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+            }
         } else {
             if (!c->dst_host) c->heads_inflight++;
             fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
@@ -610,7 +616,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     if (c->dst_host) {
         c->hpkt = pkt;
         c->hbad = false;
-        uint8_t first = hop < FAB_HDR ? pkt->hdr[hop] : 0;
+        uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
             fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
             c->hbad = true;
@@ -727,9 +733,10 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         lost += r->cnt - keep;
         r->cnt = keep;
     }
-    /* An entry made in advance for a head that is now lost goes away. */
+    /* Entries made in advance for heads that are now lost go away (they are
+     * the last ones: heads arrive in the order they were sent). */
     if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap].arrive_at > now) {
-        c->rxcount--;
+        while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap].arrive_at > now) c->rxcount--;
         if (c->rxcount == 0) {
             c->front = FR_NONE;
             c->dec_gen++;

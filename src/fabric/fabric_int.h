@@ -83,6 +83,7 @@ typedef struct fab_pkt {
     uint32_t payload_bytes;
     uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
     uint8_t route_len;
+    uint8_t hdr_lazy;      /* payload bytes of hdr not filled yet (derived from the id): fab_pkt_hdr */
     uint8_t hdr[FAB_HDR];  /* first-hop bytes 0..FAB_HDR-1 (route, type, payload start)
                             * with the bit errors suffered so far: what switches decode */
     uint8_t syndrome;      /* fast model: CRC remainder of the packet */
@@ -250,10 +251,15 @@ struct myri_fabric {
     /* 4-ary min-heap of (time << 64 | phase << 61 | seq << 24 | slot) over a
      * pool of event bodies: one 128-bit comparison orders (time, phase, seq). */
     fab_key *heap; size_t hn, hcap;
+    /* Long-period timers (50 ms ahead, one per stopped channel) wait in a
+     * heap of their own with keys of the same form, so that they do not
+     * deepen the busy heap; the agenda takes the smaller of the two tops. */
+    fab_key *far; size_t fn, fcap;
     fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
     /* events for the instant being processed skip the heap: one FIFO per phase
      * (they come after the heap's events of the same phase, pushed earlier) */
     struct { uint32_t *slot; size_t head, n, cap; } fifo[8];
+    unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
     uint64_t seq;
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     bool in_tick;
@@ -286,6 +292,15 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
  * processes its own agenda up to the next event of any other component). */
 static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
 fab_pkt *fab_pkt_alloc(myri_fabric *f);
+/* The payload part of hdr derived from the packet id is filled only when
+ * something reads or corrupts it (myri_fabric_send defers it): most packets
+ * are decoded on their route bytes alone. */
+void fab_pkt_hdr_fill(fab_pkt *pkt);
+static inline uint8_t fab_hdr_byte(fab_pkt *pkt, uint32_t i)
+{
+    if (pkt->hdr_lazy && i >= pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
+    return pkt->hdr[i];
+}
 void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
 void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
 void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);

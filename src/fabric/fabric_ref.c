@@ -74,6 +74,7 @@ static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
         byte ^= c->corr[k].mask;
         fab_pkt *pkt = c->cur;
         uint32_t at = c->cur_hop + j; /* position in the first-hop bytes */
+        if (pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
         if (at < FAB_HDR) pkt->hdr[at] ^= c->corr[k].mask;
     }
     return byte;
