@@ -176,8 +176,17 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
  * u changes, since the formula for D(x) is only valid for the past until then. */
 static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
 {
-    int64_t at = at_lim ? ff__occ(f, u, lim) : 0, best = at;
-    for (uint32_t i = lim > u->last_check ? 0 : u->rcount; i < u->rcount; i++) {
+    uint64_t alim = (at_lim || lim > u->last_check) ? ff__arrived(f, u, lim) : 0;
+    int64_t at = at_lim ? (int64_t)(alim - ff__departed_a(f, u, lim, alim)) : 0, best = at;
+    /* The departure formula is valid since last_check + 1 (this is called
+     * before every change of it) and D is nondecreasing there, A too: every
+     * occupancy in (last_check, lim] is at most A(lim) - D(last_check + 1).
+     * Below the largest occupancy seen, the instants need not be visited. */
+    uint32_t from = u->rcount;
+    if (lim > u->last_check &&
+        (int64_t)(alim - ff__departed(f, u, u->last_check + 1)) > (int64_t)u->st.max_slack_bytes)
+        from = 0;
+    for (uint32_t i = from; i < u->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
         if (r->cnt == 0) continue;
