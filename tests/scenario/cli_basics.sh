@@ -3,21 +3,7 @@
 # benchmark's JSON, --set and --seed, determinism of `myri run`.
 # usage: cli_basics.sh PATH/TO/myri SOURCE_DIR
 set -u
-myri=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-expect_rc() { # expect_rc WANT CMD... (stdout/stderr to $tmp/out, $tmp/err)
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
-}
+. "$(dirname "$0")/lib/check.bash" "$@"
 
 check "version" expect_rc 0 "$myri" --version
 check "version text" grep -q '^myri [0-9]' "$tmp/out"
@@ -69,5 +55,4 @@ check "unknown job" expect_rc 2 "$myri" run "$tmp/hold.yaml" --set job=nosuch
 check "unknown job message" grep -q "^--set:1:[0-9]*: unknown job 'nosuch'" "$tmp/err"
 check "two files" expect_rc 2 "$myri" run a.yaml b.yaml
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+check_summary

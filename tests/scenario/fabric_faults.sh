@@ -6,25 +6,7 @@
 # (exit 2) at the right FILE:LINE:COL.
 # usage: fabric_faults.sh PATH/TO/myri SOURCE_DIR
 set -u
-myri=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-expect_rc() { # expect_rc WANT CMD... (stdout/stderr to $tmp/out, $tmp/err)
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
-}
-num() { # num KEY FILE: the first numeric value of "KEY": in a JSON file
-  grep -o "\"$1\": *[0-9.eE+-]*" "$2" | head -n 1 | sed 's/.*: *//'
-}
+. "$(dirname "$0")/lib/check.bash" "$@"
 truncated() { # sum of the per-channel "truncated" counts of a JSON result
   grep -o '"truncated": *[0-9]*' "$1" | awk -F: '{s += $2} END {print s + 0}'
 }
@@ -132,5 +114,4 @@ check "faults not a list: position" grep -q '^--set:1:8: faults must be a list' 
 check "--set into an item" expect_rc 2 "$myri" run "$lf" --set faults.2.from=s0.2
 check "--set into an item: position" grep -q "^--set:1:15: faults: 's0.2' is not an end of link 'h1'" "$tmp/err"
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+check_summary

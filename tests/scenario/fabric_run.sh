@@ -5,25 +5,7 @@
 # input.
 # usage: fabric_run.sh PATH/TO/myri SOURCE_DIR
 set -u
-myri=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-expect_rc() { # expect_rc WANT CMD... (stdout/stderr to $tmp/out, $tmp/err)
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
-}
-num() { # num KEY FILE: the first numeric value of "KEY": in a JSON file
-  grep -o "\"$1\": *[0-9.eE+-]*" "$2" | head -n 1 | sed 's/.*: *//'
-}
+. "$(dirname "$0")/lib/check.bash" "$@"
 
 hs="$src/scenarios/hotspot8.yaml"
 check "hotspot json" expect_rc 0 "$myri" run "$hs" --json --set duration=300us
@@ -124,5 +106,4 @@ check "headroom error names the --set position" grep -q '^--set:1:17: link.slack
 check "bad GO line" expect_rc 2 "$myri" run "$hs" --set link.slack.go=60B
 check "bad GO line position" grep -q '^--set:1:15: link.slack.go: ' "$tmp/err"
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+check_summary

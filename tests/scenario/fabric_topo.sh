@@ -3,22 +3,7 @@
 # (exit 2 with FILE:LINE:COL).
 # usage: fabric_topo.sh PATH/TO/myri SOURCE_DIR
 set -u
-myri=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fails=$((fails + 1)); fi
-}
-expect_rc() { # expect_rc WANT CMD... (stdout/stderr to $tmp/out, $tmp/err)
-  local want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
-}
+. "$(dirname "$0")/lib/check.bash" "$@"
 
 check "topo --help" expect_rc 0 "$myri" topo --help
 check "topo without file" expect_rc 2 "$myri" topo
@@ -120,5 +105,4 @@ topology:
   colour: red
 Y
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+check_summary
