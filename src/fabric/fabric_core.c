@@ -605,13 +605,13 @@ fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
         uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
         fab_rxent *nq = malloc(nc * sizeof *nq);
         if (!nq) myri_panic(f->comp, "out of memory (input queue)");
-        for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) % c->rxcap];
+        for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
         free(c->rxq);
         c->rxq = nq;
         c->rxcap = nc;
         c->rxhead = 0;
     }
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount++) % c->rxcap];
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount++) & (c->rxcap - 1)];
     memset(e, 0, sizeof *e);
     return e;
 }
@@ -619,7 +619,7 @@ fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
 fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
 {
     for (uint32_t i = 0; i < c->rxcount; i++) {
-        fab_rxent *e = &c->rxq[(c->rxhead + i) % c->rxcap];
+        fab_rxent *e = &c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
         if (e->pkt == pkt) return e;
     }
     return NULL;
@@ -633,7 +633,7 @@ void fab_rx_recheck(myri_fabric *f, fab_chan *c)
 
 void fab_rx_pop(fab_chan *c)
 {
-    c->rxhead = (c->rxhead + 1) % c->rxcap;
+    c->rxhead = (c->rxhead + 1) & (c->rxcap - 1);
     c->rxcount--;
 }
 
@@ -1120,6 +1120,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     if (cb) f->cb = *cb;
     myri_crc8_init(&f->crc, (uint8_t)f->p.crc_poly);
     f->T = myri_fabric_char_ps(&f->p);
+    f->T_inv = UINT64_MAX / f->T;
     f->L = f->p.switch_latency_ps;
     f->type_bytes = (uint32_t)f->p.type_bytes;
     f->fast = f->p.model == MYRI_FABRIC_FAST;

@@ -30,7 +30,7 @@ bool fab_fast_available(void) { return true; }
 
 /* ---- the ring of runs ---------------------------------------------------------- */
 
-static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) % c->rcap]; }
+static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) & (c->rcap - 1)]; }
 static fab_run *ff__last(fab_chan *c) { return ff__run(c, c->rcount - 1); }
 
 /* A(x): characters of channel c arrived at its receiver by the end of instant x.
@@ -43,7 +43,7 @@ static uint64_t ff__arrived(const myri_fabric *f, fab_chan *c, uint64_t x)
         const fab_run *r = ff__run(c, i);
         uint64_t first = r->s + c->d_ps;
         if (x < first) continue;
-        uint64_t k = (x - first) / f->T + 1;
+        uint64_t k = fab_div_T(f, x - first) + 1;
         return r->n0 + (k < r->cnt ? k : r->cnt);
     }
     return c->arr_base;
@@ -79,7 +79,7 @@ static uint64_t ff__departed_a(const myri_fabric *f, fab_chan *u, uint64_t x, ui
     if (u->front == FR_GRANT) {
         const fab_chan *o = &f->ch[u->want_out];
         if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
-            uint64_t k = (x - o->run_s) / f->T + 1;
+            uint64_t k = fab_div_T(f, x - o->run_s) + 1;
             return u->dep_base + (k < o->run_lim ? k : o->run_lim);
         }
     }
@@ -103,7 +103,7 @@ static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
     if (u->front == FR_GRANT) {
         const fab_chan *o = &f->ch[u->want_out];
         if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
-            uint64_t k = (x - o->run_s) / f->T + 1;
+            uint64_t k = fab_div_T(f, x - o->run_s) + 1;
             return u->dep_base + (k < o->run_lim ? k : o->run_lim);
         }
     }
@@ -125,7 +125,7 @@ static void ff__purge(myri_fabric *f, fab_chan *c)
         uint64_t last = r->s + (r->cnt ? r->cnt - 1 : 0) * f->T + c->d_ps;
         if (last > now || last > c->last_check || r->n0 + r->cnt > dep) break;
         c->arr_base += r->cnt;
-        c->rhead = (c->rhead + 1) % c->rcap;
+        c->rhead = (c->rhead + 1) & (c->rcap - 1);
         c->rcount--;
     }
 }
@@ -140,7 +140,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
             fab_run *o = ff__run(c, 0);
             if (o->s + (o->cnt ? o->cnt - 1 : 0) * f->T + c->d_ps > now) break;
             c->arr_base += o->cnt;
-            c->rhead = (c->rhead + 1) % c->rcap;
+            c->rhead = (c->rhead + 1) & (c->rcap - 1);
             c->rcount--;
         }
     }
@@ -193,7 +193,7 @@ static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= u->last_check) continue;
         if (first > lim) break;
-        uint64_t m = last < lim ? r->cnt - 1 : (lim - first) / f->T;
+        uint64_t m = last < lim ? r->cnt - 1 : fab_div_T(f, lim - first);
         if (first + m * f->T <= u->last_check) continue;
         int64_t o = ff__occ_run(f, u, r, m);
         if (o > best) best = o;
@@ -222,7 +222,7 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
         if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= now) continue;
-        uint64_t lo = first > now ? 0 : (now - first) / f->T + 1, hi = r->cnt - 1;
+        uint64_t lo = first > now ? 0 : fab_div_T(f, now - first) + 1, hi = r->cnt - 1;
         const fab_chan *o = u->front == FR_GRANT ? &f->ch[u->want_out] : NULL;
         if (!(o && o->run_on && o->src_in == (int32_t)u->id)) {
             /* Nothing departs along this run (or only the discarded packet's
@@ -253,7 +253,7 @@ static uint64_t ff__predict_go(myri_fabric *f, fab_chan *u)
     uint64_t now = fab_now(f), G = f->p.slack_go_bytes;
     uint64_t last = o->run_s + (o->run_lim - 1) * f->T;
     if (last <= now) return MYRI_TIME_NEVER;
-    uint64_t lo = o->run_s > now ? 0 : (now - o->run_s) / f->T + 1, hi = o->run_lim - 1;
+    uint64_t lo = o->run_s > now ? 0 : fab_div_T(f, now - o->run_s) + 1, hi = o->run_lim - 1;
     if (ff__occ(f, u, o->run_s + hi * f->T) > (int64_t)G) return MYRI_TIME_NEVER;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
@@ -490,7 +490,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c);
 static void ff__replan(myri_fabric *f, fab_chan *o)
 {
     uint64_t now = fab_now(f), next;
-    uint64_t k = now > o->run_s ? (now - o->run_s + f->T - 1) / f->T : 0;
+    uint64_t k = now > o->run_s ? fab_div_T(f, now - o->run_s + f->T - 1) : 0;
     if (k >= o->run_lim) return;
     uint64_t av = ff__avail(f, o, o->run_s + k * f->T, o->run_j0 + (uint32_t)k, &next);
     if (k + av >= o->run_lim) return;
@@ -606,7 +606,7 @@ void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     if (!stop || c->stopped || !c->run_on) return;
     uint64_t now = fab_now(f);
     /* Characters at times < now were sent; the STOP prevents the rest. */
-    uint32_t k = now > c->run_s ? (uint32_t)((now - c->run_s + f->T - 1) / f->T) : 0;
+    uint32_t k = now > c->run_s ? (uint32_t)(fab_div_T(f, now - c->run_s + f->T - 1)) : 0;
     MYRI_ASSERT(f->comp, k < c->run_lim, "fast model: STOP outside the run of %u", c->id);
     c->f_gen++;
     ff__finalize(f, c, k);
@@ -707,7 +707,7 @@ uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
     for (uint32_t i = 0; i < c->rcount; i++) {
         const fab_run *r = ff__run(c, i);
         if (r->pkt != e->pkt || r->cnt == 0 || now < r->s + c->d_ps) continue;
-        uint64_t k = (now - r->s - c->d_ps) / f->T + 1;
+        uint64_t k = fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (k > r->cnt) k = r->cnt;
         found = true;
         if (r->n0 + k - e->g0 > got) got = r->n0 + k - e->g0;
@@ -723,7 +723,7 @@ void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
 {
     if (!c->run_on) return;
     uint64_t now = fab_now(f);
-    uint32_t k = now > c->run_s ? (uint32_t)((now - c->run_s + f->T - 1) / f->T) : 0; /* sent before now */
+    uint32_t k = now > c->run_s ? (uint32_t)(fab_div_T(f, now - c->run_s + f->T - 1)) : 0; /* sent before now */
     c->f_gen++;
     ff__finalize(f, c, k);
 }
@@ -734,7 +734,7 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (!c->dst_host) ff__track_max(f, c);
     for (uint32_t i = 0; i < c->rcount; i++) {
         fab_run *r = ff__run(c, i);
-        uint64_t keep = now < r->s + c->d_ps ? 0 : (now - r->s - c->d_ps) / f->T + 1;
+        uint64_t keep = now < r->s + c->d_ps ? 0 : fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (keep >= r->cnt) continue;
         fab_pkt *pkt = (fab_pkt *)r->pkt;
         fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
@@ -744,8 +744,8 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     }
     /* Entries made in advance for heads that are now lost go away (they are
      * the last ones: heads arrive in the order they were sent). */
-    if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap].arrive_at > now) {
-        while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap].arrive_at > now) c->rxcount--;
+    if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) {
+        while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) c->rxcount--;
         if (c->rxcount == 0) {
             c->front = FR_NONE;
             c->dec_gen++;
@@ -763,7 +763,7 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         return p;
     }
     if (!c->rxcount) return NULL;
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
     uint32_t got = fab_fast_got(f, c, e);
     if (got >= e->n || e->fres || e->dead) return NULL;
     e->dead = true;
@@ -817,7 +817,7 @@ uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
     if (!c->run_on) return 0;
     uint64_t now = fab_now(f);
     if (now < c->run_s) return 0;
-    uint64_t k = (now - c->run_s) / f->T + 1;
+    uint64_t k = fab_div_T(f, now - c->run_s) + 1;
     if (k > c->run_lim) k = c->run_lim;
     return k - c->run_excl;
 }

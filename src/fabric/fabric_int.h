@@ -240,6 +240,7 @@ struct myri_fabric {
     myri_fabric_callbacks cb;
     myri_crc8 crc;
     uint64_t T;                     /* character time, ps */
+    uint64_t T_inv;                 /* floor((2^64 - 1) / T): fab_div_T */
     uint64_t L;                     /* switch latency, ps */
     uint32_t type_bytes;
     size_t nnodes, nchan, nhosts;
@@ -284,6 +285,15 @@ struct myri_fabric {
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
 };
+
+/* x / T without a division instruction (the fast model divides by T on
+ * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */
+static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((fab_key)x * f->T_inv) >> 64);
+    if (x - q * f->T >= f->T) q++;
+    return q;
+}
 
 /* ---- core services (fabric_core.c) ---- */
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
