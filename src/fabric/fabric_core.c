@@ -699,6 +699,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
     in->want_out = sw->out_ch[port];
     in->in_route_byte = b;
     f->ch[in->want_out].nreq++;
+    f->ch[in->want_out].req_ports |= 1u << in->dst_port;
     fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
 
@@ -721,15 +722,18 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         return;
     }
     const fab_node *sw = &f->node[o->src_node];
-    for (uint32_t k = 1; k <= sw->nports; k++) {
-        uint32_t port = (o->rr + k) % sw->nports;
+    {
+        /* Round robin: the first requesting port after the one served last. */
+        uint32_t start = (o->rr + 1) % sw->nports, above = o->req_ports >> start << start;
+        uint32_t port = (uint32_t)__builtin_ctz(above ? above : o->req_ports);
         int32_t ic = sw->in_ch[port];
-        if (ic < 0) continue;
         fab_chan *in = &f->ch[ic];
-        if (in->front != FR_WAIT || in->want_out != (int32_t)o->id) continue;
+        MYRI_ASSERT(f->comp, in->front == FR_WAIT && in->want_out == (int32_t)o->id,
+                    "output %u: port %u requests without waiting", o->id, port);
         fab_rxent *e = fab_rx_front(in);
         o->rr = port;
         o->nreq--;
+        o->req_ports &= ~(1u << port);
         in->front = FR_GRANT;
         o->cur = e->pkt;
         o->cur_hop = e->hop + 1;
@@ -840,6 +844,7 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
         break;
     case FR_WAIT:
         f->ch[c->want_out].nreq--;
+        f->ch[c->want_out].req_ports &= ~(1u << c->dst_port);
         fab__sink(f, c);
         break;
     case FR_GRANT:

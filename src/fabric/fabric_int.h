@@ -133,85 +133,90 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint64_t at;             /* arrival time (wire) */
 } fab_rchar;
 
+/* Fields are grouped by use: what the fast model touches on every event
+ * first (a few cache lines), the reference model, taps and the rarely used
+ * parts after. */
 typedef struct fab_chan {
+    /* ---- hot: identity, flags, indices ---- */
     uint32_t id;
-    uint32_t src_node, src_port, dst_node, dst_port;
+    uint32_t src_node, dst_node, dst_port;
     bool src_host, dst_host;
-    uint32_t peer_input;     /* for a switch output: index of the matching input channel */
+    bool down;                      /* cable cut */
+    bool stopped;                   /* STOP in effect */
+    bool in_progress;               /* first character sent, GAP not yet */
+    bool run_on;                    /* fast model: a run is planned or going */
+    bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
+    bool stop_sent;
+    bool check_pending;
+    bool tap_on;
+    bool hbad;                      /* misrouted / truncated packet being received */
+    uint8_t in_route_byte;          /* the front packet's decoded route byte */
+    fab_front_state front;
+    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+    int32_t src_in;                 /* switch output: input channel feeding it */
+    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
+    uint32_t cur_next;              /* next character index to send */
+    uint32_t run_j0;
+    uint32_t run_lim;               /* characters planned in the run */
+    uint32_t ncorr;
+    uint32_t rr;                    /* last input port granted */
+    uint32_t nreq;                  /* inputs waiting for this output */
+    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
     uint64_t prop_ps, d_ps, q_ps;   /* propagation; T + prop; ctrl + prop */
 
     /* ---- sender ---- */
-    fab_pkt *hq_head, *hq_tail;     /* host queue */
     fab_pkt *cur;                   /* packet being sent on this channel */
-    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
-    uint32_t cur_next;              /* next character index to send */
-    int32_t src_in;                 /* switch output: input channel feeding it */
-    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
-    uint32_t ncorr;
-    fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
     uint64_t free_at;               /* end of the last character slot */
-    bool in_progress;               /* first character sent, GAP not yet */
-    bool stopped;                   /* STOP in effect */
-    uint64_t stopped_since;
-    uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t sent_total;            /* characters ever sent (global index) */
-    bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
     uint64_t send_pending_at;
     /* fast model sender */
-    bool run_on;
     uint64_t run_s;                 /* time of character run_j0 */
-    uint32_t run_j0;
     uint64_t run_g0;                /* global index of run_j0 */
     uint64_t f_gen;                 /* guards the run-end event */
-    uint32_t run_lim;               /* characters planned in the run */
     uint64_t run_excl;              /* characters of the run before the stats window */
-    fab_run *runs; uint32_t rcap, rhead, rcount;  /* ring of recent runs */
+    fab_run *runs; uint32_t rcap, rhead, rcount;  /* ring of recent runs (rcap: power of 2) */
     uint64_t arr_base;              /* characters of runs purged from the ring */
     uint64_t last_check;            /* max-slack accounted up to here */
 
     /* ---- receiver (switch input) ---- */
-    fab_rxent *rxq; uint32_t rxcap, rxhead, rxcount;   /* packets present, FIFO */
-    fab_front_state front;
-    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
-    uint8_t in_route_byte;          /* the front packet's decoded route byte */
+    fab_rxent *rxq; uint32_t rxcap, rxhead, rxcount;   /* packets present, FIFO (rxcap: power of 2) */
     uint64_t ready_at;
     uint64_t dec_gen;
-    uint64_t occ;                   /* reference: slack occupancy */
-    bool stop_sent;
-    uint64_t arrived_total;         /* characters ever arrived (global index) */
-    uint64_t departed_total;        /* characters ever departed */
-    bool check_pending;
     uint64_t check_pending_at;
-    fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
-    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
     /* fast model receiver */
     uint64_t dep_base;              /* departures counted before the current departure run */
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
-    uint64_t c_gen;
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
-    /* host receiver */
-    uint8_t hcrc;
-    bool hbad;                      /* misrouted / truncated packet being received */
-    fab_pkt *hpkt;
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
 
     /* ---- switch output ---- */
-    uint32_t rr;                    /* last input port granted */
     uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
-    uint32_t nreq;                  /* inputs waiting for this output */
 
-    /* link state */
-    bool down;                      /* cable cut */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
-
-    /* tap: the bytes of the current packet on this channel */
-    bool tap_on;
-    uint8_t *tap_buf; size_t tap_cap, tap_len;
-    uint64_t tap_first;
-
+    uint64_t timer_at;              /* pending long-period timer, 0 = none */
     myri_fabric_channel_stats st;
     uint64_t win_start;
+
+    /* ---- less used ---- */
+    uint32_t src_port;
+    uint32_t peer_input;            /* for a switch output: index of the matching input channel */
+    fab_pkt *hq_head, *hq_tail;     /* host queue */
+    uint64_t stopped_since;
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+    uint8_t hcrc;                   /* host receiver (reference model) */
+    fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
+    uint64_t c_gen;
+    /* reference model */
+    uint64_t occ;                   /* reference: slack occupancy */
+    uint64_t arrived_total;         /* characters ever arrived (global index) */
+    uint64_t departed_total;        /* characters ever departed */
+    fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
+    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
+    /* tap: the bytes of the current packet on this channel */
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
 } fab_chan;
 
 typedef struct fab_node {
