@@ -827,6 +827,8 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
     if (c->dst_host) {
         if (c->hpkt == pkt) c->hpkt = NULL;
+        for (int i = 0; i < 2; i++)
+            if (c->hh[i].pkt == pkt) c->hh[i].term = true;
         fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }

@@ -362,6 +362,12 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
 
 static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started);
 
+/* Does the byte a host receives first (hop `hop`) have its MSB set? */
+static bool ff__misrouted(fab_pkt *pkt, uint32_t hop)
+{
+    return ((hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0) & 0x80u) != 0;
+}
+
 /* Cuts or re-plans the running run of c to `lim` characters. */
 /* Is the switch input at the end of c discarding packet p? */
 static bool ff__sinking(fab_chan *c, const fab_pkt *p)
@@ -427,10 +433,20 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
                 c->ready_at = e->arrive_at + f->L;
                 fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
             }
+        } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
+            /* At a host the head's arrival changes nothing for a packet that
+             * is not misrouted (hdr is final: no later hop corrupts it): no
+             * event; the GAP's arrival delivers it, and a cut finds it in
+             * c->hh as the packet partly received. */
+            c->cur->host_quiet = true;
         } else {
             if (!c->dst_host) c->heads_inflight++;
             fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
                      c->cur);
+        }
+        if (c->dst_host) { /* the two latest heads sent to the host */
+            c->hh[1] = c->hh[0];
+            c->hh[0] = (__typeof__(c->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
         }
     }
     ff__set_lim(f, c, (uint32_t)lim);
@@ -648,7 +664,7 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     if (c->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
     c->rx_done_g = g + 1;
     if (c->dst_host) {
-        if (c->hpkt == pkt && !c->hbad) {
+        if (pkt->host_quiet || (c->hpkt == pkt && !c->hbad)) {
             if (pkt->syndrome == 0) fab_deliver(f, pkt, c->dst_node);
             else fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
@@ -757,8 +773,16 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     c->sent_total -= lost;
     ff__rx_update(f, c);
     ff__notify_down(f, c, false);
-    if (c->dst_host) {
-        fab_pkt *p = c->hpkt;
+    if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
+        fab_pkt *p = NULL;
+        for (int i = 0; i < 2; i++) {
+            __typeof__(c->hh[0]) *h = &c->hh[i];
+            if (!h->pkt || h->term) continue;
+            h->term = true; /* lost (head on the wire), or partly received, or complete */
+            if (h->head_at > now) continue;
+            if (c->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
+            break;
+        }
         c->hpkt = NULL;
         return p;
     }

@@ -89,6 +89,7 @@ typedef struct fab_pkt {
     uint8_t syndrome;      /* fast model: CRC remainder of the packet */
     bool dropped;          /* counted as dropped already */
     bool delivered;
+    bool host_quiet;       /* fast model: no head event at the destination host (not misrouted) */
     myri_time_ps queued_ps, head_ps;
     uint8_t *bytes;        /* reference model: first-hop bytes (malloc) */
     uint8_t *payload_copy; /* fast model with taps: the given payload */
@@ -208,6 +209,11 @@ typedef struct fab_chan {
     uint8_t hcrc;                   /* host receiver (reference model) */
     fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
     uint64_t c_gen;
+    /* fast model, host receiver: the two latest heads sent on the channel
+     * (head arrival time, global index of the head, terminated: FRES, cut or
+     * head lost); at a cut, the one whose head arrived is the packet partly
+     * received if its GAP has not arrived. */
+    struct { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
     /* reference model */
     uint64_t occ;                   /* reference: slack occupancy */
     uint64_t arrived_total;         /* characters ever arrived (global index) */
