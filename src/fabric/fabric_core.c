@@ -195,6 +195,49 @@ static void fab__heap_push(myri_fabric *f, fab_key **hp, size_t *np, size_t *cap
     h[i] = k;
 }
 
+/* Inserts slot (key k) into calendar bucket bk (absolute number, within the
+ * ring), keeping the bucket's list in key order. */
+static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
+{
+    uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
+    uint32_t *at = &f->cal_head[r];
+    while (*at != UINT32_MAX && ((fab_key)f->pool[*at].time << 64 | f->pool[*at].key) < k) at = &f->pool[*at].next;
+    f->pool[slot].next = *at;
+    *at = slot;
+    f->cal_bits[r / 64] |= 1ull << (r % 64);
+    if (f->caln++ == 0 || bk < f->cal_cur) f->cal_cur = bk;
+}
+
+/* Takes the first event of the calendar's first bucket; finds the next
+ * non-empty bucket if that one is now empty. */
+static uint32_t fab__cal_pop(myri_fabric *f)
+{
+    uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
+    uint32_t slot = f->cal_head[r];
+    f->cal_head[r] = f->pool[slot].next;
+    f->cal_base = f->cal_cur;
+    if (--f->caln == 0) {
+        f->cal_bits[r / 64] &= ~(1ull << (r % 64));
+        return slot;
+    }
+    if (f->cal_head[r] != UINT32_MAX) return slot;
+    f->cal_bits[r / 64] &= ~(1ull << (r % 64));
+    /* The next set bit after r, cyclically (some bucket is not empty). */
+    uint32_t w = r / 64;
+    uint64_t m = f->cal_bits[w] & ~((2ull << (r % 64)) - 1); /* bits above r in its word */
+    if (r % 64 == 63) m = 0;
+    uint32_t step = 0;
+    while (!m) {
+        w = (w + 1) & (FAB_CAL_N / 64 - 1);
+        step++;
+        m = f->cal_bits[w];
+    }
+    uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
+    f->cal_cur += (uint64_t)((nr - r) & (FAB_CAL_N - 1));
+    (void)step;
+    return slot;
+}
+
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
 {
@@ -205,7 +248,7 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
                 "event for an earlier phase of the current instant (kind %u)", kind);
     if (f->in_tick && t == f->now) { /* this instant: FIFO of its phase */
         uint32_t slot = fab__slot(f);
-        f->pool[slot] = (fab_ev){t, 0, kind, a, b, p};
+        f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
         __typeof__(f->fifo[0]) *q = &f->fifo[ph];
         if (q->head + q->n == q->cap) {
             if (q->head) {
@@ -224,20 +267,46 @@ void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t 
         return;
     }
     uint32_t slot = fab__slot(f);
-    f->pool[slot] = (fab_ev){t, 0, kind, a, b, p};
+    f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
     fab_key k = ((fab_key)t << 64) |
                 (((uint64_t)ph << 61) | ((f->seq++ & ((1ull << 37) - 1)) << 24) | slot);
-    if (kind == EV_TIMEOUT) fab__heap_push(f, &f->far, &f->fn, &f->fcap, k);
-    else fab__heap_push(f, &f->heap, &f->hn, &f->hcap, k);
+    uint64_t bk = t >> f->cal_shift;
+    if (kind == EV_TIMEOUT) {
+        fab__heap_push(f, &f->far, &f->fn, &f->fcap, k);
+    } else if (bk >= f->cal_base && bk - f->cal_base < FAB_CAL_N) {
+        f->pool[slot].key = (uint64_t)k;
+        fab__cal_insert(f, bk, slot, k);
+    } else {
+        fab__heap_push(f, &f->heap, &f->hn, &f->hcap, k);
+    }
     if (!f->in_tick) fab__schedule_tick(f, t); /* else: at the end of the handler */
 }
 
-/* The smallest key of the agenda's two heaps (which must not both be empty). */
-static inline fab_key fab__top(const myri_fabric *f)
+static inline fab_key fab__slot_key(const myri_fabric *f, uint32_t slot)
 {
-    if (!f->fn) return f->heap[0];
-    if (!f->hn) return f->far[0];
-    return f->heap[0] < f->far[0] ? f->heap[0] : f->far[0];
+    return ((fab_key)f->pool[slot].time << 64) | f->pool[slot].key;
+}
+
+/* Where the smallest key of the agenda is (*top): 0 the heap, 1 the far
+ * heap, 2 the calendar; -1 if the agenda is empty. */
+static inline int fab__which(const myri_fabric *f, fab_key *top)
+{
+    int w = -1;
+    fab_key best = 0;
+    if (f->caln) {
+        best = fab__slot_key(f, f->cal_head[f->cal_cur & (FAB_CAL_N - 1)]);
+        w = 2;
+    }
+    if (f->hn && (w < 0 || f->heap[0] < best)) {
+        best = f->heap[0];
+        w = 0;
+    }
+    if (f->fn && (w < 0 || f->far[0] < best)) {
+        best = f->far[0];
+        w = 1;
+    }
+    *top = best;
+    return w;
 }
 
 /* Removes the smallest key of heap h (n > 0 keys). */
@@ -265,11 +334,18 @@ static fab_key fab__heap_pop(fab_key *h, size_t *np)
     return top;
 }
 
-static fab_ev fab__pop(myri_fabric *f)
+/* Removes the smallest key, which is in source w (fab__which). */
+static fab_ev fab__pop(myri_fabric *f, int w)
 {
-    fab_key top = (f->fn && (!f->hn || f->far[0] < f->heap[0])) ? fab__heap_pop(f->far, &f->fn)
-                                                                : fab__heap_pop(f->heap, &f->hn);
-    uint32_t slot = KEY_SLOT(top);
+    uint32_t slot;
+    if (w == 2) {
+        slot = fab__cal_pop(f);
+    } else {
+        fab_key top = w == 1 ? fab__heap_pop(f->far, &f->fn) : fab__heap_pop(f->heap, &f->hn);
+        slot = KEY_SLOT(top);
+        uint64_t bk = KEY_T(top) >> f->cal_shift;
+        if (bk > f->cal_base) f->cal_base = bk; /* nothing is scheduled before it any more */
+    }
     f->pfree[f->nfree++] = slot;
     return f->pool[slot];
 }
@@ -354,8 +430,9 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     if (hz < lim) lim = hz;
     f->lim_stale = false;
     for (;;) {
-        fab_key top = (f->hn || f->fn) ? fab__top(f) : 0;
-        unsigned hp = ((f->hn || f->fn) && KEY_T(top) == f->now) ? KEY_PHASE(top) : 99u;
+        fab_key top;
+        int w = fab__which(f, &top);
+        unsigned hp = (w >= 0 && KEY_T(top) == f->now) ? KEY_PHASE(top) : 99u;
         unsigned fm = f->fifo_mask >> f->now_phase;
         unsigned fp = fm ? (unsigned)f->now_phase + (unsigned)__builtin_ctz(fm) : 99u;
         unsigned np = hp < fp ? hp : fp;
@@ -371,8 +448,8 @@ static void fab__handle(myri_component *self, const myri_event *ev)
             continue;
         }
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
-            if (!f->hn && !f->fn && !f->cqn) break;
-            uint64_t t = (f->hn || f->fn) ? KEY_T(top) : UINT64_MAX;
+            if (w < 0 && !f->cqn) break;
+            uint64_t t = w >= 0 ? KEY_T(top) : UINT64_MAX;
             if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
             if (f->lim_stale) {
                 lim = myri_sim_next_time(f->sim);
@@ -386,7 +463,7 @@ static void fab__handle(myri_component *self, const myri_event *ev)
         }
         fab_ev e;
         if (hp <= fp) {
-            e = fab__pop(f);
+            e = fab__pop(f, w);
         } else {
             uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
             if (--f->fifo[fp].n == 0) {
@@ -402,7 +479,8 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     }
     f->in_tick = false;
     f->now_phase = 0;
-    if (f->hn || f->fn) fab__schedule_tick(f, KEY_T(fab__top(f)));
+    fab_key top;
+    if (fab__which(f, &top) >= 0) fab__schedule_tick(f, KEY_T(top));
     if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
     /* Ran ahead of every other event: let the engine's clock reach the last
      * instant processed, so that results read after the run are consistent. */
@@ -991,6 +1069,7 @@ static void fab__destroy(myri_component *self)
     free(f->host_node);
     free(f->heap);
     free(f->far);
+    free(f->cal_head);
     free(f->cq);
     free(f->cq_pos);
     free(f->pool);
@@ -1128,6 +1207,9 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     myri_crc8_init(&f->crc, (uint8_t)f->p.crc_poly);
     f->T = myri_fabric_char_ps(&f->p);
     f->T_inv = UINT64_MAX / f->T;
+    /* Calendar buckets of about half a character time (< T). */
+    while ((2ull << f->cal_shift) <= f->T && f->cal_shift < 40) f->cal_shift++;
+    if (f->cal_shift) f->cal_shift--;
     f->L = f->p.switch_latency_ps;
     f->type_bytes = (uint32_t)f->p.type_bytes;
     f->fast = f->p.model == MYRI_FABRIC_FAST;
@@ -1146,6 +1228,9 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     }
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
+    f->cal_head = malloc(FAB_CAL_N * sizeof *f->cal_head);
+    if (!f->cal_head) return MYRI_ENOMEM;
+    memset(f->cal_head, 0xff, FAB_CAL_N * sizeof *f->cal_head);
     f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
     f->cq = calloc(f->nchan ? f->nchan : 1, sizeof *f->cq);
     f->cq_pos = malloc((f->nchan ? f->nchan : 1) * sizeof *f->cq_pos);

@@ -51,12 +51,16 @@ __extension__ typedef unsigned __int128 fab_key;
 
 typedef struct fab_ev {
     uint64_t time;
-    uint64_t key;   /* phase << 56 | sequence */
+    uint64_t key;   /* low half of the agenda key: phase << 61 | sequence << 24 | slot */
     uint32_t kind;
     uint32_t a;
     uint64_t b;
     void *p;
+    uint32_t next;  /* calendar: next slot in the bucket, in key order */
 } fab_ev;
+
+#define FAB_CAL_BITS 12
+#define FAB_CAL_N (1u << FAB_CAL_BITS)   /* calendar buckets */
 
 /* A callback whose time is ahead of the engine's clock is delivered by an
  * engine event at that time, so that the receiver sees the right time. */
@@ -267,6 +271,18 @@ struct myri_fabric {
      * heap of their own with keys of the same form, so that they do not
      * deepen the busy heap; the agenda takes the smaller of the two tops. */
     fab_key *far; size_t fn, fcap;
+    /* Most events are due within a few microseconds: they wait in a calendar
+     * of FAB_CAL_N buckets of 2^cal_shift ps (a ring starting at bucket
+     * cal_base, the bucket of the last event taken: nothing is ever scheduled
+     * before it), each a list of pool slots in key order, with a bit map of
+     * the non-empty ones; cal_cur is the first non-empty bucket.  Events
+     * beyond the ring go to the heap.  The agenda takes the smallest of the
+     * three tops, so the order is exactly that of the keys. */
+    uint32_t cal_shift;
+    uint64_t cal_base, cal_cur;
+    size_t caln;
+    uint32_t *cal_head;             /* first slot of each bucket, UINT32_MAX if empty */
+    uint64_t cal_bits[FAB_CAL_N / 64];
     fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
     /* events for the instant being processed skip the heap: one FIFO per phase
      * (they come after the heap's events of the same phase, pushed earlier) */
