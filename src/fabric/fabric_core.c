@@ -390,6 +390,7 @@ void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
         cq__place(f, f->cqn++, c);
     }
     cq__sift(f, (size_t)f->cq_pos[c]);
+    f->cq_top_at = f->ch[f->cq[0]].pred_at;
 }
 
 void fab_cq_remove(myri_fabric *f, uint32_t c)
@@ -399,9 +400,11 @@ void fab_cq_remove(myri_fabric *f, uint32_t c)
     f->cq_pos[c] = -1;
     f->ch[c].pred_at = MYRI_TIME_NEVER;
     uint32_t last = f->cq[--f->cqn];
-    if ((size_t)i == f->cqn) return;
-    cq__place(f, (size_t)i, last);
-    cq__sift(f, (size_t)i);
+    if ((size_t)i != f->cqn) {
+        cq__place(f, (size_t)i, last);
+        cq__sift(f, (size_t)i);
+    }
+    f->cq_top_at = f->cqn ? f->ch[f->cq[0]].pred_at : UINT64_MAX;
 }
 
 static void fab__dispatch(myri_fabric *f, const fab_ev *ev);
@@ -1234,6 +1237,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
     f->cq = calloc(f->nchan ? f->nchan : 1, sizeof *f->cq);
     f->cq_pos = malloc((f->nchan ? f->nchan : 1) * sizeof *f->cq_pos);
+    f->cq_top_at = UINT64_MAX;
     if (!f->dirty || !f->cq || !f->cq_pos) return MYRI_ENOMEM;
     for (size_t i = 0; i < f->nchan; i++) {
         f->ch[i].pred_at = MYRI_TIME_NEVER;

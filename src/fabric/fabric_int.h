@@ -311,6 +311,7 @@ struct myri_fabric {
     /* fast model: predicted slack checks, at most one per input, in an
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
+    uint64_t cq_top_at;             /* pred_at of cq[0], UINT64_MAX if empty */
 };
 
 /* x / T without a division instruction (the fast model divides by T on
@@ -386,10 +387,7 @@ void fab_fast_check_due(myri_fabric *f, uint32_t channel);  /* a predicted check
 /* The predicted-check queue. */
 void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
 void fab_cq_remove(myri_fabric *f, uint32_t c);
-static inline uint64_t fab_cq_top_time(const myri_fabric *f)
-{
-    return f->cqn ? f->ch[f->cq[0]].pred_at : UINT64_MAX;
-}
+static inline uint64_t fab_cq_top_time(const myri_fabric *f) { return f->cq_top_at; }
 /* Cut: the sender's run stops now; characters on the wire are lost (drops
  * them, releases references of packets whose head is lost); returns the
  * packet partly received, or NULL. */
