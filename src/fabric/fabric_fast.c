@@ -484,6 +484,7 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
         for (uint32_t q = 0; q < k; q++)
             fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), c->id, (unsigned long long)c->cur->id, c->run_j0 + q);
 #endif
+    uint32_t planned = c->run_lim;
     c->run_on = false;
     ff__last(c)->cnt = k;
     c->st.chars += k - c->run_excl;
@@ -495,7 +496,11 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
     if (!c->src_host) {
         fab_chan *u = &f->ch[c->src_in];
         u->dep_base += k;
-        ff__rx_update(f, u);
+        /* A run that went to its planned end leaves D(x) unchanged from now
+         * on (its last character left now): the occupancy of u now and its
+         * predicted crossings are those already known, no check.  A run cut
+         * short stops the departures earlier than predicted: check. */
+        if (k < planned) ff__rx_update(f, u);
     }
 }
 
@@ -722,7 +727,10 @@ uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
     bool found = false;
     for (uint32_t i = 0; i < c->rcount; i++) {
         const fab_run *r = ff__run(c, i);
-        if (r->pkt != e->pkt || r->cnt == 0 || now < r->s + c->d_ps) continue;
+        /* (a run of an older packet, kept in the ring, may carry the same
+         * pointer if that packet was freed and its memory reused: the
+         * entry's runs are those at or after its first character) */
+        if (r->pkt != e->pkt || r->cnt == 0 || r->n0 + r->cnt <= e->g0 || now < r->s + c->d_ps) continue;
         uint64_t k = fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (k > r->cnt) k = r->cnt;
         found = true;
