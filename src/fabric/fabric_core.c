@@ -805,7 +805,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
     const fab_node *sw = &f->node[o->src_node];
     {
         /* Round robin: the first requesting port after the one served last. */
-        uint32_t start = (o->rr + 1) % sw->nports, above = o->req_ports >> start << start;
+        uint32_t start = o->rr + 1 < sw->nports ? o->rr + 1 : 0, above = o->req_ports >> start << start;
         uint32_t port = (uint32_t)__builtin_ctz(above ? above : o->req_ports);
         int32_t ic = sw->in_ch[port];
         fab_chan *in = &f->ch[ic];
