@@ -11,6 +11,7 @@
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,
+    &myri_fabric_ops,
     &myri_traffic_source_ops,
     &myri_traffic_ops,
     &nicsim_station_ops,

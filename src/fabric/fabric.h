@@ -131,6 +131,10 @@ typedef struct myri_fabric_callbacks {
 
 typedef struct myri_fabric myri_fabric;
 
+/* The fabric's component type ("fabric", registered in src/engine/registry.c);
+ * myri_fabric_create adds one component of it to the simulation. */
+extern const myri_component_ops myri_fabric_ops;
+
 /* Creates the fabric as a component named "fabric" of `sim`.  Checks the
  * topology (ports 4/8/16/32 for switches, hosts one port) and parameters.
  * Returns MYRI_OK, MYRI_EINVAL (NULL arguments), MYRI_EINPUT (message in

@@ -5,6 +5,7 @@
  * fabric_fast.c).  See docs/FABRIC.md.
  */
 #include "fabric/fabric_int.h"
+#include "myri/registry.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1096,7 +1097,7 @@ static myri_status fab__create_cb(myri_component *self, const void *config)
 
 static void fab__report_cb(myri_component *self, myri_json *out) { myri_fabric_report(self->state, out); }
 
-static const myri_component_ops fab_ops = {
+const myri_component_ops myri_fabric_ops = {
     .type = "fabric",
     .help = "Myrinet links, switches and packets (seed 002)",
     .create = fab__create_cb,
@@ -1224,7 +1225,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
     f->ber_seed = myri_splitmix64(&s);
     /* Register first so that the component owns f (freed by myri_sim_destroy). */
-    st = myri_sim_add(sim, &fab_ops, "fabric", f, NULL);
+    st = myri_sim_add_type(sim, "fabric", "fabric", f, NULL);
     if (st) {
         free(f);
         return st;

@@ -362,7 +362,8 @@ static void test_registry_creates_by_type_name(void **state)
         assert_ptr_equal(myri_component_type_find(types[n]->type), types[n]);
         for (size_t k = 0; k < n; k++) assert_string_not_equal(types[k]->type, types[n]->type);
     }
-    assert_true(n >= 5); /* hold, traffic-source, traffic, nicsim-station, nicsim-source */
+    assert_true(n >= 6); /* hold, fabric, traffic-source, traffic, nicsim-station, nicsim-source */
+    assert_non_null(myri_component_type_find("fabric"));
     assert_non_null(myri_component_type_find("traffic-source"));
     assert_non_null(myri_component_type_find("nicsim-station"));
     assert_null(myri_component_type_find("no-such-type"));
