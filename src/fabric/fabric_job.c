@@ -605,17 +605,24 @@ static int fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file,
 
 /* ---- the job --------------------------------------------------------------------- */
 
+/* Reads and checks the scenario's keys into c: 0, or 2 with the error (at
+ * its FILE:LINE:COL) in err. */
+static int fjob__load(fjob__cfg *c, const myri_node *root, myri_error *err)
+{
+    fjob__psets(c);
+    if (myri_params_load(c->ps, c->nps, root, NULL, err)) return 2;
+    if (myri_fabric_params_check(&c->fp, err)) {
+        fjob__locate(err, root);
+        return 2;
+    }
+    return 0;
+}
+
 static int fjob__job_run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
 {
     fjob__cfg *c = calloc(1, sizeof *c);
     if (!c) return 1;
-    fjob__psets(c);
-    int rc = 0;
-    if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
-    if (!rc && myri_fabric_params_check(&c->fp, err)) {
-        rc = 2;
-        fjob__locate(err, root);
-    }
+    int rc = fjob__load(c, root, err);
     if (!rc && opts->have_seed) c->common.seed = (int64_t)opts->seed;
     if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
@@ -650,13 +657,7 @@ int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric
     memset(out, 0, sizeof *out);
     fjob__cfg *c = calloc(1, sizeof *c);
     if (!c) return 1;
-    fjob__psets(c);
-    int rc = 0;
-    if (myri_params_load(c->ps, c->nps, root, NULL, err)) rc = 2;
-    if (!rc && myri_fabric_params_check(&c->fp, err)) {
-        rc = 2;
-        fjob__locate(err, root);
-    }
+    int rc = fjob__load(c, root, err);
     if (!rc && seed) c->common.seed = (int64_t)*seed;
     myri_run_opts opts = {.out = NULL};
     fjob__run r;
