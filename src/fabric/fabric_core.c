@@ -871,6 +871,22 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
     }
 }
 
+/* After the packet on channel c was cut short (timeout or dead cable): a
+ * host sender moves on to its next packet; a switch output drains what is
+ * left of the packet at its input and is released at t_ps. */
+static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
+{
+    if (c->src_host) {
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    } else {
+        fab_chan *in = &f->ch[c->src_in];
+        c->src_in = -1;
+        fab__sink(f, in);
+        fab_release(f, c, t_ps);
+    }
+}
+
 /* The sender of c has been stopped with a packet in progress for the whole
  * long period: the packet is dropped, the rest of it is discarded at the
  * sender, FRES goes forward, and the output is free again (seed 002). */
@@ -892,15 +908,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     c->free_at = t + f->T;
     c->in_progress = false;
     c->cur = NULL;
-    if (c->src_host) {
-        if (f->fast) fab_fast_wake(f, c);
-        else fab_ref_wake(f, c);
-    } else {
-        fab_chan *in = &f->ch[c->src_in];
-        c->src_in = -1;
-        fab__sink(f, in);
-        fab_release(f, c, c->free_at);
-    }
+    fab__free_path(f, c, c->free_at);
 }
 
 /* FRES reaches the receiver of c: the packet it terminates has no more
@@ -955,15 +963,7 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
     c->in_progress = false;
     c->cur = NULL;
     c->tap_on = false;
-    if (c->src_host) {
-        if (f->fast) fab_fast_wake(f, c);
-        else fab_ref_wake(f, c);
-    } else {
-        fab_chan *in = &f->ch[c->src_in];
-        c->src_in = -1;
-        fab__sink(f, in);
-        fab_release(f, c, c->free_at > now ? c->free_at : now);
-    }
+    fab__free_path(f, c, c->free_at > now ? c->free_at : now);
 }
 
 static void fab__cut(myri_fabric *f, size_t link)
