@@ -5,7 +5,6 @@
  * fabric_fast.c).  See docs/FABRIC.md.
  */
 #include "fabric/fabric_int.h"
-#include "myri/registry.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1225,7 +1224,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
     f->ber_seed = myri_splitmix64(&s);
     /* Register first so that the component owns f (freed by myri_sim_destroy). */
-    st = myri_sim_add_type(sim, "fabric", "fabric", f, NULL);
+    st = myri_sim_add(sim, &myri_fabric_ops, "fabric", f, NULL);
     if (st) {
         free(f);
         return st;
