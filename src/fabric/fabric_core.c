@@ -155,8 +155,11 @@ const char *myri_fabric_drop_name(myri_fabric_drop_reason r)
 static void fab__schedule_tick(myri_fabric *f, uint64_t t)
 {
     if (f->tick_at != MYRI_TIME_NEVER && f->tick_at <= t) return;
+    /* At most one tick is pending: an earlier one replaces a later one. */
+    if (f->tick_at != MYRI_TIME_NEVER) myri_sim_cancel(f->sim, f->tick_id);
     myri_event ev = {.target = f->comp, .kind = 1};
-    if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule fabric tick");
+    f->tick_id = myri_sim_schedule(f->sim, t, &ev);
+    if (!f->tick_id) myri_panic(f->comp, "cannot schedule fabric tick");
     f->tick_at = t;
 }
 
@@ -423,14 +426,22 @@ static void fab__handle(myri_component *self, const myri_event *ev)
     }
     if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
     uint64_t now = myri_sim_now(f->sim);
-    if (f->tick_at == now) f->tick_at = MYRI_TIME_NEVER;
+    f->tick_at = MYRI_TIME_NEVER; /* this is the pending tick */
+    /* The same-instant rule: at any time t the fabric's pass of instant t
+     * comes after every other event at t (so what a device does at t is seen
+     * by that pass whichever component's event came first): if another event
+     * is pending now, run again behind it. */
+    if (myri_sim_next_time(f->sim) == now) {
+        fab__schedule_tick(f, now);
+        return;
+    }
     f->in_tick = true;
     f->now = now;
     f->now_phase = 0;
-    /* Nobody else acts before lim: recomputed after callbacks, which may
-     * schedule events of other components. */
-    uint64_t hz = myri_sim_horizon(f->sim), lim = myri_sim_next_time(f->sim);
-    if (hz < lim) lim = hz;
+    /* The fabric processes its instants strictly before the next event of
+     * anybody else (nxt, recomputed after callbacks, which may schedule
+     * events of other components), and not beyond the end of the run (hz). */
+    uint64_t hz = myri_sim_horizon(f->sim), nxt = myri_sim_next_time(f->sim);
     f->lim_stale = false;
     for (;;) {
         fab_key top;
@@ -455,11 +466,10 @@ static void fab__handle(myri_component *self, const myri_event *ev)
             uint64_t t = w >= 0 ? KEY_T(top) : UINT64_MAX;
             if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
             if (f->lim_stale) {
-                lim = myri_sim_next_time(f->sim);
-                if (hz < lim) lim = hz;
+                nxt = myri_sim_next_time(f->sim);
                 f->lim_stale = false;
             }
-            if (t > lim) break;
+            if (t > hz || t >= nxt) break;
             f->now = t;
             f->now_phase = 0;
             continue;

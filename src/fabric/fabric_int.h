@@ -290,6 +290,7 @@ struct myri_fabric {
     unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
     uint64_t seq;
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
+    myri_event_id tick_id;          /* its handle (at most one tick is pending) */
     bool in_tick;
     uint64_t now;                   /* the instant being processed (in_tick) */
     bool lim_stale;                 /* a callback ran: other components may have scheduled */
