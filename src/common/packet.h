@@ -19,8 +19,8 @@
  * any hop leaves the same non-zero syndrome at the destination ("incorrect in
  * the same bit positions", seed 002).
  */
-#ifndef MYRI_FABRIC_PACKET_H
-#define MYRI_FABRIC_PACKET_H
+#ifndef MYRI_COMMON_PACKET_H
+#define MYRI_COMMON_PACKET_H
 
 #include <stddef.h>
 #include <stdint.h>
