@@ -1,4 +1,6 @@
-/* packet.h -- Myrinet packet bytes and the CRC-8 trailer (seed 002, Figure 4).
+/* packet.h -- Myrinet packet bytes and the CRC-8 trailer (seed 002, Figure 4),
+ * packet ids and packet types: what the fabric, the NIC, its firmware and the
+ * host share about a packet.
  *
  * A packet on a channel is: the route bytes still ahead (MSB 1 each), the
  * packet type (type_bytes bytes, big-endian, MSB of the first byte 0), the
@@ -22,8 +24,71 @@
 #ifndef MYRI_COMMON_PACKET_H
 #define MYRI_COMMON_PACKET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* ---- packet ids ---------------------------------------------------------------
+ * A packet id names one packet for the whole run: the index of the host that
+ * created it in the high 24 bits, its sequence number at that host (from 0,
+ * in creation order) in the low 40 bits.  Ids travel beside the packet (the
+ * simulator's bookkeeping, faults, reports); they are not bytes on the wire,
+ * except that a payload not given by the caller is derived from the id
+ * (myri_packet_payload_byte). */
+#define MYRI_PACKET_ID_SEQ_BITS 40u
+#define MYRI_PACKET_ID_SEQ_MAX ((UINT64_C(1) << MYRI_PACKET_ID_SEQ_BITS) - 1u) /* 2^40 - 1 */
+#define MYRI_PACKET_ID_HOST_MAX ((UINT32_C(1) << (64u - MYRI_PACKET_ID_SEQ_BITS)) - 1u) /* 2^24 - 1 */
+_Static_assert(MYRI_PACKET_ID_SEQ_BITS > 0 && MYRI_PACKET_ID_SEQ_BITS < 64,
+               "a packet id holds both a host index and a sequence number");
+
+/* The id of packet `seq` (<= MYRI_PACKET_ID_SEQ_MAX) of host `host`
+ * (<= MYRI_PACKET_ID_HOST_MAX). */
+static inline uint64_t myri_packet_id(uint32_t host, uint64_t seq)
+{
+    return (uint64_t)host << MYRI_PACKET_ID_SEQ_BITS | (seq & MYRI_PACKET_ID_SEQ_MAX);
+}
+/* The host index of an id. */
+static inline uint32_t myri_packet_id_host(uint64_t id) { return (uint32_t)(id >> MYRI_PACKET_ID_SEQ_BITS); }
+/* The sequence number of an id at its host. */
+static inline uint64_t myri_packet_id_seq(uint64_t id) { return id & MYRI_PACKET_ID_SEQ_MAX; }
+
+/* ---- packet types ---------------------------------------------------------------
+ * After the route bytes come the packet type's bytes (packet.type_bytes of
+ * them, big-endian): 4 in the standard typing scheme (ANSI/VITA 26-1998 3.4,
+ * via Myricom's "Packet Types" page), 2 in GM ("the Myrinet packet types
+ * required in the first 2 bytes of every packet").  Seed 002: the MSB of a
+ * header byte tells to-switch bytes (1) from to-host bytes (0), so the first
+ * type byte has MSB 0; a packet whose first type byte has MSB 1 reaches its
+ * host as a route byte and is dropped as misrouted.
+ *
+ * Known values, all 16-bit (myrinet-facts 1.3, markers as there: [V] read in
+ * the source, [S] from a seed).  How a 16-bit value sits in a 4-byte type is
+ * not known; the fabric writes it as the low bytes (0x00000005).  No source
+ * confirms the "0x0004 = IP, 0x0005 = mapping" assignment sometimes quoted:
+ * treat any such reading as [U]nverified. */
+#define MYRI_PACKET_TYPE_MAX_BYTES 4u
+_Static_assert(sizeof(uint32_t) == MYRI_PACKET_TYPE_MAX_BYTES, "a packet type is held in a uint32_t");
+enum {
+    MYRI_PACKET_TYPE_MYRI_DATA = 0x0005,   /* [V] Cplant MCP.h MyriData, pre-GM Myricom data (presumably IP
+                                            * and Myrinet API); the fabric job's default traffic.type */
+    MYRI_PACKET_TYPE_MYRI_MAP = 0x0006,    /* [V] Cplant MCP.h MyriMap, the old Myricom MCP's mapping */
+    MYRI_PACKET_TYPE_MYRI_PROBE = 0x0007,  /* [V] Cplant MCP.h MyriProbe */
+    MYRI_PACKET_TYPE_MYRI_OPTION = 0x0008, /* [V] Cplant MCP.h MyriOption; conflicts with GM below */
+    MYRI_PACKET_TYPE_GM = 0x0008,          /* [V] gm_types.h GM_PACKET_TYPE (GM-2) */
+    MYRI_PACKET_TYPE_GM_ETHERNET = 0x0009, /* [V] gm_types.h GM_ETHERNET_PACKET_TYPE */
+    MYRI_PACKET_TYPE_GM_MAPPING = 0x700f,  /* [V] gm_types.h GM_MAPPING_PACKET_TYPE */
+    MYRI_PACKET_TYPE_DEC_CRL = 0x0370,     /* [S] S001: type assigned to DEC CRL (then subtype, channel) */
+    MYRI_PACKET_TYPE_PORTALS = 0x0800      /* [V] Cplant MCP.h: Sandia's Portals traffic */
+};
+
+/* True if `type` can be sent as a `type_bytes`-byte type (1..4 bytes): it
+ * fits in that many bytes and its first byte has MSB 0, i.e.
+ * type < 2^(8 type_bytes - 1). */
+static inline bool myri_packet_type_valid(uint32_t type, size_t type_bytes)
+{
+    if (type_bytes == 0 || type_bytes > MYRI_PACKET_TYPE_MAX_BYTES) return false;
+    return (uint64_t)type < (UINT64_C(1) << (8u * type_bytes - 1u));
+}
 
 typedef struct myri_crc8 {
     uint8_t poly;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/packet.h"
 #include "fabric/fabric_pcap.h"
 
 const myri_param myri_ffaults_params[] = {
@@ -31,7 +32,8 @@ typedef struct ff__item_cfg {
     int64_t mask;
 } ff__item_cfg;
 
-/* Packet sequence numbers have 40 bits (traffic.h: id = host << 40 | seq). */
+/* Packet sequence numbers have 40 bits (common/packet.h: myri_packet_id). */
+_Static_assert(MYRI_PACKET_ID_SEQ_MAX == 1099511627775u, "the maximum of key 'seq' below");
 static const myri_param ff__item_params[] = {
     {"at", MYRI_P_TIME, "ns", "0", "0", NULL, "cut/restore: absolute simulated time (warm-up included)",
      offsetof(ff__item_cfg, at_ps), NULL},
@@ -133,10 +135,10 @@ static myri_status ff__keys(const myri_node *it, const ff__item_cfg *ic, const m
         return myri_error_at(err, src ? src : seq, "faults: give either 'packet' or 'source' with 'seq', not both");
     if (pk) {
         o->packet = (uint64_t)ic->packet;
-        uint64_t h = o->packet >> 40;
+        uint32_t h = myri_packet_id_host(o->packet);
         if (h < t->nhosts)
             snprintf(o->packet_name, sizeof o->packet_name, "%s#%llu", t->node[t->host_node[h]].name,
-                     (unsigned long long)(o->packet & ((1ull << 40) - 1)));
+                     (unsigned long long)myri_packet_id_seq(o->packet));
         else
             snprintf(o->packet_name, sizeof o->packet_name, "%llu", (unsigned long long)o->packet);
         return MYRI_OK;
@@ -148,7 +150,7 @@ static myri_status ff__keys(const myri_node *it, const ff__item_cfg *ic, const m
     if (hn < 0 || t->node[hn].kind != MYRI_TOPO_HOST)
         return myri_error_at(err, src, "faults: source '%s' is not a host of the topology; expected a host name",
                              ic->source);
-    o->packet = ((uint64_t)t->node[hn].host_index << 40) | (uint64_t)ic->seq;
+    o->packet = myri_packet_id((uint32_t)t->node[hn].host_index, (uint64_t)ic->seq);
     snprintf(o->packet_name, sizeof o->packet_name, "%s#%lld", ic->source, (long long)ic->seq);
     return MYRI_OK;
 }
