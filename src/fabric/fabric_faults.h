@@ -29,7 +29,7 @@
 #include <stdio.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/config.h"
 #include "myri/json.h"
 

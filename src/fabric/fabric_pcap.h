@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #define MYRI_FPCAP_DLT 147 /* DLT_USER0 */
 #define MYRI_FPCAP_HEADER_BYTES 8

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/rng.h"
 
 static char msg[512];

@@ -8,8 +8,8 @@
  * A link joins (node a, port pa) and (node b, port pb) and is two independent
  * channels, a->b and b->a.  Channel c of link l: 2*l for a->b, 2*l+1 for b->a.
  */
-#ifndef MYRI_FABRIC_TOPO_H
-#define MYRI_FABRIC_TOPO_H
+#ifndef MYRI_TOPO_TOPO_H
+#define MYRI_TOPO_TOPO_H
 
 #include <stddef.h>
 #include <stdbool.h>
