@@ -63,14 +63,14 @@ static inline uint64_t myri_packet_id_seq(uint64_t id) { return id & MYRI_PACKET
  *
  * Known values, all 16-bit (myrinet-facts 1.3, markers as there: [V] read in
  * the source, [S] from a seed).  How a 16-bit value sits in a 4-byte type is
- * not known; the fabric writes it as the low bytes (0x00000005).  No source
+ * not known; ASSUMPTION: the low bytes (0x00000005), as the fabric writes it.  No source
  * confirms the "0x0004 = IP, 0x0005 = mapping" assignment sometimes quoted:
  * treat any such reading as [U]nverified. */
 #define MYRI_PACKET_TYPE_MAX_BYTES 4u
 _Static_assert(sizeof(uint32_t) == MYRI_PACKET_TYPE_MAX_BYTES, "a packet type is held in a uint32_t");
 enum {
-    MYRI_PACKET_TYPE_MYRI_DATA = 0x0005,   /* [V] Cplant MCP.h MyriData, pre-GM Myricom data (presumably IP
-                                            * and Myrinet API); the fabric job's default traffic.type */
+    MYRI_PACKET_TYPE_MYRI_DATA = 0x0005,   /* [V] Cplant MCP.h MyriData, pre-GM Myricom data (that it carried
+                                            * IP and Myrinet API data is [U]); default traffic.type */
     MYRI_PACKET_TYPE_MYRI_MAP = 0x0006,    /* [V] Cplant MCP.h MyriMap, the old Myricom MCP's mapping */
     MYRI_PACKET_TYPE_MYRI_PROBE = 0x0007,  /* [V] Cplant MCP.h MyriProbe */
     MYRI_PACKET_TYPE_MYRI_OPTION = 0x0008, /* [V] Cplant MCP.h MyriOption; conflicts with GM below */
