@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/json.h"
 
 typedef struct topo__stats {

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/config.h"
 #include "myri/json.h"
 #include "myri/sim.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric/fabric_pcap.h"
+#include "common/packet.h"
 
 const myri_param myri_ffaults_params[] = {
     {"faults", MYRI_P_NODE, NULL, "", NULL, NULL,
@@ -31,7 +31,8 @@ typedef struct ff__item_cfg {
     int64_t mask;
 } ff__item_cfg;
 
-/* Packet sequence numbers have 40 bits (traffic.h: id = host << 40 | seq). */
+/* Packet sequence numbers have 40 bits (common/packet.h: myri_packet_id). */
+_Static_assert(MYRI_PACKET_ID_SEQ_MAX == 1099511627775u, "the maximum of key 'seq' below");
 static const myri_param ff__item_params[] = {
     {"at", MYRI_P_TIME, "ns", "0", "0", NULL, "cut/restore: absolute simulated time (warm-up included)",
      offsetof(ff__item_cfg, at_ps), NULL},
@@ -75,26 +76,19 @@ struct myri_ffaults {
     ff__item *item;
 };
 
-/* The channel of `link` leaving node `from` (a name, or NODE.PORT); -1 if
+/* The channel of `link` leaving node `from` (NODE, or NODE.PORT); -1 if
  * `from` is not an end of the link. */
 static int64_t ff__channel(const myri_topo *t, size_t link, const char *from)
 {
     const myri_topo_link *L = &t->link[link];
-    char name[80];
-    const char *dot = strrchr(from, '.');
-    size_t n = dot ? (size_t)(dot - from) : strlen(from);
-    if (n >= sizeof name) return -1;
-    memcpy(name, from, n);
-    name[n] = '\0';
-    int32_t node = myri_topo_find(t, name);
-    if (node < 0) return -1;
-    if (dot) { /* NODE.PORT: must be one end of this link */
-        if (myri_fpcap_link(t, from) != (int64_t)link) return -1;
-        uint32_t port = (uint32_t)strtoul(dot + 1, NULL, 10);
-        return (uint32_t)node == L->a_node && port == L->a_port ? 2 * (int64_t)link : 2 * (int64_t)link + 1;
+    uint32_t node = 0, port = MYRI_TOPO_NO_PORT;
+    if (myri_topo_parse_endpoint(t, from, &node, &port, NULL)) return -1;
+    if (port != MYRI_TOPO_NO_PORT) { /* NODE.PORT: must be one end of this link */
+        if (t->node[node].port[port].link != (int32_t)link) return -1;
+        return node == L->a_node && port == L->a_port ? 2 * (int64_t)link : 2 * (int64_t)link + 1;
     }
-    if ((uint32_t)node == L->a_node) return 2 * (int64_t)link;
-    if ((uint32_t)node == L->b_node) return 2 * (int64_t)link + 1;
+    if (node == L->a_node) return 2 * (int64_t)link;
+    if (node == L->b_node) return 2 * (int64_t)link + 1;
     return -1;
 }
 
@@ -133,10 +127,10 @@ static myri_status ff__keys(const myri_node *it, const ff__item_cfg *ic, const m
         return myri_error_at(err, src ? src : seq, "faults: give either 'packet' or 'source' with 'seq', not both");
     if (pk) {
         o->packet = (uint64_t)ic->packet;
-        uint64_t h = o->packet >> 40;
+        uint32_t h = myri_packet_id_host(o->packet);
         if (h < t->nhosts)
             snprintf(o->packet_name, sizeof o->packet_name, "%s#%llu", t->node[t->host_node[h]].name,
-                     (unsigned long long)(o->packet & ((1ull << 40) - 1)));
+                     (unsigned long long)myri_packet_id_seq(o->packet));
         else
             snprintf(o->packet_name, sizeof o->packet_name, "%llu", (unsigned long long)o->packet);
         return MYRI_OK;
@@ -148,7 +142,7 @@ static myri_status ff__keys(const myri_node *it, const ff__item_cfg *ic, const m
     if (hn < 0 || t->node[hn].kind != MYRI_TOPO_HOST)
         return myri_error_at(err, src, "faults: source '%s' is not a host of the topology; expected a host name",
                              ic->source);
-    o->packet = ((uint64_t)t->node[hn].host_index << 40) | (uint64_t)ic->seq;
+    o->packet = myri_packet_id((uint32_t)t->node[hn].host_index, (uint64_t)ic->seq);
     snprintf(o->packet_name, sizeof o->packet_name, "%s#%lld", ic->source, (long long)ic->seq);
     return MYRI_OK;
 }
@@ -169,7 +163,7 @@ static myri_status ff__item_read(const myri_node *it, const myri_topo *t, myri_t
     myri_status st = ff__keys(it, &ic, t, o, err);
     if (st) return st;
     const myri_node *ln = myri_node_get(it, "link");
-    int64_t l = myri_fpcap_link(t, ic.link);
+    int64_t l = myri_topo_endpoint_link(t, ic.link, NULL);
     if (l < 0)
         return myri_error_at(err, ln, "faults: link '%s' is not a link of the topology; expected a host name "
                                       "or NODE.PORT of a connected port", ic.link);

@@ -14,7 +14,8 @@
  * `from` (0 = first character on that channel, the route bytes still ahead
  * of it), whenever it crosses that channel.  The packet is `packet: ID` or
  * `source: HOST` + `seq: N` (ids are (host index << 40) | N, N counting the
- * host's packets from 0; traffic.h).  docs/TOPOLOGY.md has the rules.
+ * host's packets from 0: myri_packet_id in common/packet.h).  docs/TOPOLOGY.md
+ * has the rules.
  *
  * Cuts and restores go into the fabric's own agenda at their exact times
  * (myri_fabric_cut_link / _restore_link take the time); corruptions are
@@ -28,7 +29,7 @@
 #include <stdio.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/config.h"
 #include "myri/json.h"
 

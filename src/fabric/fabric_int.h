@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
-#include "fabric/packet.h"
+#include "common/packet.h"
 
 typedef enum fab_phase {
     PH_ARRIVE = 0,  /* characters / FRES / dead-link detection at receivers */

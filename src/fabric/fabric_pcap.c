@@ -23,28 +23,6 @@ const myri_param myri_fpcap_params[] = {
 };
 const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
 
-int64_t myri_fpcap_link(const myri_topo *t, const char *spec)
-{
-    char name[80];
-    const char *dot = strrchr(spec, '.');
-    size_t n = dot ? (size_t)(dot - spec) : strlen(spec);
-    if (n >= sizeof name) return -1;
-    memcpy(name, spec, n);
-    name[n] = '\0';
-    int32_t node = myri_topo_find(t, name);
-    if (node < 0) return -1;
-    long port = 0;
-    if (dot) {
-        char *end;
-        port = strtol(dot + 1, &end, 10);
-        if (*end || end == dot + 1) return -1;
-    } else if (t->node[node].kind != MYRI_TOPO_HOST) {
-        return -1;
-    }
-    if (port < 0 || (uint32_t)port >= t->node[node].nports) return -1;
-    return t->node[node].port[port].link;
-}
-
 static void fpcap__tap(void *ctx, size_t channel, myri_time_ps first_ps, const uint8_t *bytes,
                        size_t len, bool truncated)
 {
@@ -82,7 +60,12 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
         char spec[80];
         for (const char *p = c->links->scalar; *p;) {
             size_t n = strcspn(p, ",");
-            int64_t l = n < sizeof spec ? (memcpy(spec, p, n), spec[n] = '\0', myri_fpcap_link(t, spec)) : -1;
+            int64_t l = -1;
+            if (n < sizeof spec) {
+                memcpy(spec, p, n);
+                spec[n] = '\0';
+                l = myri_topo_endpoint_link(t, spec, NULL);
+            }
             if (l < 0)
                 return myri_error_at(err, c->links,
                                      "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas");
@@ -95,7 +78,7 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
         return myri_error_at(err, c->links, "pcap.links must be a list of HOST or SWITCH.PORT names");
     for (size_t i = 0; i < c->links->n; i++) {
         const myri_node *it = c->links->item[i];
-        int64_t l = it->kind == MYRI_NODE_SCALAR ? myri_fpcap_link(t, it->scalar) : -1;
+        int64_t l = it->kind == MYRI_NODE_SCALAR ? myri_topo_endpoint_link(t, it->scalar, NULL) : -1;
         if (l < 0)
             return myri_error_at(err, it, "pcap.links: expected a host name or SWITCH.PORT of a connected port");
         want[l] = true;

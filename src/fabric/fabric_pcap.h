@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #define MYRI_FPCAP_DLT 147 /* DLT_USER0 */
 #define MYRI_FPCAP_HEADER_BYTES 8
@@ -30,12 +30,8 @@ extern const size_t myri_fpcap_nparams;
 
 typedef struct myri_fpcap myri_fpcap;
 
-/* Link index named by "HOST" (the host's link) or "NODE.PORT" (the link on
- * that port of a host or switch); -1 if the spec names no connected port.
- * Also used by the scenario's `faults:` (fabric_faults.h). */
-int64_t myri_fpcap_link(const myri_topo *t, const char *spec);
-
-/* Opens `path` and taps the chosen links of `f`.  Bad link names give
+/* Opens `path` and taps the chosen links of `f` (named as endpoints:
+ * myri_topo_endpoint_link in topo/topo.h).  Bad link names give
  * MYRI_EINPUT with FILE:LINE:COL; an unwritable file MYRI_EINPUT too. */
 myri_status myri_fpcap_open(const char *path, const myri_topo *t, const myri_fpcap_config *c,
                             myri_fabric *f, myri_fpcap **out, myri_error *err);

@@ -3,12 +3,18 @@
  * One component per host ("traffic.hN", type "traffic-source") draws its
  * destinations, sizes and gaps from its own random stream.  A component
  * "traffic" created before them owns the stream that draws the random
- * permutation.  Packet ids are (source host << 40) | sequence number. */
+ * permutation.  Packet ids are myri_packet_id(source host, sequence number)
+ * (common/packet.h). */
 #include "fabric/traffic.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/packet.h"
+
+/* Every host index fits in a packet id. */
+_Static_assert(MYRI_TOPO_MAX_HOSTS - 1u <= MYRI_PACKET_ID_HOST_MAX, "host index too wide for a packet id");
 
 const myri_param myri_traffic_param_table[] = {
     {"pattern", MYRI_P_ENUM, NULL, "uniform", NULL, NULL, "destination pattern",
@@ -39,8 +45,9 @@ const myri_param myri_traffic_param_table[] = {
     {"permutation", MYRI_P_ENUM, NULL, "random", NULL, NULL,
      "permutation: random derangement, or shift (host i to i + H/2)",
      offsetof(myri_traffic_params, permutation), "random|shift"},
-    {"type", MYRI_P_INT, NULL, "5", "0", "65535",
-     "packet type (5 = MyriData, Cplant MCP.h via myrinet-facts 1.3)",
+    {"type", MYRI_P_INT, NULL, "5", "0", "4294967295",
+     "packet type (5 = MyriData, Cplant MCP.h via myrinet-facts 1.3); first byte MSB 0 (< 0x8000 with "
+     "packet.type_bytes 2)",
      offsetof(myri_traffic_params, type), NULL},
 };
 const size_t myri_traffic_nparams = sizeof myri_traffic_param_table / sizeof myri_traffic_param_table[0];
@@ -129,7 +136,7 @@ static void traffic__send(traffic__src *s, uint32_t dst)
     if (rt->len == MYRI_ROUTE_NONE) return;
     uint32_t size = traffic__size(t, &s->self->rng);
     myri_fabric_packet pkt = {
-        .id = ((uint64_t)s->host << 40) | s->seq++, .src_host = s->host, .route_len = rt->len,
+        .id = myri_packet_id(s->host, s->seq++), .src_host = s->host, .route_len = rt->len,
         .route = rt->byte, .type = (uint32_t)t->tp.type, .payload_bytes = size, .payload = NULL};
     if (myri_fabric_send(t->f, &pkt) != MYRI_OK)
         myri_panic(s->self, "the fabric refused a packet to host %u", dst);
@@ -279,6 +286,21 @@ static myri_status traffic__sizes(myri_traffic *t, const myri_node *at, myri_err
     return st;
 }
 
+/* The packet type must be sendable with packet.type_bytes (seed 002: the
+ * first type byte has MSB 0), else every packet would be dropped misrouted. */
+static myri_status traffic__type(const myri_traffic *t, const myri_node *at, myri_error *err)
+{
+    if (myri_packet_type_valid((uint32_t)t->tp.type, t->type_bytes)) return MYRI_OK;
+    const myri_node *tn = myri_node_get(at, "type");
+    unsigned tb = t->type_bytes; /* 2 or 4 (checked with the fabric's parameters) */
+    unsigned long long limit = tb >= 1 && tb <= MYRI_PACKET_TYPE_MAX_BYTES ? 1ull << (8u * tb - 1u) : 0;
+    return myri_error_at(err, tn ? tn : at, "traffic.type: %lld (0x%llx) is not a packet type of packet.type_bytes "
+                                            "= %u: the first type byte must have MSB 0 (seed 002: MSB 1 marks a "
+                                            "route byte; every packet would be dropped as misrouted); expected 0 "
+                                            "to %llu (below 0x%llx)",
+                         (long long)t->tp.type, (unsigned long long)t->tp.type, tb, limit ? limit - 1 : 0, limit);
+}
+
 static myri_status traffic__hot(myri_traffic *t, const myri_node *at, myri_error *err)
 {
     t->hot = 0;
@@ -337,7 +359,8 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
                         .type_bytes = (uint32_t)fp->type_bytes, .char_ps = myri_fabric_char_time_ps(f)};
     myri_component *ctl = NULL;
     t->comp = calloc(t->nhosts, sizeof(myri_component *));
-    myri_status st = t->comp ? traffic__sizes(t, at, err) : MYRI_ENOMEM;
+    myri_status st = t->comp ? traffic__type(t, at, err) : MYRI_ENOMEM;
+    if (!st) st = traffic__sizes(t, at, err);
     if (!st) st = traffic__hot(t, at, err);
     if (!st) st = myri_sim_add_type(sim, "traffic", "traffic", NULL, &ctl);
     if (!st) st = traffic__partners(t, &ctl->rng);

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/config.h"
 #include "myri/registry.h"
 #include "myri/sim.h"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,8 @@
 # at the right place.  Usage: bash bad_input.sh path/to/myri source_dir
 #
 # The scenarios are in tests/scenario/bad/; they name `job: hold` so that
-# they keep testing the same keys when other jobs become the default.
+# they keep testing the same keys when other jobs become the default (those
+# that test a fabric key name `job: fabric`).
 set -u
 myri=$1
 src=$2
@@ -31,6 +32,8 @@ int_not_whole.yaml|3|12|whole number
 overflow.yaml|2|11|too large
 top_level_list.yaml|1|1|list
 two_documents.yaml|2|1|document
+packet_type_msb.yaml|9|9|traffic.type
+packet_type_msb4.yaml|6|9|traffic.type
 '
 
 # Runs myri with the given arguments; requires exit code 2 and a stderr line
@@ -87,6 +90,7 @@ check "set out of range" "--set" 1 14 range run "$valid" --set hold.pending=0
 check "set without =" "--set" 1 1 "=" run "$valid" --set seed
 check "set through a value" "--set" 1 1 seed run "$valid" --set seed.x=1
 check "set empty part" "--set" 1 6 empty run "$valid" --set hold..pending=1
+check "set type over 2 bytes" "--set" 1 14 "traffic.type" run "$bad/packet_type_msb.yaml" --set traffic.type=65536
 
 # a file that does not exist: exit 2 and its name in the message
 "$myri" run "$tmp/nonexistent.yaml" >"$tmp/out" 2>"$tmp/err"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/rng.h"
 #include "myri/sim.h"
 

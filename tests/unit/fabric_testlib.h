@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/sim.h"
 
 #define FT_MAX_REC 65536

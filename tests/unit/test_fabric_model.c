@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "fabric/packet.h"
+#include "common/packet.h"
 #include "fabric_diff.h"
 #include "fabric_testlib.h"
 

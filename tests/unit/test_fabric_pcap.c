@@ -17,7 +17,7 @@
 #include <pcap/pcap.h>
 
 #include "fabric/fabric_pcap.h"
-#include "fabric/packet.h"
+#include "common/packet.h"
 
 typedef struct capture {
     size_t records, truncated, per_channel[64];

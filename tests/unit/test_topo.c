@@ -1,4 +1,5 @@
-/* test_topo.c -- topology generators, up/down routes, deadlock freedom, DOT. */
+/* test_topo.c -- topology generators, up/down routes, deadlock freedom, DOT,
+ * endpoint names (NODE, NODE.PORT). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "fabric/topo.h"
+#include "topo/topo.h"
 #include "myri/rng.h"
 
 static char msg[512];
@@ -373,6 +374,86 @@ static void test_dot(void **state)
     myri_topo_destroy(t);
 }
 
+/* h0, h1, h2 on ports 0..2 of the 4-port switch s0; port 3 unconnected. */
+static myri_topo *endpoint_net(void)
+{
+    myri_topo *t = myri_topo_create();
+    assert_non_null(t);
+    const char *names[] = {"h0", "h1", "h2"};
+    uint32_t s0 = 0, h = 0;
+    assert_int_equal(myri_topo_add_switch(t, "s0", 4, &s0), MYRI_OK);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(myri_topo_add_host(t, names[i], &h), MYRI_OK);
+        assert_int_equal(myri_topo_connect(t, h, 0, s0, i, 10.0, NULL), MYRI_OK);
+    }
+    return t;
+}
+
+static void test_endpoint_good(void **state)
+{
+    (void)state;
+    myri_topo *t = endpoint_net();
+    myri_error err;
+    uint32_t node = 99, port = 99;
+    const struct {
+        const char *s;
+        const char *node;
+        uint32_t port;
+        int64_t link;
+    } cases[] = {
+        {"h0", "h0", MYRI_TOPO_NO_PORT, 0}, {"h2", "h2", MYRI_TOPO_NO_PORT, 2}, {"h1.0", "h1", 0, 1},
+        {"s0.0", "s0", 0, 0},               {"s0.2", "s0", 2, 2},               {"s0.3", "s0", 3, -1},
+        {"s0", "s0", MYRI_TOPO_NO_PORT, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(myri_topo_parse_endpoint(t, cases[i].s, &node, &port, &err), MYRI_OK);
+        assert_int_equal(node, (uint32_t)myri_topo_find(t, cases[i].node));
+        assert_int_equal(port, cases[i].port);
+        assert_int_equal(myri_topo_endpoint_link(t, cases[i].s, NULL), cases[i].link);
+    }
+    /* The two that parse but name no link say why. */
+    assert_int_equal(myri_topo_endpoint_link(t, "s0.3", &err), -1);
+    assert_non_null(strstr(err.msg, "not connected"));
+    assert_int_equal(myri_topo_endpoint_link(t, "s0", &err), -1);
+    assert_non_null(strstr(err.msg, "s0.PORT"));
+    myri_topo_destroy(t);
+}
+
+static void test_endpoint_bad(void **state)
+{
+    (void)state;
+    myri_topo *t = endpoint_net();
+    char longname[200];
+    memset(longname, 'h', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    const struct {
+        const char *s;
+        const char *word; /* in the message */
+    } cases[] = {
+        {"", "not a node"},          {"nosuch", "not a node"},       {"nosuch.1", "not a node"},
+        {".1", "not a node"},        {"h0.0.0", "not a node"},       {longname, "not a node"},
+        {"h0.", "whole number"},     {"s0.x", "whole number"},       {"s0.1x", "whole number"},
+        {"s0.1.", "not a node"},     {"h0.1", "out of range"},       {"s0.4", "out of range"},
+        {"s0.-1", "out of range"},   {"s0.4294967297", "out of range"}, /* not port 1 modulo 2^32 */
+        {"s0.99999999999999999999", "out of range"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        myri_error err = {{0}};
+        uint32_t node = 0, port = 0;
+        assert_int_equal(myri_topo_parse_endpoint(t, cases[i].s, &node, &port, &err), MYRI_EINPUT);
+        if (!strstr(err.msg, cases[i].word) || !strstr(err.msg, "expected"))
+            fail_msg("'%s': message '%s' lacks '%s' or 'expected'", cases[i].s, err.msg, cases[i].word);
+        assert_int_equal(myri_topo_parse_endpoint(t, cases[i].s, &node, &port, NULL), MYRI_EINPUT);
+        assert_int_equal(myri_topo_endpoint_link(t, cases[i].s, NULL), -1);
+    }
+    uint32_t node = 0, port = 0;
+    assert_int_equal(myri_topo_parse_endpoint(NULL, "h0", &node, &port, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_parse_endpoint(t, NULL, &node, &port, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_parse_endpoint(t, "h0", NULL, &port, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_topo_endpoint_link(t, NULL, NULL), -1);
+    myri_topo_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +467,8 @@ int main(void)
         cmocka_unit_test(test_mesh_dimension_order),
         cmocka_unit_test(test_route_encoding),
         cmocka_unit_test(test_dot),
+        cmocka_unit_test(test_endpoint_good),
+        cmocka_unit_test(test_endpoint_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 static myri_error err;
 

@@ -2,7 +2,7 @@
  *
  * Arrays grow by doubling; node names are copied.  Nothing here allocates per
  * query, so the fabric may keep a pointer to a topology for a whole run. */
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #include <math.h>
 #include <stdlib.h>

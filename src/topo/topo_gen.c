@@ -4,7 +4,7 @@
  * switches (named s0..), then the links, so node indices, names and port
  * numbers are a fixed function of the parameters.  Port layouts are given
  * with each generator and in docs/TOPOLOGY.md. */
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #include <stdlib.h>
 

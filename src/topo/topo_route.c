@@ -4,7 +4,7 @@
  * Cost: one breadth-first search over (switch, phase) states per switch that
  * has hosts, plus one short walk per host pair: O(S * (S + L) + H^2 * hops).
  * The routes of a 1024-host fat tree take a few tens of milliseconds. */
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,8 @@
  * A link joins (node a, port pa) and (node b, port pb) and is two independent
  * channels, a->b and b->a.  Channel c of link l: 2*l for a->b, 2*l+1 for b->a.
  */
-#ifndef MYRI_FABRIC_TOPO_H
-#define MYRI_FABRIC_TOPO_H
+#ifndef MYRI_TOPO_TOPO_H
+#define MYRI_TOPO_TOPO_H
 
 #include <stddef.h>
 #include <stdbool.h>
@@ -250,5 +250,22 @@ myri_status myri_topo_build(const myri_topo_config *cfg, const myri_node *sectio
  * and switch.addressing from the document when present. */
 myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri_error *err);
 void myri_topo_built_free(myri_topo_built *b); /* frees topo and routes; b itself is the caller's */
+
+/* ---- endpoints (topo_endpoint.c) -----------------------------------------------
+ * How scenarios name a node or one of its ports (faults: `link`, `from`;
+ * pcap.links): `NODE`, or `NODE.PORT` with PORT a decimal port number of that
+ * node (node names have no '.', so the last '.' splits).  Failures return
+ * MYRI_EINPUT and, when err is not NULL, a message without position naming
+ * what was expected (the caller adds FILE:LINE:COL, or its own message). */
+#define MYRI_TOPO_NO_PORT UINT32_MAX /* *port of an endpoint written without one */
+/* Parses `s`: *node (OUT) gets the node index, *port (OUT) the port number,
+ * checked against the node's port count, or MYRI_TOPO_NO_PORT for a bare
+ * NODE.  MYRI_EINVAL if an argument is NULL. */
+myri_status myri_topo_parse_endpoint(const myri_topo *t, const char *s, uint32_t *node, uint32_t *port,
+                                     myri_error *err);
+/* The link an endpoint names: NODE.PORT of a connected port, or a bare host
+ * name (its port 0).  Returns the link index, or -1 (a bare switch name, an
+ * unconnected port, or a parse failure; reason in err when not NULL). */
+int64_t myri_topo_endpoint_link(const myri_topo *t, const char *s, myri_error *err);
 
 #endif

@@ -11,7 +11,7 @@
  *     roots: [s0]                      # optional up/down roots
  *     routes: [{from: h0, to: h1, ports: [1]}]   # optional explicit routes
  */
-#include "fabric/topo.h"
+#include "topo/topo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* packet.c -- CRC-8 and packet bytes (see packet.h for the assumptions). */
-#include "fabric/packet.h"
+#include "common/packet.h"
 
 #include <string.h>
 
