@@ -796,6 +796,28 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
 
 static void fab__abandon(myri_fabric *f, fab_chan *c);
 
+/* Does the sender of c hold a packet that a STOP blocks?  A packet in
+ * progress, or at a switch output a granted packet not begun yet.  A host
+ * takes its next packet only when it can send its head: a host that is
+ * stopped before that holds nothing (the packet waits in its queue). */
+static bool fab__holds(const fab_chan *c) { return c->in_progress || (c->cur && !c->src_host); }
+
+/* Since when the packet of c (stopped, fab__holds) has been blocked: the
+ * later of the STOP's arrival and the grant (docs/FABRIC.md). */
+static uint64_t fab__blocked_since(const fab_chan *c)
+{
+    if (c->src_host || c->granted_at < c->stopped_since) return c->stopped_since;
+    return c->granted_at;
+}
+
+/* One long-period timer per channel at most: it re-arms itself while stopped. */
+static void fab__arm_timer(myri_fabric *f, fab_chan *c, uint64_t from)
+{
+    if (c->timer_at) return;
+    c->timer_at = from + f->p.timeout_ps;
+    fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+}
+
 void fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
 {
     if (o->nreq == 0 || o->arb_at == t + 1) return;
@@ -832,6 +854,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->cur_next = 0;
         o->src_in = ic;
         o->strip_byte = in->in_route_byte;
+        o->granted_at = now;
         o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
@@ -839,6 +862,8 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         }
         if (f->fast) fab_fast_granted(f, in, o);
         else fab_ref_granted(f, in, o);
+        /* Granted while stopped: blocked from now on (the long-period timer). */
+        if (o->cur && o->stopped) fab__arm_timer(f, o, now);
         return;
     }
 }
@@ -865,11 +890,7 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
         if (c->stopped) return;
         c->stopped = true;
         c->stopped_since = now;
-        /* One timer per channel at most: it re-arms itself while stopped. */
-        if (c->in_progress && !c->timer_at) {
-            c->timer_at = now + f->p.timeout_ps;
-            fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
-        }
+        if (fab__holds(c)) fab__arm_timer(f, c, now);
     } else {
         if (!c->stopped) return;
         c->stopped = false;
@@ -896,28 +917,36 @@ static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
     }
 }
 
-/* The sender of c has been stopped with a packet in progress for the whole
- * long period: the packet is dropped, the rest of it is discarded at the
- * sender, FRES goes forward, and the output is free again (seed 002). */
+/* The packet held by the sender of c has been blocked by STOP for the whole
+ * long period: it is dropped, the rest of it is discarded where it comes
+ * from, and the output is free again (seed 002).  FRES goes forward only if
+ * the packet had begun on c: the receiver has seen nothing of a packet
+ * granted but not begun (and holds no reference to it). */
 static void fab__timeout(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
     uint64_t now = fab_now(f);
+    bool begun = c->in_progress;
 #ifdef FAB_DEBUG
-    fprintf(stderr, "%c %llu timeout ch %u pkt %llu\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id);
+    fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
 #endif
     fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
-    c->st.truncated++;
-    fab_tap_done(f, c, c->cur_next, true);
+    if (begun) {
+        c->st.truncated++;
+        fab_tap_done(f, c, c->cur_next, true);
+    }
+    c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
     if (f->fast) fab_fast_timeout(f, c);
     else fab_ref_timeout(f, c);
-    /* FRES is a character: it takes the next slot (STOP does not hold it back). */
     uint64_t t = c->free_at > now ? c->free_at : now;
-    fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
-    c->free_at = t + f->T;
+    if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
+        fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
+        c->free_at = t + f->T;
+        t = c->free_at;
+    }
     c->in_progress = false;
     c->cur = NULL;
-    fab__free_path(f, c, c->free_at);
+    fab__free_path(f, c, t);
 }
 
 /* FRES reaches the receiver of c: the packet it terminates has no more
@@ -1025,13 +1054,9 @@ static void fab__dispatch(myri_fabric *f, const fab_ev *ev)
         break;
     case EV_TIMEOUT:
         c->timer_at = 0;
-        if (!c->stopped || !c->in_progress) break;
-        if (fab_now(f) - c->stopped_since >= f->p.timeout_ps) {
-            fab__timeout(f, c);
-        } else {
-            c->timer_at = c->stopped_since + f->p.timeout_ps;
-            fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
-        }
+        if (!c->stopped || !fab__holds(c)) break;
+        if (fab_now(f) - fab__blocked_since(c) >= f->p.timeout_ps) fab__timeout(f, c);
+        else fab__arm_timer(f, c, fab__blocked_since(c));
         break;
     case EV_DECODE:
         if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);

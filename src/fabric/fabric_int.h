@@ -201,6 +201,7 @@ typedef struct fab_chan {
 
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
+    uint64_t granted_at;            /* switch output: when cur was granted */
     myri_fabric_channel_stats st;
     uint64_t win_start;
 

@@ -85,6 +85,15 @@ check "deadlock: route set flagged" grep -q '"deadlock_free": false' "$tmp/out"
 check "deadlock: broken by timeouts" test "$(num timeout "$tmp/out")" -gt 0
 check "deadlock: nothing lost uncounted" test "$(num injected "$tmp/out")" -eq \
   $(( $(num delivered "$tmp/out") + $(num dropped_total "$tmp/out") + $(num in_flight "$tmp/out") ))
+# 8-byte packets deadlock in the slack buffers, no sender stopped mid-packet:
+# the timeout (1 ms here) drops the packets granted at the stopped switch
+# outputs, and deliveries go on after the first timeouts.
+dl8=(run "$src/scenarios/cyclic-deadlock.yaml" --json --set traffic.size=8B --set link.timeout=1ms)
+check "small-packet deadlock, 2 ms" expect_rc 0 "$myri" "${dl8[@]}" --set duration=2ms
+d2=$(num delivered "$tmp/out")
+check "small-packet deadlock: timeouts by 2 ms" test "$(num timeout "$tmp/out")" -gt 0
+check "small-packet deadlock, 10 ms" expect_rc 0 "$myri" "${dl8[@]}" --set duration=10ms
+check "small-packet deadlock: delivered grows after the first timeouts" test "$(num delivered "$tmp/out")" -gt "$d2"
 
 check "unknown traffic key" expect_rc 2 "$myri" run "$hs" --set traffic.colour=red
 check "unknown key message" grep -q "unknown key 'colour'" "$tmp/err"
