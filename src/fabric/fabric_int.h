@@ -325,7 +325,13 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
     return q;
 }
 
-/* ---- core services (fabric_core.c) ---- */
+/* ---- the component (fabric_agenda.c, fabric_switch.c, fabric_core.c) ---- */
+void fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
+void fab_dispatch(myri_fabric *f, const fab_ev *ev);          /* one agenda event */
+void fab_callback(myri_fabric *f, fab_cbrec *r);              /* a deferred callback */
+myri_status fab_perr(myri_error *err, const char *msg);       /* MYRI_EINPUT with msg */
+
+/* ---- core services ---- */
 void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p);
 /* The fabric's clock: inside its handler it runs ahead of the engine's (it

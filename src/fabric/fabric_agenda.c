@@ -1,0 +1,369 @@
+/* fabric_agenda.c -- the fabric's own agenda: events keyed by (time, phase,
+ * sequence) in per-phase FIFOs for the current instant, a calendar for the
+ * next ~17 us, a heap beyond it and a heap of long-period timers; the
+ * predicted-check queue of the fast model; and the engine event that runs the
+ * fabric's instants (the same-instant rule).  See docs/FABRIC.md, "Agenda".
+ */
+#include "fabric/fabric_int.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- agenda ------------------------------------------------------------------------ */
+
+#define KEY_T(k) ((uint64_t)((k) >> 64))
+#define KEY_PHASE(k) ((unsigned)((uint64_t)(k) >> 61))
+#define KEY_SLOT(k) ((uint32_t)((uint64_t)(k) & 0xffffffu))
+
+static void fab__schedule_tick(myri_fabric *f, uint64_t t)
+{
+    if (f->tick_at != MYRI_TIME_NEVER && f->tick_at <= t) return;
+    /* At most one tick is pending: an earlier one replaces a later one. */
+    if (f->tick_at != MYRI_TIME_NEVER) myri_sim_cancel(f->sim, f->tick_id);
+    myri_event ev = {.target = f->comp, .kind = 1};
+    f->tick_id = myri_sim_schedule(f->sim, t, &ev);
+    if (!f->tick_id) myri_panic(f->comp, "cannot schedule fabric tick");
+    f->tick_at = t;
+}
+
+static uint32_t fab__slot(myri_fabric *f)
+{
+    if (f->nfree) return f->pfree[--f->nfree];
+    if (f->npool >= (1u << 24)) myri_panic(f->comp, "more than 2^24 pending fabric events");
+    if ((f->npool & (f->npool - 1)) == 0 || f->npool == 0) {
+        size_t nc = f->npool ? 2 * f->npool : 1024;
+        fab_ev *np = realloc(f->pool, nc * sizeof *np);
+        uint32_t *nf = realloc(f->pfree, nc * sizeof *nf);
+        if (!np || !nf) myri_panic(f->comp, "out of memory (agenda)");
+        f->pool = np;
+        f->pfree = nf;
+    }
+    return (uint32_t)f->npool++;
+}
+
+static void fab__heap_push(myri_fabric *f, fab_key **hp, size_t *np, size_t *capp, fab_key k)
+{
+    if (*np == *capp) {
+        size_t nc = *capp ? 2 * *capp : 1024;
+        fab_key *nh = realloc(*hp, nc * sizeof *nh);
+        if (!nh) myri_panic(f->comp, "out of memory (agenda)");
+        *hp = nh;
+        *capp = nc;
+    }
+    fab_key *h = *hp;
+    size_t i = (*np)++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (h[parent] <= k) break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = k;
+}
+
+/* Inserts slot (key k) into calendar bucket bk (absolute number, within the
+ * ring), keeping the bucket's list in key order. */
+static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
+{
+    uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
+    uint32_t *at = &f->cal_head[r];
+    while (*at != UINT32_MAX && ((fab_key)f->pool[*at].time << 64 | f->pool[*at].key) < k) at = &f->pool[*at].next;
+    f->pool[slot].next = *at;
+    *at = slot;
+    f->cal_bits[r / 64] |= 1ull << (r % 64);
+    if (f->caln++ == 0 || bk < f->cal_cur) f->cal_cur = bk;
+}
+
+/* Takes the first event of the calendar's first bucket; finds the next
+ * non-empty bucket if that one is now empty. */
+static uint32_t fab__cal_pop(myri_fabric *f)
+{
+    uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
+    uint32_t slot = f->cal_head[r];
+    f->cal_head[r] = f->pool[slot].next;
+    f->cal_base = f->cal_cur;
+    if (--f->caln == 0) {
+        f->cal_bits[r / 64] &= ~(1ull << (r % 64));
+        return slot;
+    }
+    if (f->cal_head[r] != UINT32_MAX) return slot;
+    f->cal_bits[r / 64] &= ~(1ull << (r % 64));
+    /* The next set bit after r, cyclically (some bucket is not empty). */
+    uint32_t w = r / 64;
+    uint64_t m = f->cal_bits[w] & ~((2ull << (r % 64)) - 1); /* bits above r in its word */
+    if (r % 64 == 63) m = 0;
+    uint32_t step = 0;
+    while (!m) {
+        w = (w + 1) & (FAB_CAL_N / 64 - 1);
+        step++;
+        m = f->cal_bits[w];
+    }
+    uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
+    f->cal_cur += (uint64_t)((nr - r) & (FAB_CAL_N - 1));
+    (void)step;
+    return slot;
+}
+
+void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
+              void *p)
+{
+    uint64_t now = fab_now(f);
+    MYRI_ASSERT(f->comp, t >= now, "event in the past (%llu < %llu)", (unsigned long long)t,
+                (unsigned long long)now);
+    MYRI_ASSERT(f->comp, !(f->in_tick && t == now && (uint64_t)ph < f->now_phase),
+                "event for an earlier phase of the current instant (kind %u)", kind);
+    if (f->in_tick && t == f->now) { /* this instant: FIFO of its phase */
+        uint32_t slot = fab__slot(f);
+        f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
+        __typeof__(f->fifo[0]) *q = &f->fifo[ph];
+        if (q->head + q->n == q->cap) {
+            if (q->head) {
+                memmove(q->slot, q->slot + q->head, q->n * sizeof *q->slot);
+                q->head = 0;
+            } else {
+                size_t nc = q->cap ? 2 * q->cap : 64;
+                uint32_t *ns = realloc(q->slot, nc * sizeof *ns);
+                if (!ns) myri_panic(f->comp, "out of memory (agenda)");
+                q->slot = ns;
+                q->cap = nc;
+            }
+        }
+        q->slot[q->head + q->n++] = slot;
+        f->fifo_mask |= 1u << ph;
+        return;
+    }
+    uint32_t slot = fab__slot(f);
+    f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
+    fab_key k = ((fab_key)t << 64) |
+                (((uint64_t)ph << 61) | ((f->seq++ & ((1ull << 37) - 1)) << 24) | slot);
+    uint64_t bk = t >> f->cal_shift;
+    if (kind == EV_TIMEOUT) {
+        fab__heap_push(f, &f->far, &f->fn, &f->fcap, k);
+    } else if (bk >= f->cal_base && bk - f->cal_base < FAB_CAL_N) {
+        f->pool[slot].key = (uint64_t)k;
+        fab__cal_insert(f, bk, slot, k);
+    } else {
+        fab__heap_push(f, &f->heap, &f->hn, &f->hcap, k);
+    }
+    if (!f->in_tick) fab__schedule_tick(f, t); /* else: at the end of the handler */
+}
+
+static inline fab_key fab__slot_key(const myri_fabric *f, uint32_t slot)
+{
+    return ((fab_key)f->pool[slot].time << 64) | f->pool[slot].key;
+}
+
+/* Where the smallest key of the agenda is (*top): 0 the heap, 1 the far
+ * heap, 2 the calendar; -1 if the agenda is empty. */
+static inline int fab__which(const myri_fabric *f, fab_key *top)
+{
+    int w = -1;
+    fab_key best = 0;
+    if (f->caln) {
+        best = fab__slot_key(f, f->cal_head[f->cal_cur & (FAB_CAL_N - 1)]);
+        w = 2;
+    }
+    if (f->hn && (w < 0 || f->heap[0] < best)) {
+        best = f->heap[0];
+        w = 0;
+    }
+    if (f->fn && (w < 0 || f->far[0] < best)) {
+        best = f->far[0];
+        w = 1;
+    }
+    *top = best;
+    return w;
+}
+
+/* Removes the smallest key of heap h (n > 0 keys). */
+static fab_key fab__heap_pop(fab_key *h, size_t *np)
+{
+    fab_key top = h[0];
+    fab_key last = h[--*np];
+    size_t i = 0, n = *np;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n) break;
+        size_t best = c;
+        fab_key bv = h[c];
+        size_t end = c + 4 < n ? c + 4 : n;
+        for (size_t j = c + 1; j < end; j++)
+            if (h[j] < bv) {
+                bv = h[j];
+                best = j;
+            }
+        if (bv >= last) break;
+        h[i] = bv;
+        i = best;
+    }
+    if (n) h[i] = last;
+    return top;
+}
+
+/* Removes the smallest key, which is in source w (fab__which). */
+static fab_ev fab__pop(myri_fabric *f, int w)
+{
+    uint32_t slot;
+    if (w == 2) {
+        slot = fab__cal_pop(f);
+    } else {
+        fab_key top = w == 1 ? fab__heap_pop(f->far, &f->fn) : fab__heap_pop(f->heap, &f->hn);
+        slot = KEY_SLOT(top);
+        uint64_t bk = KEY_T(top) >> f->cal_shift;
+        if (bk > f->cal_base) f->cal_base = bk; /* nothing is scheduled before it any more */
+    }
+    f->pfree[f->nfree++] = slot;
+    return f->pool[slot];
+}
+
+/* ---- the predicted-check queue (indexed binary heap of inputs) ---- */
+
+static bool cq__less(const myri_fabric *f, uint32_t a, uint32_t b)
+{
+    uint64_t ta = f->ch[a].pred_at, tb = f->ch[b].pred_at;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void cq__place(myri_fabric *f, size_t i, uint32_t c)
+{
+    f->cq[i] = c;
+    f->cq_pos[c] = (int32_t)i;
+}
+
+static void cq__sift(myri_fabric *f, size_t i)
+{
+    uint32_t c = f->cq[i];
+    while (i > 0 && cq__less(f, c, f->cq[(i - 1) / 2])) {
+        cq__place(f, i, f->cq[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        size_t l = 2 * i + 1, best = i;
+        uint32_t bc = c;
+        if (l < f->cqn && cq__less(f, f->cq[l], bc)) { best = l; bc = f->cq[l]; }
+        if (l + 1 < f->cqn && cq__less(f, f->cq[l + 1], bc)) { best = l + 1; bc = f->cq[l + 1]; }
+        if (best == i) break;
+        cq__place(f, i, bc);
+        i = best;
+    }
+    cq__place(f, i, c);
+}
+
+void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
+{
+    f->ch[c].pred_at = t;
+    if (f->cq_pos[c] < 0) {
+        cq__place(f, f->cqn++, c);
+    }
+    cq__sift(f, (size_t)f->cq_pos[c]);
+    f->cq_top_at = f->ch[f->cq[0]].pred_at;
+}
+
+void fab_cq_remove(myri_fabric *f, uint32_t c)
+{
+    int32_t i = f->cq_pos[c];
+    if (i < 0) return;
+    f->cq_pos[c] = -1;
+    f->ch[c].pred_at = MYRI_TIME_NEVER;
+    uint32_t last = f->cq[--f->cqn];
+    if ((size_t)i != f->cqn) {
+        cq__place(f, (size_t)i, last);
+        cq__sift(f, (size_t)i);
+    }
+    f->cq_top_at = f->cqn ? f->ch[f->cq[0]].pred_at : UINT64_MAX;
+}
+
+
+
+/* One engine event: the fabric's instants from the engine's time up to the
+ * next event of any other component (or the end of the run), each instant
+ * in phase order.  Kind 2 is a deferred callback. */
+void fab_handle(myri_component *self, const myri_event *ev)
+{
+    myri_fabric *f = self->state;
+    if (ev->kind == 2) {
+        fab_callback(f, ev->ptr);
+        return;
+    }
+    if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
+    uint64_t now = myri_sim_now(f->sim);
+    f->tick_at = MYRI_TIME_NEVER; /* this is the pending tick */
+    /* The same-instant rule: at any time t the fabric's pass of instant t
+     * comes after every other event at t (so what a device does at t is seen
+     * by that pass whichever component's event came first): if another event
+     * is pending now, run again behind it. */
+    if (myri_sim_next_time(f->sim) == now) {
+        fab__schedule_tick(f, now);
+        return;
+    }
+    f->in_tick = true;
+    f->now = now;
+    f->now_phase = 0;
+    /* The fabric processes its instants strictly before the next event of
+     * anybody else (nxt, recomputed after callbacks, which may schedule
+     * events of other components), and not beyond the end of the run (hz). */
+    uint64_t hz = myri_sim_horizon(f->sim), nxt = myri_sim_next_time(f->sim);
+    f->lim_stale = false;
+    for (;;) {
+        fab_key top;
+        int w = fab__which(f, &top);
+        unsigned hp = (w >= 0 && KEY_T(top) == f->now) ? KEY_PHASE(top) : 99u;
+        unsigned fm = f->fifo_mask >> f->now_phase;
+        unsigned fp = fm ? (unsigned)f->now_phase + (unsigned)__builtin_ctz(fm) : 99u;
+        unsigned np = hp < fp ? hp : fp;
+        if ((f->ndirty || (f->cqn && fab_cq_top_time(f) == f->now)) && np > PH_CHECK) {
+            /* the end of the instant: changed and predicted slack checks */
+            f->now_phase = PH_CHECK;
+            if (f->ndirty) {
+                fab_fast_flush(f);
+            } else {
+                f->ctr.events++;
+                fab_fast_check_due(f, f->cq[0]);
+            }
+            continue;
+        }
+        if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
+            if (w < 0 && !f->cqn) break;
+            uint64_t t = w >= 0 ? KEY_T(top) : UINT64_MAX;
+            if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
+            if (f->lim_stale) {
+                nxt = myri_sim_next_time(f->sim);
+                f->lim_stale = false;
+            }
+            if (t > hz || t >= nxt) break;
+            f->now = t;
+            f->now_phase = 0;
+            continue;
+        }
+        fab_ev e;
+        if (hp <= fp) {
+            e = fab__pop(f, w);
+        } else {
+            uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
+            if (--f->fifo[fp].n == 0) {
+                f->fifo[fp].head = 0;
+                f->fifo_mask &= ~(1u << fp);
+            }
+            f->pfree[f->nfree++] = slot;
+            e = f->pool[slot];
+        }
+        f->now_phase = np;
+        f->ctr.events++;
+        fab_dispatch(f, &e);
+    }
+    f->in_tick = false;
+    f->now_phase = 0;
+    fab_key top;
+    if (fab__which(f, &top) >= 0) fab__schedule_tick(f, KEY_T(top));
+    if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
+    /* Ran ahead of every other event: let the engine's clock reach the last
+     * instant processed, so that results read after the run are consistent. */
+    if (f->now > now && myri_sim_next_time(f->sim) > f->now) {
+        myri_event cu = {.target = f->comp, .kind = 3};
+        if (!myri_sim_schedule(f->sim, f->now, &cu)) myri_panic(f->comp, "cannot schedule");
+    }
+}
+

@@ -1,0 +1,400 @@
+/* fabric_switch.c -- what both models share at switches and on links: the
+ * packets present at an input, route decoding, round-robin arbitration,
+ * STOP/GO at the senders, long-period timeouts, FRES, cut and restored
+ * links, and the dispatch of shared events.  See docs/FABRIC.md.
+ */
+#include "fabric/fabric_int.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- switch inputs: packets present, decoding, arbitration ------------------------ */
+
+fab_rxent *fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhead] : NULL; }
+
+fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
+{
+    if (c->rxcount == c->rxcap) {
+        uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
+        fab_rxent *nq = malloc(nc * sizeof *nq);
+        if (!nq) myri_panic(f->comp, "out of memory (input queue)");
+        for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
+        free(c->rxq);
+        c->rxq = nq;
+        c->rxcap = nc;
+        c->rxhead = 0;
+    }
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount++) & (c->rxcap - 1)];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
+{
+    for (uint32_t i = 0; i < c->rxcount; i++) {
+        fab_rxent *e = &c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
+        if (e->pkt == pkt) return e;
+    }
+    return NULL;
+}
+
+void fab_rx_recheck(myri_fabric *f, fab_chan *c)
+{
+    if (c->dst_host) return;
+    fab_push(f, fab_now(f), PH_CHECK, f->fast ? EV_F_CHECK : EV_R_CHECK, c->id, 0, NULL);
+}
+
+void fab_rx_pop(fab_chan *c)
+{
+    c->rxhead = (c->rxhead + 1) & (c->rxcap - 1);
+    c->rxcount--;
+}
+
+static void fab__sink(myri_fabric *f, fab_chan *in)
+{
+    if (f->fast) fab_fast_track(f, in);
+    in->front = FR_SINK;
+    if (f->fast) fab_fast_sink(f, in);
+    else fab_ref_sink(f, in);
+}
+
+void fab_front_begin(myri_fabric *f, fab_chan *c)
+{
+    fab_rxent *e = fab_rx_front(c);
+    if (!e) {
+        c->front = FR_NONE;
+        return;
+    }
+    if (e->fres) { /* truncated before it got a path: discard what is here */
+        fab__sink(f, c);
+        return;
+    }
+    c->front = FR_DECODE;
+    /* An entry made in advance by the fast model may not have arrived yet:
+     * decoding starts L after the later of its arrival and now. */
+    c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + f->L;
+    fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+}
+
+void fab_front_done(myri_fabric *f, fab_chan *c)
+{
+    fab_rxent *e = fab_rx_front(c);
+    fab_pkt *pkt = e->pkt;
+    fab_rx_pop(c);
+    c->front = FR_NONE;
+    c->want_out = -1;
+    fab_pkt_unref(f, pkt);
+    fab_front_begin(f, c);
+}
+
+static void fab__decode(myri_fabric *f, fab_chan *in)
+{
+    fab_rxent *e = fab_rx_front(in);
+    fab_pkt *pkt = e->pkt;
+    /* The leading byte as it arrived.  When the route is exhausted it is the
+     * first type byte (MSB 0).  A packet with nothing left behind the byte
+     * (only the trailer) and bytes beyond FAB_HDR (a packet wandering more
+     * than 64 switches on corrupted bytes) are dropped as to-host bytes. */
+    uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? fab_hdr_byte(pkt, e->hop) : 0;
+    const fab_node *sw = &f->node[in->dst_node];
+    if (!(b & 0x80u)) {
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
+        fab__sink(f, in);
+        return;
+    }
+    int port = myri_route_decode(b, in->dst_port, sw->nports, (myri_route_encoding)f->p.addressing);
+    if (port < 0 || sw->out_ch[port] < 0) {
+        fab_drop(f, pkt, MYRI_FABRIC_DROP_UNCONNECTED_PORT);
+        fab__sink(f, in);
+        return;
+    }
+    in->front = FR_WAIT;
+    in->want_out = sw->out_ch[port];
+    in->in_route_byte = b;
+    f->ch[in->want_out].nreq++;
+    f->ch[in->want_out].req_ports |= 1u << in->dst_port;
+    fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
+}
+
+static void fab__abandon(myri_fabric *f, fab_chan *c);
+
+/* Does the sender of c hold a packet that a STOP blocks?  A packet in
+ * progress, or at a switch output a granted packet not begun yet.  A host
+ * takes its next packet only when it can send its head: a host that is
+ * stopped before that holds nothing (the packet waits in its queue). */
+static bool fab__holds(const fab_chan *c) { return c->in_progress || (c->cur && !c->src_host); }
+
+/* Since when the packet of c (stopped, fab__holds) has been blocked: the
+ * later of the STOP's arrival and the grant (docs/FABRIC.md). */
+static uint64_t fab__blocked_since(const fab_chan *c)
+{
+    if (c->src_host || c->granted_at < c->stopped_since) return c->stopped_since;
+    return c->granted_at;
+}
+
+/* One long-period timer per channel at most: it re-arms itself while stopped. */
+static void fab__arm_timer(myri_fabric *f, fab_chan *c, uint64_t from)
+{
+    if (c->timer_at) return;
+    c->timer_at = from + f->p.timeout_ps;
+    fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+}
+
+void fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
+{
+    if (o->nreq == 0 || o->arb_at == t + 1) return;
+    o->arb_at = t + 1;
+    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+}
+
+static void fab__arbitrate(myri_fabric *f, fab_chan *o)
+{
+    uint64_t now = fab_now(f);
+    if (o->arb_at == now + 1) o->arb_at = 0;
+    if (o->cur || o->nreq == 0) return;
+    if (o->free_at > now) { /* still in its last slot: again when it ends */
+        fab_release(f, o, o->free_at);
+        return;
+    }
+    const fab_node *sw = &f->node[o->src_node];
+    {
+        /* Round robin: the first requesting port after the one served last. */
+        uint32_t start = o->rr + 1 < sw->nports ? o->rr + 1 : 0, above = o->req_ports >> start << start;
+        uint32_t port = (uint32_t)__builtin_ctz(above ? above : o->req_ports);
+        int32_t ic = sw->in_ch[port];
+        fab_chan *in = &f->ch[ic];
+        MYRI_ASSERT(f->comp, in->front == FR_WAIT && in->want_out == (int32_t)o->id,
+                    "output %u: port %u requests without waiting", o->id, port);
+        fab_rxent *e = fab_rx_front(in);
+        o->rr = port;
+        o->nreq--;
+        o->req_ports &= ~(1u << port);
+        in->front = FR_GRANT;
+        o->cur = e->pkt;
+        o->cur_hop = e->hop + 1;
+        o->cur_n = e->n - 1;
+        o->cur_next = 0;
+        o->src_in = ic;
+        o->strip_byte = in->in_route_byte;
+        o->granted_at = now;
+        o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
+        if (o->down) { /* into a cut cable: dropped at once */
+            fab__abandon(f, o);
+            return;
+        }
+        if (f->fast) fab_fast_granted(f, in, o);
+        else fab_ref_granted(f, in, o);
+        /* Granted while stopped: blocked from now on (the long-period timer). */
+        if (o->cur && o->stopped) fab__arm_timer(f, o, now);
+        return;
+    }
+}
+
+/* ---- STOP / GO / timeouts / FRES --------------------------------------------------- */
+
+void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
+{
+#ifdef FAB_DEBUG
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
+        fprintf(stderr, "%c %llu ch %u emit %s\n", f->fast ? 'F' : 'R', (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
+#endif
+    c->stop_sent = stop;
+    if (stop) c->st.stops++;
+    else c->st.gos++;
+    fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, (c->epoch << 1) | (stop ? 1u : 0u), NULL);
+}
+
+static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
+{
+    uint64_t now = fab_now(f);
+    if (f->fast) fab_fast_ctrl(f, c, stop);
+    if (stop) {
+        if (c->stopped) return;
+        c->stopped = true;
+        c->stopped_since = now;
+        if (fab__holds(c)) fab__arm_timer(f, c, now);
+    } else {
+        if (!c->stopped) return;
+        c->stopped = false;
+        uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+        if (now > from) c->st.stopped_ps += now - from;
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    }
+}
+
+/* After the packet on channel c was cut short (timeout or dead cable): a
+ * host sender moves on to its next packet; a switch output drains what is
+ * left of the packet at its input and is released at t_ps. */
+static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
+{
+    if (c->src_host) {
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    } else {
+        fab_chan *in = &f->ch[c->src_in];
+        c->src_in = -1;
+        fab__sink(f, in);
+        fab_release(f, c, t_ps);
+    }
+}
+
+/* The packet held by the sender of c has been blocked by STOP for the whole
+ * long period: it is dropped, the rest of it is discarded where it comes
+ * from, and the output is free again (seed 002).  FRES goes forward only if
+ * the packet had begun on c: the receiver has seen nothing of a packet
+ * granted but not begun (and holds no reference to it). */
+static void fab__timeout(myri_fabric *f, fab_chan *c)
+{
+    fab_pkt *pkt = c->cur;
+    uint64_t now = fab_now(f);
+    bool begun = c->in_progress;
+#ifdef FAB_DEBUG
+    fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
+#endif
+    fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
+    if (begun) {
+        c->st.truncated++;
+        fab_tap_done(f, c, c->cur_next, true);
+    }
+    c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
+    if (f->fast) fab_fast_timeout(f, c);
+    else fab_ref_timeout(f, c);
+    uint64_t t = c->free_at > now ? c->free_at : now;
+    if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
+        fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
+        c->free_at = t + f->T;
+        t = c->free_at;
+    }
+    c->in_progress = false;
+    c->cur = NULL;
+    fab__free_path(f, c, t);
+}
+
+/* FRES reaches the receiver of c: the packet it terminates has no more
+ * characters coming on this channel. */
+static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
+{
+    if (c->dst_host) {
+        if (c->hpkt == pkt) c->hpkt = NULL;
+        for (int i = 0; i < 2; i++)
+            if (c->hh[i].pkt == pkt) c->hh[i].term = true;
+        fab_pkt_unref(f, pkt); /* the channel's reference */
+        return;
+    }
+    /* At a switch input the channel's reference is the packet's presence
+     * there, released when it leaves the front. */
+    fab_rxent *e = fab_rx_find(c, pkt);
+    if (!e) return;
+    if (f->fast) e->got = fab_fast_got(f, c, e);
+    e->fres = true;
+    if (e != fab_rx_front(c)) return; /* handled when it reaches the front */
+    switch (c->front) {
+    case FR_DECODE:
+        c->dec_gen++;
+        fab__sink(f, c);
+        break;
+    case FR_WAIT:
+        f->ch[c->want_out].nreq--;
+        f->ch[c->want_out].req_ports &= ~(1u << c->dst_port);
+        fab__sink(f, c);
+        break;
+    case FR_GRANT:
+    case FR_SINK:
+        if (f->fast) fab_fast_fres(f, c, pkt);
+        else fab_ref_fres(f, c, pkt);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The sender of c gives up its packet (cut cable): dropped "link_down", the
+ * rest discarded where it comes from, the output free again. */
+static void fab__abandon(myri_fabric *f, fab_chan *c)
+{
+    fab_pkt *pkt = c->cur;
+    uint64_t now = fab_now(f);
+    fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+    if (c->in_progress) {
+        c->st.truncated++;
+        fab_tap_done(f, c, c->cur_next, true);
+    }
+    c->in_progress = false;
+    c->cur = NULL;
+    c->tap_on = false;
+    fab__free_path(f, c, c->free_at > now ? c->free_at : now);
+}
+
+static void fab__cut(myri_fabric *f, size_t link)
+{
+    uint64_t now = fab_now(f);
+    for (size_t d = 0; d < 2; d++) {
+        fab_chan *c = &f->ch[2 * link + d];
+        if (c->down) continue;
+        c->down = true;
+        c->epoch++;
+        if (c->stopped) { /* no STOP/GO will come from a dead receiver */
+            uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+            if (now > from) c->st.stopped_ps += now - from;
+            c->stopped = false;
+        }
+        if (f->fast) fab_fast_cut_sender(f, c);
+        if (c->cur) fab__abandon(f, c);
+        else if (f->fast) fab_fast_wake(f, c); /* queued packets go into the dead cable */
+        else fab_ref_wake(f, c);
+        fab_pkt *partial = f->fast ? fab_fast_cut_wire(f, c) : fab_ref_cut_wire(f, c);
+        if (partial) {
+            /* The receiver notices the dead cable after the non-idle period and
+             * terminates the packet as a FRES would. */
+            fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
+            fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
+        }
+    }
+}
+
+static void fab__restore(myri_fabric *f, size_t link)
+{
+    for (size_t d = 0; d < 2; d++) {
+        fab_chan *c = &f->ch[2 * link + d];
+        if (!c->down) continue;
+        c->down = false;
+        c->epoch++;
+        c->stop_sent = false; /* flow control restarts from GO */
+        fab_rx_recheck(f, c);
+        if (f->fast) fab_fast_wake(f, c);
+        else fab_ref_wake(f, c);
+    }
+}
+
+void fab_dispatch(myri_fabric *f, const fab_ev *ev)
+{
+    fab_chan *c = &f->ch[ev->a];
+    switch (ev->kind) {
+    case EV_CTRL: /* lost if the cable was cut (or restored) since it was sent */
+        if (!c->down && (ev->b >> 1) == c->epoch) fab__ctrl(f, c, (ev->b & 1) != 0);
+        break;
+    case EV_TIMEOUT:
+        c->timer_at = 0;
+        if (!c->stopped || !fab__holds(c)) break;
+        if (fab_now(f) - fab__blocked_since(c) >= f->p.timeout_ps) fab__timeout(f, c);
+        else fab__arm_timer(f, c, fab__blocked_since(c));
+        break;
+    case EV_DECODE:
+        if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);
+        break;
+    case EV_ARB: fab__arbitrate(f, c); break;
+    case EV_FRES:
+        if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->epoch)) fab__fres(f, c, ev->p);
+        break;
+    case EV_CUT: fab__cut(f, (size_t)ev->a); break;
+    case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
+    default:
+        if (f->fast) fab_fast_handle(f, ev);
+        else fab_ref_handle(f, ev);
+    }
+}
+
