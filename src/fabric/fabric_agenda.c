@@ -280,7 +280,8 @@ void fab_cq_remove(myri_fabric *f, uint32_t c)
 
 /* One engine event: the fabric's instants from the engine's time up to the
  * next event of any other component (or the end of the run), each instant
- * in phase order.  Kind 2 is a deferred callback. */
+ * in phase order.  Kind 2 is a deferred callback, 3 the engine's clock
+ * catching up, 4 a port notice. */
 void fab_handle(myri_component *self, const myri_event *ev)
 {
     myri_fabric *f = self->state;
@@ -289,6 +290,10 @@ void fab_handle(myri_component *self, const myri_event *ev)
         return;
     }
     if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
+    if (ev->kind == 4) {       /* a port notice */
+        fab_note_deliver(f, ev->ptr);
+        return;
+    }
     uint64_t now = myri_sim_now(f->sim);
     f->tick_at = MYRI_TIME_NEVER; /* this is the pending tick */
     /* The same-instant rule: at any time t the fabric's pass of instant t
@@ -302,6 +307,7 @@ void fab_handle(myri_component *self, const myri_event *ev)
     f->in_tick = true;
     f->now = now;
     f->now_phase = 0;
+    f->last_instant = now;
     /* The fabric processes its instants strictly before the next event of
      * anybody else (nxt, recomputed after callbacks, which may schedule
      * events of other components), and not beyond the end of the run (hz). */
@@ -326,6 +332,7 @@ void fab_handle(myri_component *self, const myri_event *ev)
             continue;
         }
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
+            if (f->nnotes) fab_notes_flush(f); /* port notices: after the pass */
             if (w < 0 && !f->cqn) break;
             uint64_t t = w >= 0 ? KEY_T(top) : UINT64_MAX;
             if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
@@ -336,6 +343,7 @@ void fab_handle(myri_component *self, const myri_event *ev)
             if (t > hz || t >= nxt) break;
             f->now = t;
             f->now_phase = 0;
+            f->last_instant = t;
             continue;
         }
         fab_ev e;

@@ -35,6 +35,7 @@ fab_pkt *fab_pkt_alloc(myri_fabric *f)
     fab_pkt *p = f->free_pkts;
     f->free_pkts = p->next;
     memset(p, 0, sizeof *p);
+    p->port = -1;
     f->live_pkts++;
     return p;
 }
@@ -55,8 +56,9 @@ void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
         myri_panic(f->comp, "packet %llu vanished without being delivered or dropped",
                    (unsigned long long)pkt->id);
     free(pkt->bytes);
-    free(pkt->payload_copy);
-    pkt->bytes = pkt->payload_copy = NULL;
+    free(pkt->xl);
+    pkt->bytes = NULL;
+    pkt->xl = NULL;
     pkt->next = f->free_pkts;
     f->free_pkts = pkt;
     f->live_pkts--;
@@ -69,6 +71,7 @@ void fab_host_drop_down(myri_fabric *f, fab_chan *c)
         c->hq_head = pkt->next;
         if (!c->hq_head) c->hq_tail = NULL;
         fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         fab_pkt_unref(f, pkt);
     }
 }
@@ -202,7 +205,7 @@ static void fab__destroy(myri_component *self)
     myri_fabric *f = self->state;
     if (!f) return;
     if (f->fast) fab_fast_free(f);
-    for (size_t i = 0; i < f->nchan; i++) {
+    for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
         free(c->rxq);
         free(c->buf);
@@ -213,7 +216,7 @@ static void fab__destroy(myri_component *self)
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
             free(f->blocks[b][i].bytes);
-            free(f->blocks[b][i].payload_copy);
+            free(f->blocks[b][i].xl);
         }
         free(f->blocks[b]);
     }
@@ -240,6 +243,7 @@ static void fab__destroy(myri_component *self)
     free(f->cb_all);
     free(f->scripts);
     free(f->taps);
+    fab_notes_free(f);
     free(f);
     self->state = NULL;
 }
@@ -296,9 +300,9 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
     f->nhosts = t->nhosts;
     f->node = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node);
     f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
-    f->ch = calloc(f->nchan ? f->nchan : 1, sizeof *f->ch);
+    f->ch = calloc(f->nchan + f->nhosts + 1, sizeof *f->ch); /* links, then one DMA per host */
     f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
-    f->taps = calloc(f->nchan ? f->nchan : 1, sizeof *f->taps);
+    f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps);
     if (!f->node || !f->ch || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
     for (size_t i = 0; i < t->nnodes; i++) {
         const myri_topo_node *tn = &t->node[i];
@@ -373,11 +377,8 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     f->L = f->p.switch_latency_ps;
     f->type_bytes = (uint32_t)f->p.type_bytes;
     f->fast = f->p.model == MYRI_FABRIC_FAST;
-    if (f->fast && !fab_fast_available()) {
-        free(f);
-        return fab_perr(err, "model: the fast model is not built yet; use model: reference");
-    }
     f->tick_at = MYRI_TIME_NEVER;
+    f->last_instant = MYRI_TIME_NEVER;
     uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
     f->ber_seed = myri_splitmix64(&s);
     /* Register first so that the component owns f (freed by myri_sim_destroy). */
@@ -388,6 +389,8 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     }
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
+    st = fab_ports_init(f);
+    if (st) return st;
     f->cal_head = malloc(FAB_CAL_N * sizeof *f->cal_head);
     if (!f->cal_head) return MYRI_ENOMEM;
     memset(f->cal_head, 0xff, FAB_CAL_N * sizeof *f->cal_head);
@@ -412,6 +415,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
         return MYRI_EINVAL;
     uint32_t hn = f->host_node[pk->src_host];
     if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
+    if (f->ports[pk->src_host].ops) return MYRI_ESTATE; /* the device owns the port: myri_port_send */
     fab_pkt *pkt = fab_pkt_alloc(f);
     if (!pkt) return MYRI_ENOMEM;
     pkt->id = pk->id;
@@ -432,12 +436,19 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
     pkt->queued_ps = fab_now(f);
     pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
-    if (!f->fast || f->any_tap) {
+    pkt->filled = pkt->nbytes0; /* an ideal host has the whole packet */
+    pkt->ready = pkt->nbytes0 + 1;
+    if (!f->fast || f->any_tap || f->any_dev) {
         pkt->bytes = malloc(pkt->nbytes0);
-        if (!pkt->bytes) return MYRI_ENOMEM;
+        if (!pkt->bytes) {
+            pkt->dropped = true; /* never injected */
+            fab_pkt_unref(f, pkt);
+            return MYRI_ENOMEM;
+        }
         myri_packet_build(&f->crc, pk->id, pk->route, pk->route_len, pk->type, f->type_bytes,
                           pk->payload, pk->payload_bytes, pkt->bytes);
     }
+    f->started = true;
     fab_chan *c = &f->ch[f->node[hn].out_ch[0]];
     if (c->hq_tail) c->hq_tail->next = pkt;
     else c->hq_head = pkt;
@@ -501,6 +512,10 @@ bool fab_tap_reserve(fab_chan *c, size_t n)
 void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
     fab_tap *t = &f->taps[c->id];
+    if (c->tap_on && t->fn && f->fast) { /* the bytes on this hop: the sender's and the hops' XORs */
+        if (!fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
+        for (size_t i = 0; i < nbytes; i++) c->tap_buf[i] = fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+    }
     if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->tap_first, c->tap_buf, nbytes, truncated);
     c->tap_on = false;
 }

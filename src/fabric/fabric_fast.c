@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool fab_fast_available(void) { return true; }
-
 /* ---- the ring of runs ---------------------------------------------------------- */
 
 static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) & (c->rcap - 1)]; }
@@ -135,7 +133,7 @@ static void ff__purge(myri_fabric *f, fab_chan *c)
 
 static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
 {
-    if (!c->dst_host) {
+    if (!c->dst_host && !c->dma) {
         if (c->rcount) ff__purge(f, c);
     } else {
         uint64_t now = fab_now(f);
@@ -164,7 +162,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
 
 static void ff__rx_update(myri_fabric *f, fab_chan *u)
 {
-    if (u->dst_host) return;
+    if (u->dst_host || u->dma) return;
     uint64_t now = fab_now(f);
     if (u->check_pending && u->check_pending_at == now) return;
     u->check_pending = true;
@@ -326,15 +324,12 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
         uint32_t at = c->cur_hop + c->corr[k].pos;
         uint8_t m = c->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
-        if (pkt->bytes) pkt->bytes[at] ^= m;
+        if (pkt->bytes) fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
         pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->corr[k].pos);
     }
-    /* Tap: the bytes on this hop are known now (later errors and switches
-     * only touch later hops); keep a copy. */
-    if (f->taps[c->id].fn && pkt->bytes && fab_tap_reserve(c, nbytes)) {
-        memcpy(c->tap_buf, pkt->bytes + c->cur_hop, nbytes);
-        c->tap_on = true;
-    }
+    /* Tap: the bytes of this hop are computed when the packet is over on c
+     * (fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
+    if (f->taps[c->id].fn && pkt->bytes) c->tap_on = true;
 }
 
 /* Characters output o can send back to back from its character j at time t:
@@ -344,7 +339,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
 {
     fab_chan *u = &f->ch[o->src_in];
     fab_rxent *e = fab_rx_front(u);
-    uint64_t g = e->g0 + j + 1;
+    uint64_t g = e->g0 + j + (o->dma ? 0u : 1u); /* a switch output's j is its input's j + 1 */
     uint32_t i;
     uint64_t a = ff__arrival(f, u, g, &i);
     if (a != MYRI_TIME_NEVER && ff__run(u, i)->pkt != e->pkt) a = MYRI_TIME_NEVER; /* lost */
@@ -390,14 +385,58 @@ static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
                  c->run_g0 + lim - 1, c->cur);
 }
 
+/* The head of c's packet is sent at `now`: the receiver learns of it (entry
+ * made in advance at a switch input, head event, or nothing at a host). */
+static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
+{
+    if (!c->dst_host && c->heads_inflight == 0 && !c->down) {
+        /* The head will arrive at the switch input behind the packets
+         * entered there (only a cut can prevent that, which takes the
+         * entry back): enter it now.  At the front already, its decoding
+         * is scheduled for its arrival; else fab_front_begin does it
+         * when it reaches the front (not before it has arrived). */
+        bool front = c->rxcount == 0;
+        fab_rxent *e = fab_rx_push(f, c);
+        e->pkt = c->cur;
+        e->hop = c->cur_hop;
+        e->n = c->cur_n;
+        e->will = e->n;
+        e->g0 = c->run_g0;
+        e->arrive_at = now + c->d_ps;
+        if (front) {
+            c->front = FR_DECODE;
+            c->ready_at = e->arrive_at + fab_path_latency(f, c);
+            fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+        }
+    } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
+        /* At a host the head's arrival changes nothing for a packet that
+         * is not misrouted (hdr is final: no later hop corrupts it): no
+         * event; the GAP's arrival delivers it, and a cut finds it in
+         * c->hh as the packet partly received. */
+        c->cur->host_quiet = true;
+    } else {
+        if (!c->dst_host) c->heads_inflight++;
+        fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
+                 c->cur);
+    }
+    if (c->dst_host) { /* the two latest heads sent to the host */
+        c->hh[1] = c->hh[0];
+        c->hh[0] = (__typeof__(c->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
+    }
+}
+
 /* Starts a run of c at `now` (>= the engine's instant; later than it only
  * for the continuation of a packet already in progress: a planned run that a
- * STOP, a cut or a shorter plan upstream may still cancel). */
+ * STOP, a cut or a shorter plan upstream may still cancel).  A host sends
+ * what is ready of its packet; a port's DMA what fits in its window. */
 static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
 {
     uint32_t j = c->cur_next;
     uint64_t lim = c->cur_n - j;
-    if (!c->src_host) {
+    if (c->src_host) {
+        if (c->cur->ready <= j) return; /* underrun: the host waits for its bytes */
+        if (c->cur->ready - j < lim) lim = c->cur->ready - j;
+    } else {
         uint64_t next;
         uint64_t av = ff__avail(f, c, now, j, &next);
         if (av == 0) {
@@ -405,6 +444,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
             return;
         }
         if (av < lim) lim = av;
+        if (c->dma && fab_port_room(f, c, j) < lim) lim = fab_port_room(f, c, j);
     }
     c->run_on = true;
     c->run_s = now;
@@ -416,41 +456,8 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
         c->in_progress = true;
         c->tap_first = now;
         if (c->src_host) c->cur->head_ps = now;
-        else c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
-        if (!c->dst_host && c->heads_inflight == 0 && !c->down) {
-            /* The head will arrive at the switch input behind the packets
-             * entered there (only a cut can prevent that, which takes the
-             * entry back): enter it now.  At the front already, its decoding
-             * is scheduled for its arrival; else fab_front_begin does it
-             * when it reaches the front (not before it has arrived). */
-            bool front = c->rxcount == 0;
-            fab_rxent *e = fab_rx_push(f, c);
-            e->pkt = c->cur;
-            e->hop = c->cur_hop;
-            e->n = c->cur_n;
-            e->will = e->n;
-            e->g0 = c->run_g0;
-            e->arrive_at = now + c->d_ps;
-            if (front) {
-                c->front = FR_DECODE;
-                c->ready_at = e->arrive_at + f->L;
-                fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
-            }
-        } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
-            /* At a host the head's arrival changes nothing for a packet that
-             * is not misrouted (hdr is final: no later hop corrupts it): no
-             * event; the GAP's arrival delivers it, and a cut finds it in
-             * c->hh as the packet partly received. */
-            c->cur->host_quiet = true;
-        } else {
-            if (!c->dst_host) c->heads_inflight++;
-            fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
-                     c->cur);
-        }
-        if (c->dst_host) { /* the two latest heads sent to the host */
-            c->hh[1] = c->hh[0];
-            c->hh[0] = (__typeof__(c->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
-        }
+        else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
+        if (!c->dma) ff__head_sent(f, c, now);
     }
     ff__set_lim(f, c, (uint32_t)lim);
     if (!c->src_host) ff__rx_update(f, &f->ch[c->src_in]);
@@ -471,7 +478,7 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     fab_chan *u = &f->ch[c->src_in];
     fab_rxent *e = fab_rx_front(u);
     uint32_t i;
-    uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + 1, &i);
+    uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + (c->dma ? 0u : 1u), &i);
     if (a == MYRI_TIME_NEVER || ff__run(u, i)->pkt != e->pkt) return; /* told when it is sent */
     uint64_t t = c->free_at > a ? c->free_at : a;
     if (t < fab_now(f)) t = fab_now(f);
@@ -494,6 +501,7 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
     c->run_excl = 0;
     c->sent_total += k;
     c->cur_next = c->run_j0 + k;
+    if (c->dma) fab_port_write(f, c, c->cur_next, NULL, c->run_s);
     if (k) c->free_at = c->run_s + (uint64_t)k * f->T;
     else c->rcount--; /* a planned run cancelled before it began */
     if (!c->src_host) {
@@ -555,7 +563,19 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     if (!o->cur || o->src_host || o->run_on) return;
     fab_chan *u = &f->ch[o->src_in];
     fab_rxent *e = fab_rx_front(u);
-    if (!e || !e->fres || o->cur_next + 1 < e->got) return;
+    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
+    if (o->dma) { /* a receive DMA: the window ends, when armed */
+        if (o->stopped) return;
+        fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
+        o->cur = NULL;
+        o->in_progress = false;
+        o->src_in = -1;
+        ff__track_max(f, u);
+        u->dep_base = e->g0 + e->got;
+        ff__rx_update(f, u);
+        fab_front_done(f, u);
+        return;
+    }
     uint64_t now = fab_now(f);
     uint64_t t = o->free_at > now ? o->free_at : now;
     fab_pkt *pkt = o->cur;
@@ -580,9 +600,11 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
 static void ff__after_end(myri_fabric *f, fab_chan *c)
 {
     if (c->cur_next == c->cur_n) { /* GAP sent */
+        if (c->dma) fab_port_rx_end(f, c, MYRI_PORT_RX_TAIL);
+        else if (c->src_host) fab_port_tx_over(f, c->cur, true, MYRI_FABRIC_DROP_NREASONS);
         c->in_progress = false;
-        c->cur = NULL;
         fab_tap_done(f, c, c->cur_n - 1, false);
+        c->cur = NULL;
         if (!c->src_host) {
             fab_chan *u = &f->ch[c->src_in];
             c->src_in = -1;
@@ -591,6 +613,10 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
         } else if (c->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
+        return;
+    }
+    if (c->dma && fab_port_buff_full(f, c)) { /* the window is full: BUFF, wait for the next */
+        fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
         return;
     }
     if (!c->src_host) ff__try_terminate(f, c);
@@ -621,6 +647,10 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         c->cur_next = 0;
         c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
         ff__apply_corr(f, c);
+    }
+    if (c->dma) {
+        ff__try_terminate(f, c); /* truncated and drained */
+        if (!c->cur) return;
     }
     ff__start_run(f, c);
 }
@@ -707,9 +737,9 @@ void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     ff__track_max(f, in);
     in->dep_base += 1; /* the route byte is stripped */
-    if (out->cur->bytes) /* the trailer update of packet.h, for taps */
-        out->cur->bytes[out->cur->nbytes0 - 1] ^=
-            myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n);
+    if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices */
+        fab_pkt_xor(f, out->cur, out->cur->nbytes0 - 1, out->cur_hop,
+                    myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n), true);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     ff__try_terminate(f, out);
@@ -882,3 +912,19 @@ int64_t fab_fast_occ(myri_fabric *f, fab_chan *c) { return ff__occ(f, c, fab_now
 void fab_fast_track(myri_fabric *f, fab_chan *c) { ff__track_max(f, c); }
 
 void fab_fast_free(myri_fabric *f) { (void)f; }
+
+void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
+{
+    if (!o->cur) return;
+    uint64_t now = fab_now(f);
+    uint32_t upto = o->cur_next;
+    if (o->run_on && now >= o->run_s) {
+        /* characters at times before now; at now too once the fabric's pass
+         * over now has begun (the same-instant rule) */
+        bool incl = f->last_instant != MYRI_TIME_NEVER && f->last_instant >= now;
+        uint64_t k = incl ? fab_div_T(f, now - o->run_s) + 1 : fab_div_T(f, now - o->run_s + f->T - 1);
+        if (k > o->run_lim) k = o->run_lim;
+        upto = o->run_j0 + (uint32_t)k;
+    }
+    fab_port_write(f, o, upto, NULL, o->run_s);
+}

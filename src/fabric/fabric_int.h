@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
+#include "fabric/port.h"
 #include "common/packet.h"
 
 typedef enum fab_phase {
@@ -36,6 +37,7 @@ enum fab_kind {
     EV_FRES,        /* a = channel, p = packet, b = epoch << 1 | dead-link flag */
     EV_CUT,         /* a = link */
     EV_RESTORE,     /* a = link */
+    EV_PORTLINK,    /* a = channel into a device's host, b = epoch: the device notices a cut */
     /* reference model */
     EV_R_ARRIVE,    /* a = channel */
     EV_R_SEND,      /* a = channel */
@@ -95,8 +97,21 @@ typedef struct fab_pkt {
     bool delivered;
     bool host_quiet;       /* fast model: no head event at the destination host (not misrouted) */
     myri_time_ps queued_ps, head_ps;
-    uint8_t *bytes;        /* reference model: first-hop bytes (malloc) */
-    uint8_t *payload_copy; /* fast model with taps: the given payload */
+    /* First-hop bytes as the sender gave them (reference model; fast model
+     * with taps or devices): bytes[0..filled) are final, the rest will be
+     * when the sender makes them ready (myri_port_send_more).  The sender
+     * sends character j only while j < ready (nbytes0 + 1 with the GAP when
+     * everything is ready). */
+    uint8_t *bytes;
+    uint32_t filled, ready;
+    /* Fast model, bytes carried: what the hops did to them, as a list of
+     * XORs (bit errors and trailer updates, each tagged with the hop that
+     * made it): the byte at position i on hop h is bytes[i] XOR the masks
+     * at i of hops <= h (fab_pkt_byte). */
+    struct fab_xor { uint32_t pos, hop; uint8_t mask, strip; } *xl;
+    uint32_t nxl, capxl;
+    const uint8_t *src_payload; /* a device's payload, read as it is made ready */
+    int32_t port;          /* the sending host's port if a device sends it, else -1 */
     struct fab_pkt *next;  /* host queue / free list */
     uint32_t refs;
 } fab_pkt;
@@ -154,6 +169,8 @@ typedef struct fab_chan {
     bool stop_sent;
     bool check_pending;
     bool tap_on;
+    bool dma;                       /* a port's receive DMA: the output of a host input with a device */
+    bool dev_in;                    /* a host input with a device: behaves as a switch input */
     bool hbad;                      /* misrouted / truncated packet being received */
     uint8_t in_route_byte;          /* the front packet's decoded route byte */
     fab_front_state front;
@@ -314,7 +331,47 @@ struct myri_fabric {
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
     uint64_t cq_top_at;             /* pred_at of cq[0], UINT64_MAX if empty */
+    /* ports (fabric_port.c): one per host; channels nchan.. are their DMAs */
+    struct myri_port *ports;
+    bool any_dev;                   /* a device is attached somewhere: packets carry bytes */
+    bool started;                   /* a packet was sent: no more attaching */
+    uint64_t last_instant;          /* the latest instant a pass has begun (NEVER: none) */
+    struct fab_note *notes; size_t nnotes, capnotes;   /* notices of the current pass */
+    struct fab_note **note_pool; size_t nnote_pool, capnote_pool;  /* free records */
+    struct fab_note **note_all; size_t nnote_all, capnote_all;     /* every record, to free */
 };
+
+/* A port (port.h). */
+struct myri_port {
+    myri_fabric *f;
+    uint32_t host;
+    const myri_port_ops *ops;
+    void *dev;
+    int32_t out_ch, in_ch;          /* the host's sending and receiving channels (-1: no cable) */
+    uint32_t dma;                   /* its receive DMA channel (f->ch index) */
+    fab_pkt *tx;                    /* the packet being sent */
+    /* the armed window */
+    bool armed;
+    uint8_t *buf;
+    uint32_t max, count;
+    /* the packet at the DMA */
+    uint32_t wr_j;                  /* its characters written (fast model: lazily) */
+    uint32_t pkt_bytes;
+    uint8_t crc;
+    bool misrouted;
+    myri_time_ps head_ps;
+    uint64_t link_epoch;            /* a cut's down notice is void if the link changed since */
+    bool told_down;
+    myri_port_stats st;
+};
+
+/* A notice waiting for the end of the pass (kind: 0 tx, 1 rx, 2 link). */
+typedef struct fab_note {
+    uint32_t host, kind, seq;
+    myri_port_rx rx;
+    myri_port_tx tx;
+    bool up;
+} fab_note;
 
 /* x / T without a division instruction (the fast model divides by T on
  * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */
@@ -324,6 +381,9 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
     if (x - q * f->T >= f->T) q++;
     return q;
 }
+
+/* Path formation at the input c: the switch latency, none at a device's host. */
+static inline uint64_t fab_path_latency(const myri_fabric *f, const fab_chan *c) { return c->dev_in ? 0 : f->L; }
 
 /* ---- the component (fabric_agenda.c, fabric_switch.c, fabric_core.c) ---- */
 void fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
@@ -374,6 +434,26 @@ void fab_release(myri_fabric *f, fab_chan *o, uint64_t t);
 /* A host whose cable is cut: its queued packets are dropped "link_down". */
 void fab_host_drop_down(myri_fabric *f, fab_chan *c);
 
+/* ---- ports (fabric_port.c) ---- */
+myri_status fab_ports_init(myri_fabric *f);
+void fab_notes_flush(myri_fabric *f);                 /* end of a pass: notices to engine events */
+void fab_note_deliver(myri_fabric *f, fab_note *n);
+void fab_notes_free(myri_fabric *f);
+/* The byte at first-hop position pos as it is on hop `hop` (fast model). */
+uint8_t fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos);
+void fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip);
+void fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto);
+void fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason);
+void fab_port_link(myri_fabric *f, fab_chan *c, bool up);
+void fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch);
+myri_port *fab_dma_port(myri_fabric *f, const fab_chan *dma);
+void fab_port_grant(myri_fabric *f, fab_chan *in);
+void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps);
+bool fab_port_buff_full(myri_fabric *f, const fab_chan *o);
+uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j);
+void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end);
+void fab_fast_dma_sync(myri_fabric *f, fab_chan *o);  /* write what the DMA moved by now */
+
 /* ---- models ---- */
 void fab_ref_handle(myri_fabric *f, const fab_ev *ev);
 void fab_ref_wake(myri_fabric *f, fab_chan *c);        /* sender may send now */
@@ -403,7 +483,6 @@ void fab_fast_cut_sender(myri_fabric *f, fab_chan *c);
 fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c);
 fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c);
 void fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* model: re-evaluate the slack now */
-bool fab_fast_available(void);
 uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
 uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c);
 void fab_fast_reset_window(myri_fabric *f);

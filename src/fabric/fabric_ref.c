@@ -87,7 +87,17 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     if (!o->cur || o->src_host) return;
     fab_chan *in = &f->ch[o->src_in];
     fab_rxent *e = fab_rx_front(in);
-    if (!e || !e->fres || o->cur_next + 1 < e->got) return;
+    /* (a switch output's character k is its input's k + 1: the route byte) */
+    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
+    if (o->dma) { /* a receive DMA: the window ends, when armed */
+        if (o->stopped) return;
+        fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
+        o->cur = NULL;
+        o->in_progress = false;
+        o->src_in = -1;
+        fab_front_done(f, in);
+        return;
+    }
     uint64_t now = fab_now(f);
     uint64_t t = o->free_at > now ? o->free_at : now;
     fab_pkt *pkt = o->cur;
@@ -103,6 +113,39 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     o->src_in = -1;
     fab_front_done(f, in);
     fab_release(f, o, t);
+}
+
+/* A port's receive DMA moves the next character of its packet from the
+ * host input's slack buffer into the armed window. */
+static void ref__dma_send(myri_fabric *f, fab_chan *o)
+{
+    ref__try_terminate(f, o); /* truncated and drained */
+    if (!o->cur) return;
+    fab_chan *in = &f->ch[o->src_in];
+    uint32_t j = o->cur_next;
+    fab_rchar *fr = ref__buf_front(in);
+    if (!fr || fr->pkt != o->cur || fr->j != j) return; /* not arrived yet */
+    fab_rchar src = ref__depart(f, in);
+    uint64_t now = fab_now(f);
+    o->free_at = now + f->T;
+    o->cur_next++;
+    o->st.chars++;
+    o->in_progress = true;
+    if (!src.gap) {
+        fab_port_write(f, o, j + 1, &src.byte, now);
+        if (fab_port_buff_full(f, o)) {
+            fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
+            return;
+        }
+        ref__try_terminate(f, o);
+        if (o->cur) fab_ref_wake(f, o);
+        return;
+    }
+    fab_port_rx_end(f, o, MYRI_PORT_RX_TAIL);
+    o->in_progress = false;
+    o->cur = NULL;
+    o->src_in = -1;
+    fab_front_done(f, in);
 }
 
 static void ref__send(myri_fabric *f, fab_chan *c)
@@ -122,8 +165,13 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         c->cur_next = 0;
         c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
     }
+    if (c->dma) {
+        ref__dma_send(f, c);
+        return;
+    }
     fab_pkt *pkt = c->cur;
     uint32_t j = c->cur_next;
+    if (c->src_host && j >= pkt->ready) return; /* underrun: the host waits for its bytes */
     fab_rchar ch = {.pkt = pkt, .j = j, .hop = c->cur_hop, .n = c->cur_n};
     fab_chan *in = NULL;
     if (c->src_host) {
@@ -171,6 +219,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
             fab_front_done(f, in);
             fab_release(f, c, c->free_at);
         } else {
+            fab_port_tx_over(f, pkt, true, MYRI_FABRIC_DROP_NREASONS);
             fab_ref_wake(f, c);
         }
         return;

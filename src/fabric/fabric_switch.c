@@ -68,14 +68,15 @@ void fab_front_begin(myri_fabric *f, fab_chan *c)
         c->front = FR_NONE;
         return;
     }
-    if (e->fres) { /* truncated before it got a path: discard what is here */
+    if (e->fres && !c->dev_in) { /* truncated before it got a path: discard what is here */
         fab__sink(f, c);
         return;
     }
     c->front = FR_DECODE;
     /* An entry made in advance by the fast model may not have arrived yet:
-     * decoding starts L after the later of its arrival and now. */
-    c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + f->L;
+     * decoding starts L after the later of its arrival and now (at a
+     * device's host, the DMA takes the packet then: no path formation). */
+    c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
     fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
 }
 
@@ -92,6 +93,10 @@ void fab_front_done(myri_fabric *f, fab_chan *c)
 
 static void fab__decode(myri_fabric *f, fab_chan *in)
 {
+    if (in->dev_in) { /* a device's host: the receive DMA takes every packet */
+        fab_port_grant(f, in);
+        return;
+    }
     fab_rxent *e = fab_rx_front(in);
     fab_pkt *pkt = e->pkt;
     /* The leading byte as it arrived.  When the route is exhausted it is the
@@ -256,6 +261,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
 #endif
     fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
+    if (c->src_host) fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
     if (begun) {
         c->st.truncated++;
         fab_tap_done(f, c, c->cur_next, true);
@@ -319,6 +325,7 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
     fab_pkt *pkt = c->cur;
     uint64_t now = fab_now(f);
     fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+    if (c->src_host) fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
     if (c->in_progress) {
         c->st.truncated++;
         fab_tap_done(f, c, c->cur_next, true);
@@ -353,6 +360,7 @@ static void fab__cut(myri_fabric *f, size_t link)
             fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
             fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
         }
+        fab_port_link(f, c, false);
     }
 }
 
@@ -367,6 +375,7 @@ static void fab__restore(myri_fabric *f, size_t link)
         fab_rx_recheck(f, c);
         if (f->fast) fab_fast_wake(f, c);
         else fab_ref_wake(f, c);
+        fab_port_link(f, c, true);
     }
 }
 
@@ -392,6 +401,7 @@ void fab_dispatch(myri_fabric *f, const fab_ev *ev)
         break;
     case EV_CUT: fab__cut(f, (size_t)ev->a); break;
     case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
+    case EV_PORTLINK: fab_port_link_due(f, c, ev->b); break;
     default:
         if (f->fast) fab_fast_handle(f, ev);
         else fab_ref_handle(f, ev);

@@ -1,0 +1,432 @@
+/* fabric_port.c -- ports: the host end of each link, where a device attaches
+ * (port.h).  What both models share: attaching, a device's packets and their
+ * bytes, the receive DMA's window and notices, link notices, and the
+ * delivery of notices after each pass in a fixed order.  How the DMA moves
+ * characters is the models' business (it is a switch output whose input is
+ * the host's receiving channel).  See docs/FABRIC.md, "Ports".
+ */
+#include "fabric/fabric_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- construction ------------------------------------------------------------------ */
+
+myri_status fab_ports_init(myri_fabric *f)
+{
+    f->ports = calloc(f->nhosts ? f->nhosts : 1, sizeof *f->ports);
+    if (!f->ports) return MYRI_ENOMEM;
+    for (uint32_t h = 0; h < f->nhosts; h++) {
+        myri_port *p = &f->ports[h];
+        uint32_t hn = f->host_node[h];
+        p->f = f;
+        p->host = h;
+        p->out_ch = f->node[hn].out_ch[0];
+        p->in_ch = f->node[hn].in_ch[0];
+        p->dma = (uint32_t)(f->nchan + h);
+        fab_chan *d = &f->ch[p->dma];
+        d->id = p->dma;
+        d->dma = true;
+        d->src_node = d->dst_node = hn;
+        d->src_in = -1;
+        d->want_out = -1;
+        d->stopped = true; /* unarmed */
+    }
+    return MYRI_OK;
+}
+
+myri_port *myri_fabric_port(myri_fabric *f, uint32_t host)
+{
+    return f && host < f->nhosts ? &f->ports[host] : NULL;
+}
+
+uint32_t myri_port_host(const myri_port *p) { return p ? p->host : 0; }
+
+myri_status myri_port_attach(myri_port *p, const myri_port_ops *ops, void *dev)
+{
+    if (!p || !ops) return MYRI_EINVAL;
+    myri_fabric *f = p->f;
+    if (p->ops || f->started) return MYRI_ESTATE;
+    p->ops = ops;
+    p->dev = dev;
+    f->any_dev = true;
+    if (p->in_ch >= 0) {
+        fab_chan *c = &f->ch[p->in_ch];
+        c->dst_host = false; /* a switch input whose output is the DMA */
+        c->dev_in = true;
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_port_get_stats(const myri_port *p, myri_port_stats *out)
+{
+    if (!p || !out) return MYRI_EINVAL;
+    *out = p->st;
+    return MYRI_OK;
+}
+
+/* ---- packet bytes ------------------------------------------------------------------- */
+
+uint8_t fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos)
+{
+    uint8_t b = pkt->bytes[pos];
+    for (uint32_t i = 0; i < pkt->nxl; i++)
+        if (pkt->xl[i].pos == pos && pkt->xl[i].hop <= hop) b ^= pkt->xl[i].mask;
+    return b;
+}
+
+void fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip)
+{
+    if (pkt->nxl == pkt->capxl) {
+        uint32_t nc = pkt->capxl ? 2 * pkt->capxl : 4;
+        struct fab_xor *nx = realloc(pkt->xl, nc * sizeof *nx);
+        if (!nx) myri_panic(f->comp, "out of memory (packet bytes)");
+        pkt->xl = nx;
+        pkt->capxl = nc;
+    }
+    pkt->xl[pkt->nxl++] = (struct fab_xor){pos, hop, mask, strip};
+}
+
+/* Bytes [filled, upto) of a device's packet are ready: copy them (the route
+ * and type were copied when it was given); with all of them, the trailer.
+ * The decoded copy hdr gets the bit errors already suffered there. */
+void fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
+{
+    uint32_t data = pkt->nbytes0 - 1, rt = pkt->route_len + f->type_bytes;
+    if (upto > data) upto = data;
+    for (uint32_t i = pkt->filled; i < upto; i++) {
+        pkt->bytes[i] = pkt->src_payload[i - rt];
+        if (i >= FAB_HDR) continue;
+        uint8_t b = pkt->bytes[i];
+        for (uint32_t k = 0; k < pkt->nxl; k++)
+            if (pkt->xl[k].pos == i && !pkt->xl[k].strip) b ^= pkt->xl[k].mask;
+        pkt->hdr[i] = b;
+    }
+    if (upto > pkt->filled) pkt->filled = upto;
+    if (pkt->filled == data) {
+        pkt->bytes[data] = myri_crc8_mulx8(&f->crc, myri_crc8_update(&f->crc, 0, pkt->bytes, data));
+        pkt->filled = pkt->nbytes0;
+    }
+}
+
+/* Characters the host may send of a device's packet with `bytes_ready`
+ * bytes ready: those bytes; all, trailer and GAP included, when complete. */
+static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready)
+{
+    return bytes_ready < pkt->nbytes0 - 1 ? bytes_ready : pkt->nbytes0 + 1;
+}
+
+/* ---- sending ------------------------------------------------------------------------ */
+
+static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_packet *pk)
+{
+    fab_pkt *pkt = fab_pkt_alloc(f);
+    if (!pkt) return NULL;
+    pkt->id = pk->id;
+    pkt->src_host = p->host;
+    pkt->type = pk->type;
+    pkt->payload_bytes = pk->payload_bytes;
+    pkt->route_len = pk->route_len;
+    pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
+    pkt->bytes = malloc(pkt->nbytes0);
+    if (!pkt->bytes) {
+        pkt->refs = 1;
+        pkt->dropped = true;
+        fab_pkt_unref(f, pkt);
+        return NULL;
+    }
+    uint32_t n = 0;
+    for (; n < pk->route_len; n++) pkt->bytes[n] = pk->route[n];
+    for (uint32_t k = 0; k < f->type_bytes; k++)
+        pkt->bytes[n++] = (uint8_t)(pk->type >> (8 * (f->type_bytes - 1 - k)));
+    for (uint32_t i = 0; i < n && i < FAB_HDR; i++) pkt->hdr[i] = pkt->bytes[i];
+    pkt->filled = n;
+    pkt->src_payload = pk->payload;
+    pkt->port = (int32_t)p->host;
+    pkt->queued_ps = fab_now(f);
+    pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
+    return pkt;
+}
+
+myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t bytes_ready)
+{
+    if (!p || !pk || pk->route_len > 32 || (pk->route_len && !pk->route) ||
+        (pk->payload_bytes && !pk->payload) || pk->src_host != p->host)
+        return MYRI_EINVAL;
+    myri_fabric *f = p->f;
+    if (!p->ops || p->tx) return MYRI_ESTATE;
+    if (p->out_ch < 0) return MYRI_EINVAL;
+    uint32_t data = pk->route_len + f->type_bytes + pk->payload_bytes;
+    if (bytes_ready > data || pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
+    fab_pkt *pkt = port__packet(f, p, pk);
+    if (!pkt) return MYRI_ENOMEM;
+    fab_pkt_fill(f, pkt, bytes_ready);
+    pkt->ready = port__ready_chars(pkt, bytes_ready);
+    p->tx = pkt;
+    f->started = true;
+    f->ctr.injected++;
+    fab_chan *c = &f->ch[p->out_ch];
+    c->hq_head = c->hq_tail = pkt;
+    if (f->fast) fab_fast_wake(f, c);
+    else fab_ref_wake(f, c);
+    return MYRI_OK;
+}
+
+myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
+{
+    if (!p) return MYRI_EINVAL;
+    if (!p->tx) return MYRI_ESTATE;
+    myri_fabric *f = p->f;
+    fab_pkt *pkt = p->tx;
+    uint32_t data = pkt->nbytes0 - 1;
+    if (bytes_ready > data) return MYRI_EINVAL;
+    uint32_t ready = port__ready_chars(pkt, bytes_ready);
+    if (ready <= pkt->ready) return MYRI_OK;
+    fab_pkt_fill(f, pkt, bytes_ready);
+    pkt->ready = ready;
+    fab_chan *c = &f->ch[p->out_ch];
+    if (c->cur != pkt && c->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (f->fast) {
+        if (!c->run_on) fab_fast_wake(f, c); /* else: the run's end continues it */
+    } else {
+        fab_ref_wake(f, c);
+    }
+    return MYRI_OK;
+}
+
+/* ---- notices ------------------------------------------------------------------------ */
+
+static fab_note *note__new(myri_fabric *f, uint32_t host, uint32_t kind)
+{
+    if (f->nnotes == f->capnotes) {
+        size_t nc = f->capnotes ? 2 * f->capnotes : 16;
+        fab_note *nn = realloc(f->notes, nc * sizeof *nn);
+        if (!nn) myri_panic(f->comp, "out of memory (port notices)");
+        f->notes = nn;
+        f->capnotes = nc;
+    }
+    fab_note *n = &f->notes[f->nnotes];
+    memset(n, 0, sizeof *n);
+    n->host = host;
+    n->kind = kind;
+    n->seq = (uint32_t)f->nnotes++;
+    return n;
+}
+
+static int note__cmp(const void *a, const void *b)
+{
+    const fab_note *x = a, *y = b;
+    if (x->host != y->host) return x->host < y->host ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static fab_note *note__record(myri_fabric *f)
+{
+    if (f->nnote_pool) return f->note_pool[--f->nnote_pool];
+    fab_note *r = malloc(sizeof *r);
+    if (!r) myri_panic(f->comp, "out of memory (port notices)");
+    if (f->nnote_all == f->capnote_all) {
+        size_t nc = f->capnote_all ? 2 * f->capnote_all : 16;
+        fab_note **na = realloc(f->note_all, nc * sizeof *na);
+        fab_note **np = realloc(f->note_pool, nc * sizeof *np);
+        if (na) f->note_all = na;
+        if (np) f->note_pool = np;
+        if (!na || !np) myri_panic(f->comp, "out of memory (port notices)");
+        f->capnote_all = f->capnote_pool = nc;
+    }
+    f->note_all[f->nnote_all++] = r;
+    return r;
+}
+
+/* The pass over instant f->now is over: its notices go to the devices as
+ * engine events at that time, by host, then tx, rx, link, then in order. */
+void fab_notes_flush(myri_fabric *f)
+{
+    qsort(f->notes, f->nnotes, sizeof *f->notes, note__cmp);
+    for (size_t i = 0; i < f->nnotes; i++) {
+        fab_note *r = note__record(f);
+        *r = f->notes[i];
+        myri_event ev = {.target = f->comp, .kind = 4, .ptr = r};
+        if (!myri_sim_schedule(f->sim, fab_now(f), &ev)) myri_panic(f->comp, "cannot schedule a port notice");
+    }
+    f->nnotes = 0;
+    f->lim_stale = true;
+}
+
+void fab_note_deliver(myri_fabric *f, fab_note *n)
+{
+    myri_port *p = &f->ports[n->host];
+    f->note_pool[f->nnote_pool++] = n;
+    if (n->kind == 0 && p->ops->tx) p->ops->tx(p->dev, p, &n->tx);
+    else if (n->kind == 1 && p->ops->rx) p->ops->rx(p->dev, p, &n->rx);
+    else if (n->kind == 2 && p->ops->link) p->ops->link(p->dev, p, n->up);
+}
+
+void fab_notes_free(myri_fabric *f)
+{
+    for (size_t i = 0; i < f->nnote_all; i++) free(f->note_all[i]);
+    free(f->note_all);
+    free(f->note_pool);
+    free(f->notes);
+    free(f->ports);
+}
+
+/* The host sender c is done with pkt: its tail left, or it was dropped. */
+void fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason)
+{
+    if (pkt->port < 0) return;
+    myri_port *p = &f->ports[pkt->port];
+    if (p->tx != pkt) return;
+    p->tx = NULL;
+    if (sent) p->st.tx_packets++;
+    else p->st.tx_dropped++;
+    fab_note *n = note__new(f, p->host, 0);
+    n->tx = (myri_port_tx){pkt->id, sent, reason, fab_now(f)};
+}
+
+/* A link notice for the device at the receiving end of channel c. */
+void fab_port_link(myri_fabric *f, fab_chan *c, bool up)
+{
+    if (!c->dev_in) return;
+    myri_port *p = &f->ports[f->node[c->dst_node].host_index];
+    if (!up) {
+        /* noticed link.nonidle_period after the cut, if still cut then */
+        p->link_epoch = c->epoch;
+        fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->epoch, NULL);
+        return;
+    }
+    if (!p->told_down) return;
+    p->told_down = false;
+    note__new(f, p->host, 2)->up = true;
+}
+
+void fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
+{
+    myri_port *p = &f->ports[f->node[c->dst_node].host_index];
+    if (!c->down || c->epoch != epoch || p->told_down) return;
+    p->told_down = true;
+    note__new(f, p->host, 2)->up = false;
+}
+
+/* ---- the receive DMA ---------------------------------------------------------------- */
+
+myri_port *fab_dma_port(myri_fabric *f, const fab_chan *dma)
+{
+    return &f->ports[dma->id - f->nchan];
+}
+
+/* The packet at the front of host input `in` is taken by the DMA (in the
+ * decode phase, at the later of its head's arrival and the previous
+ * packet's end: no path formation).  It runs when a window is armed. */
+void fab_port_grant(myri_fabric *f, fab_chan *in)
+{
+    fab_rxent *e = fab_rx_front(in);
+    fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
+    myri_port *p = fab_dma_port(f, o);
+    in->front = FR_GRANT;
+    in->want_out = (int32_t)o->id;
+    o->cur = e->pkt;
+    o->cur_hop = e->hop;
+    o->cur_n = e->n;
+    o->cur_next = 0;
+    o->src_in = (int32_t)in->id;
+    o->ncorr = 0;
+    p->wr_j = 0;
+    p->pkt_bytes = 0;
+    p->crc = 0;
+    p->head_ps = MYRI_TIME_NEVER;
+    p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(e->pkt, e->hop) : 0) & 0x80u;
+    if (p->misrouted) fab_drop(f, e->pkt, MYRI_FABRIC_DROP_MISROUTED);
+    if (f->fast) fab_fast_wake(f, o);
+    else fab_ref_wake(f, o);
+}
+
+/* Characters [wr_j, upto) of the packet at the DMA went into the window at
+ * time t each (fast model: computed from the packet's bytes and the hops'
+ * XORs; reference: `byte` is the one character given, upto = wr_j + 1). */
+void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
+{
+    myri_port *p = fab_dma_port(f, o);
+    fab_pkt *pkt = o->cur;
+    uint32_t data = o->cur_n - 1;
+    if (upto > data) upto = data;
+    if (p->wr_j < upto && p->head_ps == MYRI_TIME_NEVER) p->head_ps = first_ps;
+    for (; p->wr_j < upto; p->wr_j++) {
+        uint8_t b = byte ? *byte : fab_pkt_byte(pkt, o->cur_hop, o->cur_hop + p->wr_j);
+        MYRI_ASSERT(f->comp, p->armed && p->count < p->max, "port %u: DMA writes outside its window",
+                    p->host);
+        p->buf[p->count++] = b;
+        p->crc = myri_crc8_update(&f->crc, p->crc, &b, 1);
+        p->pkt_bytes++;
+        p->st.rx_bytes++;
+    }
+}
+
+/* Is the window full with data bytes of the packet still to come? */
+bool fab_port_buff_full(myri_fabric *f, const fab_chan *o)
+{
+    const myri_port *p = &f->ports[o->id - f->nchan];
+    return o->cur && p->count == p->max && o->cur_next < o->cur_n - 1;
+}
+
+/* Data characters the window can still take from character j on: the rest
+ * of the packet with its GAP if it fits, else the room left. */
+uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
+{
+    const myri_port *p = &f->ports[o->id - f->nchan];
+    uint32_t room = p->max - p->count, data_left = o->cur_n - 1 - j;
+    return data_left <= room ? o->cur_n - j : room;
+}
+
+/* The window is over: notice, and the DMA stops until the next arm.  TAIL
+ * and TRUNC end the packet at the DMA (the caller frees the input). */
+void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
+{
+    myri_port *p = fab_dma_port(f, o);
+    fab_pkt *pkt = o->cur;
+    fab_note *n = note__new(f, p->host, 1);
+    n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
+                           .crc_ok = end == MYRI_PORT_RX_TAIL && p->crc == 0, .crc_rem = p->crc,
+                           .misrouted = p->misrouted, .head_ps = p->head_ps, .at_ps = fab_now(f)};
+    if (end == MYRI_PORT_RX_TAIL) {
+        p->st.rx_tail++;
+        if (!p->misrouted) {
+            if (p->crc == 0) fab_deliver(f, pkt, o->dst_node);
+            else fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
+        }
+    } else if (end == MYRI_PORT_RX_BUFF) {
+        p->st.rx_buff++;
+    } else {
+        p->st.rx_trunc++;
+    }
+    p->armed = false;
+    p->buf = NULL;
+    p->max = p->count = 0;
+    o->stopped = true;
+}
+
+myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
+{
+    if (!p || !buf || max_bytes == 0) return MYRI_EINVAL;
+    if (!p->ops || p->armed) return MYRI_ESTATE;
+    myri_fabric *f = p->f;
+    p->armed = true;
+    p->buf = buf;
+    p->max = max_bytes;
+    p->count = 0;
+    fab_chan *o = &f->ch[p->dma];
+    o->stopped = false;
+    if (f->fast) fab_fast_wake(f, o);
+    else fab_ref_wake(f, o);
+    return MYRI_OK;
+}
+
+bool myri_port_rx_armed(const myri_port *p) { return p && p->armed; }
+
+uint32_t myri_port_rx_count(const myri_port *p)
+{
+    if (!p || !p->armed) return 0;
+    if (p->f->fast) fab_fast_dma_sync(p->f, &p->f->ch[p->dma]);
+    return p->count;
+}
