@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fabric/traffic.h"
+#include "app/fabric_job.h"
 
 static const char *source_dir(int argc, char **argv, char *buf, size_t len)
 {

@@ -13,7 +13,7 @@
  *
  * Components (links, switches, NICs, hosts, traffic sources, queueing
  * stations) attach through a table of operations (myri_component_ops) and are
- * created by type name (see registry.h).  Each component owns an independent
+ * created with it (myri_sim_add).  Each component owns an independent
  * random stream derived from the simulation's seed (see rng.h).
  *
  * The engine keeps a hash of the executed event sequence (time, target

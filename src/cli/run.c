@@ -4,18 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "myri/registry.h"
-
-#ifdef MYRI_HAVE_DEFAULT_SCENARIO
-const char *myri_default_scenario(void);
-#else
-/* Until the fabric exists, the default scenario is the engine's hold model. */
-static const char *myri_default_scenario(void)
-{
-    return "# built-in default scenario: the engine's hold model\n"
-           "job: hold\nseed: 1\nduration: 2ms\nhold:\n  pending: 10000\n  mean: 1us\n";
-}
-#endif
+#include "app/registry.h"
 
 static void run__usage(FILE *out)
 {

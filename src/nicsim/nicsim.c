@@ -9,7 +9,6 @@
  * service completion, arrival and wake-up is an engine event.
  */
 #include "nicsim/nicsim.h"
-#include "myri/registry.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -586,7 +585,7 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         char name[32];
         snprintf(name, sizeof name, "source%u", k);
         myri_component *c;
-        myri_status s = myri_sim_add_type(r->sim, "nicsim-source", name, src, &c);
+        myri_status s = myri_sim_add(r->sim, &nicsim_source_ops, name, src, &c);
         if (s != MYRI_OK) return s;
         myri_event ev = {.target = c, .kind = EV_ARRIVAL};
         myri_sim_schedule_in(r->sim, source__gap_ps(src, &c->rng), &ev);
@@ -597,7 +596,7 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         s->run = r;
         s->idx = (uint8_t)i;
         s->waiter = NO_STATION;
-        myri_status st = myri_sim_add_type(r->sim, "nicsim-station", net->st[i].name, s, &s->comp);
+        myri_status st = myri_sim_add(r->sim, &nicsim_station_ops, net->st[i].name, s, &s->comp);
         if (st != MYRI_OK) return st;
         myri_tw_init(&s->tw_busy, 0, 0.0);
         myri_tw_init(&s->tw_lq, 0, 0.0);

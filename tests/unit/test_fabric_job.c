@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "fabric/traffic.h"
+#include "app/fabric_job.h"
 
 static const char *models[] = {"reference", "fast"};
 

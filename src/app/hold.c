@@ -3,7 +3,7 @@
  * Workload of the engine benchmark: N events pending; each executed event
  * schedules one successor at now + Exp(mean), rounded to whole ps.
  */
-#include "engine/hold.h"
+#include "app/hold.h"
 
 #include <stdlib.h>
 #include <time.h>

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/fabric_job.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
 #include "fabric/traffic.h"
 #include "myri/json.h"
-#include "myri/registry.h"
 #include "myri/stats.h"
 
 typedef struct fjob__sweep {

@@ -4,12 +4,13 @@
  * pending events stays at its initial value.  Used by `myri bench engine`
  * and as the `hold` job of `myri run`.
  */
-#ifndef MYRI_ENGINE_HOLD_H
-#define MYRI_ENGINE_HOLD_H
+#ifndef MYRI_APP_HOLD_H
+#define MYRI_APP_HOLD_H
 
 #include <stdint.h>
 
-#include "myri/registry.h"
+#include "myri/job.h"
+#include "myri/sim.h"
 
 typedef struct myri_hold_config {
     int64_t pending;      /* events kept pending */

@@ -1,29 +1,21 @@
-/* registry.h -- component types and scenario jobs, found by name.
- *
- * Component types (myri_component_ops) are listed in one table in
- * src/engine/registry.c; scenarios and models create components by type name.
+/* job.h -- what a scenario job is, and the keys every scenario has.
  *
  * A job is what `myri run FILE` does with a scenario: the scenario's `job:`
- * key names it (default "fabric" when it exists).  A job reads its own keys
- * (with myri_params_load, including the common ones of myri_scenario_params)
- * and writes its results as text and/or JSON.
+ * key names it.  A job reads its own keys (with myri_params_load, including
+ * the common ones of myri_scenario_params) and writes its results as text
+ * and/or JSON.  The jobs themselves, and the table that finds them by name,
+ * live outside the engine (src/app/registry.h).
  */
-#ifndef MYRI_REGISTRY_H
-#define MYRI_REGISTRY_H
+#ifndef MYRI_JOB_H
+#define MYRI_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "myri/config.h"
-#include "myri/sim.h"
-
-const myri_component_ops *myri_component_type_find(const char *type);
-/* Creates a component of the registered type named `type` (myri_sim_add
- * with that type's ops).  MYRI_ENOTFOUND if no such type is registered. */
-myri_status myri_sim_add_type(myri_sim *sim, const char *type, const char *name, const void *config,
-                              myri_component **out);
-/* NULL-terminated list of all registered component types. */
-const myri_component_ops *const *myri_component_types(void);
+#include "myri/status.h"
 
 /* Options of a run, from the command line. */
 typedef struct myri_run_opts {
@@ -45,11 +37,6 @@ typedef struct myri_job {
     int (*run)(const myri_node *root, const char *file, const myri_run_opts *opts,
                myri_error *err);
 } myri_job;
-
-const myri_job *myri_job_find(const char *name);
-const myri_job *const *myri_jobs(void);
-/* Name of the job used when a scenario has no `job:` key. */
-const char *myri_job_default(void);
 
 /* The keys common to every scenario: seed, duration, warmup, job. */
 typedef struct myri_scenario_common {

@@ -1,11 +1,12 @@
 /* registry.c -- the one table of component types and the one table of jobs.
  * To add a component type or a job, declare its ops here and list it. */
-#include "myri/registry.h"
+#include "app/registry.h"
 
 #include <stddef.h>
 #include <string.h>
 
-#include "engine/hold.h"
+#include "app/fabric_job.h"
+#include "app/hold.h"
 #include "fabric/traffic.h"
 #include "nicsim/nicsim.h"
 
