@@ -60,12 +60,17 @@ int myri_cli_apply_sets(const myri_cli *cli, myri_node *root);
 /* Prints an error message "myri: MESSAGE" and returns 2. */
 int myri_cli_input_error(const myri_error *err);
 
-/* The subcommands (each in its own file under src/). */
+/* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
 int myri_cmd_bench(int argc, char **argv);
-int myri_cmd_topo(int argc, char **argv);      /* src/fabric (issue 3) */
-int myri_cmd_qna(int argc, char **argv);       /* src/qna (issue 4) */
-int myri_cmd_nicsim(int argc, char **argv);    /* src/nicsim (issue 4) */
-int myri_cmd_reproduce(int argc, char **argv); /* src/nicsim (issue 4) */
+int myri_cmd_topo(int argc, char **argv);
+int myri_cmd_qna(int argc, char **argv);
+int myri_cmd_nicsim(int argc, char **argv);
+int myri_cmd_reproduce(int argc, char **argv);
+/* `myri reproduce seed004-sendrecv` (reproduce_sendrecv.c): the
+ * send-and-receive NIC, QNA (built programmatically) next to simulation at
+ * the six paper rates split evenly between sending and receiving.  Prints
+ * text or one JSON object to stdout; returns a process exit code (0, 1). */
+int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsigned threads);
 
 #endif

@@ -234,12 +234,6 @@ typedef struct nicsim_seed004 {
 myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
                                nicsim_blocking blocking, nicsim_discipline disc, nicsim_seed004 *out);
 
-/* `myri reproduce seed004-sendrecv` (sendrecv.c): the send-and-receive NIC,
- * QNA (src/qna, built programmatically) next to simulation at the six paper
- * rates split evenly between sending and receiving.  Prints text or one
- * JSON object to stdout; returns a process exit code (0, 1). */
-int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned threads);
-
 /* ---- the paper's printed values (seed 004) --------------------------------- */
 typedef struct nicsim_paper_row {
     double lambda;
@@ -272,7 +266,7 @@ typedef struct nicsim_plot {
  * MYRI_EINVAL (no series or no points), MYRI_EIO on write error. */
 myri_status nicsim_plot_svg(const nicsim_plot *p, FILE *out);
 
-/* Component types (registered in src/engine/registry.c): a station
+/* Component types (listed in src/app/registry.c): a station
  * ("nicsim-station") and a Poisson source of one class ("nicsim-source"). */
 extern const myri_component_ops nicsim_station_ops;
 extern const myri_component_ops nicsim_source_ops;

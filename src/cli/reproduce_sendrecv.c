@@ -1,5 +1,5 @@
-/* sendrecv.c -- the send-and-receive NIC (seed 004's future work (1)): the
- * QNA of src/qna, built programmatically, next to the simulation model
+/* reproduce_sendrecv.c -- `myri reproduce seed004-sendrecv`: the
+ * send-and-receive NIC (seed 004's future work (1)): the QNA, built programmatically, next to the simulation model
  * NICSIM_SENDRECV, at the paper's six total rates split evenly between
  * sending and receiving.  Model and assumptions: docs/NICSIM.md. */
 #include <math.h>
@@ -129,7 +129,7 @@ static void sr__json_rate(myri_json *j, const sr__row *w, const nicsim_result *r
     myri_json_obj_end(j);
 }
 
-int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned threads)
+int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsigned threads)
 {
     nicsim_job *jobs = calloc(NICSIM_NRATES, sizeof *jobs);
     qna_result *qres = calloc(NICSIM_NRATES, sizeof *qres);

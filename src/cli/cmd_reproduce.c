@@ -578,7 +578,7 @@ int myri_cmd_reproduce(int argc, char **argv)
             fprintf(stderr, "myri reproduce: seed004-sendrecv takes only --json, --seed, --precision, --threads\n");
             return MYRI_EXIT_INPUT;
         }
-        return nicsim_sendrecv_report(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
+        return myri_cmd_reproduce_sendrecv(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
     }
     fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;
