@@ -32,9 +32,9 @@ typedef struct myri_job {
     const char *help;
     /* Prints the job's parameter tables (for `myri run --help`). */
     void (*help_params)(FILE *out);
-    /* Runs the scenario.  Returns 0 ok, 1 run failure, 2 bad input (with
-     * the message in err). */
-    int (*run)(const myri_node *root, const char *file, const myri_run_opts *opts,
+    /* Runs the scenario.  Returns MYRI_OK, MYRI_EINPUT for bad input (with
+     * the message in err), or another status when the run failed. */
+    myri_status (*run)(const myri_node *root, const char *file, const myri_run_opts *opts,
                myri_error *err);
 } myri_job;
 

@@ -21,10 +21,10 @@ typedef struct myri_fabric_run_result {
 } myri_fabric_run_result;
 
 /* Runs a scenario document with the fabric job (no output; a `sweep:`
- * section is ignored).  seed: NULL keeps the scenario's.  Returns 0, 1 (run
- * failure) or 2 (bad input, message in err). */
-int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
-                        myri_error *err);
+ * section is ignored).  seed: NULL keeps the scenario's.  Returns MYRI_OK,
+ * MYRI_EINPUT (bad input, message in err) or the status of what failed. */
+myri_status myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
+                                myri_error *err);
 
 /* The `fabric` scenario job (src/app/registry.c lists it). */
 extern const myri_job myri_fabric_job;

@@ -59,6 +59,9 @@ int myri_cli_double(const char *cmd, const char *opt, const char *text, double *
 int myri_cli_apply_sets(const myri_cli *cli, myri_node *root);
 /* Prints an error message "myri: MESSAGE" and returns 2. */
 int myri_cli_input_error(const myri_error *err);
+/* The exit code of a library status: MYRI_OK -> 0; MYRI_EINPUT -> prints
+ * err (myri_cli_input_error) and 2; any other status -> 1. */
+int myri_cli_exit(myri_status st, const myri_error *err);
 
 /* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);

@@ -502,7 +502,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
     }
     uint64_t seed = cli->have_seed ? cli->seed : 1;
     qna_seed004_row q[QNA_SEED004_ROWS];
-    myri_error err = {{0}};
+    myri_error err = {.msg = ""};
     if (qna_seed004_tables(q, &err) != MYRI_OK) {
         fprintf(stderr, "myri reproduce: QNA failed: %s\n", err.msg);
         return MYRI_EXIT_FAIL;

@@ -179,7 +179,7 @@ int myri_cmd_topo(int argc, char **argv)
         return MYRI_EXIT_INPUT;
     }
     const char *file = cli.positional[0];
-    myri_error err = {{0}};
+    myri_error err = {.msg = ""};
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;

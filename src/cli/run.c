@@ -81,8 +81,7 @@ int myri_cmd_run(int argc, char **argv)
     if (!rc) {
         myri_run_opts ro = {.json = cli.json, .have_seed = cli.have_seed, .seed = cli.seed, .out = stdout,
                             .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap};
-        rc = job->run(root, file, &ro, &err);
-        if (rc == MYRI_EXIT_INPUT) myri_cli_input_error(&err);
+        rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
     }
     myri_node_free(root);
     return rc;

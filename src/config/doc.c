@@ -35,11 +35,47 @@ const char cfg__set_file[] = "--set";
 
 /* ---- errors ---------------------------------------------------------------- */
 
+void myri_error_clear(myri_error *err)
+{
+    if (!err) return;
+    err->msg[0] = err->file[0] = err->key[0] = err->node[0] = '\0';
+    err->line = err->col = 0;
+}
+
+void myri_error_set_key(myri_error *err, const char *key)
+{
+    if (err) snprintf(err->key, sizeof err->key, "%s", key ? key : "");
+}
+
+void myri_error_set_node(myri_error *err, const char *node)
+{
+    if (err) snprintf(err->node, sizeof err->node, "%s", node ? node : "");
+}
+
+myri_status myri_error_key(myri_error *err, const char *key, const char *fmt, ...)
+{
+    if (!err) return MYRI_EINPUT;
+    myri_error_clear(err);
+    myri_error_set_key(err, key);
+    int k = snprintf(err->msg, sizeof err->msg, "%s: ", err->key);
+    size_t used = k < 0 ? 0 : (size_t)k < sizeof err->msg ? (size_t)k : sizeof err->msg - 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + used, sizeof err->msg - used, fmt, ap);
+    va_end(ap);
+    return MYRI_EINPUT;
+}
+
 myri_status myri_error_at(myri_error *err, const myri_node *node, const char *fmt, ...)
 {
     if (!err) return MYRI_EINPUT;
     size_t used = 0;
+    err->file[0] = err->key[0] = err->node[0] = '\0';
+    err->line = err->col = 0;
     if (node && node->file) {
+        snprintf(err->file, sizeof err->file, "%s", node->file);
+        err->line = node->line;
+        err->col = node->col;
         int k = snprintf(err->msg, sizeof err->msg, "%s:%u:%u: ", node->file, node->line,
                          node->col);
         used = k < 0 ? 0 : (size_t)k < sizeof err->msg ? (size_t)k : sizeof err->msg - 1;

@@ -230,7 +230,9 @@ myri_status myri_param_parse(const myri_param *p, const myri_node *node, void *o
     if (!err) err = &scratch;
     if (!p || !node || !out)
         return myri_error_at(err, NULL, "myri_param_parse: NULL argument"), MYRI_EINVAL;
-    return param_node(p, p->name, node, out, err);
+    myri_status st = param_node(p, p->name, node, out, err);
+    if (st == MYRI_EINPUT) myri_error_set_key(err, p->name);
+    return st;
 }
 
 /* Stores p's default; `at` positions the "missing required" message. */
@@ -408,14 +410,20 @@ static myri_status walk_map(const walk *w, const myri_node *map, const char *pat
         key_class c = k < 0 || (size_t)k >= sizeof full || strchr(key, '.')
                           ? KEY_UNKNOWN
                           : classify(w, full);
-        if (c == KEY_UNKNOWN) return unknown_key(w, map, i, path, full);
+        if (c == KEY_UNKNOWN) {
+            unknown_key(w, map, i, path, full);
+            myri_error_set_key(w->err, full);
+            return MYRI_EINPUT;
+        }
         if (c != KEY_PREFIX) continue; /* values are checked when loaded */
         const myri_node *v = map->item[i];
         if (v->kind != MYRI_NODE_MAP) {
             char keys[LIST_MAX + 100];
             valid_keys(w, full, true, keys, sizeof keys);
-            return myri_error_at(w->err, v, "'%s' is %s; expected a mapping with keys: %s",
-                                 full, kind_name(v), keys);
+            myri_error_at(w->err, v, "'%s' is %s; expected a mapping with keys: %s", full,
+                          kind_name(v), keys);
+            myri_error_set_key(w->err, full);
+            return MYRI_EINPUT;
         }
         myri_status st = walk_map(w, v, full);
         if (st) return st;
@@ -468,6 +476,7 @@ myri_status myri_params_load(const myri_pset *set, size_t nset, const myri_node 
             myri_status st = node ? param_node(p, name, node, set[s].out, err)
                                   : param_default(p, name, root ? deepest_map(root, name) : NULL,
                                                   set[s].out, err);
+            if (st == MYRI_EINPUT) myri_error_set_key(err, name);
             if (st) return st;
         }
     }

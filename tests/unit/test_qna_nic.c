@@ -250,7 +250,7 @@ static void test_file_bad(void **state)
         snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, bad[k].to,
                  at + strlen(bad[k].from));
         qna_net *n = (qna_net *)1;
-        myri_error err = {{0}};
+        myri_error err = {.msg = ""};
         myri_status st = load_text(text, &n, &err);
         if (st != MYRI_EINPUT || !strstr(err.msg, bad[k].pos))
             print_error("case %zu: status %d, message '%s'\n", k, st, err.msg);
