@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const double rates_per_us[6] = {0.00273, 0.00493, 0.00786, 0.00900, 0.01079, 0.01100};
 

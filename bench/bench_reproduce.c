@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 static double now_s(void)
 {

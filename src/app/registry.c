@@ -8,7 +8,7 @@
 #include "app/fabric_job.h"
 #include "app/hold.h"
 #include "fabric/traffic.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,

@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "myri/json.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 static const char nicsim__usage[] =
     "usage: myri nicsim --model pooled|polling|sendrecv --lambda RATE\n"

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "myri/json.h"
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const char qna__usage[] =
     "usage: myri qna FILE [--sweeps N] [--wq whitt|paper] [--split class|aggregate]\n"

@@ -1,7 +1,7 @@
 /* cmd_reproduce.c -- `myri reproduce seed004 | seed004-sendrecv`.
  *
  * seed004: Tables 3 to 9 of seed 004 side by side with ours -- the QNA
- * tables (3, 8) from src/qna (converged, and under the paper's unstated
+ * tables (3, 8) from src/analysis/qna (converged, and under the paper's unstated
  * conditions), the simulation tables (4-7, 9) from both simulation models
  * run to +-precision on the HDMA queue length -- then the derived
  * probability p (the paper's future work (2)), optionally Figures 4 and 5
@@ -9,7 +9,7 @@
  * QNA next to simulation, with the bottleneck named.
  *
  * Every "ours" number is computed by the run that prints it; the paper's
- * numbers come from the tables in models.c (4-7, 9) and src/qna (3, 8).
+ * numbers come from the tables in models.c (4-7, 9) and src/analysis/qna (3, 8).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,8 +21,8 @@
 #include "cli/cli.h"
 #include "myri/json.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
-#include "qna/qna.h"
+#include "analysis/qsim/qsim.h"
+#include "analysis/qna/qna.h"
 
 static const char rep__usage[] =
     "usage: myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "myri/json.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
-#include "qna/qna.h"
+#include "analysis/qsim/qsim.h"
+#include "analysis/qna/qna.h"
 
 enum { SR_NODES = 4, SR_CLASSES = 7 };
 static const char *const sr__nodes[SR_NODES] = {"lanai", "hdma", "nsdma", "nrdma"};

@@ -16,7 +16,7 @@
 
 #include "myri/config.h"
 #include "myri/json.h"
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

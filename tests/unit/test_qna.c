@@ -1,4 +1,4 @@
-/* test_qna.c -- the QNA solver (src/qna/qna.c) against exact queueing results
+/* test_qna.c -- the QNA solver (src/analysis/qna/qna.c) against exact queueing results
  * and against a slow reference implementation of seed 004 (1)-(15).
  *
  *  - M/M/1; a Jackson network (tandem plus feedback): QNA is exact there;
@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * (1 + fabs(b)))
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 /* Is x, printed like the paper's `printed` (same number of decimals), equal
  * to it?  The paper prints 4 decimals (3 for one Table 6 column, unused). */

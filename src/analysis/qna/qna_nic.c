@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 void qna_nic_params_default(qna_nic_params *p)
 {

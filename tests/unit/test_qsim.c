@@ -1,4 +1,4 @@
-/* test_nicsim.c -- the seed-004 simulation models: exact single-node results
+/* test_qsim.c -- the seed-004 simulation models: exact single-node results
  * (M/M/1, M/D/1), a differential test of the station code against a direct
  * reference computation on the same arrival stream, determinism, the
  * NSDMA-busy readings, network checks, and the paper's Tables 4-7 and 9 at
@@ -17,7 +17,7 @@
 
 #include "myri/rng.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 /* |est - exact| within 3 half-widths (a 99.7 % interval: the fixed seeds
  * make the test deterministic, the factor keeps it robust to engine

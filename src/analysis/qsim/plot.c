@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 #define W 800.0
 #define H 500.0

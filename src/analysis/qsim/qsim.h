@@ -1,4 +1,4 @@
-/* nicsim.h -- simulation models of the Myrinet NIC of seed 004 on the engine.
+/* qsim.h -- the queueing simulator: simulation models of the Myrinet NIC of seed 004 on the engine.
  *
  * Seed 004 (Cherukuri, Kandiraju, Gautam, Sivasubramaniam, "Analytical model
  * and performance analysis of a network interface card") models the send side
@@ -34,8 +34,8 @@
  * Times are integer picoseconds (the engine's unit); service times are given
  * in microseconds in the paper (Table 2) and converted exactly.
  */
-#ifndef MYRI_NICSIM_H
-#define MYRI_NICSIM_H
+#ifndef MYRI_ANALYSIS_QSIM_H
+#define MYRI_ANALYSIS_QSIM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -156,7 +156,7 @@ typedef struct nicsim_opts {
     double precision;         /* else: stop when half-width <= precision * mean (0.02) */
     uint64_t max_arrivals;    /* cap for the precision rule (0: 4e8) */
     uint64_t min_arrivals;    /* floor for the precision rule (0: 250000) */
-    uint64_t warmup_arrivals; /* 0: automatic (see nicsim.c) */
+    uint64_t warmup_arrivals; /* 0: automatic (see qsim.c) */
     unsigned min_batches;     /* batches before the stop rule applies (0: 32) */
     bool antithetic;          /* use 1-U for the arrival streams */
     bool plain_batch_means;   /* true: no control variate (see nicsim_result) */

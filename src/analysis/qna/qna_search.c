@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const struct {
     const char *name, *printed;

@@ -1,4 +1,4 @@
-/* nicsim.c -- the station network on the engine: sources, stations, batches.
+/* qsim.c -- the station network on the engine: sources, stations, batches.
  *
  * Workload: a handful of stations and at most a few pending events (one per
  * source, one per busy station), run for up to ~10^8 events, so the hot path
@@ -8,7 +8,7 @@
  * calls inside the event that completes them (transfers take no time); every
  * service completion, arrival and wake-up is an engine event.
  */
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -30,8 +30,8 @@
  * Errors: every function returns a myri_status; NULL or out-of-range
  * arguments give MYRI_EINVAL, never a crash.
  */
-#ifndef MYRI_QNA_H
-#define MYRI_QNA_H
+#ifndef MYRI_ANALYSIS_QNA_H
+#define MYRI_ANALYSIS_QNA_H
 
 #include <stdbool.h>
 #include <stddef.h>

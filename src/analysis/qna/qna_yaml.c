@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 typedef struct qna__node_elem {
     const char *name;

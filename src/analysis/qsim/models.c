@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "myri/json.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 /* Seed 004, Tables 3-10: the six doorbell arrival rates (per microsecond). */
 const double nicsim_paper_rates[NICSIM_NRATES] = {0.00273, 0.00493, 0.00786, 0.00900, 0.01079, 0.01100};

@@ -8,7 +8,7 @@
  * Equation numbers in comments are those of seed 004; "Whitt" is W. Whitt,
  * "The Queueing Network Analyzer", Bell System Technical Journal 62(9), 1983.
  */
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 #include <math.h>
 #include <stdarg.h>
