@@ -15,8 +15,8 @@ static const myri_component_ops *const component_types[] = {
     &myri_fabric_ops,
     &myri_traffic_source_ops,
     &myri_traffic_ops,
-    &nicsim_station_ops,
-    &nicsim_source_ops,
+    &myri_qsim_station_ops,
+    &myri_qsim_source_ops,
     NULL,
 };
 
