@@ -25,6 +25,10 @@
 
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_json myri_json;
 
 /* ---- errors -------------------------------------------------------------- */
@@ -177,5 +181,9 @@ void myri_params_echo_text(const myri_pset *set, size_t nset, FILE *out);
 void myri_params_echo_json(const myri_pset *set, size_t nset, myri_json *j);
 /* Formats parameter p's value from out into buf. */
 void myri_param_format(const myri_param *p, const void *out, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

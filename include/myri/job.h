@@ -17,6 +17,10 @@
 #include "myri/config.h"
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Options of a run, from the command line. */
 typedef struct myri_run_opts {
     bool json;          /* write one JSON object to `out` instead of text */
@@ -47,5 +51,9 @@ typedef struct myri_scenario_common {
 } myri_scenario_common;
 extern const myri_param myri_scenario_params[];
 extern const size_t myri_scenario_nparams;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include "myri/config.h"
 #include "myri/job.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Figures of one run of the fabric job, for benchmarks and tests. */
 typedef struct myri_fabric_run_result {
     uint64_t injected, delivered, dropped, in_flight; /* run totals */
@@ -28,5 +32,9 @@ myri_status myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myr
 
 /* The `fabric` scenario job (src/app/registry.c lists it). */
 extern const myri_job myri_fabric_job;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "myri/job.h"
 #include "myri/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_hold_config {
     int64_t pending;      /* events kept pending */
     uint64_t mean_ps;     /* mean of the exponential hold time */
@@ -32,5 +36,9 @@ typedef struct myri_hold_result {
  * Returns MYRI_OK or MYRI_ENOMEM/MYRI_EINVAL. */
 myri_status myri_hold_bench(uint64_t seed, uint64_t pending, uint64_t events, uint64_t mean_ps,
                             myri_hold_result *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

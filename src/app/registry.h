@@ -11,6 +11,10 @@
 #include "myri/job.h"
 #include "myri/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 const myri_component_ops *myri_component_type_find(const char *type);
 /* Creates a component of the registered type named `type` (myri_sim_add
  * with that type's ops).  MYRI_ENOTFOUND if no such type is registered. */
@@ -26,5 +30,9 @@ const char *myri_job_default(void);
 
 /* The built-in scenario of `myri run` without a FILE (src/app/default_scenario.c). */
 const char *myri_default_scenario(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

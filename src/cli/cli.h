@@ -20,6 +20,10 @@
 
 #include "myri/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { MYRI_EXIT_OK = 0, MYRI_EXIT_FAIL = 1, MYRI_EXIT_INPUT = 2 };
 
 typedef struct myri_cmd {
@@ -75,5 +79,9 @@ int myri_cmd_reproduce(int argc, char **argv);
  * the six paper rates split evenly between sending and receiving.  Prints
  * text or one JSON object to stdout; returns a process exit code (0, 1). */
 int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

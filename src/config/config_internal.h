@@ -15,6 +15,10 @@
 
 #include "myri/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Longest piece of user text quoted in a message (longer text is cut with "..."). */
 enum { CFG__SHOW_MAX = 48 };
 
@@ -42,5 +46,9 @@ void myri_cfg_format_length(double m, char *buf, size_t len);
 /* What a value of type t looks like ("a time such as 12.5ns ..."); for
  * MYRI_P_ENUM and MYRI_P_NODE a generic text (the caller knows better). */
 const char *myri_cfg_expect(myri_ptype t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "myri/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum myri_topo_kind { MYRI_TOPO_HOST = 0, MYRI_TOPO_SWITCH = 1 } myri_topo_kind;
 
 typedef struct myri_topo_port {
@@ -249,5 +253,9 @@ myri_status myri_topo_build(const myri_topo_config *cfg, const myri_node *sectio
  * and switch.addressing from the document when present. */
 myri_status myri_topo_load_doc(const myri_node *root, myri_topo_built *out, myri_error *err);
 void myri_topo_built_free(myri_topo_built *b); /* frees topo and routes; b itself is the caller's */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

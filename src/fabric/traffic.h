@@ -23,6 +23,10 @@
 #include "myri/config.h"
 #include "myri/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum myri_traffic_pattern {
     MYRI_TRAFFIC_UNIFORM = 0,     /* every packet to a uniformly chosen other host */
     MYRI_TRAFFIC_PERMUTATION = 1, /* each host to one fixed partner (traffic.permutation) */
@@ -81,5 +85,9 @@ void myri_traffic_window(const myri_traffic *t, uint64_t *packets, uint64_t *wir
 /* The mean offered load the sources aim at (fraction of the link rate,
  * averaged over sending hosts); 0 for ping-pong and none. */
 double myri_traffic_target_load(const myri_traffic *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

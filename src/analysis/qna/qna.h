@@ -41,6 +41,10 @@
 #include "myri/json.h"
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Limits (fixed so that a solve needs no allocation beyond the result). */
 #define QNA_MAX_NODES 32
 #define QNA_MAX_CLASSES 16
@@ -194,7 +198,6 @@ const char *myri_qna_seed004_conditions_text(void);
 /* Fills rows[QNA_SEED004_ROWS] with the printed values and both of ours. */
 myri_status myri_qna_seed004_tables(myri_qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err);
 
-
 /* ---- the search that found the conditions ------------------------------------------
  * Every Table 2 entry (as printed, or replaced by one misprint variant: one
  * digit changed, two adjacent digits swapped, a digit inserted or deleted,
@@ -219,5 +222,9 @@ const char *myri_qna_seed004_entry_printed(int k);
  * MYRI_EINVAL on bad arguments (max_sweeps 1..100). */
 myri_status myri_qna_seed004_search(int max_sweeps, myri_qna_seed004_candidate *best, size_t n,
                                size_t *scored);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -45,6 +45,10 @@
 #include "myri/sim.h"
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_json myri_json;
 
 #define MYRI_QSIM_MAX_STATIONS 6
@@ -270,5 +274,9 @@ myri_status myri_qsim_plot_svg(const myri_qsim_plot *p, FILE *out);
  * ("nicsim-station") and a Poisson source of one class ("nicsim-source"). */
 extern const myri_component_ops myri_qsim_station_ops;
 extern const myri_component_ops myri_qsim_source_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
