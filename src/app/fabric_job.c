@@ -385,6 +385,10 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_knum(j, "wall_s", r->wall_s);
     myri_json_knum(j, "events_per_sec", r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
     if (o->opts->pcap_path) myri_json_kuint(j, "pcap_packets", r->pcap_packets);
+    /* result_hash: packets, fates and times only, the same for both models;
+     * hash: that mixed with the engine's event hash (differs between them). */
+    myri_json_key(j, "result_hash");
+    myri_json_hash(j, r->c.result_hash);
     myri_json_key(j, "hash");
     myri_json_hash(j, r->hash);
     myri_json_obj_end(j);
@@ -461,6 +465,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     if (o->opts->pcap_path)
         fprintf(out, "pcap         %llu packets written to %s\n", (unsigned long long)r->pcap_packets,
                 o->opts->pcap_path);
+    fprintf(out, "result_hash  0x%016llx\n", (unsigned long long)r->c.result_hash);
     fprintf(out, "hash         0x%016llx\n", (unsigned long long)r->hash);
 }
 
@@ -659,7 +664,7 @@ static void fjob__result_report(void *ctx, fjob__run *r, const myri_topo_built *
     *o = (myri_fabric_run_result){
         .injected = r->c.injected, .delivered = r->c.delivered, .dropped = r->c.dropped_total,
         .in_flight = r->c.in_flight, .events = r->events, .fabric_events = r->c.events,
-        .sim_time_ps = r->sim_time_ps, .hash = r->hash, .wall_s = r->wall_s,
+        .sim_time_ps = r->sim_time_ps, .hash = r->hash, .result_hash = r->c.result_hash, .wall_s = r->wall_s,
         .throughput_bytes_per_sec = r->throughput_Bps, .offered_load = r->offered_load,
         .latency_mean_ns = l.mean_ns, .latency_p99_ns = l.p99_ns};
 }

@@ -18,7 +18,8 @@ typedef struct myri_fabric_run_result {
     uint64_t events;          /* engine events executed */
     uint64_t fabric_events;   /* of which the fabric model's */
     uint64_t sim_time_ps;
-    uint64_t hash;            /* same as the JSON "hash" */
+    uint64_t hash;            /* same as the JSON "hash" (mixes in the engine's event hash) */
+    uint64_t result_hash;     /* same as the JSON "result_hash": packets, fates, times only */
     double wall_s;            /* wall time of myri_sim_run only */
     double throughput_bytes_per_sec, offered_load;
     double latency_mean_ns, latency_p99_ns;

@@ -76,6 +76,9 @@ static void test_determinism(void **state)
     assert_int_equal(a.delivered, ref.delivered);
     assert_true(a.latency_mean_ns == ref.latency_mean_ns);
     assert_true(a.latency_p99_ns == ref.latency_p99_ns);
+    assert_int_equal(a.result_hash, ref.result_hash); /* the model-independent hash */
+    assert_int_equal(a.result_hash, b.result_hash);
+    assert_true(a.result_hash != c.result_hash);
 }
 
 /* Seven hosts send to one on an 8-port switch at full rate: the output
