@@ -583,7 +583,8 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
     if (!p || p->type == MYRI_P_NODE || strncmp(c->sweep.key, "sweep.", 6) == 0)
         return myri_error_at(err, kn, "sweep.key '%s' is not a scenario key that can be swept", c->sweep.key);
     if (opts->pcap_path)
-        return myri_error_at(err, kn, "--pcap records one run, not a sweep; remove the sweep (or run one value with --set)");
+        return myri_error_at(err, kn,
+                             "--pcap records one run, not a sweep; remove the sweep (or run one value with --set)");
     if (!vals || vals->kind != MYRI_NODE_SEQ || vals->n == 0 || vals->n > 256)
         return myri_error_at(err, vals ? vals : kn, "sweep.values must be a list of 1 to 256 values");
     fjob__out o = {c, opts, file};

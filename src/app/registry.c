@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "analysis/qsim/qsim.h"
 #include "app/fabric_job.h"
 #include "app/hold.h"
 #include "fabric/traffic.h"
-#include "analysis/qsim/qsim.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,

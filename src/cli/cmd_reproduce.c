@@ -113,7 +113,8 @@ static myri_status rep__pderive(const myri_qsim_seed004 *s, rep__pder out[MYRI_Q
         d->p_idle = fi + fb ? (double)fi / (double)(fi + fb) : 1.0;
         myri_status st = rep__qna_nic(lambda, d->p_paper, &res);
         if (st == MYRI_OK) d->rho_paper = res.node[QNA_NIC_LANAI].rho;
-        if (st == MYRI_OK && (st = rep__qna_nic(lambda, 1.0, &res)) == MYRI_OK) d->rho_one = res.node[QNA_NIC_LANAI].rho;
+        if (st == MYRI_OK && (st = rep__qna_nic(lambda, 1.0, &res)) == MYRI_OK)
+            d->rho_one = res.node[QNA_NIC_LANAI].rho;
         if (st == MYRI_OK && (st = rep__qna_nic(lambda, d->p_sim, &res)) == MYRI_OK)
             d->rho_simp = res.node[QNA_NIC_LANAI].rho;
         if (st == MYRI_OK) st = rep__p_fixed(lambda, &d->p_fixed, &d->rho_fixed);
@@ -349,7 +350,8 @@ static void rep__json_tables(myri_json *j, const myri_qsim_seed004 *s, const myr
         myri_json_arr_begin(j);
         for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
             const myri_qsim_paper_row *p = &myri_qsim_paper[k];
-            const myri_qsim_result *r1 = &s->job[MYRI_QSIM_POOLED][k].result, *r2 = &s->job[MYRI_QSIM_POLLING][k].result;
+            const myri_qsim_result *r1 = &s->job[MYRI_QSIM_POOLED][k].result;
+            const myri_qsim_result *r2 = &s->job[MYRI_QSIM_POLLING][k].result;
             myri_json_obj_begin(j);
             myri_json_knum(j, "lambda", p->lambda);
             if (t == 0 || t >= 5) rep__jrow_qna(j, t, p, &q[k], r2);

@@ -102,7 +102,8 @@ int32_t myri_topo_find(const myri_topo *t, const char *name);
 myri_status myri_topo_add_root(myri_topo *t, uint32_t node);
 /* Checks that the topology is usable: at least one host, every host
  * connected, all nodes connected to each other.  On failure returns
- * MYRI_EINVAL and writes a one-line reason into err (no position; err->node names the node at fault when there is one). */
+ * MYRI_EINVAL and writes a one-line reason into err (no position; err->node
+ * names the node at fault when there is one). */
 myri_status myri_topo_validate(const myri_topo *t, myri_error *err);
 /* Number of switches. */
 size_t myri_topo_nswitches(const myri_topo *t);

@@ -174,7 +174,8 @@ static void ref_hdma_next(ref_nic *m)
 {
     if (m->hdma_cls >= 0 || m->hq.n == 0) return;
     m->hdma_cls = refq_pop(&m->hq);
-    m->hdma_done = m->now + (m->hdma_cls == MYRI_QSIM_DOORBELL ? MYRI_QSIM_T_HDMA_DOORBELL_PS : MYRI_QSIM_T_HDMA_DESCRIPTOR_PS);
+    m->hdma_done = m->now + (m->hdma_cls == MYRI_QSIM_DOORBELL ? MYRI_QSIM_T_HDMA_DOORBELL_PS
+                                                               : MYRI_QSIM_T_HDMA_DESCRIPTOR_PS);
 }
 
 static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, double out[3])
@@ -246,7 +247,8 @@ static void test_differential_pooled(void **state)
         double lambda = myri_rng_uniform(&pick, 0.002, 0.0108);
         uint64_t seed = myri_rng_next(&pick);
         myri_qsim_net net;
-        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, lambda, 0.0, MYRI_QSIM_LIMITED, MYRI_QSIM_HOLD), MYRI_OK);
+        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, lambda, 0.0, MYRI_QSIM_LIMITED, MYRI_QSIM_HOLD),
+                         MYRI_OK);
         myri_qsim_opts o = {.seed = seed, .arrivals = 30000, .plain_batch_means = true};
         myri_qsim_result r;
         assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_OK);
@@ -297,7 +299,8 @@ static void test_determinism(void **state)
     myri_qsim_job jobs[2];
     memset(jobs, 0, sizeof jobs);
     for (int k = 0; k < 2; k++) {
-        assert_int_equal(myri_qsim_net_seed004(&jobs[k].net, MYRI_QSIM_POLLING, 0.009, 0.0, MYRI_QSIM_LIMITED, MYRI_QSIM_HOLD),
+        assert_int_equal(myri_qsim_net_seed004(&jobs[k].net, MYRI_QSIM_POLLING, 0.009, 0.0, MYRI_QSIM_LIMITED,
+                                               MYRI_QSIM_HOLD),
                          MYRI_OK);
         jobs[k].opts = (myri_qsim_opts){.seed = (uint64_t)(5 + k), .precision = 0.02, .arrivals = 50000};
     }
@@ -372,7 +375,8 @@ static void test_gated_matches_table7(void **state)
     (void)state;
     const myri_qsim_paper_row *p = &myri_qsim_paper[4];
     myri_qsim_net net;
-    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, p->lambda, 0.0, MYRI_QSIM_GATED, MYRI_QSIM_HOLD), MYRI_OK);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, p->lambda, 0.0, MYRI_QSIM_GATED, MYRI_QSIM_HOLD),
+                     MYRI_OK);
     myri_qsim_opts o = {.seed = 7, .precision = 0.02};
     myri_qsim_result g, l;
     assert_int_equal(myri_qsim_run(&net, &o, &g), MYRI_OK);
@@ -389,7 +393,8 @@ static void test_disciplines(void **state)
     (void)state;
     for (int d = MYRI_QSIM_LIMITED; d <= MYRI_QSIM_EXHAUSTIVE; d++) {
         myri_qsim_net net;
-        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.009, 0.0, (myri_qsim_discipline)d, MYRI_QSIM_HOLD),
+        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.009, 0.0, (myri_qsim_discipline)d,
+                                               MYRI_QSIM_HOLD),
                          MYRI_OK);
         myri_qsim_opts o = {.seed = 9, .arrivals = 100000};
         myri_qsim_result r;

@@ -319,7 +319,8 @@ static void test_mesh_dimension_order(void **state)
                     assert_int_equal(rt->len, manhattan + 1);
                     assert_true(myri_routes_get(&ud, s, d)->len >= rt->len);
                     uint32_t reached = 0;
-                    assert_int_equal(myri_route_walk(t, (myri_route_encoding)e, s, rt, NULL, NULL, &reached, &err), MYRI_OK);
+                    assert_int_equal(myri_route_walk(t, (myri_route_encoding)e, s, rt, NULL, NULL, &reached, &err),
+                                     MYRI_OK);
                     assert_int_equal(reached, d);
                 }
             }
