@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "engine/hold.h"
+#include "app/hold.h"
 
 int main(void)
 {

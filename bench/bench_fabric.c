@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fabric/traffic.h"
+#include "app/fabric_job.h"
 
 static const char *source_dir(int argc, char **argv, char *buf, size_t len)
 {
@@ -53,10 +53,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", src, cases[i].file);
         myri_node *root = NULL;
-        myri_error err = {{0}};
+        myri_error err = {.msg = ""};
         double t0 = bench__now_s();
         if (myri_doc_load(path, &root, &err) != MYRI_OK ||
-            myri_fabric_run_doc(root, NULL, &r[i], &err) != 0) {
+            myri_fabric_run_doc(root, NULL, &r[i], &err) != MYRI_OK) {
             fprintf(stderr, "bench_fabric: %s: %s\n", path, err.msg);
             myri_node_free(root);
             return 1;

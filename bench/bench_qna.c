@@ -2,8 +2,8 @@
  * 1 ms per solve).
  *
  * Two cases, each over the six arrival rates of seed 004 Tables 3 and 8:
- *   solve       qna_solve on a prebuilt network (converged step 2)
- *   build+solve qna_nic_build + qna_solve + qna_net_destroy (what
+ *   solve       myri_qna_solve on a prebuilt network (converged step 2)
+ *   build+solve myri_qna_nic_build + myri_qna_solve + myri_qna_net_destroy (what
  *               `myri qna --model nic-seed004` does per rate)
  * Prints the time per solve and an FNV-1a hash of every result's Lq, rho and
  * cd2 (a speed run is also a correctness run: the hash must not change when
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const double rates_per_us[6] = {0.00273, 0.00493, 0.00786, 0.00900, 0.01079, 0.01100};
 
@@ -32,7 +32,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-static uint64_t hash_result(uint64_t h, const qna_result *r)
+static uint64_t hash_result(uint64_t h, const myri_qna_result *r)
 {
     for (size_t i = 0; i < r->n_nodes; i++) {
         h = fnv(h, &r->node[i].lq, sizeof(double));
@@ -45,25 +45,25 @@ static uint64_t hash_result(uint64_t h, const qna_result *r)
 /* Runs `reps` rounds over the six rates; returns seconds, *hash of all results. */
 static double run(int build_each, long reps, uint64_t *hash, int *sweeps)
 {
-    qna_net *nets[6];
+    myri_qna_net *nets[6];
     for (int k = 0; k < 6; k++)
-        if (qna_nic_build(rates_per_us[k], NULL, &nets[k]) != MYRI_OK) return -1;
+        if (myri_qna_nic_build(rates_per_us[k], NULL, &nets[k]) != MYRI_OK) return -1;
     uint64_t h = 0xcbf29ce484222325ULL;
-    qna_result r;
+    myri_qna_result r;
     double t0 = now_s();
     for (long i = 0; i < reps; i++)
         for (int k = 0; k < 6; k++) {
-            qna_net *n = nets[k];
-            if (build_each && qna_nic_build(rates_per_us[k], NULL, &n) != MYRI_OK) return -1;
-            if (qna_solve(n, NULL, &r, NULL) != MYRI_OK) return -1;
-            if (build_each) qna_net_destroy(n);
+            myri_qna_net *n = nets[k];
+            if (build_each && myri_qna_nic_build(rates_per_us[k], NULL, &n) != MYRI_OK) return -1;
+            if (myri_qna_solve(n, NULL, &r, NULL) != MYRI_OK) return -1;
+            if (build_each) myri_qna_net_destroy(n);
             if (i == 0) {
                 h = hash_result(h, &r);
                 sweeps[k] = r.iterations;
             }
         }
     double dt = now_s() - t0;
-    for (int k = 0; k < 6; k++) qna_net_destroy(nets[k]);
+    for (int k = 0; k < 6; k++) myri_qna_net_destroy(nets[k]);
     *hash = h;
     return dt;
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 static double now_s(void)
 {
@@ -37,10 +37,10 @@ static void report(const char *name, double wall, uint64_t arrivals, uint64_t ev
 
 static int full(const char *name, unsigned threads)
 {
-    nicsim_seed004 *s = malloc(sizeof *s);
+    myri_qsim_seed004 *s = malloc(sizeof *s);
     if (!s) return 1;
     double t0 = now_s();
-    myri_status st = nicsim_seed004_run(1, 0.02, threads, false, NICSIM_HOLD, NICSIM_LIMITED, s);
+    myri_status st = myri_qsim_seed004_run(1, 0.02, threads, false, MYRI_QSIM_HOLD, MYRI_QSIM_LIMITED, s);
     double wall = now_s() - t0;
     if (st != MYRI_OK) {
         fprintf(stderr, "bench_reproduce: %s\n", myri_strerror(st));
@@ -49,11 +49,11 @@ static int full(const char *name, unsigned threads)
     }
     int bad = 0;
     for (int m = 0; m < 2; m++)
-        for (int k = 0; k < NICSIM_NRATES; k++) {
-            const nicsim_result *r = &s->job[m][k].result;
-            if (!r->converged || r->st[NICSIM_HDMA].lq.hw > 0.02 * r->st[NICSIM_HDMA].lq.mean) bad = 1;
+        for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+            const myri_qsim_result *r = &s->job[m][k].result;
+            if (!r->converged || r->st[MYRI_QSIM_HDMA].lq.hw > 0.02 * r->st[MYRI_QSIM_HDMA].lq.mean) bad = 1;
         }
-    report(name, wall, s->arrivals, s->events, s->hash, 2 * NICSIM_NRATES);
+    report(name, wall, s->arrivals, s->events, s->hash, 2 * MYRI_QSIM_NRATES);
     if (bad) printf("  some run missed the +-2 %% target\n");
     free(s);
     return bad;
@@ -62,24 +62,24 @@ static int full(const char *name, unsigned threads)
 /* Plain batch means, three lowest rates, both models, 2 threads. */
 static int plain(void)
 {
-    nicsim_job jobs[6];
+    myri_qsim_job jobs[6];
     memset(jobs, 0, sizeof jobs);
     int n = 0;
     for (int k = 2; k >= 0; k--)
         for (int m = 0; m < 2; m++, n++) {
-            nicsim_net_seed004(&jobs[n].net, (nicsim_model)m, nicsim_paper_rates[k], 0.0, NICSIM_LIMITED,
-                               NICSIM_HOLD);
-            jobs[n].opts = (nicsim_opts){.seed = 1, .precision = 0.02, .plain_batch_means = true};
+            myri_qsim_net_seed004(&jobs[n].net, (myri_qsim_model)m, myri_qsim_paper_rates[k], 0.0, MYRI_QSIM_LIMITED,
+                               MYRI_QSIM_HOLD);
+            jobs[n].opts = (myri_qsim_opts){.seed = 1, .precision = 0.02, .plain_batch_means = true};
         }
     double t0 = now_s();
-    myri_status st = nicsim_run_jobs(jobs, 6, 2);
+    myri_status st = myri_qsim_run_jobs(jobs, 6, 2);
     double wall = now_s() - t0;
     if (st != MYRI_OK) return 1;
     uint64_t arr = 0, ev = 0, h = 0;
     for (int i = 0; i < 6; i++) {
         arr += jobs[i].result.arrivals + jobs[i].result.warmup_arrivals;
         ev += jobs[i].result.events;
-        h = nicsim_result_hash(&jobs[i].result, h);
+        h = myri_qsim_result_hash(&jobs[i].result, h);
     }
     report("plain batch means, 3 lowest rates", wall, arr, ev, h, 6);
     return 0;

@@ -12,6 +12,8 @@
  *
  * Errors are reported in `myri_error` as "FILE:LINE:COL: what is wrong, and
  * what was expected"; every function that fills one returns MYRI_EINPUT.
+ * The parts of the message are also kept apart (position, dotted key, node
+ * of the network at fault) so that no caller has to parse the text back.
  */
 #ifndef MYRI_CONFIG_H
 #define MYRI_CONFIG_H
@@ -23,12 +25,37 @@
 
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_json myri_json;
 
 /* ---- errors -------------------------------------------------------------- */
+/* One error convention across the library: a function returns myri_status
+ * and, for MYRI_EINPUT (and some others), fills a myri_error.  `msg` is the
+ * whole message as the program prints it; the other fields are what is known
+ * of the place at fault ("" / 0 when unknown). */
 typedef struct myri_error {
     char msg[768];
+    char file[256];     /* FILE of the scenario node at fault */
+    unsigned line, col; /* its position (1-based; 0 when unknown) */
+    char key[128];      /* dotted key at fault, e.g. "link.slack.stop" */
+    char node[64];      /* network node at fault (host, switch, station), by name */
 } myri_error;
+
+/* Empties every field. */
+void myri_error_clear(myri_error *err);
+/* Record the dotted key / the network node at fault (the message is kept). */
+void myri_error_set_key(myri_error *err, const char *key);
+void myri_error_set_node(myri_error *err, const char *node);
+/* Formats "key: message" into err (no position) and records the key.
+ * Always returns MYRI_EINPUT. */
+myri_status myri_error_key(myri_error *err, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ---- document tree --------------------------------------------------------- */
 typedef enum myri_node_kind { MYRI_NODE_SCALAR, MYRI_NODE_SEQ, MYRI_NODE_MAP } myri_node_kind;
@@ -66,8 +93,8 @@ const myri_node *myri_node_path(const myri_node *root, const char *dotted);
  * (no '=', empty key, a path through a scalar) return MYRI_EINPUT. */
 myri_status myri_node_set(myri_node *root, const char *assignment, myri_error *err);
 
-/* Formats "FILE:LINE:COL: message" into err (node may be NULL: no position).
- * Always returns MYRI_EINPUT. */
+/* Formats "FILE:LINE:COL: message" into err (node may be NULL: no position),
+ * records the position and empties key and node.  Always returns MYRI_EINPUT. */
 myri_status myri_error_at(myri_error *err, const myri_node *node, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -154,5 +181,9 @@ void myri_params_echo_text(const myri_pset *set, size_t nset, FILE *out);
 void myri_params_echo_json(const myri_pset *set, size_t nset, myri_json *j);
 /* Formats parameter p's value from out into buf. */
 void myri_param_format(const myri_param *p, const void *out, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_json myri_json;
 
 /* Writes to `out`; pretty = indent with two spaces.  NULL on ENOMEM. */
@@ -42,5 +46,9 @@ void myri_json_knum(myri_json *j, const char *key, double v);
 void myri_json_kint(myri_json *j, const char *key, int64_t v);
 void myri_json_kuint(myri_json *j, const char *key, uint64_t v);
 void myri_json_kbool(myri_json *j, const char *key, bool v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

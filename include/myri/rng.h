@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_rng {
     uint64_t s[4];
 } myri_rng;
@@ -52,5 +56,9 @@ typedef struct myri_empirical {
 int myri_empirical_init(myri_empirical *e, size_t n, const double *values, const double *weights);
 void myri_empirical_free(myri_empirical *e);
 double myri_empirical_sample(const myri_empirical *e, myri_rng *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

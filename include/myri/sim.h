@@ -13,7 +13,7 @@
  *
  * Components (links, switches, NICs, hosts, traffic sources, queueing
  * stations) attach through a table of operations (myri_component_ops) and are
- * created by type name (see registry.h).  Each component owns an independent
+ * created with it (myri_sim_add).  Each component owns an independent
  * random stream derived from the simulation's seed (see rng.h).
  *
  * The engine keeps a hash of the executed event sequence (time, target
@@ -29,6 +29,17 @@
 
 #include "myri/rng.h"
 #include "myri/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* C11 _Noreturn, or its C++ spelling. */
+#ifdef __cplusplus
+#define MYRI_NORETURN [[noreturn]]
+#else
+#define MYRI_NORETURN _Noreturn
+#endif
 
 typedef uint64_t myri_time_ps;
 #define MYRI_TIME_NEVER UINT64_MAX
@@ -142,7 +153,7 @@ void myri_sim_set_progress(myri_sim *sim, FILE *tty, myri_time_ps end_ps);
 /* A broken model invariant: prints "myri: invariant broken in NAME (TYPE) at
  * t=T ps: MESSAGE" to stderr and ends the run (exit status 1), or calls the
  * panic hook if one is set (tests use it to longjmp out). */
-_Noreturn void myri_panic(const myri_component *c, const char *fmt, ...)
+MYRI_NORETURN void myri_panic(const myri_component *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -156,5 +167,9 @@ void myri_set_panic_hook(myri_panic_hook hook);
     do {                                                                                           \
         if (!(cond)) myri_panic((comp), __VA_ARGS__);                                              \
     } while (0)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- time-weighted average ------------------------------------------- */
 typedef struct myri_tw {
     uint64_t start_ps;  /* start of the observation window */
@@ -83,5 +87,9 @@ int myri_bm_converged(const myri_bm *bm, double rel, size_t min_batches);
 
 /* Student t quantile t_{p, df} for p in (0.5, 1), df >= 1. */
 double myri_student_t_quantile(double p, unsigned df);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

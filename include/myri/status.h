@@ -7,6 +7,10 @@
 #ifndef MYRI_STATUS_H
 #define MYRI_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum myri_status {
     MYRI_OK = 0,
     MYRI_EINVAL = 1,   /* bad argument to an API call (NULL, out of range) */
@@ -22,5 +26,9 @@ typedef enum myri_status {
 
 /* Returns a static, one-line description of `s` (never NULL). */
 const char *myri_strerror(myri_status s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

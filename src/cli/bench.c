@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/hold.h"
+#include "app/hold.h"
 #include "myri/json.h"
 
 static const char bench_usage[] =

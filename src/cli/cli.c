@@ -114,3 +114,10 @@ int myri_cli_input_error(const myri_error *err)
     fprintf(stderr, "%s\n", err->msg);
     return MYRI_EXIT_INPUT;
 }
+
+int myri_cli_exit(myri_status st, const myri_error *err)
+{
+    if (st == MYRI_OK) return MYRI_EXIT_OK;
+    if (st == MYRI_EINPUT) return myri_cli_input_error(err);
+    return MYRI_EXIT_FAIL;
+}

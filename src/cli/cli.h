@@ -20,6 +20,10 @@
 
 #include "myri/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { MYRI_EXIT_OK = 0, MYRI_EXIT_FAIL = 1, MYRI_EXIT_INPUT = 2 };
 
 typedef struct myri_cmd {
@@ -59,13 +63,25 @@ int myri_cli_double(const char *cmd, const char *opt, const char *text, double *
 int myri_cli_apply_sets(const myri_cli *cli, myri_node *root);
 /* Prints an error message "myri: MESSAGE" and returns 2. */
 int myri_cli_input_error(const myri_error *err);
+/* The exit code of a library status: MYRI_OK -> 0; MYRI_EINPUT -> prints
+ * err (myri_cli_input_error) and 2; any other status -> 1. */
+int myri_cli_exit(myri_status st, const myri_error *err);
 
-/* The subcommands (each in its own file under src/). */
+/* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
 int myri_cmd_bench(int argc, char **argv);
-int myri_cmd_topo(int argc, char **argv);      /* src/fabric (issue 3) */
-int myri_cmd_qna(int argc, char **argv);       /* src/qna (issue 4) */
-int myri_cmd_nicsim(int argc, char **argv);    /* src/nicsim (issue 4) */
-int myri_cmd_reproduce(int argc, char **argv); /* src/nicsim (issue 4) */
+int myri_cmd_topo(int argc, char **argv);
+int myri_cmd_qna(int argc, char **argv);
+int myri_cmd_nicsim(int argc, char **argv);
+int myri_cmd_reproduce(int argc, char **argv);
+/* `myri reproduce seed004-sendrecv` (reproduce_sendrecv.c): the
+ * send-and-receive NIC, QNA (built programmatically) next to simulation at
+ * the six paper rates split evenly between sending and receiving.  Prints
+ * text or one JSON object to stdout; returns a process exit code (0, 1). */
+int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,18 +10,10 @@ static const myri_cmd commands[] = {
     {"help", "list the subcommands, or show one's help", "usage: myri help [SUBCOMMAND]\n", cmd_help},
     {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
     {"bench", "built-in benchmarks: engine (hold model)", NULL, myri_cmd_bench},
-#ifdef MYRI_HAVE_CMD_TOPO
     {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
-#endif
-#ifdef MYRI_HAVE_CMD_QNA
     {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
-#endif
-#ifdef MYRI_HAVE_CMD_NICSIM
     {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},
-#endif
-#ifdef MYRI_HAVE_CMD_REPRODUCE
     {"reproduce", "reproduce a paper's published results side by side with ours", NULL, myri_cmd_reproduce},
-#endif
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -4,18 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "myri/registry.h"
-
-#ifdef MYRI_HAVE_DEFAULT_SCENARIO
-const char *myri_default_scenario(void);
-#else
-/* Until the fabric exists, the default scenario is the engine's hold model. */
-static const char *myri_default_scenario(void)
-{
-    return "# built-in default scenario: the engine's hold model\n"
-           "job: hold\nseed: 1\nduration: 2ms\nhold:\n  pending: 10000\n  mean: 1us\n";
-}
-#endif
+#include "app/registry.h"
 
 static void run__usage(FILE *out)
 {
@@ -92,8 +81,7 @@ int myri_cmd_run(int argc, char **argv)
     if (!rc) {
         myri_run_opts ro = {.json = cli.json, .have_seed = cli.have_seed, .seed = cli.seed, .out = stdout,
                             .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap};
-        rc = job->run(root, file, &ro, &err);
-        if (rc == MYRI_EXIT_INPUT) myri_cli_input_error(&err);
+        rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
     }
     myri_node_free(root);
     return rc;

@@ -31,15 +31,52 @@ enum {
     CFG_MAX_BYTES = 64 << 20     /* size of a scenario file */
 };
 
-const char cfg__set_file[] = "--set";
+/* The file name used for nodes created by myri_node_set. */
+static const char cfg__set_file[] = "--set";
 
 /* ---- errors ---------------------------------------------------------------- */
+
+void myri_error_clear(myri_error *err)
+{
+    if (!err) return;
+    err->msg[0] = err->file[0] = err->key[0] = err->node[0] = '\0';
+    err->line = err->col = 0;
+}
+
+void myri_error_set_key(myri_error *err, const char *key)
+{
+    if (err) snprintf(err->key, sizeof err->key, "%s", key ? key : "");
+}
+
+void myri_error_set_node(myri_error *err, const char *node)
+{
+    if (err) snprintf(err->node, sizeof err->node, "%s", node ? node : "");
+}
+
+myri_status myri_error_key(myri_error *err, const char *key, const char *fmt, ...)
+{
+    if (!err) return MYRI_EINPUT;
+    myri_error_clear(err);
+    myri_error_set_key(err, key);
+    int k = snprintf(err->msg, sizeof err->msg, "%s: ", err->key);
+    size_t used = k < 0 ? 0 : (size_t)k < sizeof err->msg ? (size_t)k : sizeof err->msg - 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + used, sizeof err->msg - used, fmt, ap);
+    va_end(ap);
+    return MYRI_EINPUT;
+}
 
 myri_status myri_error_at(myri_error *err, const myri_node *node, const char *fmt, ...)
 {
     if (!err) return MYRI_EINPUT;
     size_t used = 0;
+    err->file[0] = err->key[0] = err->node[0] = '\0';
+    err->line = err->col = 0;
     if (node && node->file) {
+        snprintf(err->file, sizeof err->file, "%s", node->file);
+        err->line = node->line;
+        err->col = node->col;
         int k = snprintf(err->msg, sizeof err->msg, "%s:%u:%u: ", node->file, node->line,
                          node->col);
         used = k < 0 ? 0 : (size_t)k < sizeof err->msg ? (size_t)k : sizeof err->msg - 1;
@@ -51,7 +88,7 @@ myri_status myri_error_at(myri_error *err, const myri_node *node, const char *fm
     return MYRI_EINPUT;
 }
 
-void cfg__show(const char *s, char *buf, size_t len)
+void myri_cfg_show(const char *s, char *buf, size_t len)
 {
     if (!buf || len == 0) return;
     if (!s) s = "";
@@ -291,7 +328,7 @@ static myri_status parse__dups(cfg_parse *ps, const myri_node *map)
     free(r);
     if (best == map->n) return MYRI_OK;
     char shown[CFG__SHOW_MAX + 4];
-    cfg__show(map->key[best], shown, sizeof shown);
+    myri_cfg_show(map->key[best], shown, sizeof shown);
     const myri_node *k0 = map->keynode[first];
     return myri_error_at(ps->err, map->keynode[best],
                          "duplicate key '%s' (first at line %u column %u); expected each key "
@@ -574,7 +611,7 @@ static myri_status set__descend(myri_node **cur, const char *seg, size_t col,
         if (st) return st;
         if (m->item[idx]->kind == MYRI_NODE_SCALAR) {
             char shown[CFG__SHOW_MAX + 4];
-            cfg__show(assignment, shown, sizeof shown);
+            myri_cfg_show(assignment, shown, sizeof shown);
             return set__error(err, col,
                               "cannot set '%s': item '%s' is a value, not a mapping or list; "
                               "expected a path through mappings and lists only",
@@ -588,7 +625,7 @@ static myri_status set__descend(myri_node **cur, const char *seg, size_t col,
         myri_node *child = m->item[i];
         if (child->kind == MYRI_NODE_SCALAR) {
             char shown[CFG__SHOW_MAX + 4];
-            cfg__show(assignment, shown, sizeof shown);
+            myri_cfg_show(assignment, shown, sizeof shown);
             return set__error(err, col,
                               "cannot set '%s': '%s' is a value in the scenario, not a "
                               "mapping or list; expected a path through mappings and lists only",
@@ -658,7 +695,7 @@ myri_status myri_node_set(myri_node *root, const char *assignment, myri_error *e
         return myri_error_at(err, NULL, "myri_node_set: expected a document mapping and an "
                                         "assignment"), MYRI_EINVAL;
     char shown[CFG__SHOW_MAX + 4];
-    cfg__show(assignment, shown, sizeof shown);
+    myri_cfg_show(assignment, shown, sizeof shown);
     const char *eq = strchr(assignment, '=');
     if (!eq)
         return set__error(err, 1, "missing '=' in '%s'%s; expected key=value", shown, "");

@@ -86,13 +86,13 @@ static myri_status value_parse(const myri_param *p, const char *s, pvalue *v, ch
                                size_t n)
 {
     switch (p->type) {
-    case MYRI_P_BOOL: return cfg__parse_bool(s, &v->b, why, n);
-    case MYRI_P_INT: return cfg__parse_int(s, &v->i, why, n);
-    case MYRI_P_DOUBLE: return cfg__parse_double(s, &v->d, why, n);
-    case MYRI_P_TIME: return cfg__parse_time(s, p->unit, &v->u, why, n);
-    case MYRI_P_RATE: return cfg__parse_rate(s, p->unit, &v->d, why, n);
-    case MYRI_P_SIZE: return cfg__parse_size(s, p->unit, &v->u, why, n);
-    case MYRI_P_LENGTH: return cfg__parse_length(s, p->unit, &v->d, why, n);
+    case MYRI_P_BOOL: return myri_cfg_parse_bool(s, &v->b, why, n);
+    case MYRI_P_INT: return myri_cfg_parse_int(s, &v->i, why, n);
+    case MYRI_P_DOUBLE: return myri_cfg_parse_double(s, &v->d, why, n);
+    case MYRI_P_TIME: return myri_cfg_parse_time(s, p->unit, &v->u, why, n);
+    case MYRI_P_RATE: return myri_cfg_parse_rate(s, p->unit, &v->d, why, n);
+    case MYRI_P_SIZE: return myri_cfg_parse_size(s, p->unit, &v->u, why, n);
+    case MYRI_P_LENGTH: return myri_cfg_parse_length(s, p->unit, &v->d, why, n);
     case MYRI_P_STRING: v->s = s; return MYRI_OK;
     case MYRI_P_ENUM: return enum_parse(p->choices, s, &v->e, why, n);
     case MYRI_P_NODE: break;
@@ -183,7 +183,7 @@ static myri_status range_check(const myri_param *p, const pvalue *v, char *why, 
 /* What a value of p should look like, for messages. */
 static const char *expect_of(const myri_param *p, char *buf, size_t len)
 {
-    if (p->type != MYRI_P_ENUM) return cfg__expect(p->type);
+    if (p->type != MYRI_P_ENUM) return myri_cfg_expect(p->type);
     char list[256];
     enum_list(p->choices, list, sizeof list);
     snprintf(buf, len, "one of: %s", list);
@@ -217,7 +217,7 @@ static myri_status param_node(const myri_param *p, const char *name, const myri_
     if (!st) st = range_check(p, &v, why, sizeof why);
     if (st == MYRI_EINVAL) return myri_error_at(err, NULL, "%s", why), MYRI_EINVAL;
     char shown[CFG__SHOW_MAX + 4];
-    cfg__show(node->scalar, shown, sizeof shown);
+    myri_cfg_show(node->scalar, shown, sizeof shown);
     if (st) return myri_error_at(err, node, "bad value '%s' for %s: %s", shown, name, why);
     value_store(p, &v, out);
     return MYRI_OK;
@@ -230,7 +230,9 @@ myri_status myri_param_parse(const myri_param *p, const myri_node *node, void *o
     if (!err) err = &scratch;
     if (!p || !node || !out)
         return myri_error_at(err, NULL, "myri_param_parse: NULL argument"), MYRI_EINVAL;
-    return param_node(p, p->name, node, out, err);
+    myri_status st = param_node(p, p->name, node, out, err);
+    if (st == MYRI_EINPUT) myri_error_set_key(err, p->name);
+    return st;
 }
 
 /* Stores p's default; `at` positions the "missing required" message. */
@@ -243,7 +245,7 @@ static myri_status param_default(const myri_param *p, const char *name, const my
     if (p->type == MYRI_P_NODE) {
         if (!p->def)
             return myri_error_at(err, at, "missing required key '%s'; expected %s (%s)", name,
-                                 cfg__expect(p->type), p->help ? p->help : "");
+                                 myri_cfg_expect(p->type), p->help ? p->help : "");
         value_store(p, &v, out);
         return MYRI_OK;
     }
@@ -376,7 +378,7 @@ static myri_status unknown_key(const walk *w, const myri_node *map, size_t i, co
     valid_keys(w, path, false, keys, sizeof keys);
     valid_keys(w, path, true, next, sizeof next);
     if (strlen(keys) > LIST_MAX) memcpy(keys, next, sizeof keys);
-    cfg__show(map->key[i], shown, sizeof shown);
+    myri_cfg_show(map->key[i], shown, sizeof shown);
     if (strchr(map->key[i], '.') && classify(w, full) != KEY_UNKNOWN)
         snprintf(hint, sizeof hint, " (dotted keys must be written as nested mappings)");
     else if (suggest(next, map->key[i], close, sizeof close))
@@ -408,14 +410,20 @@ static myri_status walk_map(const walk *w, const myri_node *map, const char *pat
         key_class c = k < 0 || (size_t)k >= sizeof full || strchr(key, '.')
                           ? KEY_UNKNOWN
                           : classify(w, full);
-        if (c == KEY_UNKNOWN) return unknown_key(w, map, i, path, full);
+        if (c == KEY_UNKNOWN) {
+            unknown_key(w, map, i, path, full);
+            myri_error_set_key(w->err, full);
+            return MYRI_EINPUT;
+        }
         if (c != KEY_PREFIX) continue; /* values are checked when loaded */
         const myri_node *v = map->item[i];
         if (v->kind != MYRI_NODE_MAP) {
             char keys[LIST_MAX + 100];
             valid_keys(w, full, true, keys, sizeof keys);
-            return myri_error_at(w->err, v, "'%s' is %s; expected a mapping with keys: %s",
-                                 full, kind_name(v), keys);
+            myri_error_at(w->err, v, "'%s' is %s; expected a mapping with keys: %s", full,
+                          kind_name(v), keys);
+            myri_error_set_key(w->err, full);
+            return MYRI_EINPUT;
         }
         myri_status st = walk_map(w, v, full);
         if (st) return st;
@@ -468,6 +476,7 @@ myri_status myri_params_load(const myri_pset *set, size_t nset, const myri_node 
             myri_status st = node ? param_node(p, name, node, set[s].out, err)
                                   : param_default(p, name, root ? deepest_map(root, name) : NULL,
                                                   set[s].out, err);
+            if (st == MYRI_EINPUT) myri_error_set_key(err, name);
             if (st) return st;
         }
     }
@@ -496,9 +505,9 @@ void myri_param_format(const myri_param *p, const void *out, char *buf, size_t l
     case MYRI_P_INT: snprintf(buf, len, "%lld", (long long)v.i); break;
     case MYRI_P_DOUBLE: snprintf(buf, len, "%.10g", v.d); break;
     case MYRI_P_TIME: myri_format_time(v.u, buf, len); break;
-    case MYRI_P_RATE: cfg__format_rate(v.d, buf, len); break;
-    case MYRI_P_SIZE: cfg__format_size(v.u, buf, len); break;
-    case MYRI_P_LENGTH: cfg__format_length(v.d, buf, len); break;
+    case MYRI_P_RATE: myri_cfg_format_rate(v.d, buf, len); break;
+    case MYRI_P_SIZE: myri_cfg_format_size(v.u, buf, len); break;
+    case MYRI_P_LENGTH: myri_cfg_format_length(v.d, buf, len); break;
     case MYRI_P_STRING: snprintf(buf, len, "%s", v.s ? v.s : ""); break;
     case MYRI_P_ENUM: {
         const char *c = p->choices ? p->choices : "";

@@ -53,7 +53,7 @@ static const char expect_rate[] = "a rate such as 640Mb/s, 1.28Gb/s, 160MB/s (un
                                   "Kb/s, Mb/s, Gb/s, B/s, KB/s, MB/s, GB/s)";
 static const char expect_length[] = "a length such as 25m, 3.5cm (units mm, cm, m, km)";
 
-const char *cfg__expect(myri_ptype t)
+const char *myri_cfg_expect(myri_ptype t)
 {
     switch (t) {
     case MYRI_P_BOOL: return "true or false (also yes/no, on/off)";
@@ -182,7 +182,7 @@ static myri_status num__split(const char *s, const char *bare, const unit_def *u
     *unit = unit__find(units, nu, u, k);
     if (!*unit) {
         char reason[96], shown[CFG__SHOW_MAX + 4];
-        cfg__show(u, shown, sizeof shown);
+        myri_cfg_show(u, shown, sizeof shown);
         snprintf(reason, sizeof reason, "unknown unit '%s'", shown);
         return fail(why, n, reason, expect);
     }
@@ -266,30 +266,30 @@ static myri_status parse_real(const char *s, const char *bare, const unit_def *u
     return MYRI_OK;
 }
 
-myri_status cfg__parse_time(const char *s, const char *bare, uint64_t *ps, char *why, size_t n)
+myri_status myri_cfg_parse_time(const char *s, const char *bare, uint64_t *ps, char *why, size_t n)
 {
     return parse_exact(s, bare, time_units, NUNITS(time_units), expect_time, "picoseconds", ps,
                        why, n);
 }
 
-myri_status cfg__parse_size(const char *s, const char *bare, uint64_t *bytes, char *why,
+myri_status myri_cfg_parse_size(const char *s, const char *bare, uint64_t *bytes, char *why,
                             size_t n)
 {
     return parse_exact(s, bare, size_units, NUNITS(size_units), expect_size, "bytes", bytes,
                        why, n);
 }
 
-myri_status cfg__parse_rate(const char *s, const char *bare, double *bps, char *why, size_t n)
+myri_status myri_cfg_parse_rate(const char *s, const char *bare, double *bps, char *why, size_t n)
 {
     return parse_real(s, bare, rate_units, NUNITS(rate_units), expect_rate, bps, why, n);
 }
 
-myri_status cfg__parse_length(const char *s, const char *bare, double *m, char *why, size_t n)
+myri_status myri_cfg_parse_length(const char *s, const char *bare, double *m, char *why, size_t n)
 {
     return parse_real(s, bare, length_units, NUNITS(length_units), expect_length, m, why, n);
 }
 
-myri_status cfg__parse_double(const char *s, double *v, char *why, size_t n)
+myri_status myri_cfg_parse_double(const char *s, double *v, char *why, size_t n)
 {
     static const char expect[] = "a number such as 0.25 or 1e-3";
     if (!s || !*skip_space(s)) return fail(why, n, NULL, expect);
@@ -301,7 +301,7 @@ myri_status cfg__parse_double(const char *s, double *v, char *why, size_t n)
     return MYRI_OK;
 }
 
-myri_status cfg__parse_int(const char *s, int64_t *v, char *why, size_t n)
+myri_status myri_cfg_parse_int(const char *s, int64_t *v, char *why, size_t n)
 {
     static const char expect[] = "a whole number such as 42 or -7";
     if (!s) return fail(why, n, NULL, expect);
@@ -331,7 +331,7 @@ static bool word_eq(const char *s, size_t k, const char *w)
     return true;
 }
 
-myri_status cfg__parse_bool(const char *s, bool *v, char *why, size_t n)
+myri_status myri_cfg_parse_bool(const char *s, bool *v, char *why, size_t n)
 {
     static const char expect[] = "true or false (also yes/no, on/off)";
     static const char *const yes[] = {"true", "yes", "on"}, *const no[] = {"false", "no", "off"};
@@ -351,7 +351,7 @@ static myri_status wrap(myri_status st, const char *s, const char *why, myri_err
 {
     if (st == MYRI_OK) return MYRI_OK;
     char shown[CFG__SHOW_MAX + 4];
-    cfg__show(s, shown, sizeof shown);
+    myri_cfg_show(s, shown, sizeof shown);
     return myri_error_at(err, NULL, "bad value '%s': %s", shown, why);
 }
 
@@ -359,7 +359,7 @@ myri_status myri_parse_time(const char *s, const char *bare_unit, uint64_t *ps, 
 {
     char why[256];
     uint64_t v = 0;
-    myri_status st = wrap(cfg__parse_time(s, bare_unit, &v, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_time(s, bare_unit, &v, why, sizeof why), s, why, err);
     if (!st && ps) *ps = v;
     return st;
 }
@@ -368,7 +368,7 @@ myri_status myri_parse_rate(const char *s, const char *bare_unit, double *bps, m
 {
     char why[256];
     double v = 0;
-    myri_status st = wrap(cfg__parse_rate(s, bare_unit, &v, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_rate(s, bare_unit, &v, why, sizeof why), s, why, err);
     if (!st && bps) *bps = v;
     return st;
 }
@@ -377,7 +377,7 @@ myri_status myri_parse_size(const char *s, const char *bare_unit, uint64_t *byte
 {
     char why[256];
     uint64_t v = 0;
-    myri_status st = wrap(cfg__parse_size(s, bare_unit, &v, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_size(s, bare_unit, &v, why, sizeof why), s, why, err);
     if (!st && bytes) *bytes = v;
     return st;
 }
@@ -386,7 +386,7 @@ myri_status myri_parse_length(const char *s, const char *bare_unit, double *m, m
 {
     char why[256];
     double v = 0;
-    myri_status st = wrap(cfg__parse_length(s, bare_unit, &v, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_length(s, bare_unit, &v, why, sizeof why), s, why, err);
     if (!st && m) *m = v;
     return st;
 }
@@ -395,7 +395,7 @@ myri_status myri_parse_double(const char *s, double *v, myri_error *err)
 {
     char why[256];
     double d = 0;
-    myri_status st = wrap(cfg__parse_double(s, &d, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_double(s, &d, why, sizeof why), s, why, err);
     if (!st && v) *v = d;
     return st;
 }
@@ -404,7 +404,7 @@ myri_status myri_parse_int(const char *s, int64_t *v, myri_error *err)
 {
     char why[256];
     int64_t i = 0;
-    myri_status st = wrap(cfg__parse_int(s, &i, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_int(s, &i, why, sizeof why), s, why, err);
     if (!st && v) *v = i;
     return st;
 }
@@ -413,7 +413,7 @@ myri_status myri_parse_bool(const char *s, bool *v, myri_error *err)
 {
     char why[256];
     bool b = false;
-    myri_status st = wrap(cfg__parse_bool(s, &b, why, sizeof why), s, why, err);
+    myri_status st = wrap(myri_cfg_parse_bool(s, &b, why, sizeof why), s, why, err);
     if (!st && v) *v = b;
     return st;
 }
@@ -447,7 +447,7 @@ void myri_format_time(uint64_t ps, char *buf, size_t len)
              (unsigned long long)frac, time_units[i].name);
 }
 
-void cfg__format_size(uint64_t bytes, char *buf, size_t len)
+void myri_cfg_format_size(uint64_t bytes, char *buf, size_t len)
 {
     static const int order[] = {6, 3, 5, 2, 4, 1}; /* GiB GB MiB MB KiB KB */
     if (!buf || len == 0) return;
@@ -472,12 +472,12 @@ static void format_real(double v, const unit_def *units, size_t nu, char *buf, s
     else snprintf(buf, len, "%.10g%s", v / units[i].factor, units[i].name);
 }
 
-void cfg__format_rate(double bps, char *buf, size_t len)
+void myri_cfg_format_rate(double bps, char *buf, size_t len)
 {
     format_real(bps, rate_units, 4, buf, len); /* bit units only */
 }
 
-void cfg__format_length(double m, char *buf, size_t len)
+void myri_cfg_format_length(double m, char *buf, size_t len)
 {
     format_real(m, length_units, NUNITS(length_units), buf, len);
 }

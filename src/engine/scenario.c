@@ -1,7 +1,7 @@
 /* scenario.c -- the keys every scenario has. */
 #include <stddef.h>
 
-#include "myri/registry.h"
+#include "myri/job.h"
 
 const myri_param myri_scenario_params[] = {
     {"seed", MYRI_P_INT, "", "1", "0", NULL, "seed of all random streams of the run",

@@ -4,9 +4,17 @@
 
 #include "myri/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Sets the next insertion sequence number (tests of the 2^40 wrap). */
 void myri_sim__set_seq(myri_sim *sim, uint64_t seq);
 /* Entries in the heap, cancelled ones included. */
 size_t myri_sim__heap_size(const myri_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 #include "myri/config.h"
 #include "myri/json.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct myri_ffaults_config {
     const myri_node *faults; /* the `faults:` list, NULL when absent */
 } myri_ffaults_config;
@@ -63,5 +67,9 @@ void myri_ffaults_report_json(const myri_ffaults *ff, myri_json *j);
 /* One text line per item ("faults       cut s0.4 (link 12) at 100us"). */
 void myri_ffaults_report_text(const myri_ffaults *ff, FILE *out);
 void myri_ffaults_free(myri_ffaults *ff);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "fabric/fabric.h"
 #include "topo/topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MYRI_FPCAP_DLT 147 /* DLT_USER0 */
 #define MYRI_FPCAP_HEADER_BYTES 8
 
@@ -37,5 +41,9 @@ myri_status myri_fpcap_open(const char *path, const myri_topo *t, const myri_fpc
                             myri_fabric *f, myri_fpcap **out, myri_error *err);
 /* Flushes and closes; returns the number of packets written.  NULL allowed. */
 uint64_t myri_fpcap_close(myri_fpcap *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -332,7 +332,7 @@ static myri_status traffic__sources(myri_traffic *t)
         }
         snprintf(name, sizeof name, "traffic.%s", t->b->topo->node[t->b->topo->host_node[h]].name);
         myri_component *c = NULL;
-        myri_status st = myri_sim_add_type(t->sim, "traffic-source", name, &init, &c);
+        myri_status st = myri_sim_add(t->sim, &myri_traffic_source_ops, name, &init, &c);
         if (st) return st;
         traffic__src *s = c->state;
         t->comp[h] = c;
@@ -362,7 +362,7 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
     myri_status st = t->comp ? traffic__type(t, at, err) : MYRI_ENOMEM;
     if (!st) st = traffic__sizes(t, at, err);
     if (!st) st = traffic__hot(t, at, err);
-    if (!st) st = myri_sim_add_type(sim, "traffic", "traffic", NULL, &ctl);
+    if (!st) st = myri_sim_add(sim, &myri_traffic_ops, "traffic", NULL, &ctl);
     if (!st) st = traffic__partners(t, &ctl->rng);
     if (!st) st = traffic__sources(t);
     if (st) {

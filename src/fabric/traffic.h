@@ -1,4 +1,4 @@
-/* traffic.h -- traffic sources at the hosts, and the `fabric` scenario job.
+/* traffic.h -- traffic sources at the hosts.
  *
  * Until NICs exist, a host's traffic source injects packets directly onto the
  * host's link through myri_fabric_send.  Each host has its own source
@@ -21,8 +21,11 @@
 #include "fabric/fabric.h"
 #include "topo/topo.h"
 #include "myri/config.h"
-#include "myri/registry.h"
 #include "myri/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum myri_traffic_pattern {
     MYRI_TRAFFIC_UNIFORM = 0,     /* every packet to a uniformly chosen other host */
@@ -58,7 +61,7 @@ extern const size_t myri_traffic_nparams;
 
 typedef struct myri_traffic myri_traffic;
 
-/* Component types (registered in src/engine/registry.c): one traffic source
+/* Component types (listed in src/app/registry.c): one traffic source
  * per host ("traffic-source") and the pattern's controller ("traffic"). */
 extern const myri_component_ops myri_traffic_source_ops;
 extern const myri_component_ops myri_traffic_ops;
@@ -83,25 +86,8 @@ void myri_traffic_window(const myri_traffic *t, uint64_t *packets, uint64_t *wir
  * averaged over sending hosts); 0 for ping-pong and none. */
 double myri_traffic_target_load(const myri_traffic *t);
 
-/* Figures of one run of the fabric job, for benchmarks and tests. */
-typedef struct myri_fabric_run_result {
-    uint64_t injected, delivered, dropped, in_flight; /* run totals */
-    uint64_t events;          /* engine events executed */
-    uint64_t fabric_events;   /* of which the fabric model's */
-    uint64_t sim_time_ps;
-    uint64_t hash;            /* same as the JSON "hash" */
-    double wall_s;            /* wall time of myri_sim_run only */
-    double throughput_bytes_per_sec, offered_load;
-    double latency_mean_ns, latency_p99_ns;
-} myri_fabric_run_result;
-
-/* Runs a scenario document with the fabric job (no output; a `sweep:`
- * section is ignored).  seed: NULL keeps the scenario's.  Returns 0, 1 (run
- * failure) or 2 (bad input, message in err). */
-int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
-                        myri_error *err);
-
-/* The `fabric` scenario job (src/engine/registry.c lists it). */
-extern const myri_job myri_fabric_job;
+#ifdef __cplusplus
+}
+#endif
 
 #endif

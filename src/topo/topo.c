@@ -156,17 +156,18 @@ static void topo__bfs(const myri_topo *t, uint32_t src, int32_t *dist, uint32_t 
     }
 }
 
-myri_status myri_topo_validate(const myri_topo *t, char *msg, size_t len)
+myri_status myri_topo_validate(const myri_topo *t, myri_error *err)
 {
     if (!t) return MYRI_EINVAL;
     if (t->nhosts == 0) {
-        snprintf(msg, len, "the topology has no host");
+        myri_error_at(err, NULL, "the topology has no host");
         return MYRI_EINVAL;
     }
     for (size_t h = 0; h < t->nhosts; h++) {
         const myri_topo_node *n = &t->node[t->host_node[h]];
         if (n->port[0].link < 0) {
-            snprintf(msg, len, "host '%s' is not connected to anything", n->name);
+            myri_error_at(err, NULL, "host '%s' is not connected to anything", n->name);
+            myri_error_set_node(err, n->name);
             return MYRI_EINVAL;
         }
     }
@@ -186,8 +187,9 @@ myri_status myri_topo_validate(const myri_topo *t, char *msg, size_t len)
     myri_status st = MYRI_OK;
     for (size_t i = 0; i < t->nnodes && st == MYRI_OK; i++) {
         if (dist[i] < 0) {
-            snprintf(msg, len, "node '%s' cannot be reached from '%s': the topology must be connected",
-                     t->node[i].name, t->node[start].name);
+            myri_error_at(err, NULL, "node '%s' cannot be reached from '%s': the topology must be connected",
+                          t->node[i].name, t->node[start].name);
+            myri_error_set_node(err, t->node[i].name);
             st = MYRI_EINVAL;
         }
     }

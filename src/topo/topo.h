@@ -18,6 +18,10 @@
 
 #include "myri/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum myri_topo_kind { MYRI_TOPO_HOST = 0, MYRI_TOPO_SWITCH = 1 } myri_topo_kind;
 
 typedef struct myri_topo_port {
@@ -98,15 +102,16 @@ int32_t myri_topo_find(const myri_topo *t, const char *name);
 myri_status myri_topo_add_root(myri_topo *t, uint32_t node);
 /* Checks that the topology is usable: at least one host, every host
  * connected, all nodes connected to each other.  On failure returns
- * MYRI_EINVAL and writes a one-line reason into msg. */
-myri_status myri_topo_validate(const myri_topo *t, char *msg, size_t len);
+ * MYRI_EINVAL and writes a one-line reason into err (no position; err->node
+ * names the node at fault when there is one). */
+myri_status myri_topo_validate(const myri_topo *t, myri_error *err);
 /* Number of switches. */
 size_t myri_topo_nswitches(const myri_topo *t);
 
 /* ---- generators -------------------------------------------------------------
  * All cables get length_m.  nports = 0 picks the smallest of 4, 8, 16, 32 that
  * fits.  Names: hosts "h0".."hN-1" in host order, switches "s0".."sM-1".
- * Return MYRI_EINVAL with a reason in msg when parameters do not fit. */
+ * Return MYRI_EINVAL with a reason in err when parameters do not fit. */
 typedef enum myri_topo_generator {
     MYRI_GEN_NONE = 0,     /* explicit topology */
     MYRI_GEN_BACK_TO_BACK, /* two hosts, one cable */
@@ -128,8 +133,7 @@ typedef struct myri_topo_gen_params {
 } myri_topo_gen_params;
 
 /* Builds the topology described by *p into a new *out. */
-myri_status myri_topo_generate(const myri_topo_gen_params *p, myri_topo **out, char *msg,
-                               size_t len);
+myri_status myri_topo_generate(const myri_topo_gen_params *p, myri_topo **out, myri_error *err);
 /* Name of a generator as used in scenarios ("fat-tree"), "none" for explicit. */
 const char *myri_topo_generator_name(myri_topo_generator g);
 
@@ -146,21 +150,21 @@ const char *myri_topo_generator_name(myri_topo_generator g);
  *    starts as the destination host index (destination-digit spreading, which
  *    is d-mod-k routing on a fat tree).
  * Route bytes use `encoding`.  Returns MYRI_OK, MYRI_EINVAL (no legal route
- * for some pair: reason in msg; a route longer than 32 bytes) or ENOMEM. */
+ * for some pair: reason in err; a route longer than 32 bytes) or ENOMEM. */
 typedef enum myri_route_encoding {
     MYRI_ROUTE_ABSOLUTE = 0, /* byte = 0x80 | output port */
     MYRI_ROUTE_RELATIVE = 1  /* byte = 0x80 | ((out - in) & 0x3f) (myrinet-facts 1.3, [U]) */
 } myri_route_encoding;
 
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
-                               char *msg, size_t len);
+                               myri_error *err);
 void myri_routes_free(myri_routes *r); /* frees r->route; r itself is the caller's */
 /* Dimension-order (x then y) routes on a network made by the `mesh` generator
  * with these parameters (seed 002, Figure 1: "the x-then-y dimension-order
  * routing illustrated eliminates cyclic dependencies").  EINVAL (reason in
  * msg) if the topology is not that mesh or a route is longer than 32 bytes. */
 myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
-                                myri_route_encoding enc, myri_routes *out, char *msg, size_t len);
+                                myri_route_encoding enc, myri_routes *out, myri_error *err);
 /* The route from host index src to dst. */
 static inline const myri_route *myri_routes_get(const myri_routes *r, size_t src, size_t dst)
 {
@@ -171,24 +175,24 @@ static inline const myri_route *myri_routes_get(const myri_routes *r, size_t src
 int myri_route_decode(uint8_t b, uint32_t in_port, uint32_t nports, myri_route_encoding enc);
 uint8_t myri_route_encode(uint32_t in_port, uint32_t out_port, myri_route_encoding enc);
 /* Builds route bytes from the list of output ports taken at each switch,
- * starting at host src.  Fails (EINVAL, reason in msg) when a port is out of
+ * starting at host src.  Fails (EINVAL, reason in err) when a port is out of
  * range, unconnected, or the path does not end at host dst. */
 myri_status myri_route_from_ports(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
                                   uint32_t dst_host, const uint32_t *ports, size_t nports,
-                                  myri_route *out, char *msg, size_t len);
+                                  myri_route *out, myri_error *err);
 /* Follows a route from host src: fills the channels crossed (channel numbers
  * 2*link or 2*link+1, at most 33) into chan, the count into *nchan, and the
- * host reached into *dst_host.  EINVAL (reason in msg) if the route leaves
+ * host reached into *dst_host.  EINVAL (reason in err) if the route leaves
  * the topology, uses an unconnected port, ends at a switch or runs into a
  * host early. */
 myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
                             const myri_route *r, uint32_t *chan, size_t *nchan,
-                            uint32_t *dst_host, char *msg, size_t len);
+                            uint32_t *dst_host, myri_error *err);
 /* Channel dependency graph of a route set (Dally and Seitz): true if it has
  * no cycle, i.e. the routes cannot deadlock.  Pairs with len == 0xff are
- * skipped (no route).  On a cycle, msg names one channel on it. */
+ * skipped (no route).  On a cycle, err->msg names one channel on it. */
 bool myri_routes_deadlock_free(const myri_topo *t, myri_route_encoding enc,
-                               const myri_routes *r, char *msg, size_t len);
+                               const myri_routes *r, myri_error *err);
 /* The channel number of node `node` sending on its port `port` (-1 if
  * unconnected). */
 int64_t myri_topo_out_channel(const myri_topo *t, uint32_t node, uint32_t port);
@@ -267,5 +271,9 @@ myri_status myri_topo_parse_endpoint(const myri_topo *t, const char *s, uint32_t
  * name (its port 0).  Returns the link index, or -1 (a bare switch name, an
  * unconnected port, or a parse failure; reason in err when not NULL). */
 int64_t myri_topo_endpoint_link(const myri_topo *t, const char *s, myri_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

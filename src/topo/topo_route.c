@@ -61,7 +61,7 @@ static int32_t route__cross(const myri_topo *t, uint32_t node, uint32_t port, ui
 
 myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
                             const myri_route *r, uint32_t *chan, size_t *nchan,
-                            uint32_t *dst_host, char *msg, size_t len)
+                            uint32_t *dst_host, myri_error *err)
 {
     if (!t || !r || src_host >= t->nhosts || r->len > sizeof r->byte) return MYRI_EINVAL;
     uint32_t node = t->host_node[src_host], port = 0, in = 0;
@@ -69,8 +69,9 @@ myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_
     for (size_t i = 0;; i++) {
         int64_t c = myri_topo_out_channel(t, node, port);
         if (c < 0) {
-            snprintf(msg, len, "route byte %zu: port %u of '%s' is not connected", i, port,
-                     t->node[node].name);
+            myri_error_at(err, NULL, "route byte %zu: port %u of '%s' is not connected", i, port,
+                          t->node[node].name);
+            myri_error_set_node(err, t->node[node].name);
             return MYRI_EINVAL;
         }
         if (chan) chan[nc] = (uint32_t)c;
@@ -79,8 +80,9 @@ myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_
         const myri_topo_node *nd = &t->node[node];
         if (nd->kind == MYRI_TOPO_HOST) {
             if (i != r->len) {
-                snprintf(msg, len, "route reaches host '%s' with %zu route bytes left", nd->name,
-                         (size_t)r->len - i);
+                myri_error_at(err, NULL, "route reaches host '%s' with %zu route bytes left", nd->name,
+                              (size_t)r->len - i);
+                myri_error_set_node(err, nd->name);
                 return MYRI_EINVAL;
             }
             if (nchan) *nchan = nc;
@@ -88,13 +90,15 @@ myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_
             return MYRI_OK;
         }
         if (i == r->len) {
-            snprintf(msg, len, "route ends inside switch '%s'", nd->name);
+            myri_error_at(err, NULL, "route ends inside switch '%s'", nd->name);
+            myri_error_set_node(err, nd->name);
             return MYRI_EINVAL;
         }
         int p = myri_route_decode(r->byte[i], in, nd->nports, enc);
         if (p < 0) {
-            snprintf(msg, len, "route byte %zu (0x%02x) at switch '%s' selects no port", i,
-                     r->byte[i], nd->name);
+            myri_error_at(err, NULL, "route byte %zu (0x%02x) at switch '%s' selects no port", i,
+                          r->byte[i], nd->name);
+            myri_error_set_node(err, nd->name);
             return MYRI_EINVAL;
         }
         port = (uint32_t)p;
@@ -103,11 +107,11 @@ myri_status myri_route_walk(const myri_topo *t, myri_route_encoding enc, uint32_
 
 myri_status myri_route_from_ports(const myri_topo *t, myri_route_encoding enc, uint32_t src_host,
                                   uint32_t dst_host, const uint32_t *ports, size_t nports,
-                                  myri_route *out, char *msg, size_t len)
+                                  myri_route *out, myri_error *err)
 {
     if (!t || !out || src_host >= t->nhosts || dst_host >= t->nhosts) return MYRI_EINVAL;
     if (nports > sizeof out->byte) {
-        snprintf(msg, len, "a route crosses at most %zu switches", sizeof out->byte);
+        myri_error_at(err, NULL, "a route crosses at most %zu switches", sizeof out->byte);
         return MYRI_EINVAL;
     }
     myri_route r = {.len = (uint8_t)nports};
@@ -116,21 +120,23 @@ myri_status myri_route_from_ports(const myri_topo *t, myri_route_encoding enc, u
     for (size_t i = 0; i < nports; i++) {
         const myri_topo_node *nd = &t->node[node];
         if (nd->kind != MYRI_TOPO_SWITCH) {
-            snprintf(msg, len, "port %zu of the route: '%s' is a host, not a switch", i, nd->name);
+            myri_error_at(err, NULL, "port %zu of the route: '%s' is a host, not a switch", i, nd->name);
+            myri_error_set_node(err, nd->name);
             return MYRI_EINVAL;
         }
         if (ports[i] >= nd->nports || nd->port[ports[i]].link < 0) {
-            snprintf(msg, len, "port %u of switch '%s' is %s", ports[i], nd->name,
-                     ports[i] >= nd->nports ? "out of range" : "not connected");
+            myri_error_at(err, NULL, "port %u of switch '%s' is %s", ports[i], nd->name,
+                          ports[i] >= nd->nports ? "out of range" : "not connected");
+            myri_error_set_node(err, nd->name);
             return MYRI_EINVAL;
         }
         r.byte[i] = myri_route_encode(in, ports[i], enc);
         node = (uint32_t)route__cross(t, node, ports[i], &in);
     }
     if (node != t->host_node[dst_host]) {
-        snprintf(msg, len, "the route from '%s' ends at '%s', not at '%s'",
-                 t->node[t->host_node[src_host]].name, t->node[node].name,
-                 t->node[t->host_node[dst_host]].name);
+        myri_error_at(err, NULL, "the route from '%s' ends at '%s', not at '%s'",
+                      t->node[t->host_node[src_host]].name, t->node[node].name,
+                      t->node[t->host_node[dst_host]].name);
         return MYRI_EINVAL;
     }
     *out = r;
@@ -237,20 +243,20 @@ static void route__dist_to(route__ctx *c, uint32_t w)
 /* Walks the shortest legal path from host src to host dst (attached to the
  * switch of the last route__dist_to) with the destination-digit tie rule. */
 static myri_status route__walk_one(route__ctx *c, myri_route_encoding enc, uint32_t src,
-                                   uint32_t dst, myri_route *r, char *msg, size_t len)
+                                   uint32_t dst, myri_route *r, myri_error *err)
 {
     const myri_topo *t = c->t;
     uint32_t in = 0, sw = (uint32_t)route__cross(t, t->host_node[src], 0, &in), phase = 0;
     uint64_t v = dst;
     if (c->dist[2 * sw] < 0) {
-        snprintf(msg, len, "no up*-then-down* route from '%s' to '%s' (choose other roots)",
-                 t->node[t->host_node[src]].name, t->node[t->host_node[dst]].name);
+        myri_error_at(err, NULL, "no up*-then-down* route from '%s' to '%s' (choose other roots)",
+                      t->node[t->host_node[src]].name, t->node[t->host_node[dst]].name);
         return MYRI_EINVAL;
     }
     if ((size_t)c->dist[2 * sw] + 1 > sizeof r->byte) {
-        snprintf(msg, len, "the route from '%s' to '%s' crosses more than %zu switches",
-                 t->node[t->host_node[src]].name, t->node[t->host_node[dst]].name,
-                 sizeof r->byte);
+        myri_error_at(err, NULL, "the route from '%s' to '%s' crosses more than %zu switches",
+                      t->node[t->host_node[src]].name, t->node[t->host_node[dst]].name,
+                      sizeof r->byte);
         return MYRI_EINVAL;
     }
     r->len = 0;
@@ -279,7 +285,7 @@ static myri_status route__walk_one(route__ctx *c, myri_route_encoding enc, uint3
 
 /* Routes to every host attached to switch w. */
 static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint32_t w,
-                                    myri_routes *out, char *msg, size_t len)
+                                    myri_routes *out, myri_error *err)
 {
     const myri_topo *t = c->t;
     route__dist_to(c, w);
@@ -290,7 +296,7 @@ static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint
         for (uint32_t src = 0; src < t->nhosts; src++) {
             if (src == dst) continue;
             myri_status st = route__walk_one(c, enc, src, dst, &out->route[src * t->nhosts + dst],
-                                             msg, len);
+                                             err);
             if (st) return st;
         }
     }
@@ -298,7 +304,7 @@ static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint
 }
 
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
-                               char *msg, size_t len)
+                               myri_error *err)
 {
     if (!t || !out || t->nhosts == 0) return MYRI_EINVAL;
     out->nhosts = t->nhosts;
@@ -316,19 +322,20 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
     for (uint32_t h = 0; h < t->nhosts && !st; h++) { /* back-to-back pairs */
         int32_t peer = t->node[t->host_node[h]].port[0].peer_node;
         if (peer < 0) {
-            snprintf(msg, len, "host '%s' is not connected", t->node[t->host_node[h]].name);
+            myri_error_at(err, NULL, "host '%s' is not connected", t->node[t->host_node[h]].name);
+            myri_error_set_node(err, t->node[t->host_node[h]].name);
             st = MYRI_EINVAL;
         } else if (t->node[peer].kind == MYRI_TOPO_HOST) {
             out->route[h * t->nhosts + (uint32_t)t->node[peer].host_index].len = 0;
         }
     }
     for (uint32_t w = 0; w < t->nnodes && !st; w++)
-        if (t->node[w].kind == MYRI_TOPO_SWITCH) st = route__to_switch(&c, enc, w, out, msg, len);
+        if (t->node[w].kind == MYRI_TOPO_SWITCH) st = route__to_switch(&c, enc, w, out, err);
     free(c.rank);
     free(c.dist);
     free(c.queue);
     if (st) {
-        if (st == MYRI_ENOMEM) snprintf(msg, len, "out of memory");
+        if (st == MYRI_ENOMEM) myri_error_at(err, NULL, "out of memory");
         myri_routes_free(out);
     }
     return st;
@@ -337,16 +344,16 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
 /* ---- dimension order on a mesh --------------------------------------------------- */
 
 myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
-                                myri_route_encoding enc, myri_routes *out, char *msg, size_t len)
+                                myri_route_encoding enc, myri_routes *out, myri_error *err)
 {
     uint32_t h = per_switch ? per_switch : 1;
     uint64_t ns = (uint64_t)x * y;
     if (!t || !out || x == 0 || y == 0 || t->nhosts != ns * h || t->nnodes != ns * h + ns) {
-        snprintf(msg, len, "dimension-order routes need the network of the mesh generator");
+        myri_error_at(err, NULL, "dimension-order routes need the network of the mesh generator");
         return MYRI_EINVAL;
     }
     if ((uint64_t)x + y - 1 > sizeof out->route[0].byte) {
-        snprintf(msg, len, "dimension-order routes on a %ux%u mesh cross more than 32 switches", x, y);
+        myri_error_at(err, NULL, "dimension-order routes on a %ux%u mesh cross more than 32 switches", x, y);
         return MYRI_EINVAL;
     }
     out->nhosts = t->nhosts;
@@ -412,7 +419,7 @@ static int64_t route__find_cycle(const myri_topo *t, const uint32_t *dep, uint8_
 }
 
 bool myri_routes_deadlock_free(const myri_topo *t, myri_route_encoding enc,
-                               const myri_routes *r, char *msg, size_t len)
+                               const myri_routes *r, myri_error *err)
 {
     if (!t || !r || r->nhosts != t->nhosts) return false;
     size_t nch = 2 * t->nlinks;
@@ -421,14 +428,14 @@ bool myri_routes_deadlock_free(const myri_topo *t, myri_route_encoding enc,
     uint32_t *stack_c = malloc((nch + 1) * sizeof(uint32_t));
     uint8_t *stack_p = malloc(nch + 1);
     bool ok = dep && color && stack_c && stack_p;
-    if (!ok) snprintf(msg, len, "out of memory");
+    if (!ok) myri_error_at(err, NULL, "out of memory");
     uint32_t chan[40];
     for (size_t s = 0; s < t->nhosts && ok; s++) {
         for (size_t d = 0; d < t->nhosts && ok; d++) {
             const myri_route *rt = myri_routes_get(r, s, d);
             if (rt->len == MYRI_ROUTE_NONE) continue;
             size_t nc = 0;
-            if (myri_route_walk(t, enc, (uint32_t)s, rt, chan, &nc, NULL, msg, len)) {
+            if (myri_route_walk(t, enc, (uint32_t)s, rt, chan, &nc, NULL, err)) {
                 ok = false;
                 break;
             }
@@ -444,7 +451,7 @@ bool myri_routes_deadlock_free(const myri_topo *t, myri_route_encoding enc,
         if (c >= 0) {
             char name[160];
             route__chan_name(t, (uint32_t)c, name, sizeof name);
-            snprintf(msg, len, "the channel dependency graph has a cycle through channel %s", name);
+            myri_error_at(err, NULL, "the channel dependency graph has a cycle through channel %s", name);
             ok = false;
         }
     }

@@ -109,6 +109,15 @@ void myri_topo_built_free(myri_topo_built *b)
     myri_routes_free(&b->routes);
 }
 
+/* Positions an error of the topology functions (which carry no position) at
+ * `at`, after `prefix`, keeping the node at fault. */
+static myri_status yaml__at(myri_error *err, const myri_node *at, const char *prefix, const myri_error *e)
+{
+    myri_error_at(err, at, "%s%s", prefix, e->msg);
+    myri_error_set_node(err, e->node);
+    return MYRI_EINPUT;
+}
+
 static bool yaml__name_ok(const char *s)
 {
     if (!s || !*s || strlen(s) > 64) return false;
@@ -312,11 +321,10 @@ static myri_status yaml__routes(myri_topo_built *b, const myri_node *routes, myr
             if (myri_param_parse(&pp, r.ports->item[j], &v, err)) return MYRI_EINPUT;
             ports[j] = (uint32_t)v;
         }
-        char msg[256];
+        myri_error e;
         if (myri_route_from_ports(t, b->encoding, (uint32_t)s, (uint32_t)d, ports, r.ports->n,
-                                  &b->routes.route[(size_t)s * t->nhosts + (size_t)d], msg,
-                                  sizeof msg))
-            return myri_error_at(err, r.ports, "%s", msg);
+                                  &b->routes.route[(size_t)s * t->nhosts + (size_t)d], &e))
+            return yaml__at(err, r.ports, "", &e);
     }
     return MYRI_OK;
 }
@@ -330,12 +338,12 @@ static myri_status yaml__generate(const myri_topo_config *c, const myri_node *se
         .x = (uint32_t)c->x, .y = (uint32_t)c->y, .leaves = (uint32_t)c->leaves,
         .spines = (uint32_t)c->spines, .per_switch = (uint32_t)c->hosts_per_switch,
         .nports = env->ports, .length_m = len};
-    char msg[256];
-    myri_status st = myri_topo_generate(&p, t, msg, sizeof msg);
+    myri_error e;
+    myri_status st = myri_topo_generate(&p, t, &e);
     if (st) {
         const myri_node *at = myri_node_get(section, "generator");
         return myri_error_at(err, at ? at : section ? section : env->at, "topology generator '%s': %s",
-                             myri_topo_generator_name(p.gen), msg);
+                             myri_topo_generator_name(p.gen), e.msg);
     }
     return MYRI_OK;
 }
@@ -382,25 +390,27 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     else
         st = yaml__generate(c, section, env, len, &out->topo, err);
     if (st) return MYRI_EINPUT;
-    char msg[256];
+    myri_error e;
     if (!st) st = yaml__roots(out->topo, c->roots, err);
-    if (!st && myri_topo_validate(out->topo, msg, sizeof msg))
-        st = myri_error_at(err, where, "topology: %s", msg);
+    if (!st && myri_topo_validate(out->topo, &e)) st = yaml__at(err, where, "topology: ", &e);
     if (!st && c->routing == 1) {
         const myri_node *rn = myri_node_get(section, "routing");
         if (c->generator != MYRI_GEN_MESH || explicit_nodes)
             st = myri_error_at(err, rn ? rn : where, "routing: dimension-order needs generator: mesh");
         else if (myri_routes_mesh_xy(out->topo, (uint32_t)c->x, (uint32_t)c->y,
-                                     (uint32_t)c->hosts_per_switch, out->encoding, &out->routes, msg,
-                                     sizeof msg))
-            st = myri_error_at(err, rn ? rn : where, "topology routes: %s", msg);
-    } else if (!st && myri_routes_updown(out->topo, out->encoding, &out->routes, msg, sizeof msg)) {
-        st = myri_error_at(err, c->roots ? c->roots : where, "topology routes: %s", msg);
+                                     (uint32_t)c->hosts_per_switch, out->encoding, &out->routes, &e))
+            st = yaml__at(err, rn ? rn : where, "topology routes: ", &e);
+    } else if (!st && myri_routes_updown(out->topo, out->encoding, &out->routes, &e)) {
+        st = yaml__at(err, c->roots ? c->roots : where, "topology routes: ", &e);
     }
     if (!st) st = yaml__routes(out, c->routes, err);
-    if (!st)
-        out->deadlock_free = myri_routes_deadlock_free(out->topo, out->encoding, &out->routes,
-                                                       out->deadlock_msg, sizeof out->deadlock_msg);
+    if (!st) {
+        myri_error_clear(&e);
+        out->deadlock_free = myri_routes_deadlock_free(out->topo, out->encoding, &out->routes, &e);
+        size_t n = out->deadlock_free ? 0 : strnlen(e.msg, sizeof out->deadlock_msg - 1);
+        memcpy(out->deadlock_msg, e.msg, n);
+        out->deadlock_msg[n] = '\0';
+    }
     if (st) {
         myri_topo_built_free(out);
         return MYRI_EINPUT;

@@ -2,7 +2,7 @@
  *
  * The input bytes are parsed as a YAML document; if the first line looks
  * like "key=value" it is also applied as a --set override.  A document that
- * loads as a network (qna_net_from_doc) is solved with the default options,
+ * loads as a network (myri_qna_net_from_doc) is solved with the default options,
  * with 3 fixed sweeps, with equation (12) as printed and with Whitt's
  * aggregate splitting, and the result is written as JSON (to a memory
  * stream).  Any crash, leak or sanitizer report is a bug; error returns are
@@ -16,14 +16,14 @@
 
 #include "myri/config.h"
 #include "myri/json.h"
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void fz_solve(const qna_net *net)
+static void fz_solve(const myri_qna_net *net)
 {
-    qna_options opt[4];
-    for (int k = 0; k < 4; k++) qna_options_default(&opt[k]);
+    myri_qna_options opt[4];
+    for (int k = 0; k < 4; k++) myri_qna_options_default(&opt[k]);
     opt[0].max_sweeps = 2000;
     opt[1].sweeps = 3;
     opt[2].wq = QNA_WQ_PAPER;
@@ -31,9 +31,9 @@ static void fz_solve(const qna_net *net)
     opt[3].split = QNA_SPLIT_AGGREGATE;
     opt[3].max_sweeps = 2000;
     for (int k = 0; k < 4; k++) {
-        qna_result r;
+        myri_qna_result r;
         myri_error err;
-        if (qna_solve(net, &opt[k], &r, &err) != MYRI_OK) continue;
+        if (myri_qna_solve(net, &opt[k], &r, &err) != MYRI_OK) continue;
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
@@ -41,11 +41,11 @@ static void fz_solve(const qna_net *net)
         myri_json *j = myri_json_create(mem, false);
         if (j) {
             myri_json_obj_begin(j);
-            qna_result_json(&r, j);
+            myri_qna_result_json(&r, j);
             myri_json_obj_end(j);
             myri_json_finish(j);
         }
-        qna_result_print(&r, mem);
+        myri_qna_result_print(&r, mem);
         fclose(mem);
         free(buf);
     }
@@ -64,12 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         set[line] = 0;
         (void)myri_node_set(root, set, &err);
     }
-    qna_net *net = NULL;
-    if (qna_net_from_doc(root, &net, &err) == MYRI_OK) {
+    myri_qna_net *net = NULL;
+    if (myri_qna_net_from_doc(root, &net, &err) == MYRI_OK) {
         fz_solve(net);
-        qna_net *copy = qna_net_clone(net);
-        qna_net_destroy(copy);
-        qna_net_destroy(net);
+        myri_qna_net *copy = myri_qna_net_clone(net);
+        myri_qna_net_destroy(copy);
+        myri_qna_net_destroy(net);
     }
     myri_node_free(root);
     return 0;

@@ -26,9 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const myri_route *r = myri_routes_get(&b.routes, s, d);
                 if (r->len == MYRI_ROUTE_NONE) continue;
                 uint32_t reached = 0;
-                char msg[256];
-                if (myri_route_walk(b.topo, b.encoding, (uint32_t)s, r, NULL, NULL, &reached, msg,
-                                    sizeof msg) != MYRI_OK || reached != d)
+                myri_error e;
+                if (myri_route_walk(b.topo, b.encoding, (uint32_t)s, r, NULL, NULL, &reached, &e) != MYRI_OK ||
+                    reached != d)
                     __builtin_trap();
             }
         }

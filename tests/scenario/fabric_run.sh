@@ -11,7 +11,7 @@ hs="$src/scenarios/hotspot8.yaml"
 check "hotspot json" expect_rc 0 "$myri" run "$hs" --json --set duration=300us
 cp "$tmp/out" "$tmp/hs1"
 for key in config packets injected delivered dropped in_flight latency_ns mean p50 p99 max \
-           throughput_bytes_per_sec links sim_time_ps events wall_s hash; do
+           throughput_bytes_per_sec links sim_time_ps events wall_s result_hash hash; do
   check "json has $key" grep -q "\"$key\":" "$tmp/hs1"
 done
 for reason in crc to_host_byte_at_switch unconnected_port misrouted timeout link_down; do
@@ -34,6 +34,17 @@ check "text echoes config" grep -Eq '^ *traffic.pattern *= *ping-pong' "$tmp/out
 check "text packets line" grep -Eq '^packets +injected [0-9]+, delivered [0-9]+, dropped 0' "$tmp/out"
 check "text latency line" grep -Eq '^latency +mean [0-9.]+ ns' "$tmp/out"
 check "text hash" grep -Eq '^hash +0x[0-9a-f]{16}$' "$tmp/out"
+check "text result_hash" grep -Eq '^result_hash +0x[0-9a-f]{16}$' "$tmp/out"
+
+# The fabric's result hash (packets, fates and times) is the same for both
+# models; the engine's hash (mixed into "hash") may differ between them.
+check "fast model json" expect_rc 0 "$myri" run "$hs" --json
+cp "$tmp/out" "$tmp/fast"
+check "reference model json" expect_rc 0 "$myri" run "$hs" --json --set model=reference
+cp "$tmp/out" "$tmp/ref"
+check "result_hash printed" grep -Eq '"result_hash": "0x[0-9a-f]{16}"' "$tmp/fast"
+check "both models, same result_hash" \
+  test "$(grep '"result_hash"' "$tmp/fast")" = "$(grep '"result_hash"' "$tmp/ref")"
 
 cat >"$tmp/sweep.yaml" <<'Y'
 seed: 1

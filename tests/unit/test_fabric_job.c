@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "fabric/traffic.h"
+#include "app/fabric_job.h"
 
 static const char *models[] = {"reference", "fast"};
 
-static int run(const char *text, const char *model, const uint64_t *seed, myri_fabric_run_result *r,
+static myri_status run(const char *text, const char *model, const uint64_t *seed, myri_fabric_run_result *r,
                myri_error *err)
 {
     char doc[4096];
@@ -23,17 +23,17 @@ static int run(const char *text, const char *model, const uint64_t *seed, myri_f
     myri_node *root = NULL;
     memset(err, 0, sizeof *err);
     assert_int_equal(myri_doc_parse("t.yaml", doc, strlen(doc), &root, err), MYRI_OK);
-    int rc = myri_fabric_run_doc(root, seed, r, err);
+    myri_status st = myri_fabric_run_doc(root, seed, r, err);
     myri_node_free(root);
-    return rc;
+    return st;
 }
 
 static void run_ok(const char *text, const char *model, const uint64_t *seed, myri_fabric_run_result *r)
 {
     myri_error err;
-    int rc = run(text, model, seed, r, &err);
-    if (rc) fprintf(stderr, "run failed (%s): %s\n", model, err.msg);
-    assert_int_equal(rc, 0);
+    myri_status st = run(text, model, seed, r, &err);
+    if (st) fprintf(stderr, "run failed (%s): %s\n", model, err.msg);
+    assert_int_equal(st, MYRI_OK);
     /* nothing vanishes uncounted */
     assert_int_equal(r->injected, r->delivered + r->dropped + r->in_flight);
 }
@@ -76,6 +76,9 @@ static void test_determinism(void **state)
     assert_int_equal(a.delivered, ref.delivered);
     assert_true(a.latency_mean_ns == ref.latency_mean_ns);
     assert_true(a.latency_p99_ns == ref.latency_p99_ns);
+    assert_int_equal(a.result_hash, ref.result_hash); /* the model-independent hash */
+    assert_int_equal(a.result_hash, b.result_hash);
+    assert_true(a.result_hash != c.result_hash);
 }
 
 /* Seven hosts send to one on an 8-port switch at full rate: the output
@@ -141,11 +144,19 @@ static void test_bad_traffic(void **state)
     myri_error err;
     assert_int_equal(run("topology: {generator: star}\ntraffic: {pattern: hotspot, hotspot: s0}\n", "fast", NULL,
                          &r, &err),
-                     2);
+                     MYRI_EINPUT);
     assert_non_null(strstr(err.msg, "t.yaml:2:38: traffic.hotspot: 's0' is not a host"));
-    assert_int_equal(run("traffic: {load: 1.5}\n", "fast", NULL, &r, &err), 2);
+    assert_int_equal(run("traffic: {load: 1.5}\n", "fast", NULL, &r, &err), MYRI_EINPUT);
     assert_non_null(strstr(err.msg, "t.yaml:1:17:"));
-    assert_int_equal(run("traffic: {size_dist: empirical, sizes: [[64B, 0]]}\n", "fast", NULL, &r, &err), 2);
+    /* the parts of the message, kept apart */
+    assert_string_equal(err.file, "t.yaml");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 17);
+    assert_string_equal(err.key, "traffic.load");
+    assert_int_equal(run("link: {slack: {size: 80B, stop: 90B}}\n", "fast", NULL, &r, &err), MYRI_EINPUT);
+    assert_string_equal(err.key, "link.slack.stop");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(run("traffic: {size_dist: empirical, sizes: [[64B, 0]]}\n", "fast", NULL, &r, &err), MYRI_EINPUT);
     assert_non_null(strstr(err.msg, "positive sum"));
 }
 

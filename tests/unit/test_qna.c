@@ -1,4 +1,4 @@
-/* test_qna.c -- the QNA solver (src/qna/qna.c) against exact queueing results
+/* test_qna.c -- the QNA solver (src/analysis/qna/qna.c) against exact queueing results
  * and against a slow reference implementation of seed 004 (1)-(15).
  *
  *  - M/M/1; a Jackson network (tandem plus feedback): QNA is exact there;
@@ -21,29 +21,29 @@
 
 #include <cmocka.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * (1 + fabs(b)))
 
 /* One node "q", one class "c", Poisson arrivals at `rate` (SCV ca2). */
-static qna_net *single(double rate, double ca2, double mean, double cs2, int m)
+static myri_qna_net *single(double rate, double ca2, double mean, double cs2, int m)
 {
-    qna_net *n = qna_net_create();
+    myri_qna_net *n = myri_qna_net_create();
     assert_non_null(n);
-    assert_int_equal(qna_net_add_node(n, "q", m, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "c", NULL), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 0, 0, mean, cs2), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, rate, ca2), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_node(n, "q", m, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "c", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, mean, cs2), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, rate, ca2), MYRI_OK);
     return n;
 }
 
 static void test_mm1(void **state)
 {
     (void)state;
-    qna_net *n = single(0.5, 1, 1.0, 1, 1);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
-    const qna_node_result *q = &r.node[0];
+    myri_qna_net *n = single(0.5, 1, 1.0, 1, 1);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    const myri_qna_node_result *q = &r.node[0];
     CLOSE(q->rho, 0.5, 1e-12);
     CLOSE(q->lq, 0.5, 1e-12); /* rho^2 / (1 - rho) */
     CLOSE(q->l, 1.0, 1e-12);  /* rho / (1 - rho) */
@@ -51,7 +51,7 @@ static void test_mm1(void **state)
     CLOSE(q->w, 2.0, 1e-12);
     CLOSE(q->cd2, 1.0, 1e-12);
     assert_string_equal(r.node[r.bottleneck].name, "q");
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* Jackson: a -> b -> c, from c back to a with probability 0.25, else exit.
@@ -59,18 +59,18 @@ static void test_mm1(void **state)
 static void test_jackson(void **state)
 {
     (void)state;
-    qna_net *n = qna_net_create();
+    myri_qna_net *n = myri_qna_net_create();
     const double mean[3] = {0.5, 1.0, 0.8}, lam0 = 0.6;
     const char *names[3] = {"a", "b", "c"};
-    for (int i = 0; i < 3; i++) assert_int_equal(qna_net_add_node(n, names[i], 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "job", NULL), MYRI_OK);
-    for (size_t i = 0; i < 3; i++) assert_int_equal(qna_net_service(n, i, 0, mean[i], 1), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, lam0, 1), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 1, 0, 2, 0, 1.0), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 2, 0, 0, 0, 0.25), MYRI_OK);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    for (int i = 0; i < 3; i++) assert_int_equal(myri_qna_net_add_node(n, names[i], 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "job", NULL), MYRI_OK);
+    for (size_t i = 0; i < 3; i++) assert_int_equal(myri_qna_net_service(n, i, 0, mean[i], 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, lam0, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 1, 0, 2, 0, 1.0), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 2, 0, 0, 0, 0.25), MYRI_OK);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     double lam = lam0 / 0.75;
     for (int i = 0; i < 3; i++) {
         double rho = lam * mean[i];
@@ -81,7 +81,7 @@ static void test_jackson(void **state)
         CLOSE(r.node[i].ca2, 1.0, 1e-12);
     }
     assert_string_equal(r.node[r.bottleneck].name, "b"); /* rho = 0.8 */
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* M/D/1: Pollaczek-Khinchine Wq = rho E[S] / (2 (1 - rho)). */
@@ -90,12 +90,12 @@ static void test_md1(void **state)
     (void)state;
     for (double rho = 0.1; rho < 0.96; rho += 0.2) {
         double es = 3.0;
-        qna_net *n = single(rho / es, 1, es, 0, 1);
-        qna_result r;
-        assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+        myri_qna_net *n = single(rho / es, 1, es, 0, 1);
+        myri_qna_result r;
+        assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
         CLOSE(r.node[0].wq, rho * es / (2 * (1 - rho)), 1e-12);
         CLOSE(r.node[0].cd2, 1 - rho * rho, 1e-12); /* (10) with ca2 = 1, cs2 = 0 */
-        qna_net_destroy(n);
+        myri_qna_net_destroy(n);
     }
 }
 
@@ -108,17 +108,17 @@ static void test_md1(void **state)
 static void test_two_class(void **state)
 {
     (void)state;
-    qna_net *n = qna_net_create();
-    assert_int_equal(qna_net_add_node(n, "q", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "A", NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "B", NULL), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 0, 0, 1.0, 0), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 0, 1, 3.0, 1), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, 0.2, 1), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 1, 0.1, 1), MYRI_OK);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
-    const qna_node_result *q = &r.node[0];
+    myri_qna_net *n = myri_qna_net_create();
+    assert_int_equal(myri_qna_net_add_node(n, "q", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "A", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "B", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 1.0, 0), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 1, 3.0, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, 0.2, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 1, 0.1, 1), MYRI_OK);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    const myri_qna_node_result *q = &r.node[0];
     CLOSE(q->lambda, 0.3, 1e-12);
     CLOSE(q->rho, 0.5, 1e-12);
     CLOSE(q->mu, 0.6, 1e-12);
@@ -129,7 +129,7 @@ static void test_two_class(void **state)
     CLOSE(q->w, 2.0 + 1 / 0.6, 1e-12);
     CLOSE(r.lambda_nc[0][0], 0.2, 1e-12);
     CLOSE(r.lambda_nc[0][1], 0.1, 1e-12);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* Erlang C from the textbook sum (independent of the solver's recursion). */
@@ -150,10 +150,10 @@ static void test_multiserver(void **state)
     (void)state;
     const int m = 3;
     const double es = 1.2, lam = 2.0, rho = lam * es / m, ca2 = 0.5, cs2 = 0.3;
-    qna_net *n = single(lam, ca2, es, cs2, m);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
-    const qna_node_result *q = &r.node[0];
+    myri_qna_net *n = single(lam, ca2, es, cs2, m);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    const myri_qna_node_result *q = &r.node[0];
     double wq = (ca2 + cs2) / 2 * erlang_c(m, rho) * es / (m * (1 - rho));
     CLOSE(q->rho, rho, 1e-12);
     CLOSE(q->mu, m / es, 1e-12);
@@ -164,108 +164,108 @@ static void test_multiserver(void **state)
     CLOSE(q->cd2, 1 + rho * rho * (cs2 - 1) / sqrt(m) + (1 - rho * rho) * (ca2 - 1), 1e-12);
 
     /* (12) and (13) as printed: alpha = (rho^m + rho)/2 for rho > 0.7, mu_i aggregate. */
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.wq = QNA_WQ_PAPER;
-    assert_int_equal(qna_solve(n, &opt, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, &opt, &r, NULL), MYRI_OK);
     double alpha = (pow(rho, m) + rho) / 2, mu = m / es;
     CLOSE(r.node[0].wq, alpha / mu / (1 - rho) * (ca2 + cs2) / (2 * m), 1e-12);
     CLOSE(r.node[0].w, r.node[0].wq + 1 / mu, 1e-12);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 
     /* M/M/m exactly (ca2 = cs2 = 1), and rho < 0.7 branch of (12). */
     n = single(1.0, 1, 1.5, 1, 4);
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     CLOSE(r.node[0].wq, erlang_c(4, 0.375) * 1.5 / (4 * 0.625), 1e-12);
-    assert_int_equal(qna_solve(n, &opt, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, &opt, &r, NULL), MYRI_OK);
     CLOSE(r.node[0].wq, pow(0.375, 2.5) / (4 / 1.5) / 0.625 * 2 / 8, 1e-12);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 static void test_unstable(void **state)
 {
     (void)state;
-    qna_net *n = qna_net_create();
-    assert_int_equal(qna_net_add_node(n, "front", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_node(n, "slowdisk", 2, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "c", NULL), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 0, 0, 1.0, 1), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 1, 0, 5.0, 1), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, 0.5, 1), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
-    qna_result r;
+    myri_qna_net *n = myri_qna_net_create();
+    assert_int_equal(myri_qna_net_add_node(n, "front", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_node(n, "slowdisk", 2, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "c", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 1.0, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 1, 0, 5.0, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, 0.5, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
+    myri_qna_result r;
     myri_error err;
-    assert_int_equal(qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
     assert_non_null(strstr(err.msg, "'slowdisk'"));
     assert_non_null(strstr(err.msg, "1.25")); /* 0.5 * 5 / 2 */
     CLOSE(r.node[1].rho, 1.25, 1e-12);       /* step 1 still reported */
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_EMODEL); /* err may be NULL */
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_EMODEL); /* err may be NULL */
     /* exactly 1 is an error too */
-    assert_int_equal(qna_net_service(n, 1, 0, 4.0, 1), MYRI_OK);
-    assert_int_equal(qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
+    assert_int_equal(myri_qna_net_service(n, 1, 0, 4.0, 1), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
     assert_non_null(strstr(err.msg, "slowdisk"));
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 static void test_misuse(void **state)
 {
     (void)state;
-    qna_result r;
-    assert_int_equal(qna_solve(NULL, NULL, &r, NULL), MYRI_EINVAL);
-    qna_net *n = qna_net_create();
-    assert_int_equal(qna_solve(n, NULL, NULL, NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_add_node(NULL, "x", 1, NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_add_node(n, NULL, 1, NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_add_node(n, "", 1, NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_add_node(n, "x", 0, NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_add_node(n, "x", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_node(n, "x", 1, NULL), MYRI_EINVAL); /* duplicate */
-    assert_int_equal(qna_net_add_node(n, "y", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "c", NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "c", NULL), MYRI_EINVAL);
-    assert_int_equal(qna_net_service(n, 5, 0, 1, 1), MYRI_EINVAL);
-    assert_int_equal(qna_net_service(n, 0, 1, 1, 1), MYRI_EINVAL);
-    assert_int_equal(qna_net_service(n, 0, 0, 0, 1), MYRI_ERANGE);
-    assert_int_equal(qna_net_service(n, 0, 0, 1, -1), MYRI_ERANGE);
-    assert_int_equal(qna_net_service(n, 0, 0, NAN, 1), MYRI_ERANGE);
-    assert_int_equal(qna_net_arrival(n, 0, 0, -1, 1), MYRI_ERANGE);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.5), MYRI_ERANGE);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 0.7), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.4), MYRI_ERANGE); /* 1.1 */
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 0.5), MYRI_OK);          /* replaces */
-    assert_int_equal(qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.5), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 7, 0, 0.1), MYRI_EINVAL);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(NULL, NULL, &r, NULL), MYRI_EINVAL);
+    myri_qna_net *n = myri_qna_net_create();
+    assert_int_equal(myri_qna_solve(n, NULL, NULL, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_add_node(NULL, "x", 1, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_add_node(n, NULL, 1, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_add_node(n, "", 1, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_add_node(n, "x", 0, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_add_node(n, "x", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_node(n, "x", 1, NULL), MYRI_EINVAL); /* duplicate */
+    assert_int_equal(myri_qna_net_add_node(n, "y", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "c", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "c", NULL), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_service(n, 5, 0, 1, 1), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_service(n, 0, 1, 1, 1), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 0, 1), MYRI_ERANGE);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 1, -1), MYRI_ERANGE);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, NAN, 1), MYRI_ERANGE);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, -1, 1), MYRI_ERANGE);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.5), MYRI_ERANGE);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 0.7), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.4), MYRI_ERANGE); /* 1.1 */
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 0.5), MYRI_OK);          /* replaces */
+    assert_int_equal(myri_qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.5), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 7, 0, 0.1), MYRI_EINVAL);
     size_t idx;
-    assert_int_equal(qna_net_find_node(n, "y", &idx), MYRI_OK);
+    assert_int_equal(myri_qna_net_find_node(n, "y", &idx), MYRI_OK);
     assert_int_equal(idx, 1);
-    assert_int_equal(qna_net_find_node(n, "z", &idx), MYRI_ENOTFOUND);
-    assert_null(qna_net_node_name(n, 9));
-    assert_null(qna_net_class_name(NULL, 0));
+    assert_int_equal(myri_qna_net_find_node(n, "z", &idx), MYRI_ENOTFOUND);
+    assert_null(myri_qna_net_node_name(n, 9));
+    assert_null(myri_qna_net_class_name(NULL, 0));
     /* traffic reaching y without a service time there */
-    assert_int_equal(qna_net_service(n, 0, 0, 1, 1), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, 0.1, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 1, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, 0.1, 1), MYRI_OK);
     myri_error err;
-    assert_int_equal(qna_solve(n, NULL, &r, &err), MYRI_EINPUT);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, &err), MYRI_EINPUT);
     assert_non_null(strstr(err.msg, "'y'"));
     /* a cycle that never exits: singular traffic equations */
-    assert_int_equal(qna_net_service(n, 1, 0, 1, 1), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 1, 0, 0, 0, 1.0), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_ERANGE); /* 1.0 + exit 0.5 */
-    assert_int_equal(qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.0), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
-    assert_int_equal(qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
+    assert_int_equal(myri_qna_net_service(n, 1, 0, 1, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 1, 0, 0, 0, 1.0), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_ERANGE); /* 1.0 + exit 0.5 */
+    assert_int_equal(myri_qna_net_route(n, 0, 0, QNA_EXIT, 0, 0.0), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
     assert_non_null(strstr(err.msg, "never leaves"));
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.sweeps = -1;
-    assert_int_equal(qna_solve(n, &opt, &r, NULL), MYRI_EINVAL);
-    qna_net_destroy(n);
-    qna_net_destroy(NULL);
-    assert_null(qna_net_clone(NULL));
-    n = qna_net_create(); /* an empty network solves to nothing */
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, &opt, &r, NULL), MYRI_EINVAL);
+    myri_qna_net_destroy(n);
+    myri_qna_net_destroy(NULL);
+    assert_null(myri_qna_net_clone(NULL));
+    n = myri_qna_net_create(); /* an empty network solves to nothing */
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     assert_int_equal(r.n_nodes, 0);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* ---- reference solver: dense, Jacobi, fixed-point traffic equations ------------------ */
@@ -349,21 +349,21 @@ static double urand(uint64_t *s)
 
 /* Random networks: up to 6 nodes x 3 classes, class switching, feedback,
  * sums of routing probabilities <= 0.9, utilisations scaled below 0.9. */
-static void random_net(uint64_t *seed, ref_net *rn, qna_net **out)
+static void random_net(uint64_t *seed, ref_net *rn, myri_qna_net **out)
 {
     memset(rn, 0, sizeof *rn);
     rn->N = 1 + (int)(urand(seed) * 6);
     rn->R = 1 + (int)(urand(seed) * 3);
-    qna_net *n = qna_net_create();
+    myri_qna_net *n = myri_qna_net_create();
     char name[16];
     for (int i = 0; i < rn->N; i++) {
         rn->m[i] = urand(seed) < 0.3 ? 2 + (int)(urand(seed) * 3) : 1;
         snprintf(name, sizeof name, "n%d", i);
-        assert_int_equal(qna_net_add_node(n, name, rn->m[i], NULL), MYRI_OK);
+        assert_int_equal(myri_qna_net_add_node(n, name, rn->m[i], NULL), MYRI_OK);
     }
     for (int r = 0; r < rn->R; r++) {
         snprintf(name, sizeof name, "c%d", r);
-        assert_int_equal(qna_net_add_class(n, name, NULL), MYRI_OK);
+        assert_int_equal(myri_qna_net_add_class(n, name, NULL), MYRI_OK);
     }
     for (int i = 0; i < rn->N; i++)
         for (int r = 0; r < rn->R; r++) {
@@ -398,12 +398,12 @@ static void random_net(uint64_t *seed, ref_net *rn, qna_net **out)
     for (int i = 0; i < rn->N; i++)
         for (int r = 0; r < rn->R; r++) {
             rn->mean[i][r] *= f;
-            assert_int_equal(qna_net_service(n, i, r, rn->mean[i][r], rn->scv[i][r]), MYRI_OK);
-            assert_int_equal(qna_net_arrival(n, i, r, rn->ext[i][r], rn->ext_scv[i][r]), MYRI_OK);
+            assert_int_equal(myri_qna_net_service(n, i, r, rn->mean[i][r], rn->scv[i][r]), MYRI_OK);
+            assert_int_equal(myri_qna_net_arrival(n, i, r, rn->ext[i][r], rn->ext_scv[i][r]), MYRI_OK);
             for (int j = 0; j < rn->N; j++)
                 for (int s = 0; s < rn->R; s++)
                     if (rn->p[i][r][j][s] > 0)
-                        assert_int_equal(qna_net_route(n, i, r, j, s, rn->p[i][r][j][s]),
+                        assert_int_equal(myri_qna_net_route(n, i, r, j, s, rn->p[i][r][j][s]),
                                          MYRI_OK);
         }
     *out = n;
@@ -416,12 +416,12 @@ static void test_reference_random(void **state)
     int checked = 0;
     for (int c = 0; c < 200; c++) {
         ref_net rn;
-        qna_net *n;
+        myri_qna_net *n;
         random_net(&seed, &rn, &n);
         double lam[8], rho[8], ca[8], lq[8];
         ref_solve(&rn, lam, rho, ca, lq);
-        qna_result r;
-        assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+        myri_qna_result r;
+        assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
         assert_true(r.converged);
         for (int i = 0; i < rn.N; i++) {
             if (lam[i] < 1e-12) continue;
@@ -431,7 +431,7 @@ static void test_reference_random(void **state)
             CLOSE(r.node[i].lq, lq[i], 1e-8);
             checked++;
         }
-        qna_net_destroy(n);
+        myri_qna_net_destroy(n);
     }
     assert_true(checked > 300);
 }
@@ -443,21 +443,21 @@ static void test_reference_detects_fault(void **state)
     (void)state;
     uint64_t seed = 7;
     ref_net rn;
-    qna_net *n;
+    myri_qna_net *n;
     do {
         random_net(&seed, &rn, &n);
         if (rn.N >= 2) break;
-        qna_net_destroy(n);
+        myri_qna_net_destroy(n);
     } while (1);
     rn.p[0][0][1][0] += 0.05; /* fault */
     double lam[8], rho[8], ca[8], lq[8];
     ref_solve(&rn, lam, rho, ca, lq);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     double diff = 0;
     for (int i = 0; i < rn.N; i++) diff += fabs(r.node[i].lq - lq[i]) + fabs(r.node[i].rho - rho[i]);
     assert_true(diff > 1e-6);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* Fixed sweeps: exactly N, from SCV 1; one sweep on a tandem of two M/D/1
@@ -465,31 +465,31 @@ static void test_reference_detects_fault(void **state)
 static void test_sweeps(void **state)
 {
     (void)state;
-    qna_net *n = qna_net_create();
-    assert_int_equal(qna_net_add_node(n, "a", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_node(n, "b", 1, NULL), MYRI_OK);
-    assert_int_equal(qna_net_add_class(n, "c", NULL), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 0, 0, 1.0, 0), MYRI_OK);
-    assert_int_equal(qna_net_service(n, 1, 0, 1.5, 0), MYRI_OK);
-    assert_int_equal(qna_net_arrival(n, 0, 0, 0.5, 1), MYRI_OK);
-    assert_int_equal(qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_net *n = myri_qna_net_create();
+    assert_int_equal(myri_qna_net_add_node(n, "a", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_node(n, "b", 1, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_add_class(n, "c", NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 0, 0, 1.0, 0), MYRI_OK);
+    assert_int_equal(myri_qna_net_service(n, 1, 0, 1.5, 0), MYRI_OK);
+    assert_int_equal(myri_qna_net_arrival(n, 0, 0, 0.5, 1), MYRI_OK);
+    assert_int_equal(myri_qna_net_route(n, 0, 0, 1, 0, 1.0), MYRI_OK);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.sweeps = 1;
-    qna_result r;
-    assert_int_equal(qna_solve(n, &opt, &r, NULL), MYRI_OK);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, &opt, &r, NULL), MYRI_OK);
     assert_int_equal(r.iterations, 1);
     assert_false(r.converged);
     CLOSE(r.node[1].ca2, 1 - 0.25, 1e-12); /* Gauss-Seidel: a's new cd2 reaches b */
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     assert_true(r.converged);
     CLOSE(r.node[1].ca2, 0.75, 1e-12);
     /* the aggregate split differs from the per-class one only with several classes */
     opt.sweeps = 0;
     opt.split = QNA_SPLIT_AGGREGATE;
-    assert_int_equal(qna_solve(n, &opt, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_solve(n, &opt, &r, NULL), MYRI_OK);
     CLOSE(r.node[1].ca2, 0.75, 1e-12);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 /* Is x, printed like the paper's `printed` (same number of decimals), equal
  * to it?  The paper prints 4 decimals (3 for one Table 6 column, unused). */
@@ -32,16 +32,16 @@ static void test_file_equals_builtin(void **state)
     myri_error err;
     assert_int_equal(myri_doc_load(MYRI_SOURCE_DIR "/scenarios/nic-seed004.yaml", &root, &err),
                      MYRI_OK);
-    qna_net *file = NULL, *built = NULL;
-    assert_int_equal(qna_net_from_doc(root, &file, &err), MYRI_OK);
-    assert_int_equal(qna_nic_build(0.00273, NULL, &built), MYRI_OK);
+    myri_qna_net *file = NULL, *built = NULL;
+    assert_int_equal(myri_qna_net_from_doc(root, &file, &err), MYRI_OK);
+    assert_int_equal(myri_qna_nic_build(0.00273, NULL, &built), MYRI_OK);
     for (int sweeps = 0; sweeps <= 5; sweeps++) {
-        qna_options opt;
-        qna_options_default(&opt);
+        myri_qna_options opt;
+        myri_qna_options_default(&opt);
         opt.sweeps = sweeps;
-        qna_result a, b;
-        assert_int_equal(qna_solve(file, &opt, &a, NULL), MYRI_OK);
-        assert_int_equal(qna_solve(built, &opt, &b, NULL), MYRI_OK);
+        myri_qna_result a, b;
+        assert_int_equal(myri_qna_solve(file, &opt, &a, NULL), MYRI_OK);
+        assert_int_equal(myri_qna_solve(built, &opt, &b, NULL), MYRI_OK);
         assert_int_equal(a.n_nodes, 3);
         assert_int_equal(a.iterations, b.iterations);
         for (int i = 0; i < 3; i++) {
@@ -52,8 +52,8 @@ static void test_file_equals_builtin(void **state)
             assert_true(a.node[i].cd2 == b.node[i].cd2);
         }
     }
-    qna_net_destroy(file);
-    qna_net_destroy(built);
+    myri_qna_net_destroy(file);
+    myri_qna_net_destroy(built);
     myri_node_free(root);
 }
 
@@ -63,25 +63,25 @@ static void test_nic_utilisations(void **state)
 {
     (void)state;
     const double lam = 0.00786, t = 52.6887, p = 0.5 * (1 - lam * t);
-    qna_net *n;
-    assert_int_equal(qna_nic_build(lam, NULL, &n), MYRI_OK);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    myri_qna_net *n;
+    assert_int_equal(myri_qna_nic_build(lam, NULL, &n), MYRI_OK);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     assert_true(fabs(r.node[QNA_NIC_HDMA].rho - lam * (21 + 68.3154)) < 1e-12);
     assert_true(fabs(r.node[QNA_NIC_NSDMA].rho - lam * t) < 1e-12);
     assert_true(fabs(r.node[QNA_NIC_LANAI].rho - lam * (22 + 0.12 + 10 * p)) < 1e-12);
     assert_string_equal(r.node[r.bottleneck].name, "hdma");
     assert_true(fabs(r.node[QNA_NIC_LANAI].lambda - 3 * lam) < 1e-15);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
     /* saturation: HDMA reaches 1 at lambda = 1/89.3154 */
-    assert_int_equal(qna_nic_build(0.0112, NULL, &n), MYRI_OK);
+    assert_int_equal(myri_qna_nic_build(0.0112, NULL, &n), MYRI_OK);
     myri_error err;
-    assert_int_equal(qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
+    assert_int_equal(myri_qna_solve(n, NULL, &r, &err), MYRI_EMODEL);
     assert_non_null(strstr(err.msg, "hdma"));
-    qna_net_destroy(n);
-    assert_int_equal(qna_nic_build(0, NULL, &n), MYRI_ERANGE);
-    assert_int_equal(qna_nic_build(0.02, NULL, &n), MYRI_ERANGE); /* lambda t > 1 */
-    assert_int_equal(qna_nic_build(0.001, NULL, NULL), MYRI_EINVAL);
+    myri_qna_net_destroy(n);
+    assert_int_equal(myri_qna_nic_build(0, NULL, &n), MYRI_ERANGE);
+    assert_int_equal(myri_qna_nic_build(0.02, NULL, &n), MYRI_ERANGE); /* lambda t > 1 */
+    assert_int_equal(myri_qna_nic_build(0.001, NULL, NULL), MYRI_EINVAL);
 }
 
 /* The cells of Tables 3 and 8 that do not come out under the paper's
@@ -98,13 +98,13 @@ static bool known_miss(int table, int row, int col)
 static void test_tables_3_and_8(void **state)
 {
     (void)state;
-    qna_seed004_row rows[QNA_SEED004_ROWS];
+    myri_qna_seed004_row rows[QNA_SEED004_ROWS];
     myri_error err;
-    assert_int_equal(qna_seed004_tables(rows, &err), MYRI_OK);
+    assert_int_equal(myri_qna_seed004_tables(rows, &err), MYRI_OK);
     int hit = 0, conv_hit = 0;
     for (int k = 0; k < QNA_SEED004_ROWS; k++)
         for (int c = 0; c < 3; c++) {
-            const qna_seed004_row *r = &rows[k];
+            const myri_qna_seed004_row *r = &rows[k];
             bool m3 = same_printed(r->cond_lq[c], r->paper_lq[c]);
             bool m8 = same_printed(r->cond_rho[c], r->paper_rho[c]);
             if (m3 == known_miss(3, k, c) || m8 == known_miss(8, k, c))
@@ -130,20 +130,20 @@ static void test_tables_3_and_8(void **state)
 static void test_nsdma_second_discrepancy(void **state)
 {
     (void)state;
-    qna_nic_params p;
+    myri_qna_nic_params p;
     int sweeps;
-    qna_seed004_conditions(&p, &sweeps);
+    myri_qna_seed004_conditions(&p, &sweeps);
     p.nsdma_data_us = 52.687;
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.sweeps = sweeps;
     const double lam[2] = {0.00493, 0.01079};
-    qna_result r[2];
+    myri_qna_result r[2];
     for (int k = 0; k < 2; k++) {
-        qna_net *n;
-        assert_int_equal(qna_nic_build(lam[k], &p, &n), MYRI_OK);
-        assert_int_equal(qna_solve(n, &opt, &r[k], NULL), MYRI_OK);
-        qna_net_destroy(n);
+        myri_qna_net *n;
+        assert_int_equal(myri_qna_nic_build(lam[k], &p, &n), MYRI_OK);
+        assert_int_equal(myri_qna_solve(n, &opt, &r[k], NULL), MYRI_OK);
+        myri_qna_net_destroy(n);
     }
     assert_true(same_printed(r[0].node[2].rho, 0.2597));
     assert_true(same_printed(r[1].node[2].lq, 0.2250));
@@ -155,32 +155,32 @@ static void test_nsdma_second_discrepancy(void **state)
 static void test_search(void **state)
 {
     (void)state;
-    qna_seed004_candidate best[3];
+    myri_qna_seed004_candidate best[3];
     size_t scored = 0;
-    assert_int_equal(qna_seed004_search(8, best, 3, &scored), MYRI_OK);
+    assert_int_equal(myri_qna_seed004_search(8, best, 3, &scored), MYRI_OK);
     assert_true(scored > 3000);
     assert_int_equal(best[0].entry, 4);
-    assert_string_equal(qna_seed004_entry_name(best[0].entry), "HDMA descriptor");
+    assert_string_equal(myri_qna_seed004_entry_name(best[0].entry), "HDMA descriptor");
     assert_string_equal(best[0].text, "68.3184");
     assert_int_equal(best[0].sweeps, 5);
     assert_int_equal(best[0].cells, 32);
     assert_true(best[1].cells <= 30);
-    qna_nic_params p;
+    myri_qna_nic_params p;
     int sweeps;
-    qna_seed004_conditions(&p, &sweeps);
+    myri_qna_seed004_conditions(&p, &sweeps);
     assert_true(p.hdma_descriptor_us == best[0].value_us);
     assert_int_equal(sweeps, best[0].sweeps);
-    assert_int_equal(qna_seed004_search(0, best, 3, &scored), MYRI_EINVAL);
-    assert_int_equal(qna_seed004_search(5, NULL, 3, &scored), MYRI_EINVAL);
+    assert_int_equal(myri_qna_seed004_search(0, best, 3, &scored), MYRI_EINVAL);
+    assert_int_equal(myri_qna_seed004_search(5, NULL, 3, &scored), MYRI_EINVAL);
 }
 
 /* ---- network files -------------------------------------------------------------------- */
 
-static myri_status load_text(const char *text, qna_net **net, myri_error *err)
+static myri_status load_text(const char *text, myri_qna_net **net, myri_error *err)
 {
     myri_node *root = NULL;
     myri_status st = myri_doc_parse("t.yaml", text, strlen(text), &root, err);
-    if (st == MYRI_OK) st = qna_net_from_doc(root, net, err);
+    if (st == MYRI_OK) st = myri_qna_net_from_doc(root, net, err);
     myri_node_free(root);
     return st;
 }
@@ -199,19 +199,19 @@ static const char good[] = "network:\n"
 static void test_file_good(void **state)
 {
     (void)state;
-    qna_net *n = NULL;
+    myri_qna_net *n = NULL;
     myri_error err;
     assert_int_equal(load_text(good, &n, &err), MYRI_OK);
-    assert_int_equal(qna_net_nodes(n), 2);
-    assert_int_equal(qna_net_classes(n), 2);
-    qna_result r;
-    assert_int_equal(qna_solve(n, NULL, &r, NULL), MYRI_OK);
+    assert_int_equal(myri_qna_net_nodes(n), 2);
+    assert_int_equal(myri_qna_net_classes(n), 2);
+    myri_qna_result r;
+    assert_int_equal(myri_qna_solve(n, NULL, &r, NULL), MYRI_OK);
     assert_int_equal(r.node[0].servers, 2);
     assert_true(fabs(r.node[1].lambda - 0.18) < 1e-15);
     assert_true(fabs(r.node[1].cs2 - 1.0) < 1e-15); /* scv defaults to 1 */
     /* (11) per class: b sees 1 + 0.6 (cd2_a - 1) */
     assert_true(fabs(r.node[1].ca2 - (1 + 0.6 * (r.node[0].cd2 - 1))) < 1e-12);
-    qna_net_destroy(n);
+    myri_qna_net_destroy(n);
 }
 
 /* Every class of bad file: the error names t.yaml:LINE:COL of the culprit. */
@@ -249,8 +249,8 @@ static void test_file_bad(void **state)
         assert_non_null(at);
         snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, bad[k].to,
                  at + strlen(bad[k].from));
-        qna_net *n = (qna_net *)1;
-        myri_error err = {{0}};
+        myri_qna_net *n = (myri_qna_net *)1;
+        myri_error err = {.msg = ""};
         myri_status st = load_text(text, &n, &err);
         if (st != MYRI_EINPUT || !strstr(err.msg, bad[k].pos))
             print_error("case %zu: status %d, message '%s'\n", k, st, err.msg);
@@ -258,12 +258,12 @@ static void test_file_bad(void **state)
         assert_null(n);
         assert_non_null(strstr(err.msg, bad[k].pos));
     }
-    qna_net *n;
+    myri_qna_net *n;
     myri_error err;
     assert_int_equal(load_text("network: 3\n", &n, &err), MYRI_EINPUT);
     assert_int_equal(load_text("network: {nodes: []}\n", &n, &err), MYRI_EINPUT);
     assert_non_null(strstr(err.msg, "classes"));
-    assert_int_equal(qna_net_from_doc(NULL, NULL, &err), MYRI_EINVAL);
+    assert_int_equal(myri_qna_net_from_doc(NULL, NULL, &err), MYRI_EINVAL);
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 #include "topo/topo.h"
 #include "myri/rng.h"
 
-static char msg[512];
+static myri_error err;
 
 static myri_topo *gen(myri_topo_generator g, uint32_t k, uint32_t n, uint32_t x, uint32_t y)
 {
@@ -23,10 +23,10 @@ static myri_topo *gen(myri_topo_generator g, uint32_t k, uint32_t n, uint32_t x,
         p.spines = y;
     }
     myri_topo *t = NULL;
-    myri_status st = myri_topo_generate(&p, &t, msg, sizeof msg);
-    if (st) fprintf(stderr, "generate: %s\n", msg);
+    myri_status st = myri_topo_generate(&p, &t, &err);
+    if (st) fprintf(stderr, "generate: %s\n", err.msg);
     assert_int_equal(st, MYRI_OK);
-    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_topo_validate(t, &err), MYRI_OK);
     return t;
 }
 
@@ -93,10 +93,10 @@ static void test_generators(void **state)
     myri_topo_destroy(t);
     /* parameters that do not fit */
     myri_topo_gen_params p = {.gen = MYRI_GEN_FAT_TREE, .k = 4, .n = 3, .nports = 4, .length_m = 1};
-    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_EINVAL);
-    assert_non_null(strstr(msg, "ports"));
+    assert_int_equal(myri_topo_generate(&p, &t, &err), MYRI_EINVAL);
+    assert_non_null(strstr(err.msg, "ports"));
     p = (myri_topo_gen_params){.gen = MYRI_GEN_RING, .n = 2, .length_m = 1};
-    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_EINVAL);
+    assert_int_equal(myri_topo_generate(&p, &t, &err), MYRI_EINVAL);
 }
 
 static void test_construction_errors(void **state)
@@ -114,10 +114,11 @@ static void test_construction_errors(void **state)
     assert_int_equal(myri_topo_connect(t, h, 0, s, 0, 0.0, NULL), MYRI_EINVAL);
     assert_int_equal(myri_topo_connect(t, h, 0, s, 0, 1.0, NULL), MYRI_OK);
     assert_int_equal(myri_topo_connect(t, h, 0, s, 1, 1.0, NULL), MYRI_EINVAL);
-    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_topo_validate(t, &err), MYRI_OK);
     assert_int_equal(myri_topo_add_host(t, "b", NULL), MYRI_OK);
-    assert_int_equal(myri_topo_validate(t, msg, sizeof msg), MYRI_EINVAL);
-    assert_non_null(strstr(msg, "'b'"));
+    assert_int_equal(myri_topo_validate(t, &err), MYRI_EINVAL);
+    assert_non_null(strstr(err.msg, "'b'"));
+    assert_string_equal(err.node, "b");
     assert_int_equal(myri_topo_find(t, "s"), (int32_t)s);
     assert_int_equal(myri_topo_find(t, "zz"), -1);
     myri_topo_destroy(t);
@@ -129,8 +130,8 @@ static void test_construction_errors(void **state)
 static void check_routes(const myri_topo *t, myri_route_encoding enc)
 {
     myri_routes r = {0};
-    myri_status st = myri_routes_updown(t, enc, &r, msg, sizeof msg);
-    if (st) fprintf(stderr, "routes: %s\n", msg);
+    myri_status st = myri_routes_updown(t, enc, &r, &err);
+    if (st) fprintf(stderr, "routes: %s\n", err.msg);
     assert_int_equal(st, MYRI_OK);
     for (uint32_t s = 0; s < t->nhosts; s++) {
         for (uint32_t d = 0; d < t->nhosts; d++) {
@@ -141,16 +142,16 @@ static void check_routes(const myri_topo *t, myri_route_encoding enc)
             }
             uint32_t chan[40], reached = 99999;
             size_t nc = 0;
-            st = myri_route_walk(t, enc, s, rt, chan, &nc, &reached, msg, sizeof msg);
-            if (st) fprintf(stderr, "walk %u->%u: %s\n", s, d, msg);
+            st = myri_route_walk(t, enc, s, rt, chan, &nc, &reached, &err);
+            if (st) fprintf(stderr, "walk %u->%u: %s\n", s, d, err.msg);
             assert_int_equal(st, MYRI_OK);
             assert_int_equal(reached, d);
             assert_int_equal(nc, (size_t)rt->len + 1);
             for (size_t i = 0; i < rt->len; i++) assert_true(rt->byte[i] & 0x80);
         }
     }
-    bool ok = myri_routes_deadlock_free(t, enc, &r, msg, sizeof msg);
-    if (!ok) fprintf(stderr, "deadlock: %s\n", msg);
+    bool ok = myri_routes_deadlock_free(t, enc, &r, &err);
+    if (!ok) fprintf(stderr, "deadlock: %s\n", err.msg);
     assert_true(ok);
     myri_routes_free(&r);
 }
@@ -181,7 +182,7 @@ static void test_fat_tree_routes_minimal_and_spread(void **state)
     (void)state;
     myri_topo *t = gen(MYRI_GEN_FAT_TREE, 4, 3, 0, 0);
     myri_routes r = {0};
-    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, &err), MYRI_OK);
     unsigned top_use[48] = {0};
     for (uint32_t s = 0; s < 64; s++) {
         for (uint32_t d = 0; d < 64; d++) {
@@ -193,7 +194,7 @@ static void test_fat_tree_routes_minimal_and_spread(void **state)
                 uint32_t chan[40];
                 size_t nc;
                 assert_int_equal(myri_route_walk(t, MYRI_ROUTE_ABSOLUTE, s, rt, chan, &nc, NULL,
-                                                 msg, sizeof msg), MYRI_OK);
+                                                 &err), MYRI_OK);
                 const myri_topo_link *lk = &t->link[chan[2] / 2]; /* into the top switch */
                 uint32_t top = chan[2] % 2 ? lk->a_node : lk->b_node;
                 top_use[top - 64 - 32]++;
@@ -213,17 +214,16 @@ static void test_cyclic_routes_detected(void **state)
     (void)state;
     myri_topo *t = gen(MYRI_GEN_RING, 0, 4, 0, 0);
     myri_routes r = {0};
-    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_OK);
+    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &r, &err), MYRI_OK);
     for (uint32_t s = 0; s < 4; s++) {
         uint32_t d = (s + 2) % 4, ports[3] = {0, 0, 2};
         assert_int_equal(myri_route_from_ports(t, MYRI_ROUTE_ABSOLUTE, s, d, ports, 3,
-                                               &r.route[s * 4 + d], msg, sizeof msg), MYRI_OK);
+                                               &r.route[s * 4 + d], &err), MYRI_OK);
     }
-    assert_false(myri_routes_deadlock_free(t, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg));
-    assert_non_null(strstr(msg, "cycle"));
+    assert_false(myri_routes_deadlock_free(t, MYRI_ROUTE_ABSOLUTE, &r, &err));
+    assert_non_null(strstr(err.msg, "cycle"));
     uint32_t bad[2] = {1, 2};
-    assert_int_equal(myri_route_from_ports(t, MYRI_ROUTE_ABSOLUTE, 0, 1, bad, 2, &r.route[1], msg,
-                                           sizeof msg), MYRI_EINVAL);
+    assert_int_equal(myri_route_from_ports(t, MYRI_ROUTE_ABSOLUTE, 0, 1, bad, 2, &r.route[1], &err), MYRI_EINVAL);
     myri_routes_free(&r);
     myri_topo_destroy(t);
 }
@@ -272,19 +272,19 @@ static void test_routes_random_networks(void **state)
                     done = myri_topo_connect(t, h, 0, s, p, 2.0, NULL) == MYRI_OK;
             }
         }
-        if (myri_topo_validate(t, msg, sizeof msg) == MYRI_OK) {
+        if (myri_topo_validate(t, &err) == MYRI_OK) {
             built++;
             check_routes(t, MYRI_ROUTE_ABSOLUTE);
             /* a random root set: routes may not exist for every pair then */
             myri_topo_add_root(t, nh + (uint32_t)(myri_splitmix64(&seed) % ns));
             myri_topo_add_root(t, nh + (uint32_t)(myri_splitmix64(&seed) % ns));
             myri_routes r = {0};
-            if (myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &r, msg, sizeof msg) == MYRI_OK) {
+            if (myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &r, &err) == MYRI_OK) {
                 rooted++;
                 myri_routes_free(&r);
                 check_routes(t, MYRI_ROUTE_RELATIVE);
             } else {
-                assert_non_null(strstr(msg, "no up*-then-down* route"));
+                assert_non_null(strstr(err.msg, "no up*-then-down* route"));
             }
         }
         myri_topo_destroy(t);
@@ -305,12 +305,11 @@ static void test_mesh_dimension_order(void **state)
         myri_topo_gen_params p = {.gen = MYRI_GEN_MESH, .x = dims[c][0], .y = dims[c][1],
                                   .per_switch = dims[c][2], .length_m = 1};
         myri_topo *t = NULL;
-        assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_OK);
+        assert_int_equal(myri_topo_generate(&p, &t, &err), MYRI_OK);
         for (int e = 0; e < 2; e++) {
             myri_routes r = {0}, ud = {0};
-            assert_int_equal(myri_routes_mesh_xy(t, p.x, p.y, p.per_switch, (myri_route_encoding)e, &r, msg,
-                                                 sizeof msg), MYRI_OK);
-            assert_int_equal(myri_routes_updown(t, (myri_route_encoding)e, &ud, msg, sizeof msg), MYRI_OK);
+            assert_int_equal(myri_routes_mesh_xy(t, p.x, p.y, p.per_switch, (myri_route_encoding)e, &r, &err), MYRI_OK);
+            assert_int_equal(myri_routes_updown(t, (myri_route_encoding)e, &ud, &err), MYRI_OK);
             uint32_t h = p.per_switch;
             for (uint32_t s = 0; s < t->nhosts; s++) {
                 for (uint32_t d = 0; d < t->nhosts; d++) {
@@ -321,12 +320,12 @@ static void test_mesh_dimension_order(void **state)
                     assert_int_equal(rt->len, manhattan + 1);
                     assert_true(myri_routes_get(&ud, s, d)->len >= rt->len);
                     uint32_t reached = 0;
-                    assert_int_equal(myri_route_walk(t, (myri_route_encoding)e, s, rt, NULL, NULL, &reached, msg,
-                                                     sizeof msg), MYRI_OK);
+                    assert_int_equal(myri_route_walk(t, (myri_route_encoding)e, s, rt, NULL, NULL, &reached, &err),
+                                     MYRI_OK);
                     assert_int_equal(reached, d);
                 }
             }
-            assert_true(myri_routes_deadlock_free(t, (myri_route_encoding)e, &r, msg, sizeof msg));
+            assert_true(myri_routes_deadlock_free(t, (myri_route_encoding)e, &r, &err));
             myri_routes_free(&r);
             myri_routes_free(&ud);
         }
@@ -336,8 +335,8 @@ static void test_mesh_dimension_order(void **state)
     myri_topo_gen_params p = {.gen = MYRI_GEN_STAR, .length_m = 1};
     myri_topo *t = NULL;
     myri_routes r = {0};
-    assert_int_equal(myri_topo_generate(&p, &t, msg, sizeof msg), MYRI_OK);
-    assert_int_equal(myri_routes_mesh_xy(t, 3, 3, 1, MYRI_ROUTE_ABSOLUTE, &r, msg, sizeof msg), MYRI_EINVAL);
+    assert_int_equal(myri_topo_generate(&p, &t, &err), MYRI_OK);
+    assert_int_equal(myri_routes_mesh_xy(t, 3, 3, 1, MYRI_ROUTE_ABSOLUTE, &r, &err), MYRI_EINVAL);
     myri_topo_destroy(t);
 }
 
@@ -393,7 +392,6 @@ static void test_endpoint_good(void **state)
 {
     (void)state;
     myri_topo *t = endpoint_net();
-    myri_error err;
     uint32_t node = 99, port = 99;
     const struct {
         const char *s;
@@ -438,7 +436,7 @@ static void test_endpoint_bad(void **state)
         {"s0.99999999999999999999", "out of range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        myri_error err = {{0}};
+        memset(&err, 0, sizeof err);
         uint32_t node = 0, port = 0;
         assert_int_equal(myri_topo_parse_endpoint(t, cases[i].s, &node, &port, &err), MYRI_EINPUT);
         if (!strstr(err.msg, cases[i].word) || !strstr(err.msg, "expected"))

@@ -2,7 +2,7 @@
  * 2.2, equations (1)-(15)), the seed-004 NIC model, and the reproduction of
  * the paper's analytical Tables 3 and 8.
  *
- * A network (qna_net) is a set of nodes (each with m servers, FCFS, infinite
+ * A network (myri_qna_net) is a set of nodes (each with m servers, FCFS, infinite
  * waiting room) and classes.  Customers are identified by (node, class)
  * pairs; routing goes from one pair to another with a probability, which is
  * how class switching is expressed; whatever probability is left over leaves
@@ -13,7 +13,7 @@
  * are "time units", the same unit for all (the seed-004 model uses
  * microseconds, so rates are per microsecond).
  *
- * Solving (qna_solve):
+ * Solving (myri_qna_solve):
  *   Step 1: traffic equations (1)-(2) with class switching, solved exactly
  *           (linear system over (node, class) flows); (3)-(7).
  *   Step 2: superposition (8)-(9), flow (10), splitting (11) with the
@@ -30,8 +30,8 @@
  * Errors: every function returns a myri_status; NULL or out-of-range
  * arguments give MYRI_EINVAL, never a crash.
  */
-#ifndef MYRI_QNA_H
-#define MYRI_QNA_H
+#ifndef MYRI_ANALYSIS_QNA_H
+#define MYRI_ANALYSIS_QNA_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,72 +41,76 @@
 #include "myri/json.h"
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Limits (fixed so that a solve needs no allocation beyond the result). */
 #define QNA_MAX_NODES 32
 #define QNA_MAX_CLASSES 16
 #define QNA_NAME_MAX 32
-/* Destination "leave the network" for qna_net_route (to_node). */
+/* Destination "leave the network" for myri_qna_net_route (to_node). */
 #define QNA_EXIT ((size_t)-1)
 
-typedef struct qna_net qna_net; /* opaque */
+typedef struct myri_qna_net myri_qna_net; /* opaque */
 
 /* ---- building a network ------------------------------------------------------ */
-/* Creates an empty network; NULL on ENOMEM.  qna_net_destroy(NULL) is safe. */
-qna_net *qna_net_create(void);
-void qna_net_destroy(qna_net *net);
+/* Creates an empty network; NULL on ENOMEM.  myri_qna_net_destroy(NULL) is safe. */
+myri_qna_net *myri_qna_net_create(void);
+void myri_qna_net_destroy(myri_qna_net *net);
 /* Deep copy (NULL on ENOMEM or net == NULL). */
-qna_net *qna_net_clone(const qna_net *net);
+myri_qna_net *myri_qna_net_clone(const myri_qna_net *net);
 
 /* Adds a node with `servers` >= 1 identical servers; *idx (may be NULL) gets
  * its index.  Names are unique, 1..QNA_NAME_MAX-1 chars.  MYRI_EINVAL on a bad
  * or duplicate name or servers < 1, MYRI_EFULL past QNA_MAX_NODES. */
-myri_status qna_net_add_node(qna_net *net, const char *name, int servers, size_t *idx);
+myri_status myri_qna_net_add_node(myri_qna_net *net, const char *name, int servers, size_t *idx);
 /* Adds a class (same rules, QNA_MAX_CLASSES). */
-myri_status qna_net_add_class(qna_net *net, const char *name, size_t *idx);
+myri_status myri_qna_net_add_class(myri_qna_net *net, const char *name, size_t *idx);
 /* Service time of class `cls` at `node`: mean > 0, scv >= 0 (replaces). */
-myri_status qna_net_service(qna_net *net, size_t node, size_t cls, double mean, double scv);
+myri_status myri_qna_net_service(myri_qna_net *net, size_t node, size_t cls, double mean, double scv);
 /* External arrivals of class `cls` at `node`: rate >= 0, scv >= 0 (replaces). */
-myri_status qna_net_arrival(qna_net *net, size_t node, size_t cls, double rate, double scv);
+myri_status myri_qna_net_arrival(myri_qna_net *net, size_t node, size_t cls, double rate, double scv);
 /* Routing probability from (from_node, from_cls) to (to_node, to_cls), in
  * [0, 1] (replaces).  to_node = QNA_EXIT records an explicit exit probability
  * (to_cls ignored); it only serves the sum check.  MYRI_ERANGE if the
  * probabilities out of (from_node, from_cls) would sum to more than 1. */
-myri_status qna_net_route(qna_net *net, size_t from_node, size_t from_cls, size_t to_node,
+myri_status myri_qna_net_route(myri_qna_net *net, size_t from_node, size_t from_cls, size_t to_node,
                           size_t to_cls, double p);
 
-size_t qna_net_nodes(const qna_net *net);
-size_t qna_net_classes(const qna_net *net);
-const char *qna_net_node_name(const qna_net *net, size_t node);   /* NULL if out of range */
-const char *qna_net_class_name(const qna_net *net, size_t cls);   /* NULL if out of range */
+size_t myri_qna_net_nodes(const myri_qna_net *net);
+size_t myri_qna_net_classes(const myri_qna_net *net);
+const char *myri_qna_net_node_name(const myri_qna_net *net, size_t node);   /* NULL if out of range */
+const char *myri_qna_net_class_name(const myri_qna_net *net, size_t cls);   /* NULL if out of range */
 /* Whether (node, cls) has a service time (false if out of range). */
-bool qna_net_has_service(const qna_net *net, size_t node, size_t cls);
+bool myri_qna_net_has_service(const myri_qna_net *net, size_t node, size_t cls);
 /* Index lookups by name: MYRI_ENOTFOUND if unknown. */
-myri_status qna_net_find_node(const qna_net *net, const char *name, size_t *idx);
-myri_status qna_net_find_class(const qna_net *net, const char *name, size_t *idx);
+myri_status myri_qna_net_find_node(const myri_qna_net *net, const char *name, size_t *idx);
+myri_status myri_qna_net_find_class(const myri_qna_net *net, const char *name, size_t *idx);
 
 /* ---- solving ------------------------------------------------------------------ */
-typedef enum qna_wq_formula {
+typedef enum myri_qna_wq_formula {
     QNA_WQ_WHITT = 0, /* default: m=1 Kingman (= (12)); m>1 Whitt's GI/G/m */
     QNA_WQ_PAPER = 1  /* (12) exactly as printed in seed 004 */
-} qna_wq_formula;
+} myri_qna_wq_formula;
 
-typedef enum qna_split {
+typedef enum myri_qna_split {
     QNA_SPLIT_CLASS = 0,    /* default: (11) with the per-class p_{ij,r} (seed 004) */
     QNA_SPLIT_AGGREGATE = 1 /* Whitt: p = share of node i's total departures */
-} qna_split;
+} myri_qna_split;
 
-typedef struct qna_options {
+typedef struct myri_qna_options {
     int sweeps;          /* 0: iterate until converged; N > 0: exactly N sweeps */
     double tol;          /* convergence: max |change| of any SCV in a sweep */
     int max_sweeps;      /* give up (MYRI_EMODEL) after this many when sweeps == 0 */
-    qna_wq_formula wq;
-    qna_split split;
-} qna_options;
+    myri_qna_wq_formula wq;
+    myri_qna_split split;
+} myri_qna_options;
 
 /* Defaults: converge, tol 1e-12, max_sweeps 10000, QNA_WQ_WHITT, QNA_SPLIT_CLASS. */
-void qna_options_default(qna_options *opt);
+void myri_qna_options_default(myri_qna_options *opt);
 
-typedef struct qna_node_result {
+typedef struct myri_qna_node_result {
     char name[QNA_NAME_MAX];
     int servers;
     double lambda; /* (3) total arrival rate */
@@ -119,37 +123,37 @@ typedef struct qna_node_result {
     double w;      /* (13) mean time in node */
     double lq;     /* (14) mean queue length */
     double l;      /* (15) mean number in node */
-} qna_node_result;
+} myri_qna_node_result;
 
-typedef struct qna_result {
+typedef struct myri_qna_result {
     size_t n_nodes, n_classes;
-    qna_node_result node[QNA_MAX_NODES];
+    myri_qna_node_result node[QNA_MAX_NODES];
     double lambda_nc[QNA_MAX_NODES][QNA_MAX_CLASSES]; /* (2) lambda_{i,r} */
     double ca2_nc[QNA_MAX_NODES][QNA_MAX_CLASSES];    /* (8) C^2_{A_{i,r}} */
     size_t bottleneck; /* index of the node with the highest utilisation */
     int iterations;    /* sweeps of step 2 performed */
     bool converged;    /* step 2 reached tol (always false with fixed sweeps) */
-} qna_result;
+} myri_qna_result;
 
 /* Solves the network.  opt may be NULL (defaults).  Returns MYRI_OK;
  * MYRI_EMODEL with err naming the node if some utilisation >= 1 (out holds
  * step 1 results) or the traffic equations are singular (traffic that never
  * leaves); MYRI_EINPUT if a (node, class) with traffic has no service time;
  * MYRI_EINVAL on NULL arguments.  err may be NULL. */
-myri_status qna_solve(const qna_net *net, const qna_options *opt, qna_result *out,
+myri_status myri_qna_solve(const myri_qna_net *net, const myri_qna_options *opt, myri_qna_result *out,
                       myri_error *err);
 
 /* Prints the per-node table (aligned text) and the bottleneck. */
-void qna_result_print(const qna_result *res, FILE *out);
+void myri_qna_result_print(const myri_qna_result *res, FILE *out);
 /* Writes members "nodes" (list of objects: name, servers, lambda, rho, mu,
  * ca2, cs2, cd2, wq, w, lq, l), "bottleneck", "iterations", "converged"
  * into the current JSON object. */
-void qna_result_json(const qna_result *res, myri_json *j);
+void myri_qna_result_json(const myri_qna_result *res, myri_json *j);
 
 /* ---- networks in YAML ------------------------------------------------------------
  * Reads the `network:` mapping of a document (see docs/QNA.md for the format).
  * Errors: MYRI_EINPUT with FILE:LINE:COL in err. */
-myri_status qna_net_from_doc(const myri_node *root, qna_net **out, myri_error *err);
+myri_status myri_qna_net_from_doc(const myri_node *root, myri_qna_net **out, myri_error *err);
 
 /* ---- the seed-004 NIC model ------------------------------------------------------ */
 /* Node and class indices of the built-in model. */
@@ -158,7 +162,7 @@ enum { QNA_NIC_DOORBELL = 0, QNA_NIC_DESCRIPTOR = 1, QNA_NIC_DATA = 2 };
 
 /* Service times in microseconds (seed 004 Table 2) and the NSDMA-programming
  * probability rule (section 3.1). */
-typedef struct qna_nic_params {
+typedef struct myri_qna_nic_params {
     double lanai_doorbell_us;   /* 22 */
     double lanai_descriptor_us; /* 0.12 */
     double lanai_program_us;    /* 10: LANai programming NSDMA; data mean = this * p */
@@ -167,33 +171,32 @@ typedef struct qna_nic_params {
     double nsdma_data_us;       /* 52.6887 = t */
     double p_idle_share;        /* 0.5: p = share * (1 - lambda t) */
     double p_override;          /* < 0: use the rule above; else p itself */
-} qna_nic_params;
+} myri_qna_nic_params;
 
 /* Table 2 as printed. */
-void qna_nic_params_default(qna_nic_params *p);
+void myri_qna_nic_params_default(myri_qna_nic_params *p);
 /* Builds the NIC network at doorbell rate lambda_per_us (Poisson, SCV 1;
  * deterministic services, SCV 0).  params may be NULL (Table 2). */
-myri_status qna_nic_build(double lambda_per_us, const qna_nic_params *params, qna_net **out);
+myri_status myri_qna_nic_build(double lambda_per_us, const myri_qna_nic_params *params, myri_qna_net **out);
 
 /* ---- reproduction of seed 004 Tables 3 and 8 ------------------------------------- */
 #define QNA_SEED004_ROWS 6
 
-typedef struct qna_seed004_row {
+typedef struct myri_qna_seed004_row {
     double lambda_per_us;      /* the paper's arrival rate */
     double paper_lq[3];        /* Table 3: LANai, HDMA, NSDMA (printed) */
     double paper_rho[3];       /* Table 8 analytical: LANai, HDMA, NSDMA (printed) */
     double conv_lq[3], conv_rho[3]; /* ours: Table 2 as printed, converged */
     double cond_lq[3], cond_rho[3]; /* ours under the paper's conditions */
-} qna_seed004_row;
+} myri_qna_seed004_row;
 
 /* The paper's unstated conditions (found by search, see docs/QNA.md): the
  * corrected Table 2 and the number of sweeps of step 2. */
-void qna_seed004_conditions(qna_nic_params *params, int *sweeps);
+void myri_qna_seed004_conditions(myri_qna_nic_params *params, int *sweeps);
 /* One line describing the conditions, for reports. */
-const char *qna_seed004_conditions_text(void);
+const char *myri_qna_seed004_conditions_text(void);
 /* Fills rows[QNA_SEED004_ROWS] with the printed values and both of ours. */
-myri_status qna_seed004_tables(qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err);
-
+myri_status myri_qna_seed004_tables(myri_qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err);
 
 /* ---- the search that found the conditions ------------------------------------------
  * Every Table 2 entry (as printed, or replaced by one misprint variant: one
@@ -201,23 +204,27 @@ myri_status qna_seed004_tables(qna_seed004_row rows[QNA_SEED004_ROWS], myri_erro
  * the decimal point moved by one or two places) combined with every number
  * of sweeps 1..max_sweeps and with convergence, scored by the number of the
  * 36 printed cells of Tables 3 and 8 reproduced to the printed precision. */
-#define QNA_SEED004_ENTRIES 6 /* Table 2 entries, in qna_nic_params order */
+#define QNA_SEED004_ENTRIES 6 /* Table 2 entries, in myri_qna_nic_params order */
 
-typedef struct qna_seed004_candidate {
-    int entry;        /* -1: Table 2 as printed; else 0..5 (qna_seed004_entry_name) */
+typedef struct myri_qna_seed004_candidate {
+    int entry;        /* -1: Table 2 as printed; else 0..5 (myri_qna_seed004_entry_name) */
     char text[24];    /* the value tried, as text */
     double value_us;
     int sweeps;       /* 0: converged */
     int cells;        /* cells matched, of 36 */
-} qna_seed004_candidate;
+} myri_qna_seed004_candidate;
 
 /* Name of Table 2 entry k ("HDMA descriptor") and its printed text ("68.3154"). */
-const char *qna_seed004_entry_name(int k);
-const char *qna_seed004_entry_printed(int k);
+const char *myri_qna_seed004_entry_name(int k);
+const char *myri_qna_seed004_entry_printed(int k);
 /* Scores all candidates; writes the n best (most cells; ties: printed table
  * first, then fewer sweeps) into best, the number scored into *scored.
  * MYRI_EINVAL on bad arguments (max_sweeps 1..100). */
-myri_status qna_seed004_search(int max_sweeps, qna_seed004_candidate *best, size_t n,
+myri_status myri_qna_seed004_search(int max_sweeps, myri_qna_seed004_candidate *best, size_t n,
                                size_t *scored);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

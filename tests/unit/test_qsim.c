@@ -1,4 +1,4 @@
-/* test_nicsim.c -- the seed-004 simulation models: exact single-node results
+/* test_qsim.c -- the seed-004 simulation models: exact single-node results
  * (M/M/1, M/D/1), a differential test of the station code against a direct
  * reference computation on the same arrival stream, determinism, the
  * NSDMA-busy readings, network checks, and the paper's Tables 4-7 and 9 at
@@ -17,12 +17,12 @@
 
 #include "myri/rng.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 /* |est - exact| within 3 half-widths (a 99.7 % interval: the fixed seeds
  * make the test deterministic, the factor keeps it robust to engine
  * changes), and the interval itself tight, so the test can fail. */
-static void assert_covers(nicsim_est e, double exact, double max_rel_hw)
+static void assert_covers(myri_qsim_est e, double exact, double max_rel_hw)
 {
     if (!(fabs(e.mean - exact) <= 3.0 * e.hw) || !(e.hw <= max_rel_hw * exact)) {
         fprintf(stderr, "estimate %.6f +- %.6f, exact %.6f\n", e.mean, e.hw, exact);
@@ -30,13 +30,13 @@ static void assert_covers(nicsim_est e, double exact, double max_rel_hw)
     }
 }
 
-static void run_single(double lambda, uint64_t service_ps, nicsim_dist dist, bool plain, uint64_t seed,
-                       nicsim_result *r)
+static void run_single(double lambda, uint64_t service_ps, myri_qsim_dist dist, bool plain, uint64_t seed,
+                       myri_qsim_result *r)
 {
-    nicsim_net net;
-    nicsim_net_single(&net, lambda, service_ps, dist);
-    nicsim_opts o = {.seed = seed, .precision = 0.01, .plain_batch_means = plain};
-    assert_int_equal(nicsim_run(&net, &o, r), MYRI_OK);
+    myri_qsim_net net;
+    myri_qsim_net_single(&net, lambda, service_ps, dist);
+    myri_qsim_opts o = {.seed = seed, .precision = 0.01, .plain_batch_means = plain};
+    assert_int_equal(myri_qsim_run(&net, &o, r), MYRI_OK);
     assert_true(r->converged);
 }
 
@@ -45,8 +45,8 @@ static void test_mm1(void **state)
 {
     (void)state;
     for (int plain = 0; plain < 2; plain++) {
-        nicsim_result r;
-        run_single(0.5, MYRI_PS_PER_US, NICSIM_EXP, plain, 11, &r);
+        myri_qsim_result r;
+        run_single(0.5, MYRI_PS_PER_US, MYRI_QSIM_EXP, plain, 11, &r);
         assert_covers(r.st[0].lq, 0.5, 0.02);
         assert_covers(r.st[0].util, 0.5, 0.02);
     }
@@ -57,8 +57,8 @@ static void test_md1(void **state)
 {
     (void)state;
     for (int plain = 0; plain < 2; plain++) {
-        nicsim_result r;
-        run_single(0.8, MYRI_PS_PER_US, NICSIM_DET, plain, 12, &r);
+        myri_qsim_result r;
+        run_single(0.8, MYRI_PS_PER_US, MYRI_QSIM_DET, plain, 12, &r);
         assert_covers(r.st[0].lq, 1.6, 0.02);
         assert_covers(r.st[0].util, 0.8, 0.02);
     }
@@ -96,11 +96,11 @@ static void test_differential_single(void **state)
         uint64_t d_ps = 1000000 + myri_rng_below(&pick, 50000000);
         double lambda = rho / ((double)d_ps / (double)MYRI_PS_PER_US);
         uint64_t seed = myri_rng_next(&pick);
-        nicsim_net net;
-        nicsim_net_single(&net, lambda, d_ps, NICSIM_DET);
-        nicsim_opts o = {.seed = seed, .arrivals = 20000, .plain_batch_means = true};
-        nicsim_result r;
-        assert_int_equal(nicsim_run(&net, &o, &r), MYRI_OK);
+        myri_qsim_net net;
+        myri_qsim_net_single(&net, lambda, d_ps, MYRI_QSIM_DET);
+        myri_qsim_opts o = {.seed = seed, .arrivals = 20000, .plain_batch_means = true};
+        myri_qsim_result r;
+        assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_OK);
         double ref = reference_lq(lambda, d_ps, seed, r.t0_ps, r.t1_ps);
         if (fabs(ref - r.st[0].lq.mean) > 1e-9 * (1.0 + ref)) {
             fprintf(stderr, "case %d: rho %.3f D %llu ps: sim %.12f ref %.12f\n", c, rho,
@@ -158,11 +158,11 @@ static void ref_advance(ref_nic *m, uint64_t t)
 
 static void ref_lanai_next(ref_nic *m)
 {
-    static const uint64_t svc[3] = {NICSIM_T_LANAI_DOORBELL_PS, NICSIM_T_LANAI_DESCRIPTOR_PS,
-                                    NICSIM_T_LANAI_PROGRAM_PS};
+    static const uint64_t svc[3] = {MYRI_QSIM_T_LANAI_DOORBELL_PS, MYRI_QSIM_T_LANAI_DESCRIPTOR_PS,
+                                    MYRI_QSIM_T_LANAI_PROGRAM_PS};
     if (m->lanai_cls >= 0 || m->lanai_held || m->lq.n == 0) return;
     int c = refq_pop(&m->lq);
-    if (c == NICSIM_DATA && m->nsdma_done != NEVER) {
+    if (c == MYRI_QSIM_DATA && m->nsdma_done != NEVER) {
         m->lanai_held = 1;
         return;
     }
@@ -174,7 +174,8 @@ static void ref_hdma_next(ref_nic *m)
 {
     if (m->hdma_cls >= 0 || m->hq.n == 0) return;
     m->hdma_cls = refq_pop(&m->hq);
-    m->hdma_done = m->now + (m->hdma_cls == NICSIM_DOORBELL ? NICSIM_T_HDMA_DOORBELL_PS : NICSIM_T_HDMA_DESCRIPTOR_PS);
+    m->hdma_done = m->now + (m->hdma_cls == MYRI_QSIM_DOORBELL ? MYRI_QSIM_T_HDMA_DOORBELL_PS
+                                                               : MYRI_QSIM_T_HDMA_DESCRIPTOR_PS);
 }
 
 static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, double out[3])
@@ -200,7 +201,7 @@ static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, d
         if (t > t1) break;
         ref_advance(m, t);
         if (which == 0) {
-            refq_push(&m->lq, NICSIM_DOORBELL);
+            refq_push(&m->lq, MYRI_QSIM_DOORBELL);
             x = -mean_us * log1p(-myri_rng_uniform01(&rng)) * (double)MYRI_PS_PER_US;
             next_arr = t + (x < 1.0 ? 1 : (uint64_t)llround(x));
             ref_lanai_next(m);
@@ -208,12 +209,12 @@ static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, d
             int c = m->lanai_cls;
             m->lanai_cls = -1;
             m->lanai_done = NEVER;
-            if (c == NICSIM_DATA) m->nsdma_done = t + NICSIM_T_NSDMA_DATA_PS;
+            if (c == MYRI_QSIM_DATA) m->nsdma_done = t + MYRI_QSIM_T_NSDMA_DATA_PS;
             else refq_push(&m->hq, c);
             ref_hdma_next(m);
             ref_lanai_next(m);
         } else if (which == 2) {
-            refq_push(&m->lq, m->hdma_cls == NICSIM_DOORBELL ? NICSIM_DESCRIPTOR : NICSIM_DATA);
+            refq_push(&m->lq, m->hdma_cls == MYRI_QSIM_DOORBELL ? MYRI_QSIM_DESCRIPTOR : MYRI_QSIM_DATA);
             m->hdma_cls = -1;
             m->hdma_done = NEVER;
             ref_hdma_next(m);
@@ -222,8 +223,8 @@ static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, d
             m->nsdma_done = NEVER;
             if (m->lanai_held) {
                 m->lanai_held = 0;
-                m->lanai_cls = NICSIM_DATA;
-                m->lanai_done = t + NICSIM_T_LANAI_PROGRAM_PS;
+                m->lanai_cls = MYRI_QSIM_DATA;
+                m->lanai_done = t + MYRI_QSIM_T_LANAI_PROGRAM_PS;
             }
         }
     }
@@ -245,11 +246,12 @@ static void test_differential_pooled(void **state)
     for (int c = 0; c < 5; c++) {
         double lambda = myri_rng_uniform(&pick, 0.002, 0.0108);
         uint64_t seed = myri_rng_next(&pick);
-        nicsim_net net;
-        assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, lambda, 0.0, NICSIM_LIMITED, NICSIM_HOLD), MYRI_OK);
-        nicsim_opts o = {.seed = seed, .arrivals = 30000, .plain_batch_means = true};
-        nicsim_result r;
-        assert_int_equal(nicsim_run(&net, &o, &r), MYRI_OK);
+        myri_qsim_net net;
+        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, lambda, 0.0, MYRI_QSIM_LIMITED, MYRI_QSIM_HOLD),
+                         MYRI_OK);
+        myri_qsim_opts o = {.seed = seed, .arrivals = 30000, .plain_batch_means = true};
+        myri_qsim_result r;
+        assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_OK);
         double ref[3];
         ref_pooled(lambda, seed, r.t0_ps, r.t1_ps, ref);
         double sim[3] = {r.st[0].util.mean, r.st[0].lq.mean, r.st[1].lq.mean};
@@ -262,46 +264,47 @@ static void test_differential_pooled(void **state)
 }
 
 /* arrivals = 0: to +-2 % on the HDMA queue; else a fixed run. */
-static void run_seed004_n(nicsim_model m, double lambda, nicsim_blocking b, uint64_t seed, uint64_t arrivals,
-                          nicsim_result *r)
+static void run_seed004_n(myri_qsim_model m, double lambda, myri_qsim_blocking b, uint64_t seed, uint64_t arrivals,
+                          myri_qsim_result *r)
 {
-    nicsim_net net;
-    assert_int_equal(nicsim_net_seed004(&net, m, lambda, 0.0, NICSIM_LIMITED, b), MYRI_OK);
-    nicsim_opts o = {.seed = seed, .precision = 0.02, .arrivals = arrivals};
-    assert_int_equal(nicsim_run(&net, &o, r), MYRI_OK);
+    myri_qsim_net net;
+    assert_int_equal(myri_qsim_net_seed004(&net, m, lambda, 0.0, MYRI_QSIM_LIMITED, b), MYRI_OK);
+    myri_qsim_opts o = {.seed = seed, .precision = 0.02, .arrivals = arrivals};
+    assert_int_equal(myri_qsim_run(&net, &o, r), MYRI_OK);
     assert_true(r->converged);
 }
 
-static void run_seed004(nicsim_model m, double lambda, nicsim_blocking b, uint64_t seed, nicsim_result *r)
+static void run_seed004(myri_qsim_model m, double lambda, myri_qsim_blocking b, uint64_t seed, myri_qsim_result *r)
 {
-    nicsim_net net;
-    assert_int_equal(nicsim_net_seed004(&net, m, lambda, 0.0, NICSIM_LIMITED, b), MYRI_OK);
-    nicsim_opts o = {.seed = seed, .precision = 0.02};
-    assert_int_equal(nicsim_run(&net, &o, r), MYRI_OK);
+    myri_qsim_net net;
+    assert_int_equal(myri_qsim_net_seed004(&net, m, lambda, 0.0, MYRI_QSIM_LIMITED, b), MYRI_OK);
+    myri_qsim_opts o = {.seed = seed, .precision = 0.02};
+    assert_int_equal(myri_qsim_run(&net, &o, r), MYRI_OK);
     assert_true(r->converged);
 }
 
 static void test_determinism(void **state)
 {
     (void)state;
-    nicsim_result a, b, c;
-    run_seed004_n(NICSIM_POLLING, 0.009, NICSIM_HOLD, 5, 50000, &a);
-    run_seed004_n(NICSIM_POLLING, 0.009, NICSIM_HOLD, 5, 50000, &b);
-    run_seed004_n(NICSIM_POLLING, 0.009, NICSIM_HOLD, 6, 50000, &c);
+    myri_qsim_result a, b, c;
+    run_seed004_n(MYRI_QSIM_POLLING, 0.009, MYRI_QSIM_HOLD, 5, 50000, &a);
+    run_seed004_n(MYRI_QSIM_POLLING, 0.009, MYRI_QSIM_HOLD, 5, 50000, &b);
+    run_seed004_n(MYRI_QSIM_POLLING, 0.009, MYRI_QSIM_HOLD, 6, 50000, &c);
     assert_int_equal(a.hash, b.hash);
-    assert_int_equal(nicsim_result_hash(&a, 0), nicsim_result_hash(&b, 0));
+    assert_int_equal(myri_qsim_result_hash(&a, 0), myri_qsim_result_hash(&b, 0));
     assert_true(a.st[1].lq.mean == b.st[1].lq.mean && a.st[0].util.mean == b.st[0].util.mean);
     assert_true(a.hash != c.hash);
     assert_true(a.st[1].lq.mean != c.st[1].lq.mean);
     /* Threads do not change results. */
-    nicsim_job jobs[2];
+    myri_qsim_job jobs[2];
     memset(jobs, 0, sizeof jobs);
     for (int k = 0; k < 2; k++) {
-        assert_int_equal(nicsim_net_seed004(&jobs[k].net, NICSIM_POLLING, 0.009, 0.0, NICSIM_LIMITED, NICSIM_HOLD),
+        assert_int_equal(myri_qsim_net_seed004(&jobs[k].net, MYRI_QSIM_POLLING, 0.009, 0.0, MYRI_QSIM_LIMITED,
+                                               MYRI_QSIM_HOLD),
                          MYRI_OK);
-        jobs[k].opts = (nicsim_opts){.seed = (uint64_t)(5 + k), .precision = 0.02, .arrivals = 50000};
+        jobs[k].opts = (myri_qsim_opts){.seed = (uint64_t)(5 + k), .precision = 0.02, .arrivals = 50000};
     }
-    assert_int_equal(nicsim_run_jobs(jobs, 2, 2), MYRI_OK);
+    assert_int_equal(myri_qsim_run_jobs(jobs, 2, 2), MYRI_OK);
     assert_int_equal(jobs[0].result.hash, a.hash);
     assert_int_equal(jobs[1].result.hash, c.hash);
 }
@@ -321,10 +324,10 @@ static void test_paper_tables(void **state)
     (void)state;
     const int rows[2] = {2, 4}; /* lambda = 0.00786 and 0.01079 */
     for (int i = 0; i < 2; i++) {
-        const nicsim_paper_row *p = &nicsim_paper[rows[i]];
-        nicsim_result m1, m2;
-        run_seed004(NICSIM_POOLED, p->lambda, NICSIM_HOLD, 7, &m1);
-        run_seed004(NICSIM_POLLING, p->lambda, NICSIM_HOLD, 7, &m2);
+        const myri_qsim_paper_row *p = &myri_qsim_paper[rows[i]];
+        myri_qsim_result m1, m2;
+        run_seed004(MYRI_QSIM_POOLED, p->lambda, MYRI_QSIM_HOLD, 7, &m1);
+        run_seed004(MYRI_QSIM_POLLING, p->lambda, MYRI_QSIM_HOLD, 7, &m2);
         assert_true(within(m1.st[0].util.mean, p->t5_lanai1, 0.01));
         assert_true(within(m2.st[0].util.mean, p->t5_lanai2, 0.01));
         assert_true(within(m1.st[1].util.mean, p->t5_hdma1, 0.01));
@@ -354,9 +357,9 @@ static void test_paper_tables(void **state)
 static void test_blocking_readings(void **state)
 {
     (void)state;
-    nicsim_result hold, skip;
-    run_seed004_n(NICSIM_POOLED, 0.011, NICSIM_HOLD, 3, 300000, &hold);
-    run_seed004_n(NICSIM_POOLED, 0.011, NICSIM_SKIP, 3, 300000, &skip);
+    myri_qsim_result hold, skip;
+    run_seed004_n(MYRI_QSIM_POOLED, 0.011, MYRI_QSIM_HOLD, 3, 300000, &hold);
+    run_seed004_n(MYRI_QSIM_POOLED, 0.011, MYRI_QSIM_SKIP, 3, 300000, &skip);
     assert_true(within(hold.st[0].util.mean, 0.3690, 0.005));
     assert_true(fabs(skip.st[0].util.mean - 0.011 * 32.12) < 0.002);
     assert_true(skip.st[0].util.mean < 0.3690 * 0.96);
@@ -370,13 +373,14 @@ static void test_blocking_readings(void **state)
 static void test_gated_matches_table7(void **state)
 {
     (void)state;
-    const nicsim_paper_row *p = &nicsim_paper[4];
-    nicsim_net net;
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POLLING, p->lambda, 0.0, NICSIM_GATED, NICSIM_HOLD), MYRI_OK);
-    nicsim_opts o = {.seed = 7, .precision = 0.02};
-    nicsim_result g, l;
-    assert_int_equal(nicsim_run(&net, &o, &g), MYRI_OK);
-    run_seed004(NICSIM_POLLING, p->lambda, NICSIM_HOLD, 7, &l);
+    const myri_qsim_paper_row *p = &myri_qsim_paper[4];
+    myri_qsim_net net;
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, p->lambda, 0.0, MYRI_QSIM_GATED, MYRI_QSIM_HOLD),
+                     MYRI_OK);
+    myri_qsim_opts o = {.seed = 7, .precision = 0.02};
+    myri_qsim_result g, l;
+    assert_int_equal(myri_qsim_run(&net, &o, &g), MYRI_OK);
+    run_seed004(MYRI_QSIM_POLLING, p->lambda, MYRI_QSIM_HOLD, 7, &l);
     assert_true(within(g.st[0].lq.mean, p->t7_lanai2, 0.03));
     assert_true(within(g.st[0].util.mean, p->t5_lanai2, 0.005));
     assert_true(fabs(g.st[0].lq.mean - p->t7_lanai2) < fabs(l.st[0].lq.mean - p->t7_lanai2));
@@ -387,13 +391,14 @@ static void test_gated_matches_table7(void **state)
 static void test_disciplines(void **state)
 {
     (void)state;
-    for (int d = NICSIM_LIMITED; d <= NICSIM_EXHAUSTIVE; d++) {
-        nicsim_net net;
-        assert_int_equal(nicsim_net_seed004(&net, NICSIM_POLLING, 0.009, 0.0, (nicsim_discipline)d, NICSIM_HOLD),
+    for (int d = MYRI_QSIM_LIMITED; d <= MYRI_QSIM_EXHAUSTIVE; d++) {
+        myri_qsim_net net;
+        assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.009, 0.0, (myri_qsim_discipline)d,
+                                               MYRI_QSIM_HOLD),
                          MYRI_OK);
-        nicsim_opts o = {.seed = 9, .arrivals = 100000};
-        nicsim_result r;
-        assert_int_equal(nicsim_run(&net, &o, &r), MYRI_OK);
+        myri_qsim_opts o = {.seed = 9, .arrivals = 100000};
+        myri_qsim_result r;
+        assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_OK);
         assert_true(within(r.st[1].util.mean, 0.009 * 89.3154, 0.01));
         assert_true(r.st[0].util.mean >= 0.009 * 32.12 * 0.98);
     }
@@ -402,32 +407,32 @@ static void test_disciplines(void **state)
 static void test_bad_input(void **state)
 {
     (void)state;
-    nicsim_net net;
-    nicsim_result r;
-    nicsim_opts o = {.seed = 1, .precision = 0.02};
-    assert_int_equal(nicsim_net_seed004(NULL, NICSIM_POOLED, 0.01, 0, 0, 0), MYRI_EINVAL);
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, -1.0, 0, 0, 0), MYRI_EINVAL);
-    assert_int_equal(nicsim_net_seed004(&net, (nicsim_model)9, 0.01, 0, 0, 0), MYRI_EINVAL);
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_SENDRECV, 0.01, 0.0, 0, 0), MYRI_EINVAL);
-    assert_int_equal(nicsim_run(NULL, &o, &r), MYRI_EINVAL);
+    myri_qsim_net net;
+    myri_qsim_result r;
+    myri_qsim_opts o = {.seed = 1, .precision = 0.02};
+    assert_int_equal(myri_qsim_net_seed004(NULL, MYRI_QSIM_POOLED, 0.01, 0, 0, 0), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, -1.0, 0, 0, 0), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, (myri_qsim_model)9, 0.01, 0, 0, 0), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_SENDRECV, 0.01, 0.0, 0, 0), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_run(NULL, &o, &r), MYRI_EINVAL);
     /* Unstable: HDMA offered 0.02 * 89.3 > 1. */
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, 0.02, 0, 0, 0), MYRI_OK);
-    assert_int_equal(nicsim_run(&net, &o, &r), MYRI_EMODEL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, 0.02, 0, 0, 0), MYRI_OK);
+    assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_EMODEL);
     /* A route to a missing station, a class a station does not serve. */
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
-    net.st[NICSIM_HDMA].cls[NICSIM_DOORBELL].next_station = 7;
-    assert_int_equal(nicsim_net_check(&net), MYRI_EINVAL);
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
-    net.st[NICSIM_HDMA].cls[NICSIM_DOORBELL].next_class = NICSIM_DOORBELL; /* LANai serves it, fine */
-    assert_int_equal(nicsim_net_check(&net), MYRI_OK);
-    net.st[NICSIM_HDMA].cls[NICSIM_DOORBELL].next_station = NICSIM_NSDMA; /* NSDMA serves no doorbell */
-    assert_int_equal(nicsim_net_check(&net), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
+    net.st[MYRI_QSIM_HDMA].cls[MYRI_QSIM_DOORBELL].next_station = 7;
+    assert_int_equal(myri_qsim_net_check(&net), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
+    net.st[MYRI_QSIM_HDMA].cls[MYRI_QSIM_DOORBELL].next_class = MYRI_QSIM_DOORBELL; /* LANai serves it, fine */
+    assert_int_equal(myri_qsim_net_check(&net), MYRI_OK);
+    net.st[MYRI_QSIM_HDMA].cls[MYRI_QSIM_DOORBELL].next_station = MYRI_QSIM_NSDMA; /* NSDMA serves no doorbell */
+    assert_int_equal(myri_qsim_net_check(&net), MYRI_EINVAL);
     /* Precision out of range, zero service time. */
-    assert_int_equal(nicsim_net_seed004(&net, NICSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
-    nicsim_opts bad = {.seed = 1, .precision = 1.5};
-    assert_int_equal(nicsim_run(&net, &bad, &r), MYRI_EINVAL);
-    net.st[NICSIM_LANAI].cls[NICSIM_DATA].service_ps = 0;
-    assert_int_equal(nicsim_net_check(&net), MYRI_EINVAL);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POOLED, 0.01, 0, 0, 0), MYRI_OK);
+    myri_qsim_opts bad = {.seed = 1, .precision = 1.5};
+    assert_int_equal(myri_qsim_run(&net, &bad, &r), MYRI_EINVAL);
+    net.st[MYRI_QSIM_LANAI].cls[MYRI_QSIM_DATA].service_ps = 0;
+    assert_int_equal(myri_qsim_net_check(&net), MYRI_EINVAL);
 }
 
 /* `myri reproduce seed004 --json` carries every table and the runs. */

@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "myri/json.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 static const char nicsim__usage[] =
     "usage: myri nicsim --model pooled|polling|sendrecv --lambda RATE\n"
@@ -72,7 +72,7 @@ static int nicsim__rate(const char *opt, const char *text, double *out)
 }
 
 /* Builds the network and options from the arguments; returns 0 or 2. */
-static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, nicsim_net *net, nicsim_opts *o)
+static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, myri_qsim_net *net, myri_qsim_opts *o)
 {
     static const char *const models[] = {"pooled", "polling", "sendrecv"};
     static const char *const discs[] = {"limited", "gated", "exhaustive"};
@@ -89,7 +89,7 @@ static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, nicsim_net 
     if (a->blocking && nicsim__choice("blocking", a->blocking, blocks, 2, &blk)) return MYRI_EXIT_INPUT;
     rx = lambda;
     if (a->rx && nicsim__rate("rx-lambda", a->rx, &rx)) return MYRI_EXIT_INPUT;
-    if (a->rx && model != NICSIM_SENDRECV) {
+    if (a->rx && model != MYRI_QSIM_SENDRECV) {
         fprintf(stderr, "myri nicsim: --rx-lambda only applies to --model sendrecv\n");
         return MYRI_EXIT_INPUT;
     }
@@ -112,16 +112,16 @@ static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, nicsim_net 
     }
     if (a->warmup && myri_cli_uint("nicsim", "warmup", a->warmup, &o->warmup_arrivals)) return MYRI_EXIT_INPUT;
     if (a->maxarr && myri_cli_uint("nicsim", "max-arrivals", a->maxarr, &o->max_arrivals)) return MYRI_EXIT_INPUT;
-    if (nicsim_net_seed004(net, (nicsim_model)model, lambda, model == NICSIM_SENDRECV ? rx : 0.0,
-                           (nicsim_discipline)disc, (nicsim_blocking)blk) != MYRI_OK) {
+    if (myri_qsim_net_seed004(net, (myri_qsim_model)model, lambda, model == MYRI_QSIM_SENDRECV ? rx : 0.0,
+                           (myri_qsim_discipline)disc, (myri_qsim_blocking)blk) != MYRI_OK) {
         fprintf(stderr, "myri nicsim: invalid model parameters\n");
         return MYRI_EXIT_INPUT;
     }
     return 0;
 }
 
-static void nicsim__print(const nicsim__args *a, const nicsim_net *net, const nicsim_opts *o,
-                          const nicsim_result *r, double wall_s)
+static void nicsim__print(const nicsim__args *a, const myri_qsim_net *net, const myri_qsim_opts *o,
+                          const myri_qsim_result *r, double wall_s)
 {
     printf("# myri nicsim --model %s --lambda %s", a->model, a->lambda);
     if (net->nsources > 1) printf(" --rx-lambda %g", net->src[1].rate_per_us);
@@ -131,11 +131,11 @@ static void nicsim__print(const nicsim__args *a, const nicsim_net *net, const ni
            o->plain_batch_means ? "plain batch means" : "batch means with control variates");
     printf("%-8s %20s %24s %16s\n", "node", "utilization", "queue length (waiting)", "blocked");
     for (unsigned i = 0; i < net->nstations; i++) {
-        const nicsim_station_result *s = &r->st[i];
+        const myri_qsim_station_result *s = &r->st[i];
         printf("%-8s %10.4f +- %-7.4f %12.4f +- %-9.4f %8.4f%s\n", net->st[i].name, s->util.mean, s->util.hw,
                s->lq.mean, s->lq.hw, s->blocked.mean, net->st[i].bufferless ? "  (no waiting room)" : "");
     }
-    const nicsim_station_spec *l = &net->st[NICSIM_LANAI];
+    const myri_qsim_station_spec *l = &net->st[MYRI_QSIM_LANAI];
     if (l->nqueues > 1) {
         printf("LANai queues:");
         for (unsigned q = 0; q < l->nqueues; q++)
@@ -146,8 +146,8 @@ static void nicsim__print(const nicsim__args *a, const nicsim_net *net, const ni
            "HDMA queue: correlation with the controls %.3f, plain batch means %.4f +- %.4f\n"
            "event hash %016llx, %s, wall %.2f s\n",
            (unsigned long long)r->arrivals, (unsigned long long)r->warmup_arrivals,
-           (unsigned long long)r->events, r->batches, r->batch_us, r->lag1, r->st[NICSIM_HDMA].lq_corr,
-           r->st[NICSIM_HDMA].lq_plain.mean, r->st[NICSIM_HDMA].lq_plain.hw, (unsigned long long)r->hash,
+           (unsigned long long)r->events, r->batches, r->batch_us, r->lag1, r->st[MYRI_QSIM_HDMA].lq_corr,
+           r->st[MYRI_QSIM_HDMA].lq_plain.mean, r->st[MYRI_QSIM_HDMA].lq_plain.hw, (unsigned long long)r->hash,
            r->converged ? "converged" : "NOT converged", wall_s);
 }
 
@@ -172,18 +172,18 @@ int myri_cmd_nicsim(int argc, char **argv)
         fprintf(stderr, "myri nicsim: takes no FILE and no --set (see 'myri nicsim --help')\n");
         return MYRI_EXIT_INPUT;
     }
-    nicsim_net net;
-    nicsim_opts o;
+    myri_qsim_net net;
+    myri_qsim_opts o;
     if ((rc = nicsim__setup(&a, &cli, &net, &o))) return rc;
-    nicsim_result r;
+    myri_qsim_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    myri_status st = nicsim_run(&net, &o, &r);
+    myri_status st = myri_qsim_run(&net, &o, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (st == MYRI_EMODEL) {
-        double rho[NICSIM_MAX_STATIONS];
-        nicsim_net_offered(&net, rho);
+        double rho[MYRI_QSIM_MAX_STATIONS];
+        myri_qsim_net_offered(&net, rho);
         for (unsigned i = 0; i < net.nstations; i++)
             if (rho[i] >= 1.0)
                 fprintf(stderr, "myri nicsim: station %s is unstable: offered utilisation %.4f >= 1\n",
@@ -202,10 +202,10 @@ int myri_cmd_nicsim(int argc, char **argv)
         myri_json_knum(j, "lambda", net.src[0].rate_per_us);
         if (net.nsources > 1) myri_json_knum(j, "rx_lambda", net.src[1].rate_per_us);
         myri_json_kuint(j, "seed", o.seed);
-        myri_json_kstr(j, "blocking", net.st[0].blocking == NICSIM_HOLD ? "hold" : "skip");
+        myri_json_kstr(j, "blocking", net.st[0].blocking == MYRI_QSIM_HOLD ? "hold" : "skip");
         myri_json_kstr(j, "discipline", a.disc ? a.disc : "limited");
         myri_json_kstr(j, "estimator", o.plain_batch_means ? "batch means" : "batch means with control variates");
-        nicsim_result_json(&net, &r, j);
+        myri_qsim_result_json(&net, &r, j);
         myri_json_obj_end(j);
         if (myri_json_finish(j) != MYRI_OK) return MYRI_EXIT_FAIL;
     } else {

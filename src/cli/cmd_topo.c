@@ -136,12 +136,12 @@ static int topo__print_route(const myri_topo_built *b, const char *spec, FILE *o
     const myri_route *r = myri_routes_get(&b->routes, sh, dh);
     uint32_t chan[40];
     size_t nc = 0;
-    char msg[256];
+    myri_error e;
     fprintf(out, "route %s -> %s: %u route byte%s", t->node[s].name, t->node[d].name, r->len, r->len == 1 ? "" : "s");
     for (unsigned i = 0; i < r->len; i++) fprintf(out, " 0x%02x", r->byte[i]);
     fprintf(out, "\n");
-    if (myri_route_walk(t, b->encoding, sh, r, chan, &nc, NULL, msg, sizeof msg)) {
-        fprintf(out, "  the route does not work: %s\n", msg);
+    if (myri_route_walk(t, b->encoding, sh, r, chan, &nc, NULL, &e)) {
+        fprintf(out, "  the route does not work: %s\n", e.msg);
         return MYRI_EXIT_OK;
     }
     for (size_t i = 0; i < nc; i++) {
@@ -179,7 +179,7 @@ int myri_cmd_topo(int argc, char **argv)
         return MYRI_EXIT_INPUT;
     }
     const char *file = cli.positional[0];
-    myri_error err = {{0}};
+    myri_error err = {.msg = ""};
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/fabric_job.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
 #include "fabric/traffic.h"
 #include "myri/json.h"
-#include "myri/registry.h"
 #include "myri/stats.h"
 
 typedef struct fjob__sweep {
@@ -152,18 +152,25 @@ static void fjob__collect(fjob__run *r, myri_sim *sim)
 
 typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim);
 
-/* Gives an error from the fabric's parameter checks, which start with the
- * dotted key at fault ("link.slack.stop: ..."), the FILE:LINE:COL of that key
- * in the scenario, or of its nearest enclosing section when the value is a
- * default. */
+/* Gives an error from the fabric's parameter checks, which name the dotted
+ * key at fault (err->key), the FILE:LINE:COL of that key in the scenario, or
+ * of its nearest enclosing section when the value is a default.  Until the
+ * fabric fills err->key itself (myri_error_key), the key is read from the
+ * start of its message ("link.slack.stop: ..."). */
 static void fjob__locate(myri_error *err, const myri_node *root)
 {
     if (!err || !root) return;
-    size_t k = strspn(err->msg, "abcdefghijklmnopqrstuvwxyz0123456789_.");
-    if (k == 0 || k >= 128 || err->msg[k] != ':') return;
     char key[128];
-    memcpy(key, err->msg, k);
-    key[k] = '\0';
+    if (err->key[0]) {
+        snprintf(key, sizeof key, "%s", err->key);
+    } else {
+        size_t k = strspn(err->msg, "abcdefghijklmnopqrstuvwxyz0123456789_.");
+        if (k == 0 || k >= 128 || err->msg[k] != ':') return;
+        memcpy(key, err->msg, k);
+        key[k] = '\0';
+    }
+    char at_key[sizeof key];
+    memcpy(at_key, key, sizeof key);
     const myri_node *at = myri_node_path(root, key);
     while (!at) {
         char *dot = strrchr(key, '.');
@@ -175,11 +182,13 @@ static void fjob__locate(myri_error *err, const myri_node *root)
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);
     myri_error_at(err, at, "%s", msg);
+    myri_error_set_key(err, at_key);
 }
 
 /* Builds and runs one configuration.  `report` (may be NULL) is called while
- * the fabric still exists.  Returns 0, 1 (run failure) or 2 (bad input). */
-static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,
+ * the fabric still exists.  Returns MYRI_OK, MYRI_EINPUT (bad input, in err)
+ * or the status of what failed. */
+static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,
                           bool progress, fjob__run *r, fjob__report_fn report, void *rctx,
                           myri_error *err)
 {
@@ -188,31 +197,33 @@ static int fjob__run_once(fjob__cfg *c, const myri_node *root, const myri_run_op
                          .at = root};
     if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
     myri_topo_built b;
-    if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return 2;
-    int rc = 0;
+    if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return MYRI_EINPUT;
+    myri_status rc = MYRI_OK;
     myri_sim *sim = myri_sim_create((uint64_t)c->common.seed);
     r->lat = myri_hist_create(7);
     r->net_lat = myri_hist_create(7);
     myri_fpcap *pcap = NULL;
-    if (!sim || !r->lat || !r->net_lat) rc = 1;
+    if (!sim || !r->lat || !r->net_lat) rc = MYRI_ENOMEM;
     myri_fabric_callbacks cb = {.delivered = fjob__delivered, .dropped = fjob__dropped, .ctx = r};
     myri_status st = MYRI_OK;
+    if (!rc) myri_error_clear(err);
     if (!rc && (st = myri_fabric_create(sim, b.topo, &c->fp, &cb, &r->fabric, err)) != MYRI_OK) {
-        rc = st == MYRI_EINPUT ? 2 : 1;
-        if (rc == 2) fjob__locate(err, root);
+        rc = st;
+        if (rc == MYRI_EINPUT) fjob__locate(err, root);
     }
     r->win_start_ps = c->common.warmup_ps;
     r->end_ps = c->common.warmup_ps + c->common.duration_ps;
     myri_component *ctl = NULL;
-    if (!rc && myri_sim_add(sim, &fjob__ctl_ops, "fabric-job", r, &ctl)) rc = 1;
+    if (!rc && (st = myri_sim_add(sim, &fjob__ctl_ops, "fabric-job", r, &ctl)) != MYRI_OK)
+        rc = st == MYRI_EINPUT ? MYRI_EINVAL : st;
     if (!rc && (st = myri_traffic_create(sim, r->fabric, &b, &c->fp, &c->tr, myri_node_get(root, "traffic"),
                                          &r->traffic, err)) != MYRI_OK)
-        rc = st == MYRI_EINPUT ? 2 : 1;
+        rc = st;
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
-        rc = st == MYRI_EINPUT ? 2 : 1;
+        rc = st;
     if (!rc && opts->pcap_path &&
         (st = myri_fpcap_open(opts->pcap_path, b.topo, &c->pcap, r->fabric, &pcap, err)) != MYRI_OK)
-        rc = st == MYRI_EINPUT ? 2 : 1;
+        rc = st;
     if (!rc) {
         if (r->win_start_ps == 0) {
             fjob__window_start(r);
@@ -374,6 +385,10 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_knum(j, "wall_s", r->wall_s);
     myri_json_knum(j, "events_per_sec", r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
     if (o->opts->pcap_path) myri_json_kuint(j, "pcap_packets", r->pcap_packets);
+    /* result_hash: packets, fates and times only, the same for both models;
+     * hash: that mixed with the engine's event hash (differs between them). */
+    myri_json_key(j, "result_hash");
+    myri_json_hash(j, r->c.result_hash);
     myri_json_key(j, "hash");
     myri_json_hash(j, r->hash);
     myri_json_obj_end(j);
@@ -450,6 +465,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     if (o->opts->pcap_path)
         fprintf(out, "pcap         %llu packets written to %s\n", (unsigned long long)r->pcap_packets,
                 o->opts->pcap_path);
+    fprintf(out, "result_hash  0x%016llx\n", (unsigned long long)r->c.result_hash);
     fprintf(out, "hash         0x%016llx\n", (unsigned long long)r->hash);
 }
 
@@ -557,33 +573,35 @@ static void fjob__sweep_output(const fjob__out *o, const fjob__point *pts, size_
             (unsigned long long)hash);
 }
 
-static int fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file, const myri_run_opts *opts,
-                       myri_error *err)
+static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file,
+                                  const myri_run_opts *opts, myri_error *err)
 {
     const myri_node *vals = c->sweep.values;
     const myri_node *kn = myri_node_path(root, "sweep.key");
     void *dst = NULL;
     const myri_param *p = fjob__find_param(c, c->sweep.key, &dst);
     if (!p || p->type == MYRI_P_NODE || strncmp(c->sweep.key, "sweep.", 6) == 0)
-        return myri_error_at(err, kn, "sweep.key '%s' is not a scenario key that can be swept", c->sweep.key), 2;
+        return myri_error_at(err, kn, "sweep.key '%s' is not a scenario key that can be swept", c->sweep.key);
     if (opts->pcap_path)
-        return myri_error_at(err, kn, "--pcap records one run, not a sweep; remove the sweep (or run one value with --set)"), 2;
+        return myri_error_at(err, kn,
+                             "--pcap records one run, not a sweep; remove the sweep (or run one value with --set)");
     if (!vals || vals->kind != MYRI_NODE_SEQ || vals->n == 0 || vals->n > 256)
-        return myri_error_at(err, vals ? vals : kn, "sweep.values must be a list of 1 to 256 values"), 2;
+        return myri_error_at(err, vals ? vals : kn, "sweep.values must be a list of 1 to 256 values");
     fjob__out o = {c, opts, file};
     if (!opts->json) {
         fprintf(opts->out, "# fabric job: %s (sweep of %s)\n", file, c->sweep.key);
         myri_params_echo_text(c->ps, c->nps, opts->out);
     }
     fjob__point *pts = calloc(vals->n, sizeof *pts);
-    if (!pts) return 1;
-    int rc = 0, sat = -1;
+    if (!pts) return MYRI_ENOMEM;
+    myri_status rc = MYRI_OK;
+    int sat = -1;
     uint64_t events = 0, hash = 0x6d797269ull;
     double wall = 0;
     for (size_t i = 0; i < vals->n && !rc; i++) {
         if (vals->item[i]->kind != MYRI_NODE_SCALAR || myri_param_parse(p, vals->item[i], dst, err)) {
             if (vals->item[i]->kind != MYRI_NODE_SCALAR) myri_error_at(err, vals->item[i], "expected a value");
-            rc = 2;
+            rc = MYRI_EINPUT;
             break;
         }
         if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
@@ -605,24 +623,26 @@ static int fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file,
 
 /* ---- the job --------------------------------------------------------------------- */
 
-/* Reads and checks the scenario's keys into c: 0, or 2 with the error (at
- * its FILE:LINE:COL) in err. */
-static int fjob__load(fjob__cfg *c, const myri_node *root, myri_error *err)
+/* Reads and checks the scenario's keys into c: MYRI_OK, or MYRI_EINPUT with
+ * the error (at its FILE:LINE:COL) in err. */
+static myri_status fjob__load(fjob__cfg *c, const myri_node *root, myri_error *err)
 {
     fjob__psets(c);
-    if (myri_params_load(c->ps, c->nps, root, NULL, err)) return 2;
+    if (myri_params_load(c->ps, c->nps, root, NULL, err)) return MYRI_EINPUT;
+    myri_error_clear(err);
     if (myri_fabric_params_check(&c->fp, err)) {
         fjob__locate(err, root);
-        return 2;
+        return MYRI_EINPUT;
     }
-    return 0;
+    return MYRI_OK;
 }
 
-static int fjob__job_run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
+static myri_status fjob__job_run(const myri_node *root, const char *file, const myri_run_opts *opts,
+                                 myri_error *err)
 {
     fjob__cfg *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    int rc = fjob__load(c, root, err);
+    if (!c) return MYRI_ENOMEM;
+    myri_status rc = fjob__load(c, root, err);
     if (!rc && opts->have_seed) c->common.seed = (int64_t)opts->seed;
     if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
@@ -645,19 +665,19 @@ static void fjob__result_report(void *ctx, fjob__run *r, const myri_topo_built *
     *o = (myri_fabric_run_result){
         .injected = r->c.injected, .delivered = r->c.delivered, .dropped = r->c.dropped_total,
         .in_flight = r->c.in_flight, .events = r->events, .fabric_events = r->c.events,
-        .sim_time_ps = r->sim_time_ps, .hash = r->hash, .wall_s = r->wall_s,
+        .sim_time_ps = r->sim_time_ps, .hash = r->hash, .result_hash = r->c.result_hash, .wall_s = r->wall_s,
         .throughput_bytes_per_sec = r->throughput_Bps, .offered_load = r->offered_load,
         .latency_mean_ns = l.mean_ns, .latency_p99_ns = l.p99_ns};
 }
 
-int myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
-                        myri_error *err)
+myri_status myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
+                                myri_error *err)
 {
-    if (!out) return 2;
+    if (!out) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
     fjob__cfg *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    int rc = fjob__load(c, root, err);
+    if (!c) return MYRI_ENOMEM;
+    myri_status rc = fjob__load(c, root, err);
     if (!rc && seed) c->common.seed = (int64_t)*seed;
     myri_run_opts opts = {.out = NULL};
     fjob__run r;

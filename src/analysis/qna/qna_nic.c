@@ -11,9 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
-void qna_nic_params_default(qna_nic_params *p)
+void myri_qna_nic_params_default(myri_qna_nic_params *p)
 {
     if (!p) return;
     /* seed 004 Table 2, microseconds */
@@ -28,13 +28,13 @@ void qna_nic_params_default(qna_nic_params *p)
 }
 
 /* Adds the nodes, classes and routes of Figure 3. */
-static myri_status qna__nic_topology(qna_net *net)
+static myri_status qna__nic_topology(myri_qna_net *net)
 {
     static const char *const nodes[] = {"lanai", "hdma", "nsdma"};
     static const char *const classes[] = {"doorbell", "descriptor", "data"};
     myri_status st = MYRI_OK;
-    for (int i = 0; i < 3 && st == MYRI_OK; i++) st = qna_net_add_node(net, nodes[i], 1, NULL);
-    for (int r = 0; r < 3 && st == MYRI_OK; r++) st = qna_net_add_class(net, classes[r], NULL);
+    for (int i = 0; i < 3 && st == MYRI_OK; i++) st = myri_qna_net_add_node(net, nodes[i], 1, NULL);
+    for (int r = 0; r < 3 && st == MYRI_OK; r++) st = myri_qna_net_add_class(net, classes[r], NULL);
     static const size_t hop[][4] = {
         {QNA_NIC_LANAI, QNA_NIC_DOORBELL, QNA_NIC_HDMA, QNA_NIC_DOORBELL},
         {QNA_NIC_HDMA, QNA_NIC_DOORBELL, QNA_NIC_LANAI, QNA_NIC_DESCRIPTOR},
@@ -44,17 +44,17 @@ static myri_status qna__nic_topology(qna_net *net)
         {QNA_NIC_NSDMA, QNA_NIC_DATA, QNA_EXIT, 0},
     };
     for (size_t h = 0; h < sizeof hop / sizeof hop[0] && st == MYRI_OK; h++)
-        st = qna_net_route(net, hop[h][0], hop[h][1], hop[h][2], hop[h][3], 1.0);
+        st = myri_qna_net_route(net, hop[h][0], hop[h][1], hop[h][2], hop[h][3], 1.0);
     return st;
 }
 
-myri_status qna_nic_build(double lambda_per_us, const qna_nic_params *params, qna_net **out)
+myri_status myri_qna_nic_build(double lambda_per_us, const myri_qna_nic_params *params, myri_qna_net **out)
 {
     if (!out) return MYRI_EINVAL;
     *out = NULL;
-    qna_nic_params def;
+    myri_qna_nic_params def;
     if (!params) {
-        qna_nic_params_default(&def);
+        myri_qna_nic_params_default(&def);
         params = &def;
     }
     if (!(lambda_per_us > 0) || !isfinite(lambda_per_us)) return MYRI_ERANGE;
@@ -63,7 +63,7 @@ myri_status qna_nic_build(double lambda_per_us, const qna_nic_params *params, qn
                    ? params->p_override
                    : params->p_idle_share * (1 - lambda_per_us * params->nsdma_data_us);
     if (!(p > 0) || p > 1) return MYRI_ERANGE; /* lambda t >= 1: NSDMA saturated */
-    qna_net *net = qna_net_create();
+    myri_qna_net *net = myri_qna_net_create();
     if (!net) return MYRI_ENOMEM;
     myri_status st = qna__nic_topology(net);
     const struct { size_t node, cls; double mean; } svc[] = {
@@ -75,11 +75,11 @@ myri_status qna_nic_build(double lambda_per_us, const qna_nic_params *params, qn
         {QNA_NIC_NSDMA, QNA_NIC_DATA, params->nsdma_data_us},
     };
     for (size_t k = 0; k < sizeof svc / sizeof svc[0] && st == MYRI_OK; k++)
-        st = qna_net_service(net, svc[k].node, svc[k].cls, svc[k].mean, 0.0);
+        st = myri_qna_net_service(net, svc[k].node, svc[k].cls, svc[k].mean, 0.0);
     if (st == MYRI_OK)
-        st = qna_net_arrival(net, QNA_NIC_LANAI, QNA_NIC_DOORBELL, lambda_per_us, 1.0);
+        st = myri_qna_net_arrival(net, QNA_NIC_LANAI, QNA_NIC_DOORBELL, lambda_per_us, 1.0);
     if (st != MYRI_OK) {
-        qna_net_destroy(net);
+        myri_qna_net_destroy(net);
         return st;
     }
     *out = net;
@@ -108,34 +108,34 @@ static const struct {
 #define QNA__PAPER_SWEEPS 5
 #define QNA__PAPER_HDMA_DESCRIPTOR_US 68.3184 /* printed 68.3154 in Table 2 */
 
-void qna_seed004_conditions(qna_nic_params *params, int *sweeps)
+void myri_qna_seed004_conditions(myri_qna_nic_params *params, int *sweeps)
 {
     if (params) {
-        qna_nic_params_default(params);
+        myri_qna_nic_params_default(params);
         params->hdma_descriptor_us = QNA__PAPER_HDMA_DESCRIPTOR_US;
     }
     if (sweeps) *sweeps = QNA__PAPER_SWEEPS;
 }
 
-const char *qna_seed004_conditions_text(void)
+const char *myri_qna_seed004_conditions_text(void)
 {
     return "step 2 stopped after 5 Gauss-Seidel sweeps from SCV 1; HDMA descriptor service "
            "68.3184 us (Table 2 prints 68.3154)";
 }
 
 /* Solves the NIC at one rate and copies Lq and rho of the three nodes. */
-static myri_status qna__nic_row(double lambda, const qna_nic_params *params, int sweeps,
+static myri_status qna__nic_row(double lambda, const myri_qna_nic_params *params, int sweeps,
                                 double lq[3], double rho[3], myri_error *err)
 {
-    qna_net *net = NULL;
-    myri_status st = qna_nic_build(lambda, params, &net);
+    myri_qna_net *net = NULL;
+    myri_status st = myri_qna_nic_build(lambda, params, &net);
     if (st != MYRI_OK) return st;
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.sweeps = sweeps;
-    qna_result res;
-    st = qna_solve(net, &opt, &res, err);
-    qna_net_destroy(net);
+    myri_qna_result res;
+    st = myri_qna_solve(net, &opt, &res, err);
+    myri_qna_net_destroy(net);
     if (st != MYRI_OK) return st;
     for (int i = 0; i < 3; i++) {
         lq[i] = res.node[i].lq;
@@ -144,15 +144,15 @@ static myri_status qna__nic_row(double lambda, const qna_nic_params *params, int
     return MYRI_OK;
 }
 
-myri_status qna_seed004_tables(qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err)
+myri_status myri_qna_seed004_tables(myri_qna_seed004_row rows[QNA_SEED004_ROWS], myri_error *err)
 {
     if (!rows) return MYRI_EINVAL;
-    qna_nic_params printed, cond;
+    myri_qna_nic_params printed, cond;
     int sweeps;
-    qna_nic_params_default(&printed);
-    qna_seed004_conditions(&cond, &sweeps);
+    myri_qna_nic_params_default(&printed);
+    myri_qna_seed004_conditions(&cond, &sweeps);
     for (int k = 0; k < QNA_SEED004_ROWS; k++) {
-        qna_seed004_row *r = &rows[k];
+        myri_qna_seed004_row *r = &rows[k];
         r->lambda_per_us = qna__paper[k].lambda;
         for (int i = 0; i < 3; i++) {
             r->paper_lq[i] = qna__paper[k].lq[i];

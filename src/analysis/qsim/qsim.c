@@ -1,4 +1,4 @@
-/* nicsim.c -- the station network on the engine: sources, stations, batches.
+/* qsim.c -- the station network on the engine: sources, stations, batches.
  *
  * Workload: a handful of stations and at most a few pending events (one per
  * source, one per busy station), run for up to ~10^8 events, so the hot path
@@ -8,8 +8,7 @@
  * calls inside the event that completes them (transfers take no time); every
  * service completion, arrival and wake-up is an engine event.
  */
-#include "nicsim/nicsim.h"
-#include "myri/registry.h"
+#include "analysis/qsim/qsim.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -27,8 +26,8 @@ enum { ST_IDLE = 0, ST_BUSY = 1, ST_HELD = 2 };
 
 /* Per-station statistics collected per batch: util, lq, blocked, queues. */
 enum { STAT_UTIL = 0, STAT_LQ = 1, STAT_BLOCKED = 2, STAT_Q0 = 3 };
-#define STATS_PER_STATION (STAT_Q0 + NICSIM_MAX_QUEUES)
-#define NSTATS_ST (NICSIM_MAX_STATIONS * STATS_PER_STATION)
+#define STATS_PER_STATION (STAT_Q0 + MYRI_QSIM_MAX_QUEUES)
+#define NSTATS_ST (MYRI_QSIM_MAX_STATIONS * STATS_PER_STATION)
 /* Last two columns: the control variates.  The first: the batch's relative
  * excess of external arrivals A_b / (lambda T_b) - 1, expectation exactly 0
  * (utilisations are nearly linear in it).  The second:  A "shadow" M/G/1 queue is fed by the
@@ -53,38 +52,38 @@ typedef struct nics_ring {
 typedef struct nics_run nics_run;
 
 typedef struct nics_station {
-    const nicsim_station_spec *spec;
+    const myri_qsim_station_spec *spec;
     nics_run *run;
     myri_component *comp;
     uint8_t idx, state, cur_cls, pos;
     uint8_t waiter;      /* bufferless: the feeder holding a message for us */
     uint8_t nfeeders;
-    uint8_t feeders[NICSIM_MAX_STATIONS];
+    uint8_t feeders[MYRI_QSIM_MAX_STATIONS];
     uint32_t gate;       /* gated discipline: messages left in this visit */
     uint32_t nwait;      /* messages waiting in all queues */
-    nics_ring q[NICSIM_MAX_QUEUES];
-    myri_tw tw_busy, tw_lq, tw_held, tw_q[NICSIM_MAX_QUEUES];
+    nics_ring q[MYRI_QSIM_MAX_QUEUES];
+    myri_tw tw_busy, tw_lq, tw_held, tw_q[MYRI_QSIM_MAX_QUEUES];
     uint64_t hold_start_ps;
-    uint64_t served[NICSIM_MAX_CLASSES];
-    uint64_t held_ps[NICSIM_MAX_CLASSES];
+    uint64_t served[MYRI_QSIM_MAX_CLASSES];
+    uint64_t held_ps[MYRI_QSIM_MAX_CLASSES];
     uint64_t found_idle, found_busy;
 } nics_station;
 
 typedef struct nics_source {
-    const nicsim_source_spec *spec;
+    const myri_qsim_source_spec *spec;
     nics_run *run;
     double mean_us;
     bool antithetic;
 } nics_source;
 
 struct nics_run {
-    const nicsim_net *net;
+    const myri_qsim_net *net;
     myri_sim *sim;
-    nics_station st[NICSIM_MAX_STATIONS];
-    nics_source src[NICSIM_MAX_SOURCES];
+    nics_station st[MYRI_QSIM_MAX_STATIONS];
+    nics_source src[MYRI_QSIM_MAX_SOURCES];
     uint64_t arrivals;
     /* The shadow queue (control variate); times in us. */
-    double sh_work_us[NICSIM_MAX_SOURCES]; /* work each source's arrival brings */
+    double sh_work_us[MYRI_QSIM_MAX_SOURCES]; /* work each source's arrival brings */
     double sh_v_us;           /* workload just after the last arrival */
     myri_time_ps sh_last_ps;  /* time of the last arrival */
     double sh_area;           /* integral of the workload up to sh_last_ps (us^2) */
@@ -152,7 +151,7 @@ static myri_time_ps now_ps(const nics_station *s) { return myri_sim_now(s->run->
 static bool station__eligible(const nics_station *s, uint8_t cls)
 {
     int next = s->spec->cls[cls].next_station;
-    if (next < 0 || s->spec->blocking == NICSIM_HOLD) return true;
+    if (next < 0 || s->spec->blocking == MYRI_QSIM_HOLD) return true;
     const nics_station *n = &s->run->st[next];
     return !n->spec->bufferless || n->state == ST_IDLE;
 }
@@ -168,8 +167,8 @@ static int32_t station__first_eligible(const nics_station *s, unsigned qi)
 
 static uint64_t station__service_ps(nics_station *s, uint8_t cls)
 {
-    const nicsim_class_spec *c = &s->spec->cls[cls];
-    if (c->dist == NICSIM_DET) return c->service_ps;
+    const myri_qsim_class_spec *c = &s->spec->cls[cls];
+    if (c->dist == MYRI_QSIM_DET) return c->service_ps;
     double u = myri_rng_uniform01(&s->comp->rng);
     double x = -(double)c->service_ps * log1p(-u);
     return x < 1.0 ? 1 : (uint64_t)llround(x);
@@ -198,7 +197,7 @@ static void station__start(nics_station *s, unsigned qi, uint32_t i)
     if (next >= 0 && s->run->st[next].spec->bufferless) {
         nics_station *n = &s->run->st[next];
         if (n->state != ST_IDLE) {
-            MYRI_ASSERT(s->comp, s->spec->blocking == NICSIM_HOLD, "skip mode started a blocked message");
+            MYRI_ASSERT(s->comp, s->spec->blocking == MYRI_QSIM_HOLD, "skip mode started a blocked message");
             s->found_busy++;
             s->state = ST_HELD;
             s->cur_cls = cls;
@@ -237,8 +236,8 @@ static void station__next(nics_station *s, bool stay)
 static bool station__stay(const nics_station *s)
 {
     switch (s->spec->discipline) {
-    case NICSIM_EXHAUSTIVE: return true;
-    case NICSIM_GATED: return s->gate > 0;
+    case MYRI_QSIM_EXHAUSTIVE: return true;
+    case MYRI_QSIM_GATED: return s->gate > 0;
     default: return false;
     }
 }
@@ -283,7 +282,7 @@ static void station__done(nics_station *s, uint8_t cls)
     s->served[cls]++;
     s->state = ST_IDLE;
     myri_tw_set(&s->tw_busy, t, 0.0);
-    const nicsim_class_spec *c = &s->spec->cls[cls];
+    const myri_qsim_class_spec *c = &s->spec->cls[cls];
     if (c->next_station >= 0) station__arrive(&s->run->st[c->next_station], (uint8_t)c->next_class);
     if (s->spec->bufferless) {
         /* Wake the feeder holding a message for us, or an idle feeder that
@@ -320,7 +319,7 @@ static void station_handle(myri_component *self, const myri_event *ev)
     }
 }
 
-const myri_component_ops nicsim_station_ops = {
+const myri_component_ops myri_qsim_station_ops = {
     .type = "nicsim-station",
     .help = "seed-004 NIC station: FCFS or polled queues, or bufferless",
     .create = station_create,
@@ -356,7 +355,7 @@ static void source_handle(myri_component *self, const myri_event *ev)
     myri_sim_schedule_in(src->run->sim, source__gap_ps(src, &self->rng), &next);
 }
 
-const myri_component_ops nicsim_source_ops = {
+const myri_component_ops myri_qsim_source_ops = {
     .type = "nicsim-source",
     .help = "Poisson source of one class into one station",
     .create = source_create,
@@ -365,23 +364,23 @@ const myri_component_ops nicsim_source_ops = {
 
 /* ---- network checks -------------------------------------------------------------- */
 
-myri_status nicsim_net_check(const nicsim_net *net)
+myri_status myri_qsim_net_check(const myri_qsim_net *net)
 {
-    if (!net || net->nstations == 0 || net->nstations > NICSIM_MAX_STATIONS ||
-        net->nclasses == 0 || net->nclasses > NICSIM_MAX_CLASSES || net->nsources == 0 ||
-        net->nsources > NICSIM_MAX_SOURCES || net->bottleneck >= net->nstations)
+    if (!net || net->nstations == 0 || net->nstations > MYRI_QSIM_MAX_STATIONS ||
+        net->nclasses == 0 || net->nclasses > MYRI_QSIM_MAX_CLASSES || net->nsources == 0 ||
+        net->nsources > MYRI_QSIM_MAX_SOURCES || net->bottleneck >= net->nstations)
         return MYRI_EINVAL;
     for (unsigned i = 0; i < net->nstations; i++) {
-        const nicsim_station_spec *st = &net->st[i];
-        if (st->nqueues == 0 || st->nqueues > NICSIM_MAX_QUEUES) return MYRI_EINVAL;
+        const myri_qsim_station_spec *st = &net->st[i];
+        if (st->nqueues == 0 || st->nqueues > MYRI_QSIM_MAX_QUEUES) return MYRI_EINVAL;
         for (unsigned c = 0; c < net->nclasses; c++) {
-            const nicsim_class_spec *cs = &st->cls[c];
+            const myri_qsim_class_spec *cs = &st->cls[c];
             if (!cs->served) continue;
             if (cs->queue >= st->nqueues || cs->service_ps == 0) return MYRI_EINVAL;
             if (cs->next_station >= (int)net->nstations || cs->next_station < -1) return MYRI_EINVAL;
             if (cs->next_station >= 0) {
                 if (cs->next_class < 0 || cs->next_class >= (int)net->nclasses) return MYRI_EINVAL;
-                const nicsim_station_spec *n = &net->st[cs->next_station];
+                const myri_qsim_station_spec *n = &net->st[cs->next_station];
                 if (!n->cls[cs->next_class].served) return MYRI_EINVAL;
                 /* A bufferless station must be fed by another, queueing one. */
                 if (n->bufferless && (st->bufferless || cs->next_station == (int)i)) return MYRI_EINVAL;
@@ -389,7 +388,7 @@ myri_status nicsim_net_check(const nicsim_net *net)
         }
     }
     for (unsigned k = 0; k < net->nsources; k++) {
-        const nicsim_source_spec *s = &net->src[k];
+        const myri_qsim_source_spec *s = &net->src[k];
         if (s->station >= net->nstations || s->cls >= net->nclasses) return MYRI_EINVAL;
         if (!(s->rate_per_us > 0.0) || !isfinite(s->rate_per_us)) return MYRI_EINVAL;
         if (!net->st[s->station].cls[s->cls].served || net->st[s->station].bufferless)
@@ -412,14 +411,14 @@ myri_status nicsim_net_check(const nicsim_net *net)
 
 /* Flow of each (station, class) from the traffic equations: classes move
  * along a chain (no branching), so follow each source's chain. */
-void nicsim_net_offered(const nicsim_net *net, double *rho_out)
+void myri_qsim_net_offered(const myri_qsim_net *net, double *rho_out)
 {
-    for (unsigned i = 0; i < NICSIM_MAX_STATIONS; i++) rho_out[i] = 0.0;
+    for (unsigned i = 0; i < MYRI_QSIM_MAX_STATIONS; i++) rho_out[i] = 0.0;
     for (unsigned k = 0; k < net->nsources; k++) {
         int st = net->src[k].station, cls = net->src[k].cls;
         double rate = net->src[k].rate_per_us;
         for (unsigned hops = 0; st >= 0 && hops < 64; hops++) {
-            const nicsim_class_spec *c = &net->st[st].cls[cls];
+            const myri_qsim_class_spec *c = &net->st[st].cls[cls];
             rho_out[st] += rate * (double)c->service_ps / (double)MYRI_PS_PER_US;
             int nst = c->next_station;
             cls = c->next_class;
@@ -442,7 +441,7 @@ static void run__reset_stats(nics_run *r, myri_time_ps t)
         myri_tw_reset(&s->tw_busy, t);
         myri_tw_reset(&s->tw_lq, t);
         myri_tw_reset(&s->tw_held, t);
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++) myri_tw_reset(&s->tw_q[q], t);
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++) myri_tw_reset(&s->tw_q[q], t);
     }
 }
 
@@ -457,7 +456,7 @@ static void run__collect(nics_run *r, myri_time_ps t, nics_batches *b)
         x[STAT_UTIL] = myri_tw_mean(&s->tw_busy, t);
         x[STAT_LQ] = myri_tw_mean(&s->tw_lq, t);
         x[STAT_BLOCKED] = myri_tw_mean(&s->tw_held, t);
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++) x[STAT_Q0 + q] = myri_tw_mean(&s->tw_q[q], t);
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++) x[STAT_Q0 + q] = myri_tw_mean(&s->tw_q[q], t);
     }
     double area = shadow__area(r, t);
     row[STAT_CTRL] = r->sh_mean_us > 0.0 && t > r->batch_start_ps
@@ -482,9 +481,9 @@ static void batches__merge(nics_batches *b)
     b->n /= 2;
 }
 
-static nicsim_est batches__est(const nics_batches *b, size_t stat)
+static myri_qsim_est batches__est(const nics_batches *b, size_t stat)
 {
-    nicsim_est e = {0.0, INFINITY};
+    myri_qsim_est e = {0.0, INFINITY};
     myri_bm bm;
     if (myri_bm_init(&bm, 1) != MYRI_OK) return e;
     for (size_t k = 0; k < b->n; k++) myri_bm_add_batch(&bm, b->row[k * NSTATS + stat]);
@@ -503,7 +502,7 @@ static nicsim_est batches__est(const nics_batches *b, size_t stat)
  * s2 the residual variance with n - 1 - q degrees of freedom.  *corr gets the
  * multiple correlation R of Y on the controls.  Falls back to plain batch
  * means when the controls are degenerate. */
-static nicsim_est batches__est_cv(const nics_batches *b, size_t stat, double *corr)
+static myri_qsim_est batches__est_cv(const nics_batches *b, size_t stat, double *corr)
 {
     size_t n = b->n;
     *corr = 0.0;
@@ -539,17 +538,17 @@ static nicsim_est batches__est_cv(const nics_batches *b, size_t stat, double *co
     double rss = syy - explained;
     if (rss < 0.0) rss = 0.0;
     unsigned df = (unsigned)(n - 1 - NCTRL);
-    nicsim_est e;
+    myri_qsim_est e;
     e.mean = my - beta[0] * mc[0] - beta[1] * mc[1];
     e.hw = myri_student_t_quantile(0.975, df) * sqrt(rss / (double)df * (1.0 / (double)n + quad));
     *corr = sqrt(fmax(0.0, explained / syy));
     return e;
 }
 
-static nicsim_est batches__get(const nics_batches *b, size_t stat, bool plain, double *corr)
+static myri_qsim_est batches__get(const nics_batches *b, size_t stat, bool plain, double *corr)
 {
     double c = 0.0;
-    nicsim_est e = plain ? batches__est(b, stat) : batches__est_cv(b, stat, &c);
+    myri_qsim_est e = plain ? batches__est(b, stat) : batches__est_cv(b, stat, &c);
     if (corr) *corr = c;
     return e;
 }
@@ -569,7 +568,7 @@ static double batches__lag1(const nics_batches *b, size_t stat)
 }
 
 /* Creates the engine, the components and the first arrivals. */
-static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_opts *o)
+static myri_status run__setup(nics_run *r, const myri_qsim_net *net, const myri_qsim_opts *o)
 {
     memset(r, 0, sizeof *r);
     r->net = net;
@@ -586,7 +585,7 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         char name[32];
         snprintf(name, sizeof name, "source%u", k);
         myri_component *c;
-        myri_status s = myri_sim_add_type(r->sim, "nicsim-source", name, src, &c);
+        myri_status s = myri_sim_add(r->sim, &myri_qsim_source_ops, name, src, &c);
         if (s != MYRI_OK) return s;
         myri_event ev = {.target = c, .kind = EV_ARRIVAL};
         myri_sim_schedule_in(r->sim, source__gap_ps(src, &c->rng), &ev);
@@ -597,19 +596,19 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
         s->run = r;
         s->idx = (uint8_t)i;
         s->waiter = NO_STATION;
-        myri_status st = myri_sim_add_type(r->sim, "nicsim-station", net->st[i].name, s, &s->comp);
+        myri_status st = myri_sim_add(r->sim, &myri_qsim_station_ops, net->st[i].name, s, &s->comp);
         if (st != MYRI_OK) return st;
         myri_tw_init(&s->tw_busy, 0, 0.0);
         myri_tw_init(&s->tw_lq, 0, 0.0);
         myri_tw_init(&s->tw_held, 0, 0.0);
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++) myri_tw_init(&s->tw_q[q], 0, 0.0);
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++) myri_tw_init(&s->tw_q[q], 0, 0.0);
     }
     double m1 = 0.0, m2 = 0.0;
     for (unsigned k = 0; k < net->nsources; k++) {
         double w = 0.0;
         int st = net->src[k].station, cls = net->src[k].cls;
         for (unsigned hops = 0; st >= 0 && hops < 64; hops++) {
-            const nicsim_class_spec *c = &net->st[st].cls[cls];
+            const myri_qsim_class_spec *c = &net->st[st].cls[cls];
             if (st == net->bottleneck) w += (double)c->service_ps / (double)MYRI_PS_PER_US;
             st = c->next_station;
             cls = c->next_class;
@@ -633,24 +632,24 @@ static myri_status run__setup(nics_run *r, const nicsim_net *net, const nicsim_o
 
 static void run__teardown(nics_run *r)
 {
-    for (unsigned i = 0; i < NICSIM_MAX_STATIONS; i++)
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++) free(r->st[i].q[q].buf);
+    for (unsigned i = 0; i < MYRI_QSIM_MAX_STATIONS; i++)
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++) free(r->st[i].q[q].buf);
     myri_sim_destroy(r->sim);
 }
 
-static void run__results(nics_run *r, const nics_batches *b, bool plain, nicsim_result *out)
+static void run__results(nics_run *r, const nics_batches *b, bool plain, myri_qsim_result *out)
 {
     for (unsigned i = 0; i < r->net->nstations; i++) {
-        nicsim_station_result *sr = &out->st[i];
+        myri_qsim_station_result *sr = &out->st[i];
         nics_station *s = &r->st[i];
         size_t base = i * STATS_PER_STATION;
         sr->util = batches__get(b, base + STAT_UTIL, plain, NULL);
         sr->lq = batches__get(b, base + STAT_LQ, plain, &sr->lq_corr);
         sr->lq_plain = batches__est(b, base + STAT_LQ);
         sr->blocked = batches__get(b, base + STAT_BLOCKED, plain, NULL);
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++)
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++)
             sr->queue[q] = batches__get(b, base + STAT_Q0 + q, plain, NULL);
-        for (unsigned c = 0; c < NICSIM_MAX_CLASSES; c++) {
+        for (unsigned c = 0; c < MYRI_QSIM_MAX_CLASSES; c++) {
             sr->served[c] = s->served[c];
             sr->hold_per_msg_us[c] =
                 s->served[c] ? (double)s->held_ps[c] / (double)s->served[c] / (double)MYRI_PS_PER_US : 0.0;
@@ -680,10 +679,10 @@ typedef struct nics_plan {
     myri_time_ps batch_ps;   /* initial batch length */
 } nics_plan;
 
-static myri_status run__plan(const nicsim_net *net, const nicsim_opts *opts, nics_plan *pl)
+static myri_status run__plan(const myri_qsim_net *net, const myri_qsim_opts *opts, nics_plan *pl)
 {
-    double rho[NICSIM_MAX_STATIONS], rho_max = 0.0;
-    nicsim_net_offered(net, rho);
+    double rho[MYRI_QSIM_MAX_STATIONS], rho_max = 0.0;
+    myri_qsim_net_offered(net, rho);
     for (unsigned i = 0; i < net->nstations; i++)
         if (rho[i] > rho_max) rho_max = rho[i];
     if (rho_max >= 1.0) return MYRI_EMODEL;
@@ -702,7 +701,7 @@ static myri_status run__plan(const nicsim_net *net, const nicsim_opts *opts, nic
 }
 
 /* Runs the warm-up and clears every statistic; returns its end time. */
-static myri_time_ps run__warmup(nics_run *r, const nics_plan *pl, nicsim_result *out)
+static myri_time_ps run__warmup(nics_run *r, const nics_plan *pl, myri_qsim_result *out)
 {
     myri_time_ps t = (myri_time_ps)((double)pl->warm / pl->lambda * (double)MYRI_PS_PER_US);
     myri_sim_run(r->sim, t, 0);
@@ -723,8 +722,8 @@ static myri_time_ps run__warmup(nics_run *r, const nics_plan *pl, nicsim_result 
 
 /* Runs batches from t until the fixed length or the stop rule; returns the
  * end time and the final batch length in *batch_ps. */
-static myri_time_ps run__batches(nics_run *r, const nicsim_opts *opts, const nics_plan *pl, myri_time_ps t,
-                                 nics_batches *b, myri_time_ps *batch_ps, nicsim_result *out)
+static myri_time_ps run__batches(nics_run *r, const myri_qsim_opts *opts, const nics_plan *pl, myri_time_ps t,
+                                 nics_batches *b, myri_time_ps *batch_ps, myri_qsim_result *out)
 {
     size_t stat = r->net->bottleneck * STATS_PER_STATION + STAT_LQ;
     for (;;) {
@@ -740,7 +739,7 @@ static myri_time_ps run__batches(nics_run *r, const nicsim_opts *opts, const nic
             continue;
         }
         if (b->n >= pl->min_batches && done >= pl->min_arr) {
-            nicsim_est e = batches__get(b, stat, opts->plain_batch_means, NULL);
+            myri_qsim_est e = batches__get(b, stat, opts->plain_batch_means, NULL);
             if (e.hw <= opts->precision * fabs(e.mean)) {
                 out->converged = true;
                 return t;
@@ -754,10 +753,10 @@ static myri_time_ps run__batches(nics_run *r, const nicsim_opts *opts, const nic
     }
 }
 
-myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_result *out)
+myri_status myri_qsim_run(const myri_qsim_net *net, const myri_qsim_opts *opts, myri_qsim_result *out)
 {
     if (!net || !opts || !out) return MYRI_EINVAL;
-    myri_status st = nicsim_net_check(net);
+    myri_status st = myri_qsim_net_check(net);
     if (st != MYRI_OK) return st;
     if (opts->arrivals == 0 && !(opts->precision > 0.0 && opts->precision < 1.0)) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
@@ -792,7 +791,7 @@ myri_status nicsim_run(const nicsim_net *net, const nicsim_opts *opts, nicsim_re
 /* ---- independent jobs on several threads ------------------------------------------ */
 
 typedef struct nics_pool {
-    nicsim_job *jobs;
+    myri_qsim_job *jobs;
     size_t njobs, next;
     pthread_mutex_t lock;
 } nics_pool;
@@ -812,14 +811,14 @@ static void *pool__worker(void *arg)
         size_t k = p->next++;
         pthread_mutex_unlock(&p->lock);
         if (k >= p->njobs) return NULL;
-        nicsim_job *j = &p->jobs[k];
+        myri_qsim_job *j = &p->jobs[k];
         double t0 = wall__s();
-        j->status = nicsim_run(&j->net, &j->opts, &j->result);
+        j->status = myri_qsim_run(&j->net, &j->opts, &j->result);
         j->wall_s = wall__s() - t0;
     }
 }
 
-myri_status nicsim_run_jobs(nicsim_job *jobs, size_t njobs, unsigned threads)
+myri_status myri_qsim_run_jobs(myri_qsim_job *jobs, size_t njobs, unsigned threads)
 {
     if (!jobs && njobs) return MYRI_EINVAL;
     if (threads == 0) threads = 1;

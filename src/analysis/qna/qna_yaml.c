@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 typedef struct qna__node_elem {
     const char *name;
@@ -103,7 +103,7 @@ static myri_status qna__check_keys(const myri_node *map, const char *const *allo
     return MYRI_OK;
 }
 
-static myri_status qna__nodes(qna_net *net, const myri_node *seq, myri_error *err)
+static myri_status qna__nodes(myri_qna_net *net, const myri_node *seq, myri_error *err)
 {
     for (size_t k = 0; k < seq->n; k++) {
         qna__node_elem e = {0};
@@ -114,7 +114,7 @@ static myri_status qna__nodes(qna_net *net, const myri_node *seq, myri_error *er
         if (!e.name || !e.name[0] || strlen(e.name) >= QNA_NAME_MAX || strcmp(e.name, "exit") == 0)
             return myri_error_at(err, name, "bad node name; expected 1 to %d characters, not 'exit'",
                                  QNA_NAME_MAX - 1);
-        st = qna_net_add_node(net, e.name, (int)e.servers, NULL);
+        st = myri_qna_net_add_node(net, e.name, (int)e.servers, NULL);
         if (st == MYRI_EFULL)
             return myri_error_at(err, seq->item[k], "too many nodes; expected at most %d",
                                  QNA_MAX_NODES);
@@ -125,14 +125,14 @@ static myri_status qna__nodes(qna_net *net, const myri_node *seq, myri_error *er
     return MYRI_OK;
 }
 
-static myri_status qna__classes(qna_net *net, const myri_node *seq, myri_error *err)
+static myri_status qna__classes(myri_qna_net *net, const myri_node *seq, myri_error *err)
 {
     for (size_t k = 0; k < seq->n; k++) {
         const myri_node *c = seq->item[k];
         if (c->kind != MYRI_NODE_SCALAR || !c->scalar[0] || strlen(c->scalar) >= QNA_NAME_MAX)
             return myri_error_at(err, c, "bad class; expected a name of 1 to %d characters",
                                  QNA_NAME_MAX - 1);
-        myri_status st = qna_net_add_class(net, c->scalar, NULL);
+        myri_status st = myri_qna_net_add_class(net, c->scalar, NULL);
         if (st == MYRI_EFULL)
             return myri_error_at(err, c, "too many classes; expected at most %d", QNA_MAX_CLASSES);
         if (st != MYRI_OK)
@@ -142,19 +142,19 @@ static myri_status qna__classes(qna_net *net, const myri_node *seq, myri_error *
 }
 
 /* Resolves the node and class names of a service/arrival element. */
-static myri_status qna__resolve(const qna_net *net, const myri_node *elem, const qna__pair_elem *e,
+static myri_status qna__resolve(const myri_qna_net *net, const myri_node *elem, const qna__pair_elem *e,
                                 size_t *node, size_t *cls, myri_error *err)
 {
-    if (qna_net_find_node(net, e->node, node) != MYRI_OK)
+    if (myri_qna_net_find_node(net, e->node, node) != MYRI_OK)
         return myri_error_at(err, myri_node_get(elem, "node"),
                              "unknown node '%s'; expected a name listed under nodes", e->node);
-    if (qna_net_find_class(net, e->cls, cls) != MYRI_OK)
+    if (myri_qna_net_find_class(net, e->cls, cls) != MYRI_OK)
         return myri_error_at(err, myri_node_get(elem, "class"),
                              "unknown class '%s'; expected a name listed under classes", e->cls);
     return MYRI_OK;
 }
 
-static myri_status qna__pairs(qna_net *net, const myri_node *seq, bool service, myri_error *err)
+static myri_status qna__pairs(myri_qna_net *net, const myri_node *seq, bool service, myri_error *err)
 {
     bool seen[QNA_MAX_NODES][QNA_MAX_CLASSES] = {{false}};
     for (size_t k = 0; seq && k < seq->n; k++) {
@@ -175,11 +175,11 @@ static myri_status qna__pairs(qna_net *net, const myri_node *seq, bool service, 
         if (service && !(e.value > 0))
             return myri_error_at(err, myri_node_get(elem, "mean"),
                                  "service mean %g; expected a positive time", e.value);
-        if (!service && e.value > 0 && !qna_net_has_service(net, i, r))
+        if (!service && e.value > 0 && !myri_qna_net_has_service(net, i, r))
             return myri_error_at(err, elem, "arrivals at (%s, %s), which has no service time; "
                                  "expected a service entry for it", e.node, e.cls);
-        st = service ? qna_net_service(net, i, r, e.value, e.scv)
-                     : qna_net_arrival(net, i, r, e.value, e.scv);
+        st = service ? myri_qna_net_service(net, i, r, e.value, e.scv)
+                     : myri_qna_net_arrival(net, i, r, e.value, e.scv);
         if (st != MYRI_OK)
             return myri_error_at(err, elem, "bad value; expected finite non-negative numbers");
     }
@@ -187,7 +187,7 @@ static myri_status qna__pairs(qna_net *net, const myri_node *seq, bool service, 
 }
 
 /* Parses "[node, class]" (or "exit" when allow_exit) into indices. */
-static myri_status qna__endpoint(const qna_net *net, const myri_node *n, bool allow_exit,
+static myri_status qna__endpoint(const myri_qna_net *net, const myri_node *n, bool allow_exit,
                                  size_t *node, size_t *cls, myri_error *err)
 {
     if (allow_exit && n->kind == MYRI_NODE_SCALAR && strcmp(n->scalar, "exit") == 0) {
@@ -199,17 +199,17 @@ static myri_status qna__endpoint(const qna_net *net, const myri_node *n, bool al
         n->item[1]->kind != MYRI_NODE_SCALAR)
         return myri_error_at(err, n, "bad routing end; expected [node, class]%s",
                              allow_exit ? " or exit" : "");
-    if (qna_net_find_node(net, n->item[0]->scalar, node) != MYRI_OK)
+    if (myri_qna_net_find_node(net, n->item[0]->scalar, node) != MYRI_OK)
         return myri_error_at(err, n->item[0], "unknown node '%s'; expected a name listed under nodes",
                              n->item[0]->scalar);
-    if (qna_net_find_class(net, n->item[1]->scalar, cls) != MYRI_OK)
+    if (myri_qna_net_find_class(net, n->item[1]->scalar, cls) != MYRI_OK)
         return myri_error_at(err, n->item[1],
                              "unknown class '%s'; expected a name listed under classes",
                              n->item[1]->scalar);
     return MYRI_OK;
 }
 
-static myri_status qna__routing(qna_net *net, const myri_node *seq, myri_error *err)
+static myri_status qna__routing(myri_qna_net *net, const myri_node *seq, myri_error *err)
 {
     double out_sum[QNA_MAX_NODES][QNA_MAX_CLASSES] = {{0}};
     for (size_t k = 0; seq && k < seq->n; k++) {
@@ -226,7 +226,7 @@ static myri_status qna__routing(qna_net *net, const myri_node *seq, myri_error *
             return myri_error_at(err, myri_node_get(elem, "p"),
                                  "routing probabilities out of (%s, %s) sum to %g; expected at "
                                  "most 1",
-                                 qna_net_node_name(net, fi), qna_net_class_name(net, fr),
+                                 myri_qna_net_node_name(net, fi), myri_qna_net_class_name(net, fr),
                                  out_sum[fi][fr]);
         /* a repeated (from, to) pair would silently replace: reject it */
         for (size_t j = 0; j < k; j++) {
@@ -239,22 +239,22 @@ static myri_status qna__routing(qna_net *net, const myri_node *seq, myri_error *
                 return myri_error_at(err, elem, "second route with the same from and to; "
                                                 "expected one entry per pair");
         }
-        if (!qna_net_has_service(net, fi, fr))
+        if (!myri_qna_net_has_service(net, fi, fr))
             return myri_error_at(err, e.from, "(%s, %s) has no service time; expected a service "
                                  "entry for every (node, class) that routes",
-                                 qna_net_node_name(net, fi), qna_net_class_name(net, fr));
-        if (ti != QNA_EXIT && e.p > 0 && !qna_net_has_service(net, ti, tr))
+                                 myri_qna_net_node_name(net, fi), myri_qna_net_class_name(net, fr));
+        if (ti != QNA_EXIT && e.p > 0 && !myri_qna_net_has_service(net, ti, tr))
             return myri_error_at(err, e.to, "(%s, %s) has no service time; expected a service "
                                  "entry for every (node, class) that traffic reaches",
-                                 qna_net_node_name(net, ti), qna_net_class_name(net, tr));
-        st = qna_net_route(net, fi, fr, ti, tr, e.p);
+                                 myri_qna_net_node_name(net, ti), myri_qna_net_class_name(net, tr));
+        st = myri_qna_net_route(net, fi, fr, ti, tr, e.p);
         if (st == MYRI_EFULL) return myri_error_at(err, elem, "too many routes");
         if (st != MYRI_OK) return myri_error_at(err, elem, "bad route");
     }
     return MYRI_OK;
 }
 
-myri_status qna_net_from_doc(const myri_node *root, qna_net **out, myri_error *err)
+myri_status myri_qna_net_from_doc(const myri_node *root, myri_qna_net **out, myri_error *err)
 {
     if (!out) return MYRI_EINVAL;
     *out = NULL;
@@ -277,7 +277,7 @@ myri_status qna_net_from_doc(const myri_node *root, qna_net **out, myri_error *e
     if (st == MYRI_OK) st = qna__seq(nw, "arrivals", true, &arrivals, err);
     if (st == MYRI_OK) st = qna__seq(nw, "routing", false, &routing, err);
     if (st != MYRI_OK) return st;
-    qna_net *net = qna_net_create();
+    myri_qna_net *net = myri_qna_net_create();
     if (!net) return MYRI_ENOMEM;
     st = qna__nodes(net, nodes, err);
     if (st == MYRI_OK) st = qna__classes(net, classes, err);
@@ -285,7 +285,7 @@ myri_status qna_net_from_doc(const myri_node *root, qna_net **out, myri_error *e
     if (st == MYRI_OK) st = qna__pairs(net, arrivals, false, err);
     if (st == MYRI_OK) st = qna__routing(net, routing, err);
     if (st != MYRI_OK) {
-        qna_net_destroy(net);
+        myri_qna_net_destroy(net);
         return st;
     }
     *out = net;

@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include "myri/json.h"
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 /* Seed 004, Tables 3-10: the six doorbell arrival rates (per microsecond). */
-const double nicsim_paper_rates[NICSIM_NRATES] = {0.00273, 0.00493, 0.00786, 0.00900, 0.01079, 0.01100};
+const double myri_qsim_paper_rates[MYRI_QSIM_NRATES] = {0.00273, 0.00493, 0.00786, 0.00900, 0.01079, 0.01100};
 
 /* Seed 004, the printed simulation results (ARENA runs of the paper):
  * Table 4 (model 2 SRAM queue lengths), Table 5 (utilisations, models 1 and
@@ -18,7 +18,7 @@ const double nicsim_paper_rates[NICSIM_NRATES] = {0.00273, 0.00493, 0.00786, 0.0
  * (QNA LANai queue length vs model 2's sum).  Copied cell by cell from the
  * scanned text of the seed; the Table 9 simulation column equals Table 7's
  * model-2 column, as the paper says it should. */
-const nicsim_paper_row nicsim_paper[NICSIM_NRATES] = {
+const myri_qsim_paper_row myri_qsim_paper[MYRI_QSIM_NRATES] = {
     {0.00273, 0.0024, 0.0022, 0.0019, 0.0875, 0.0875, 0.2430, 0.2430, 0.1433, 0.1433,
      0.0464, 0.0465, 0.0067, 0.0064, 0.0059, 0.0064},
     {0.00493, 0.0084, 0.0076, 0.0062, 0.1588, 0.1586, 0.4393, 0.4393, 0.2591, 0.2591,
@@ -33,12 +33,12 @@ const nicsim_paper_row nicsim_paper[NICSIM_NRATES] = {
      30.506, 30.499, 0.1478, 0.1378, 0.0980, 0.1378},
 };
 
-static void cls__set(nicsim_station_spec *st, int cls, int queue, uint64_t ps, int next_st, int next_cls)
+static void cls__set(myri_qsim_station_spec *st, int cls, int queue, uint64_t ps, int next_st, int next_cls)
 {
-    nicsim_class_spec *c = &st->cls[cls];
+    myri_qsim_class_spec *c = &st->cls[cls];
     c->served = true;
     c->queue = (uint8_t)queue;
-    c->dist = NICSIM_DET;
+    c->dist = MYRI_QSIM_DET;
     c->service_ps = ps;
     c->next_station = (int8_t)next_st;
     c->next_class = (int8_t)next_cls;
@@ -49,17 +49,17 @@ static void cls__set(nicsim_station_spec *st, int cls, int queue, uint64_t ps, i
  * data -> data at LANai, which programs NSDMA (10 us, only when NSDMA is
  * idle) -> NSDMA sends it (52.6887 us) -> leaves.  Every service time is
  * deterministic (the paper sets all service SCVs to 0). */
-static void net__send_side(nicsim_net *net, bool polling)
+static void net__send_side(myri_qsim_net *net, bool polling)
 {
-    nicsim_station_spec *lanai = &net->st[NICSIM_LANAI];
-    nicsim_station_spec *hdma = &net->st[NICSIM_HDMA];
-    nicsim_station_spec *nsdma = &net->st[NICSIM_NSDMA];
+    myri_qsim_station_spec *lanai = &net->st[MYRI_QSIM_LANAI];
+    myri_qsim_station_spec *hdma = &net->st[MYRI_QSIM_HDMA];
+    myri_qsim_station_spec *nsdma = &net->st[MYRI_QSIM_NSDMA];
     lanai->name = "lanai";
     hdma->name = "hdma";
     nsdma->name = "nsdma";
-    net->class_names[NICSIM_DOORBELL] = "doorbell";
-    net->class_names[NICSIM_DESCRIPTOR] = "descriptor";
-    net->class_names[NICSIM_DATA] = "data";
+    net->class_names[MYRI_QSIM_DOORBELL] = "doorbell";
+    net->class_names[MYRI_QSIM_DESCRIPTOR] = "descriptor";
+    net->class_names[MYRI_QSIM_DATA] = "data";
     if (polling) {
         lanai->nqueues = 3;
         lanai->queue_names[0] = "doorbell";
@@ -74,13 +74,13 @@ static void net__send_side(nicsim_net *net, bool polling)
     nsdma->nqueues = 1;
     nsdma->queue_names[0] = "none";
     nsdma->bufferless = true;
-    cls__set(lanai, NICSIM_DOORBELL, 0, NICSIM_T_LANAI_DOORBELL_PS, NICSIM_HDMA, NICSIM_DOORBELL);
-    cls__set(lanai, NICSIM_DESCRIPTOR, polling ? 1 : 0, NICSIM_T_LANAI_DESCRIPTOR_PS, NICSIM_HDMA,
-             NICSIM_DESCRIPTOR);
-    cls__set(lanai, NICSIM_DATA, polling ? 2 : 0, NICSIM_T_LANAI_PROGRAM_PS, NICSIM_NSDMA, NICSIM_DATA);
-    cls__set(hdma, NICSIM_DOORBELL, 0, NICSIM_T_HDMA_DOORBELL_PS, NICSIM_LANAI, NICSIM_DESCRIPTOR);
-    cls__set(hdma, NICSIM_DESCRIPTOR, 0, NICSIM_T_HDMA_DESCRIPTOR_PS, NICSIM_LANAI, NICSIM_DATA);
-    cls__set(nsdma, NICSIM_DATA, 0, NICSIM_T_NSDMA_DATA_PS, -1, 0);
+    cls__set(lanai, MYRI_QSIM_DOORBELL, 0, MYRI_QSIM_T_LANAI_DOORBELL_PS, MYRI_QSIM_HDMA, MYRI_QSIM_DOORBELL);
+    cls__set(lanai, MYRI_QSIM_DESCRIPTOR, polling ? 1 : 0, MYRI_QSIM_T_LANAI_DESCRIPTOR_PS, MYRI_QSIM_HDMA,
+             MYRI_QSIM_DESCRIPTOR);
+    cls__set(lanai, MYRI_QSIM_DATA, polling ? 2 : 0, MYRI_QSIM_T_LANAI_PROGRAM_PS, MYRI_QSIM_NSDMA, MYRI_QSIM_DATA);
+    cls__set(hdma, MYRI_QSIM_DOORBELL, 0, MYRI_QSIM_T_HDMA_DOORBELL_PS, MYRI_QSIM_LANAI, MYRI_QSIM_DESCRIPTOR);
+    cls__set(hdma, MYRI_QSIM_DESCRIPTOR, 0, MYRI_QSIM_T_HDMA_DESCRIPTOR_PS, MYRI_QSIM_LANAI, MYRI_QSIM_DATA);
+    cls__set(nsdma, MYRI_QSIM_DATA, 0, MYRI_QSIM_T_NSDMA_DATA_PS, -1, 0);
 }
 
 /* The receive side (extension; assumptions in docs/NICSIM.md):
@@ -91,67 +91,67 @@ static void net__send_side(nicsim_net *net, bool polling)
  *   4 KB block into SRAM (52.6887 us, the NSDMA time) -> LANai starts the
  *   host transfer (0.12 us, as for a descriptor) -> HDMA writes the data to
  *   host memory (68.3154 us, the host->SRAM time of Table 2) -> leaves. */
-static void net__recv_side(nicsim_net *net)
+static void net__recv_side(myri_qsim_net *net)
 {
-    nicsim_station_spec *lanai = &net->st[NICSIM_LANAI];
-    nicsim_station_spec *hdma = &net->st[NICSIM_HDMA];
-    nicsim_station_spec *nrdma = &net->st[NICSIM_NRDMA];
+    myri_qsim_station_spec *lanai = &net->st[MYRI_QSIM_LANAI];
+    myri_qsim_station_spec *hdma = &net->st[MYRI_QSIM_HDMA];
+    myri_qsim_station_spec *nrdma = &net->st[MYRI_QSIM_NRDMA];
     lanai->nqueues = 4;
     lanai->queue_names[3] = "network";
     nrdma->name = "nrdma";
     nrdma->nqueues = 1;
     nrdma->queue_names[0] = "none";
     nrdma->bufferless = true;
-    net->class_names[NICSIM_RDOORBELL] = "rdoorbell";
-    net->class_names[NICSIM_RDESCRIPTOR] = "rdescriptor";
-    net->class_names[NICSIM_RPACKET] = "rpacket";
-    net->class_names[NICSIM_RDATA] = "rdata";
-    cls__set(lanai, NICSIM_RDOORBELL, 0, NICSIM_T_LANAI_DOORBELL_PS, NICSIM_HDMA, NICSIM_RDOORBELL);
-    cls__set(hdma, NICSIM_RDOORBELL, 0, NICSIM_T_HDMA_DOORBELL_PS, NICSIM_LANAI, NICSIM_RDESCRIPTOR);
-    cls__set(lanai, NICSIM_RDESCRIPTOR, 1, NICSIM_T_LANAI_DESCRIPTOR_PS, -1, 0);
-    cls__set(lanai, NICSIM_RPACKET, 3, NICSIM_T_LANAI_PROGRAM_PS, NICSIM_NRDMA, NICSIM_RPACKET);
-    cls__set(nrdma, NICSIM_RPACKET, 0, NICSIM_T_NSDMA_DATA_PS, NICSIM_LANAI, NICSIM_RDATA);
-    cls__set(lanai, NICSIM_RDATA, 2, NICSIM_T_LANAI_DESCRIPTOR_PS, NICSIM_HDMA, NICSIM_RDATA);
-    cls__set(hdma, NICSIM_RDATA, 0, NICSIM_T_HDMA_DESCRIPTOR_PS, -1, 0);
+    net->class_names[MYRI_QSIM_RDOORBELL] = "rdoorbell";
+    net->class_names[MYRI_QSIM_RDESCRIPTOR] = "rdescriptor";
+    net->class_names[MYRI_QSIM_RPACKET] = "rpacket";
+    net->class_names[MYRI_QSIM_RDATA] = "rdata";
+    cls__set(lanai, MYRI_QSIM_RDOORBELL, 0, MYRI_QSIM_T_LANAI_DOORBELL_PS, MYRI_QSIM_HDMA, MYRI_QSIM_RDOORBELL);
+    cls__set(hdma, MYRI_QSIM_RDOORBELL, 0, MYRI_QSIM_T_HDMA_DOORBELL_PS, MYRI_QSIM_LANAI, MYRI_QSIM_RDESCRIPTOR);
+    cls__set(lanai, MYRI_QSIM_RDESCRIPTOR, 1, MYRI_QSIM_T_LANAI_DESCRIPTOR_PS, -1, 0);
+    cls__set(lanai, MYRI_QSIM_RPACKET, 3, MYRI_QSIM_T_LANAI_PROGRAM_PS, MYRI_QSIM_NRDMA, MYRI_QSIM_RPACKET);
+    cls__set(nrdma, MYRI_QSIM_RPACKET, 0, MYRI_QSIM_T_NSDMA_DATA_PS, MYRI_QSIM_LANAI, MYRI_QSIM_RDATA);
+    cls__set(lanai, MYRI_QSIM_RDATA, 2, MYRI_QSIM_T_LANAI_DESCRIPTOR_PS, MYRI_QSIM_HDMA, MYRI_QSIM_RDATA);
+    cls__set(hdma, MYRI_QSIM_RDATA, 0, MYRI_QSIM_T_HDMA_DESCRIPTOR_PS, -1, 0);
 }
 
-myri_status nicsim_net_seed004(nicsim_net *net, nicsim_model model, double lambda_per_us,
-                               double rx_lambda_per_us, nicsim_discipline disc,
-                               nicsim_blocking blocking)
+myri_status myri_qsim_net_seed004(myri_qsim_net *net, myri_qsim_model model, double lambda_per_us,
+                               double rx_lambda_per_us, myri_qsim_discipline disc,
+                               myri_qsim_blocking blocking)
 {
     if (!net || !(lambda_per_us > 0.0) || !isfinite(lambda_per_us) || rx_lambda_per_us < 0.0 ||
-        !isfinite(rx_lambda_per_us) || (unsigned)disc > NICSIM_EXHAUSTIVE ||
-        (unsigned)blocking > NICSIM_SKIP)
+        !isfinite(rx_lambda_per_us) || (unsigned)disc > MYRI_QSIM_EXHAUSTIVE ||
+        (unsigned)blocking > MYRI_QSIM_SKIP)
         return MYRI_EINVAL;
     memset(net, 0, sizeof *net);
     switch (model) {
-    case NICSIM_POOLED:
-    case NICSIM_POLLING:
+    case MYRI_QSIM_POOLED:
+    case MYRI_QSIM_POLLING:
         net->nstations = 3;
         net->nclasses = 3;
-        net__send_side(net, model == NICSIM_POLLING);
+        net__send_side(net, model == MYRI_QSIM_POLLING);
         break;
-    case NICSIM_SENDRECV:
+    case MYRI_QSIM_SENDRECV:
         if (!(rx_lambda_per_us > 0.0)) return MYRI_EINVAL;
         net->nstations = 4;
         net->nclasses = 7;
         net__send_side(net, true);
         net__recv_side(net);
-        net->src[1] = (nicsim_source_spec){NICSIM_LANAI, NICSIM_RDOORBELL, rx_lambda_per_us};
-        net->src[2] = (nicsim_source_spec){NICSIM_LANAI, NICSIM_RPACKET, rx_lambda_per_us};
+        net->src[1] = (myri_qsim_source_spec){MYRI_QSIM_LANAI, MYRI_QSIM_RDOORBELL, rx_lambda_per_us};
+        net->src[2] = (myri_qsim_source_spec){MYRI_QSIM_LANAI, MYRI_QSIM_RPACKET, rx_lambda_per_us};
         net->nsources = 2;
         break;
     default: return MYRI_EINVAL;
     }
-    net->src[0] = (nicsim_source_spec){NICSIM_LANAI, NICSIM_DOORBELL, lambda_per_us};
+    net->src[0] = (myri_qsim_source_spec){MYRI_QSIM_LANAI, MYRI_QSIM_DOORBELL, lambda_per_us};
     net->nsources++;
-    net->st[NICSIM_LANAI].discipline = disc;
-    net->st[NICSIM_LANAI].blocking = blocking;
-    net->bottleneck = NICSIM_HDMA;
+    net->st[MYRI_QSIM_LANAI].discipline = disc;
+    net->st[MYRI_QSIM_LANAI].blocking = blocking;
+    net->bottleneck = MYRI_QSIM_HDMA;
     return MYRI_OK;
 }
 
-void nicsim_net_single(nicsim_net *net, double lambda_per_us, uint64_t service_ps, nicsim_dist dist)
+void myri_qsim_net_single(myri_qsim_net *net, double lambda_per_us, uint64_t service_ps, myri_qsim_dist dist)
 {
     memset(net, 0, sizeof *net);
     net->nstations = 1;
@@ -161,25 +161,25 @@ void nicsim_net_single(nicsim_net *net, double lambda_per_us, uint64_t service_p
     net->st[0].name = "server";
     net->st[0].nqueues = 1;
     net->st[0].queue_names[0] = "fcfs";
-    net->st[0].cls[0] = (nicsim_class_spec){true, 0, dist, service_ps, -1, 0};
-    net->src[0] = (nicsim_source_spec){0, 0, lambda_per_us};
+    net->st[0].cls[0] = (myri_qsim_class_spec){true, 0, dist, service_ps, -1, 0};
+    net->src[0] = (myri_qsim_source_spec){0, 0, lambda_per_us};
     net->bottleneck = 0;
 }
 
 /* ---- output ------------------------------------------------------------------------ */
 
-static void est__json(myri_json *j, const char *key, const char *ci_key, nicsim_est e)
+static void est__json(myri_json *j, const char *key, const char *ci_key, myri_qsim_est e)
 {
     myri_json_knum(j, key, e.mean);
     myri_json_knum(j, ci_key, e.hw);
 }
 
-void nicsim_result_json(const nicsim_net *net, const nicsim_result *r, myri_json *j)
+void myri_qsim_result_json(const myri_qsim_net *net, const myri_qsim_result *r, myri_json *j)
 {
     myri_json_key(j, "nodes");
     myri_json_arr_begin(j);
     for (unsigned i = 0; i < net->nstations; i++) {
-        const nicsim_station_result *s = &r->st[i];
+        const myri_qsim_station_result *s = &r->st[i];
         myri_json_obj_begin(j);
         myri_json_kstr(j, "name", net->st[i].name);
         est__json(j, "utilization", "utilization_ci", s->util);
@@ -189,7 +189,7 @@ void nicsim_result_json(const nicsim_net *net, const nicsim_result *r, myri_json
         myri_json_obj_end(j);
     }
     myri_json_arr_end(j);
-    const nicsim_station_spec *st0 = &net->st[0];
+    const myri_qsim_station_spec *st0 = &net->st[0];
     if (st0->nqueues > 1) {
         myri_json_key(j, "queues");
         myri_json_obj_begin(j);
@@ -222,14 +222,14 @@ static uint64_t fnv__bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-uint64_t nicsim_result_hash(const nicsim_result *r, uint64_t h)
+uint64_t myri_qsim_result_hash(const myri_qsim_result *r, uint64_t h)
 {
     if (h == 0) h = 14695981039346656037ull;
-    for (unsigned i = 0; i < NICSIM_MAX_STATIONS; i++) {
-        const nicsim_station_result *s = &r->st[i];
+    for (unsigned i = 0; i < MYRI_QSIM_MAX_STATIONS; i++) {
+        const myri_qsim_station_result *s = &r->st[i];
         h = fnv__bytes(h, &s->util.mean, sizeof(double));
         h = fnv__bytes(h, &s->lq.mean, sizeof(double));
-        for (unsigned q = 0; q < NICSIM_MAX_QUEUES; q++) h = fnv__bytes(h, &s->queue[q].mean, sizeof(double));
+        for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++) h = fnv__bytes(h, &s->queue[q].mean, sizeof(double));
     }
     h = fnv__bytes(h, &r->arrivals, sizeof r->arrivals);
     h = fnv__bytes(h, &r->hash, sizeof r->hash);
@@ -238,20 +238,20 @@ uint64_t nicsim_result_hash(const nicsim_result *r, uint64_t h)
 
 /* ---- the simulation part of `myri reproduce seed004` --------------------------- */
 
-myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
-                               nicsim_blocking blocking, nicsim_discipline disc, nicsim_seed004 *out)
+myri_status myri_qsim_seed004_run(uint64_t seed, double precision, unsigned threads, bool plain,
+                               myri_qsim_blocking blocking, myri_qsim_discipline disc, myri_qsim_seed004 *out)
 {
     if (!out || !(precision > 0.0 && precision < 1.0)) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
     /* Most expensive first (highest rate), so two threads finish together. */
-    nicsim_job *jobs = calloc(2 * NICSIM_NRATES, sizeof *jobs);
+    myri_qsim_job *jobs = calloc(2 * MYRI_QSIM_NRATES, sizeof *jobs);
     if (!jobs) return MYRI_ENOMEM;
     size_t n = 0;
-    for (int k = NICSIM_NRATES - 1; k >= 0; k--) {
+    for (int k = MYRI_QSIM_NRATES - 1; k >= 0; k--) {
         uint64_t s = seed + 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1);
         for (int m = 0; m < 2; m++) {
-            nicsim_job *j = &jobs[n++];
-            myri_status st = nicsim_net_seed004(&j->net, (nicsim_model)m, nicsim_paper_rates[k], 0.0,
+            myri_qsim_job *j = &jobs[n++];
+            myri_status st = myri_qsim_net_seed004(&j->net, (myri_qsim_model)m, myri_qsim_paper_rates[k], 0.0,
                                                 disc, blocking);
             if (st != MYRI_OK) {
                 free(jobs);
@@ -264,19 +264,19 @@ myri_status nicsim_seed004_run(uint64_t seed, double precision, unsigned threads
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    myri_status st = nicsim_run_jobs(jobs, n, threads);
+    myri_status st = myri_qsim_run_jobs(jobs, n, threads);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     n = 0;
-    for (int k = NICSIM_NRATES - 1; k >= 0; k--)
+    for (int k = MYRI_QSIM_NRATES - 1; k >= 0; k--)
         for (int m = 0; m < 2; m++) out->job[m][k] = jobs[n++];
     free(jobs);
     for (int m = 0; m < 2; m++)
-        for (int k = 0; k < NICSIM_NRATES; k++) {
-            const nicsim_result *r = &out->job[m][k].result;
+        for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+            const myri_qsim_result *r = &out->job[m][k].result;
             out->arrivals += r->arrivals + r->warmup_arrivals;
             out->events += r->events;
-            out->hash = nicsim_result_hash(r, out->hash);
+            out->hash = myri_qsim_result_hash(r, out->hash);
         }
     return st;
 }

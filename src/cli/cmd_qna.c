@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "myri/json.h"
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const char qna__usage[] =
     "usage: myri qna FILE [--sweeps N] [--wq whitt|paper] [--split class|aggregate]\n"
@@ -47,9 +47,9 @@ typedef struct qna__args {
 } qna__args;
 
 /* Fills opt from the options; returns 0 or 2 (message printed). */
-static int qna__options(const qna__args *a, qna_options *opt)
+static int qna__options(const qna__args *a, myri_qna_options *opt)
 {
-    qna_options_default(opt);
+    myri_qna_options_default(opt);
     if (a->sweeps) {
         uint64_t n;
         if (myri_cli_uint("qna", "sweeps", a->sweeps, &n)) return MYRI_EXIT_INPUT;
@@ -74,8 +74,8 @@ static int qna__options(const qna__args *a, qna_options *opt)
 }
 
 /* Builds the built-in model; returns 0 or 2. */
-static int qna__model(const qna__args *a, const myri_cli *cli, qna_options *opt, double *lambda,
-                      qna_net **net)
+static int qna__model(const qna__args *a, const myri_cli *cli, myri_qna_options *opt, double *lambda,
+                      myri_qna_net **net)
 {
     if (strcmp(a->model, "nic-seed004") != 0) {
         fprintf(stderr, "myri qna: unknown model '%s'; expected nic-seed004\n", a->model);
@@ -90,14 +90,14 @@ static int qna__model(const qna__args *a, const myri_cli *cli, qna_options *opt,
         return MYRI_EXIT_INPUT;
     }
     if (myri_cli_double("qna", "lambda", a->lambda, lambda)) return MYRI_EXIT_INPUT;
-    qna_nic_params p;
-    qna_nic_params_default(&p);
+    myri_qna_nic_params p;
+    myri_qna_nic_params_default(&p);
     if (a->cond) {
         int sweeps;
-        qna_seed004_conditions(&p, &sweeps);
+        myri_qna_seed004_conditions(&p, &sweeps);
         if (!a->sweeps) opt->sweeps = sweeps;
     }
-    myri_status st = qna_nic_build(*lambda, &p, net);
+    myri_status st = myri_qna_nic_build(*lambda, &p, net);
     if (st == MYRI_ERANGE) {
         fprintf(stderr,
                 "myri qna: --lambda %s out of range; expected 0 < lambda < 1/t = %g per us "
@@ -113,7 +113,7 @@ static int qna__model(const qna__args *a, const myri_cli *cli, qna_options *opt,
 }
 
 /* Reads FILE, applies --set, builds the network; returns 0 or 2. */
-static int qna__file(const myri_cli *cli, qna_net **net)
+static int qna__file(const myri_cli *cli, myri_qna_net **net)
 {
     if (cli->npositional != 1) {
         fprintf(stderr, "myri qna: expected one network FILE or --model (see 'myri qna --help')\n");
@@ -124,13 +124,13 @@ static int qna__file(const myri_cli *cli, qna_net **net)
     if (myri_doc_load(cli->positional[0], &root, &err) != MYRI_OK)
         return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(cli, root);
-    if (rc == 0 && qna_net_from_doc(root, net, &err) != MYRI_OK) rc = myri_cli_input_error(&err);
+    if (rc == 0 && myri_qna_net_from_doc(root, net, &err) != MYRI_OK) rc = myri_cli_input_error(&err);
     myri_node_free(root);
     return rc;
 }
 
 static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
-                        const qna_result *res)
+                        const myri_qna_result *res)
 {
     if (cli->json) {
         myri_json *j = myri_json_create(stdout, true);
@@ -143,7 +143,7 @@ static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
         } else {
             myri_json_kstr(j, "network", cli->positional[0]);
         }
-        qna_result_json(res, j);
+        myri_qna_result_json(res, j);
         myri_json_obj_end(j);
         myri_json_finish(j);
         return;
@@ -153,16 +153,16 @@ static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
                a->cond ? " (paper conditions)" : "");
     else
         printf("network: %s\n", cli->positional[0]);
-    qna_result_print(res, stdout);
+    myri_qna_result_print(res, stdout);
 }
 
-/* --search-seed004: prints the best candidates of qna_seed004_search. */
+/* --search-seed004: prints the best candidates of myri_qna_seed004_search. */
 static int qna__search(const myri_cli *cli)
 {
     enum { SHOW = 15, MAX_SWEEPS = 30 };
-    qna_seed004_candidate best[SHOW];
+    myri_qna_seed004_candidate best[SHOW];
     size_t scored = 0;
-    if (qna_seed004_search(MAX_SWEEPS, best, SHOW, &scored) != MYRI_OK) {
+    if (myri_qna_seed004_search(MAX_SWEEPS, best, SHOW, &scored) != MYRI_OK) {
         fprintf(stderr, "myri qna: the search failed\n");
         return MYRI_EXIT_FAIL;
     }
@@ -176,8 +176,8 @@ static int qna__search(const myri_cli *cli)
         myri_json_arr_begin(j);
         for (int k = 0; k < SHOW; k++) {
             myri_json_obj_begin(j);
-            myri_json_kstr(j, "entry", qna_seed004_entry_name(best[k].entry));
-            myri_json_kstr(j, "printed", qna_seed004_entry_printed(best[k].entry));
+            myri_json_kstr(j, "entry", myri_qna_seed004_entry_name(best[k].entry));
+            myri_json_kstr(j, "printed", myri_qna_seed004_entry_printed(best[k].entry));
             myri_json_kstr(j, "tried", best[k].text);
             myri_json_kint(j, "sweeps", best[k].sweeps);
             myri_json_kint(j, "cells", best[k].cells);
@@ -197,8 +197,8 @@ static int qna__search(const myri_cli *cli)
             snprintf(sw, sizeof sw, "%d", best[k].sweeps);
         else
             snprintf(sw, sizeof sw, "converged");
-        printf("%-4d %-26s %-9s %-10s %-10s %d\n", k + 1, qna_seed004_entry_name(best[k].entry),
-               qna_seed004_entry_printed(best[k].entry), best[k].entry < 0 ? "-" : best[k].text,
+        printf("%-4d %-26s %-9s %-10s %-10s %d\n", k + 1, myri_qna_seed004_entry_name(best[k].entry),
+               myri_qna_seed004_entry_printed(best[k].entry), best[k].entry < 0 ? "-" : best[k].text,
                sw, best[k].cells);
     }
     return MYRI_EXIT_OK;
@@ -221,20 +221,20 @@ int myri_cmd_qna(int argc, char **argv)
         return MYRI_EXIT_OK;
     }
     if (a.search) return qna__search(&cli);
-    qna_options opt;
+    myri_qna_options opt;
     if ((rc = qna__options(&a, &opt)) != 0) return rc;
     if (a.cond && !a.model) {
         fprintf(stderr, "myri qna: --paper-conditions applies to --model nic-seed004\n");
         return MYRI_EXIT_INPUT;
     }
-    qna_net *net = NULL;
+    myri_qna_net *net = NULL;
     double lambda = 0;
     rc = a.model ? qna__model(&a, &cli, &opt, &lambda, &net) : qna__file(&cli, &net);
     if (rc) return rc;
-    qna_result res;
+    myri_qna_result res;
     myri_error err;
-    myri_status st = qna_solve(net, &opt, &res, &err);
-    qna_net_destroy(net);
+    myri_status st = myri_qna_solve(net, &opt, &res, &err);
+    myri_qna_net_destroy(net);
     if (st == MYRI_EINPUT) {
         fprintf(stderr, "myri qna: %s: %s\n", a.model ? a.model : cli.positional[0], err.msg);
         return MYRI_EXIT_INPUT;

@@ -1,21 +1,22 @@
 /* registry.c -- the one table of component types and the one table of jobs.
  * To add a component type or a job, declare its ops here and list it. */
-#include "myri/registry.h"
+#include "app/registry.h"
 
 #include <stddef.h>
 #include <string.h>
 
-#include "engine/hold.h"
+#include "analysis/qsim/qsim.h"
+#include "app/fabric_job.h"
+#include "app/hold.h"
 #include "fabric/traffic.h"
-#include "nicsim/nicsim.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,
     &myri_fabric_ops,
     &myri_traffic_source_ops,
     &myri_traffic_ops,
-    &nicsim_station_ops,
-    &nicsim_source_ops,
+    &myri_qsim_station_ops,
+    &myri_qsim_source_ops,
     NULL,
 };
 

@@ -3,7 +3,7 @@
  * Workload of the engine benchmark: N events pending; each executed event
  * schedules one successor at now + Exp(mean), rounded to whole ps.
  */
-#include "engine/hold.h"
+#include "app/hold.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -109,20 +109,21 @@ static void hold__help(FILE *out)
     myri_params_help(set, 2, out);
 }
 
-static int hold__run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
+static myri_status hold__run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
 {
     (void)file;
     myri_scenario_common common;
     myri_hold_config cfg;
     myri_pset set[2];
     hold__psets(set, &common, &cfg);
-    if (myri_params_load(set, 2, root, NULL, err) != MYRI_OK) return 2;
+    if (myri_params_load(set, 2, root, NULL, err) != MYRI_OK) return MYRI_EINPUT;
     if (opts->have_seed) common.seed = (int64_t)opts->seed;
     myri_sim *sim = myri_sim_create((uint64_t)common.seed);
-    if (!sim) return 1;
-    if (myri_sim_add(sim, &myri_hold_ops, "hold", &cfg, NULL) != MYRI_OK) {
+    if (!sim) return MYRI_ENOMEM;
+    myri_status added = myri_sim_add(sim, &myri_hold_ops, "hold", &cfg, NULL);
+    if (added != MYRI_OK) {
         myri_sim_destroy(sim);
-        return 1;
+        return added == MYRI_EINPUT ? MYRI_EINVAL : added;
     }
     myri_time_ps end = common.warmup_ps + common.duration_ps;
     if (opts->progress) myri_sim_set_progress(sim, opts->progress, end);
@@ -157,7 +158,7 @@ static int hold__run(const myri_node *root, const char *file, const myri_run_opt
                 wall > 0 ? (double)events / wall : 0, (unsigned long long)myri_sim_hash(sim));
     }
     myri_sim_destroy(sim);
-    return st == MYRI_OK ? 0 : 1;
+    return st == MYRI_EINPUT ? MYRI_EINVAL : st;
 }
 
 const myri_job myri_hold_job = {

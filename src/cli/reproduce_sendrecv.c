@@ -1,6 +1,6 @@
-/* sendrecv.c -- the send-and-receive NIC (seed 004's future work (1)): the
- * QNA of src/qna, built programmatically, next to the simulation model
- * NICSIM_SENDRECV, at the paper's six total rates split evenly between
+/* reproduce_sendrecv.c -- `myri reproduce seed004-sendrecv`: the
+ * send-and-receive NIC (seed 004's future work (1)): the QNA, built programmatically, next to the simulation model
+ * MYRI_QSIM_SENDRECV, at the paper's six total rates split evenly between
  * sending and receiving.  Model and assumptions: docs/NICSIM.md. */
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "myri/json.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
-#include "qna/qna.h"
+#include "analysis/qsim/qsim.h"
+#include "analysis/qna/qna.h"
 
 enum { SR_NODES = 4, SR_CLASSES = 7 };
 static const char *const sr__nodes[SR_NODES] = {"lanai", "hdma", "nsdma", "nrdma"};
@@ -21,43 +21,50 @@ static const char *const sr__classes[SR_CLASSES] = {"doorbell",    "descriptor",
 static double sr__us(uint64_t ps) { return (double)ps / (double)MYRI_PS_PER_US; }
 
 /* Builds the QNA network: the same stations, classes, service times and
- * routes as nicsim_net_seed004(NICSIM_SENDRECV); NSDMA and NRDMA get an
+ * routes as myri_qsim_net_seed004(MYRI_QSIM_SENDRECV); NSDMA and NRDMA get an
  * infinite queue (the paper's abstraction) and LANai's programming of them
  * costs 10 us * p_s and 10 us * p_r. */
-static myri_status sr__qna_build(double ls, double lr, double ps, double pr, qna_net **out)
+static myri_status sr__qna_build(double ls, double lr, double ps, double pr, myri_qna_net **out)
 {
-    qna_net *n = qna_net_create();
+    myri_qna_net *n = myri_qna_net_create();
     if (!n) return MYRI_ENOMEM;
     myri_status st = MYRI_OK;
-    for (int i = 0; i < SR_NODES && st == MYRI_OK; i++) st = qna_net_add_node(n, sr__nodes[i], 1, NULL);
-    for (int c = 0; c < SR_CLASSES && st == MYRI_OK; c++) st = qna_net_add_class(n, sr__classes[c], NULL);
+    for (int i = 0; i < SR_NODES && st == MYRI_OK; i++) st = myri_qna_net_add_node(n, sr__nodes[i], 1, NULL);
+    for (int c = 0; c < SR_CLASSES && st == MYRI_OK; c++)
+        st = myri_qna_net_add_class(n, sr__classes[c], NULL);
     struct { int node, cls; double mean; int to_node, to_cls; } hop[] = {
-        {NICSIM_LANAI, NICSIM_DOORBELL, sr__us(NICSIM_T_LANAI_DOORBELL_PS), NICSIM_HDMA, NICSIM_DOORBELL},
-        {NICSIM_HDMA, NICSIM_DOORBELL, sr__us(NICSIM_T_HDMA_DOORBELL_PS), NICSIM_LANAI, NICSIM_DESCRIPTOR},
-        {NICSIM_LANAI, NICSIM_DESCRIPTOR, sr__us(NICSIM_T_LANAI_DESCRIPTOR_PS), NICSIM_HDMA, NICSIM_DESCRIPTOR},
-        {NICSIM_HDMA, NICSIM_DESCRIPTOR, sr__us(NICSIM_T_HDMA_DESCRIPTOR_PS), NICSIM_LANAI, NICSIM_DATA},
-        {NICSIM_LANAI, NICSIM_DATA, sr__us(NICSIM_T_LANAI_PROGRAM_PS) * ps, NICSIM_NSDMA, NICSIM_DATA},
-        {NICSIM_NSDMA, NICSIM_DATA, sr__us(NICSIM_T_NSDMA_DATA_PS), -1, 0},
-        {NICSIM_LANAI, NICSIM_RDOORBELL, sr__us(NICSIM_T_LANAI_DOORBELL_PS), NICSIM_HDMA, NICSIM_RDOORBELL},
-        {NICSIM_HDMA, NICSIM_RDOORBELL, sr__us(NICSIM_T_HDMA_DOORBELL_PS), NICSIM_LANAI, NICSIM_RDESCRIPTOR},
-        {NICSIM_LANAI, NICSIM_RDESCRIPTOR, sr__us(NICSIM_T_LANAI_DESCRIPTOR_PS), -1, 0},
-        {NICSIM_LANAI, NICSIM_RPACKET, sr__us(NICSIM_T_LANAI_PROGRAM_PS) * pr, NICSIM_NRDMA, NICSIM_RPACKET},
-        {NICSIM_NRDMA, NICSIM_RPACKET, sr__us(NICSIM_T_NSDMA_DATA_PS), NICSIM_LANAI, NICSIM_RDATA},
-        {NICSIM_LANAI, NICSIM_RDATA, sr__us(NICSIM_T_LANAI_DESCRIPTOR_PS), NICSIM_HDMA, NICSIM_RDATA},
-        {NICSIM_HDMA, NICSIM_RDATA, sr__us(NICSIM_T_HDMA_DESCRIPTOR_PS), -1, 0},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_DOORBELL,
+         sr__us(MYRI_QSIM_T_LANAI_DOORBELL_PS), MYRI_QSIM_HDMA, MYRI_QSIM_DOORBELL},
+        {MYRI_QSIM_HDMA, MYRI_QSIM_DOORBELL,
+         sr__us(MYRI_QSIM_T_HDMA_DOORBELL_PS), MYRI_QSIM_LANAI, MYRI_QSIM_DESCRIPTOR},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_DESCRIPTOR,
+         sr__us(MYRI_QSIM_T_LANAI_DESCRIPTOR_PS), MYRI_QSIM_HDMA, MYRI_QSIM_DESCRIPTOR},
+        {MYRI_QSIM_HDMA, MYRI_QSIM_DESCRIPTOR, sr__us(MYRI_QSIM_T_HDMA_DESCRIPTOR_PS), MYRI_QSIM_LANAI, MYRI_QSIM_DATA},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_DATA, sr__us(MYRI_QSIM_T_LANAI_PROGRAM_PS) * ps, MYRI_QSIM_NSDMA, MYRI_QSIM_DATA},
+        {MYRI_QSIM_NSDMA, MYRI_QSIM_DATA, sr__us(MYRI_QSIM_T_NSDMA_DATA_PS), -1, 0},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_RDOORBELL,
+         sr__us(MYRI_QSIM_T_LANAI_DOORBELL_PS), MYRI_QSIM_HDMA, MYRI_QSIM_RDOORBELL},
+        {MYRI_QSIM_HDMA, MYRI_QSIM_RDOORBELL,
+         sr__us(MYRI_QSIM_T_HDMA_DOORBELL_PS), MYRI_QSIM_LANAI, MYRI_QSIM_RDESCRIPTOR},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_RDESCRIPTOR, sr__us(MYRI_QSIM_T_LANAI_DESCRIPTOR_PS), -1, 0},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_RPACKET,
+         sr__us(MYRI_QSIM_T_LANAI_PROGRAM_PS) * pr, MYRI_QSIM_NRDMA, MYRI_QSIM_RPACKET},
+        {MYRI_QSIM_NRDMA, MYRI_QSIM_RPACKET, sr__us(MYRI_QSIM_T_NSDMA_DATA_PS), MYRI_QSIM_LANAI, MYRI_QSIM_RDATA},
+        {MYRI_QSIM_LANAI, MYRI_QSIM_RDATA, sr__us(MYRI_QSIM_T_LANAI_DESCRIPTOR_PS), MYRI_QSIM_HDMA, MYRI_QSIM_RDATA},
+        {MYRI_QSIM_HDMA, MYRI_QSIM_RDATA, sr__us(MYRI_QSIM_T_HDMA_DESCRIPTOR_PS), -1, 0},
     };
     for (size_t h = 0; h < sizeof hop / sizeof hop[0] && st == MYRI_OK; h++) {
-        st = qna_net_service(n, (size_t)hop[h].node, (size_t)hop[h].cls, hop[h].mean, 0.0);
+        st = myri_qna_net_service(n, (size_t)hop[h].node, (size_t)hop[h].cls, hop[h].mean, 0.0);
         if (st == MYRI_OK)
-            st = hop[h].to_node < 0 ? qna_net_route(n, (size_t)hop[h].node, (size_t)hop[h].cls, QNA_EXIT, 0, 1.0)
-                                    : qna_net_route(n, (size_t)hop[h].node, (size_t)hop[h].cls,
+            st = hop[h].to_node < 0 ? myri_qna_net_route(n, (size_t)hop[h].node, (size_t)hop[h].cls, QNA_EXIT, 0, 1.0)
+                                    : myri_qna_net_route(n, (size_t)hop[h].node, (size_t)hop[h].cls,
                                                     (size_t)hop[h].to_node, (size_t)hop[h].to_cls, 1.0);
     }
-    if (st == MYRI_OK) st = qna_net_arrival(n, NICSIM_LANAI, NICSIM_DOORBELL, ls, 1.0);
-    if (st == MYRI_OK) st = qna_net_arrival(n, NICSIM_LANAI, NICSIM_RDOORBELL, lr, 1.0);
-    if (st == MYRI_OK) st = qna_net_arrival(n, NICSIM_LANAI, NICSIM_RPACKET, lr, 1.0);
+    if (st == MYRI_OK) st = myri_qna_net_arrival(n, MYRI_QSIM_LANAI, MYRI_QSIM_DOORBELL, ls, 1.0);
+    if (st == MYRI_OK) st = myri_qna_net_arrival(n, MYRI_QSIM_LANAI, MYRI_QSIM_RDOORBELL, lr, 1.0);
+    if (st == MYRI_OK) st = myri_qna_net_arrival(n, MYRI_QSIM_LANAI, MYRI_QSIM_RPACKET, lr, 1.0);
     if (st != MYRI_OK) {
-        qna_net_destroy(n);
+        myri_qna_net_destroy(n);
         return st;
     }
     *out = n;
@@ -66,16 +73,16 @@ static myri_status sr__qna_build(double ls, double lr, double ps, double pr, qna
 
 /* Solves with p_s = 1 + Wq(NSDMA)/10 us and p_r = 1 + Wq(NRDMA)/10 us at
  * their fixed point (LANai holds the message while the DMA engine is busy). */
-static myri_status sr__qna(double ls, double lr, qna_result *res, double *ps_out, double *pr_out)
+static myri_status sr__qna(double ls, double lr, myri_qna_result *res, double *ps_out, double *pr_out)
 {
-    double ps = 1.0, pr = 1.0, prog = sr__us(NICSIM_T_LANAI_PROGRAM_PS);
+    double ps = 1.0, pr = 1.0, prog = sr__us(MYRI_QSIM_T_LANAI_PROGRAM_PS);
     for (int it = 0; it < 200; it++) {
-        qna_net *n = NULL;
+        myri_qna_net *n = NULL;
         myri_status st = sr__qna_build(ls, lr, ps, pr, &n);
-        if (st == MYRI_OK) st = qna_solve(n, NULL, res, NULL);
-        qna_net_destroy(n);
+        if (st == MYRI_OK) st = myri_qna_solve(n, NULL, res, NULL);
+        myri_qna_net_destroy(n);
         if (st != MYRI_OK) return st;
-        double nps = 1.0 + res->node[NICSIM_NSDMA].wq / prog, npr = 1.0 + res->node[NICSIM_NRDMA].wq / prog;
+        double nps = 1.0 + res->node[MYRI_QSIM_NSDMA].wq / prog, npr = 1.0 + res->node[MYRI_QSIM_NRDMA].wq / prog;
         bool done = fabs(nps - ps) < 1e-12 && fabs(npr - pr) < 1e-12;
         ps = nps;
         pr = npr;
@@ -101,7 +108,7 @@ typedef struct sr__row {
     const double *rho_qna, *rho_sim;
 } sr__row;
 
-static void sr__json_rate(myri_json *j, const sr__row *w, const nicsim_result *r, const qna_result *q)
+static void sr__json_rate(myri_json *j, const sr__row *w, const myri_qsim_result *r, const myri_qna_result *q)
 {
     myri_json_obj_begin(j);
     myri_json_knum(j, "lambda_total", w->lambda);
@@ -129,23 +136,23 @@ static void sr__json_rate(myri_json *j, const sr__row *w, const nicsim_result *r
     myri_json_obj_end(j);
 }
 
-int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned threads)
+int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsigned threads)
 {
-    nicsim_job *jobs = calloc(NICSIM_NRATES, sizeof *jobs);
-    qna_result *qres = calloc(NICSIM_NRATES, sizeof *qres);
-    double ps[NICSIM_NRATES], pr[NICSIM_NRATES];
+    myri_qsim_job *jobs = calloc(MYRI_QSIM_NRATES, sizeof *jobs);
+    myri_qna_result *qres = calloc(MYRI_QSIM_NRATES, sizeof *qres);
+    double ps[MYRI_QSIM_NRATES], pr[MYRI_QSIM_NRATES];
     int rc = MYRI_EXIT_OK;
     if (!jobs || !qres) rc = MYRI_EXIT_FAIL;
-    for (int k = NICSIM_NRATES - 1; k >= 0 && rc == MYRI_EXIT_OK; k--) {
-        double l = nicsim_paper_rates[k] / 2.0;
-        nicsim_job *j = &jobs[NICSIM_NRATES - 1 - k];
-        if (nicsim_net_seed004(&j->net, NICSIM_SENDRECV, l, l, NICSIM_LIMITED, NICSIM_HOLD) != MYRI_OK ||
+    for (int k = MYRI_QSIM_NRATES - 1; k >= 0 && rc == MYRI_EXIT_OK; k--) {
+        double l = myri_qsim_paper_rates[k] / 2.0;
+        myri_qsim_job *j = &jobs[MYRI_QSIM_NRATES - 1 - k];
+        if (myri_qsim_net_seed004(&j->net, MYRI_QSIM_SENDRECV, l, l, MYRI_QSIM_LIMITED, MYRI_QSIM_HOLD) != MYRI_OK ||
             sr__qna(l, l, &qres[k], &ps[k], &pr[k]) != MYRI_OK)
             rc = MYRI_EXIT_FAIL;
         j->opts.seed = seed + 0x9e3779b97f4a7c15ull * (uint64_t)(k + 1);
         j->opts.precision = precision;
     }
-    if (rc == MYRI_EXIT_OK && nicsim_run_jobs(jobs, NICSIM_NRATES, threads) != MYRI_OK) rc = MYRI_EXIT_FAIL;
+    if (rc == MYRI_EXIT_OK && myri_qsim_run_jobs(jobs, MYRI_QSIM_NRATES, threads) != MYRI_OK) rc = MYRI_EXIT_FAIL;
     if (rc != MYRI_EXIT_OK) {
         fprintf(stderr, "myri reproduce: seed004-sendrecv failed\n");
         free(jobs);
@@ -166,8 +173,8 @@ int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned 
                (unsigned long long)seed, precision);
         printf("%-8s %-6s | %8s %15s | %9s %17s\n", "lambda", "node", "rho QNA", "rho sim", "Lq QNA", "Lq sim");
     }
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        const nicsim_result *r = &jobs[NICSIM_NRATES - 1 - k].result;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_result *r = &jobs[MYRI_QSIM_NRATES - 1 - k].result;
         double rq[SR_NODES], rs[SR_NODES];
         for (int i = 0; i < SR_NODES; i++) {
             rq[i] = qres[k].node[i].rho;
@@ -175,21 +182,21 @@ int nicsim_sendrecv_report(bool json, uint64_t seed, double precision, unsigned 
         }
         const char *bq = sr__nodes[sr__argmax(rq, SR_NODES)], *bs = sr__nodes[sr__argmax(rs, SR_NODES)];
         /* p measured: LANai's mean time per message over the 10 us programming. */
-        double prog = sr__us(NICSIM_T_LANAI_PROGRAM_PS);
-        double ps_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_DATA] / prog;
-        double pr_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_RPACKET] / prog;
+        double prog = sr__us(MYRI_QSIM_T_LANAI_PROGRAM_PS);
+        double ps_sim = 1.0 + r->st[MYRI_QSIM_LANAI].hold_per_msg_us[MYRI_QSIM_DATA] / prog;
+        double pr_sim = 1.0 + r->st[MYRI_QSIM_LANAI].hold_per_msg_us[MYRI_QSIM_RPACKET] / prog;
         if (!r->converged) rc = MYRI_EXIT_FAIL;
         if (j) {
-            sr__row r1 = {nicsim_paper_rates[k], ps[k], pr[k], ps_sim, pr_sim, bq, bs, rq, rs};
+            sr__row r1 = {myri_qsim_paper_rates[k], ps[k], pr[k], ps_sim, pr_sim, bq, bs, rq, rs};
             sr__json_rate(j, &r1, r, &qres[k]);
             continue;
         }
         for (int i = 0; i < SR_NODES; i++)
-            printf("%-8.5f %-6s | %8.4f %7.4f+-%-6.4f | %9.4f %8.4f+-%-7.4f\n", nicsim_paper_rates[k], sr__nodes[i],
+            printf("%-8.5f %-6s | %8.4f %7.4f+-%-6.4f | %9.4f %8.4f+-%-7.4f\n", myri_qsim_paper_rates[k], sr__nodes[i],
                    rq[i], rs[i], r->st[i].util.hw, qres[k].node[i].lq, r->st[i].lq.mean, r->st[i].lq.hw);
         printf("%-8.5f bottleneck: QNA %s (rho %.4f), simulation %s (rho %.4f); p send/recv: QNA %.3f/%.3f, "
                "simulation %.3f/%.3f%s\n",
-               nicsim_paper_rates[k], bq, rq[sr__argmax(rq, SR_NODES)], bs, rs[sr__argmax(rs, SR_NODES)], ps[k],
+               myri_qsim_paper_rates[k], bq, rq[sr__argmax(rq, SR_NODES)], bs, rs[sr__argmax(rs, SR_NODES)], ps[k],
                pr[k], ps_sim, pr_sim, r->converged ? "" : "  NOT converged");
     }
     if (j) {

@@ -2,13 +2,13 @@
  *
  * Tuned for small networks (the seed-004 NIC has 3 nodes and 3 classes; the
  * limits are QNA_MAX_NODES x QNA_MAX_CLASSES): everything lives in fixed
- * arrays inside qna_net and qna_result, and a solve allocates nothing but a
+ * arrays inside myri_qna_net and myri_qna_result, and a solve allocates nothing but a
  * scratch matrix for the traffic equations.
  *
  * Equation numbers in comments are those of seed 004; "Whitt" is W. Whitt,
  * "The Queueing Network Analyzer", Bell System Technical Journal 62(9), 1983.
  */
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,12 +18,12 @@
 #define QNA_MAX_PAIRS (QNA_MAX_NODES * QNA_MAX_CLASSES)
 #define QNA_MAX_ROUTES 1024
 
-typedef struct qna_route {
+typedef struct myri_qna_route {
     size_t from, to; /* pair indices (node * QNA_MAX_CLASSES + class); to may be QNA_EXIT */
     double p;
-} qna_route;
+} myri_qna_route;
 
-struct qna_net {
+struct myri_qna_net {
     size_t n_nodes, n_classes, n_routes;
     char node_name[QNA_MAX_NODES][QNA_NAME_MAX];
     int servers[QNA_MAX_NODES];
@@ -31,7 +31,7 @@ struct qna_net {
     bool has_service[QNA_MAX_PAIRS];
     double svc_mean[QNA_MAX_PAIRS], svc_scv[QNA_MAX_PAIRS]; /* 1/mu_{i,r}, C^2_{S_{i,r}} */
     double ext_rate[QNA_MAX_PAIRS], ext_scv[QNA_MAX_PAIRS]; /* lambda_{0i,r}, C^2_{0i,r} */
-    qna_route route[QNA_MAX_ROUTES];
+    myri_qna_route route[QNA_MAX_ROUTES];
 };
 
 static size_t qna__pair(size_t node, size_t cls) { return node * QNA_MAX_CLASSES + cls; }
@@ -53,14 +53,14 @@ static myri_status qna__err(myri_error *err, myri_status st, const char *fmt, ..
 
 /* ---- building -------------------------------------------------------------------- */
 
-qna_net *qna_net_create(void) { return calloc(1, sizeof(qna_net)); }
+myri_qna_net *myri_qna_net_create(void) { return calloc(1, sizeof(myri_qna_net)); }
 
-void qna_net_destroy(qna_net *net) { free(net); }
+void myri_qna_net_destroy(myri_qna_net *net) { free(net); }
 
-qna_net *qna_net_clone(const qna_net *net)
+myri_qna_net *myri_qna_net_clone(const myri_qna_net *net)
 {
     if (!net) return NULL;
-    qna_net *c = malloc(sizeof *c);
+    myri_qna_net *c = malloc(sizeof *c);
     if (c) memcpy(c, net, sizeof *c);
     return c;
 }
@@ -70,11 +70,11 @@ static bool qna__name_ok(const char *name)
     return name && name[0] && strlen(name) < QNA_NAME_MAX;
 }
 
-myri_status qna_net_add_node(qna_net *net, const char *name, int servers, size_t *idx)
+myri_status myri_qna_net_add_node(myri_qna_net *net, const char *name, int servers, size_t *idx)
 {
     if (!net || !qna__name_ok(name) || servers < 1) return MYRI_EINVAL;
     size_t dummy;
-    if (qna_net_find_node(net, name, &dummy) == MYRI_OK) return MYRI_EINVAL;
+    if (myri_qna_net_find_node(net, name, &dummy) == MYRI_OK) return MYRI_EINVAL;
     if (net->n_nodes >= QNA_MAX_NODES) return MYRI_EFULL;
     size_t i = net->n_nodes++;
     strcpy(net->node_name[i], name);
@@ -83,11 +83,11 @@ myri_status qna_net_add_node(qna_net *net, const char *name, int servers, size_t
     return MYRI_OK;
 }
 
-myri_status qna_net_add_class(qna_net *net, const char *name, size_t *idx)
+myri_status myri_qna_net_add_class(myri_qna_net *net, const char *name, size_t *idx)
 {
     if (!net || !qna__name_ok(name)) return MYRI_EINVAL;
     size_t dummy;
-    if (qna_net_find_class(net, name, &dummy) == MYRI_OK) return MYRI_EINVAL;
+    if (myri_qna_net_find_class(net, name, &dummy) == MYRI_OK) return MYRI_EINVAL;
     if (net->n_classes >= QNA_MAX_CLASSES) return MYRI_EFULL;
     size_t r = net->n_classes++;
     strcpy(net->class_name[r], name);
@@ -95,12 +95,12 @@ myri_status qna_net_add_class(qna_net *net, const char *name, size_t *idx)
     return MYRI_OK;
 }
 
-static bool qna__pair_ok(const qna_net *net, size_t node, size_t cls)
+static bool qna__pair_ok(const myri_qna_net *net, size_t node, size_t cls)
 {
     return net && node < net->n_nodes && cls < net->n_classes;
 }
 
-myri_status qna_net_service(qna_net *net, size_t node, size_t cls, double mean, double scv)
+myri_status myri_qna_net_service(myri_qna_net *net, size_t node, size_t cls, double mean, double scv)
 {
     if (!qna__pair_ok(net, node, cls)) return MYRI_EINVAL;
     if (!(mean > 0) || !isfinite(mean) || !(scv >= 0) || !isfinite(scv)) return MYRI_ERANGE;
@@ -111,7 +111,7 @@ myri_status qna_net_service(qna_net *net, size_t node, size_t cls, double mean, 
     return MYRI_OK;
 }
 
-myri_status qna_net_arrival(qna_net *net, size_t node, size_t cls, double rate, double scv)
+myri_status myri_qna_net_arrival(myri_qna_net *net, size_t node, size_t cls, double rate, double scv)
 {
     if (!qna__pair_ok(net, node, cls)) return MYRI_EINVAL;
     if (!(rate >= 0) || !isfinite(rate) || !(scv >= 0) || !isfinite(scv)) return MYRI_ERANGE;
@@ -122,7 +122,7 @@ myri_status qna_net_arrival(qna_net *net, size_t node, size_t cls, double rate, 
 }
 
 /* Sum of the routing probabilities out of pair `from`, leaving out route `skip`. */
-static double qna__out_sum(const qna_net *net, size_t from, size_t skip)
+static double qna__out_sum(const myri_qna_net *net, size_t from, size_t skip)
 {
     double s = 0;
     for (size_t e = 0; e < net->n_routes; e++)
@@ -130,7 +130,7 @@ static double qna__out_sum(const qna_net *net, size_t from, size_t skip)
     return s;
 }
 
-myri_status qna_net_route(qna_net *net, size_t from_node, size_t from_cls, size_t to_node,
+myri_status myri_qna_net_route(myri_qna_net *net, size_t from_node, size_t from_cls, size_t to_node,
                           size_t to_cls, double p)
 {
     if (!qna__pair_ok(net, from_node, from_cls)) return MYRI_EINVAL;
@@ -146,29 +146,29 @@ myri_status qna_net_route(qna_net *net, size_t from_node, size_t from_cls, size_
         if (net->n_routes >= QNA_MAX_ROUTES) return MYRI_EFULL;
         net->n_routes++;
     }
-    net->route[e] = (qna_route){.from = from, .to = to, .p = p};
+    net->route[e] = (myri_qna_route){.from = from, .to = to, .p = p};
     return MYRI_OK;
 }
 
-size_t qna_net_nodes(const qna_net *net) { return net ? net->n_nodes : 0; }
-size_t qna_net_classes(const qna_net *net) { return net ? net->n_classes : 0; }
+size_t myri_qna_net_nodes(const myri_qna_net *net) { return net ? net->n_nodes : 0; }
+size_t myri_qna_net_classes(const myri_qna_net *net) { return net ? net->n_classes : 0; }
 
-const char *qna_net_node_name(const qna_net *net, size_t node)
+const char *myri_qna_net_node_name(const myri_qna_net *net, size_t node)
 {
     return net && node < net->n_nodes ? net->node_name[node] : NULL;
 }
 
-const char *qna_net_class_name(const qna_net *net, size_t cls)
+const char *myri_qna_net_class_name(const myri_qna_net *net, size_t cls)
 {
     return net && cls < net->n_classes ? net->class_name[cls] : NULL;
 }
 
-bool qna_net_has_service(const qna_net *net, size_t node, size_t cls)
+bool myri_qna_net_has_service(const myri_qna_net *net, size_t node, size_t cls)
 {
     return qna__pair_ok(net, node, cls) && net->has_service[qna__pair(node, cls)];
 }
 
-myri_status qna_net_find_node(const qna_net *net, const char *name, size_t *idx)
+myri_status myri_qna_net_find_node(const myri_qna_net *net, const char *name, size_t *idx)
 {
     if (!net || !name || !idx) return MYRI_EINVAL;
     for (size_t i = 0; i < net->n_nodes; i++)
@@ -179,7 +179,7 @@ myri_status qna_net_find_node(const qna_net *net, const char *name, size_t *idx)
     return MYRI_ENOTFOUND;
 }
 
-myri_status qna_net_find_class(const qna_net *net, const char *name, size_t *idx)
+myri_status myri_qna_net_find_class(const myri_qna_net *net, const char *name, size_t *idx)
 {
     if (!net || !name || !idx) return MYRI_EINVAL;
     for (size_t r = 0; r < net->n_classes; r++)
@@ -190,7 +190,7 @@ myri_status qna_net_find_class(const qna_net *net, const char *name, size_t *idx
     return MYRI_ENOTFOUND;
 }
 
-void qna_options_default(qna_options *opt)
+void myri_qna_options_default(myri_qna_options *opt)
 {
     if (!opt) return;
     opt->sweeps = 0;
@@ -206,7 +206,7 @@ void qna_options_default(qna_options *opt)
  * over the n = N*R pairs, by Gaussian elimination with partial pivoting on
  * (I - P^T) lambda = lambda_0.  Writes out->lambda_nc.  MYRI_EMODEL if the
  * system is singular (some traffic never leaves the network). */
-static myri_status qna__traffic(const qna_net *net, qna_result *out, myri_error *err)
+static myri_status qna__traffic(const myri_qna_net *net, myri_qna_result *out, myri_error *err)
 {
     size_t R = net->n_classes, n = net->n_nodes * R;
     if (n == 0) return MYRI_OK; /* no nodes or no classes: nothing flows */
@@ -218,7 +218,7 @@ static myri_status qna__traffic(const qna_net *net, qna_result *out, myri_error 
         A(k, n) = net->ext_rate[qna__pair(k / R, k % R)];
     }
     for (size_t e = 0; e < net->n_routes; e++) {
-        const qna_route *rt = &net->route[e];
+        const myri_qna_route *rt = &net->route[e];
         if (rt->to == QNA_EXIT) continue;
         size_t f = (rt->from / QNA_MAX_CLASSES) * R + rt->from % QNA_MAX_CLASSES;
         size_t t = (rt->to / QNA_MAX_CLASSES) * R + rt->to % QNA_MAX_CLASSES;
@@ -260,10 +260,10 @@ static myri_status qna__traffic(const qna_net *net, qna_result *out, myri_error 
 }
 
 /* (3)-(7) for every node.  MYRI_EINPUT if a pair with traffic has no service. */
-static myri_status qna__step1(const qna_net *net, qna_result *out, myri_error *err)
+static myri_status qna__step1(const myri_qna_net *net, myri_qna_result *out, myri_error *err)
 {
     for (size_t i = 0; i < net->n_nodes; i++) {
-        qna_node_result *nr = &out->node[i];
+        myri_qna_node_result *nr = &out->node[i];
         double m = net->servers[i], lam = 0, rho = 0;
         for (size_t r = 0; r < net->n_classes; r++) {
             double l = out->lambda_nc[i][r];
@@ -297,12 +297,12 @@ static myri_status qna__step1(const qna_net *net, qna_result *out, myri_error *e
 
 /* One Gauss-Seidel sweep in node order; c2[e] is C^2 of route e (its departure
  * stream).  Returns the largest change of any route SCV. */
-static double qna__sweep(const qna_net *net, const qna_options *opt, qna_result *out,
+static double qna__sweep(const myri_qna_net *net, const myri_qna_options *opt, myri_qna_result *out,
                          double *c2)
 {
     double change = 0;
     for (size_t i = 0; i < net->n_nodes; i++) {
-        qna_node_result *nr = &out->node[i];
+        myri_qna_node_result *nr = &out->node[i];
         if (nr->lambda <= 0) continue;
         double ca = 0;
         for (size_t r = 0; r < net->n_classes; r++) {
@@ -311,7 +311,7 @@ static double qna__sweep(const qna_net *net, const qna_options *opt, qna_result 
             size_t k = qna__pair(i, r);
             double s = net->ext_scv[k] * net->ext_rate[k]; /* j = 0 term of (8) */
             for (size_t e = 0; e < net->n_routes; e++) {
-                const qna_route *rt = &net->route[e];
+                const myri_qna_route *rt = &net->route[e];
                 if (rt->to != k) continue;
                 double lf = out->lambda_nc[rt->from / QNA_MAX_CLASSES][rt->from % QNA_MAX_CLASSES];
                 s += c2[e] * lf * rt->p;
@@ -324,7 +324,7 @@ static double qna__sweep(const qna_net *net, const qna_options *opt, qna_result 
         nr->cd2 = 1 + rho2 * (nr->cs2 - 1) / sqrt((double)nr->servers) +
                   (1 - rho2) * (nr->ca2 - 1);          /* (10) */
         for (size_t e = 0; e < net->n_routes; e++) {
-            const qna_route *rt = &net->route[e];
+            const myri_qna_route *rt = &net->route[e];
             if (rt->to == QNA_EXIT || rt->from / QNA_MAX_CLASSES != i) continue;
             double p = rt->p;                          /* (11), per-class p_{ij,r} */
             if (opt->split == QNA_SPLIT_AGGREGATE)
@@ -347,7 +347,7 @@ static double qna__erlang_c(int m, double rho)
     return b / (1 - rho * (1 - b));
 }
 
-static void qna__step3(const qna_options *opt, qna_node_result *nr)
+static void qna__step3(const myri_qna_options *opt, myri_qna_node_result *nr)
 {
     if (nr->lambda <= 0) {
         nr->ca2 = 1;
@@ -371,13 +371,13 @@ static void qna__step3(const qna_options *opt, qna_node_result *nr)
     nr->l = nr->w * nr->lambda;   /* (15) */
 }
 
-myri_status qna_solve(const qna_net *net, const qna_options *opt, qna_result *out,
+myri_status myri_qna_solve(const myri_qna_net *net, const myri_qna_options *opt, myri_qna_result *out,
                       myri_error *err)
 {
     if (!net || !out) return MYRI_EINVAL;
-    qna_options def;
+    myri_qna_options def;
     if (!opt) {
-        qna_options_default(&def);
+        myri_qna_options_default(&def);
         opt = &def;
     }
     if (opt->sweeps < 0 || (opt->sweeps == 0 && opt->max_sweeps < 1) || !(opt->tol >= 0))
@@ -422,13 +422,13 @@ myri_status qna_solve(const qna_net *net, const qna_options *opt, qna_result *ou
 
 /* ---- output ------------------------------------------------------------------------ */
 
-void qna_result_print(const qna_result *res, FILE *out)
+void myri_qna_result_print(const myri_qna_result *res, FILE *out)
 {
     if (!res || !out) return;
     fprintf(out, "%-12s %3s %10s %8s %10s %7s %7s %7s %11s %11s %10s %10s\n", "node", "m",
             "lambda", "rho", "mu", "ca2", "cs2", "cd2", "wq", "w", "lq", "l");
     for (size_t i = 0; i < res->n_nodes; i++) {
-        const qna_node_result *n = &res->node[i];
+        const myri_qna_node_result *n = &res->node[i];
         fprintf(out, "%-12s %3d %10.6g %8.4f %10.6g %7.4f %7.4f %7.4f %11.6g %11.6g %10.4f %10.4f\n",
                 n->name, n->servers, n->lambda, n->rho, n->mu, n->ca2, n->cs2, n->cd2, n->wq,
                 n->w, n->lq, n->l);
@@ -440,13 +440,13 @@ void qna_result_print(const qna_result *res, FILE *out)
             res->converged ? " (converged)" : " (fixed count)");
 }
 
-void qna_result_json(const qna_result *res, myri_json *j)
+void myri_qna_result_json(const myri_qna_result *res, myri_json *j)
 {
     if (!res || !j) return;
     myri_json_key(j, "nodes");
     myri_json_arr_begin(j);
     for (size_t i = 0; i < res->n_nodes; i++) {
-        const qna_node_result *n = &res->node[i];
+        const myri_qna_node_result *n = &res->node[i];
         myri_json_obj_begin(j);
         myri_json_kstr(j, "name", n->name);
         myri_json_kint(j, "servers", n->servers);

@@ -9,26 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qna/qna.h"
+#include "analysis/qna/qna.h"
 
 static const struct {
     const char *name, *printed;
     size_t offset;
 } qna__entries[QNA_SEED004_ENTRIES] = {
-    {"LANai doorbell", "22", offsetof(qna_nic_params, lanai_doorbell_us)},
-    {"LANai descriptor", "0.12", offsetof(qna_nic_params, lanai_descriptor_us)},
-    {"LANai programming NSDMA", "10", offsetof(qna_nic_params, lanai_program_us)},
-    {"HDMA doorbell", "21", offsetof(qna_nic_params, hdma_doorbell_us)},
-    {"HDMA descriptor", "68.3154", offsetof(qna_nic_params, hdma_descriptor_us)},
-    {"NSDMA data", "52.6887", offsetof(qna_nic_params, nsdma_data_us)},
+    {"LANai doorbell", "22", offsetof(myri_qna_nic_params, lanai_doorbell_us)},
+    {"LANai descriptor", "0.12", offsetof(myri_qna_nic_params, lanai_descriptor_us)},
+    {"LANai programming NSDMA", "10", offsetof(myri_qna_nic_params, lanai_program_us)},
+    {"HDMA doorbell", "21", offsetof(myri_qna_nic_params, hdma_doorbell_us)},
+    {"HDMA descriptor", "68.3154", offsetof(myri_qna_nic_params, hdma_descriptor_us)},
+    {"NSDMA data", "52.6887", offsetof(myri_qna_nic_params, nsdma_data_us)},
 };
 
-const char *qna_seed004_entry_name(int k)
+const char *myri_qna_seed004_entry_name(int k)
 {
     return k >= 0 && k < QNA_SEED004_ENTRIES ? qna__entries[k].name : "Table 2 as printed";
 }
 
-const char *qna_seed004_entry_printed(int k)
+const char *myri_qna_seed004_entry_printed(int k)
 {
     return k >= 0 && k < QNA_SEED004_ENTRIES ? qna__entries[k].printed : "";
 }
@@ -43,18 +43,18 @@ static bool qna__same4(double x, double printed)
 }
 
 /* Cells of Tables 3 and 8 matched with these parameters and sweeps. */
-static int qna__score(const qna_nic_params *p, int sweeps, const qna_seed004_row *paper)
+static int qna__score(const myri_qna_nic_params *p, int sweeps, const myri_qna_seed004_row *paper)
 {
-    qna_options opt;
-    qna_options_default(&opt);
+    myri_qna_options opt;
+    myri_qna_options_default(&opt);
     opt.sweeps = sweeps;
     int cells = 0;
     for (int k = 0; k < QNA_SEED004_ROWS; k++) {
-        qna_net *net = NULL;
-        qna_result r;
-        if (qna_nic_build(paper[k].lambda_per_us, p, &net) != MYRI_OK) continue;
-        myri_status st = qna_solve(net, &opt, &r, NULL);
-        qna_net_destroy(net);
+        myri_qna_net *net = NULL;
+        myri_qna_result r;
+        if (myri_qna_nic_build(paper[k].lambda_per_us, p, &net) != MYRI_OK) continue;
+        myri_status st = myri_qna_solve(net, &opt, &r, NULL);
+        myri_qna_net_destroy(net);
         if (st != MYRI_OK) continue;
         for (int i = 0; i < 3; i++)
             cells += qna__same4(r.node[i].lq, paper[k].paper_lq[i]) +
@@ -111,12 +111,12 @@ static size_t qna__variants(const char *s, char (*out)[24], size_t max)
 }
 
 /* Inserts c into the sorted list best[0..*nb) of capacity n. */
-static void qna__keep(qna_seed004_candidate *best, size_t n, size_t *nb,
-                      const qna_seed004_candidate *c)
+static void qna__keep(myri_qna_seed004_candidate *best, size_t n, size_t *nb,
+                      const myri_qna_seed004_candidate *c)
 {
     size_t pos = *nb;
     while (pos > 0) {
-        const qna_seed004_candidate *b = &best[pos - 1];
+        const myri_qna_seed004_candidate *b = &best[pos - 1];
         bool better = c->cells > b->cells ||
                       (c->cells == b->cells && c->entry < 0 && b->entry >= 0);
         if (!better) break;
@@ -129,12 +129,12 @@ static void qna__keep(qna_seed004_candidate *best, size_t n, size_t *nb,
     if (*nb < n) (*nb)++;
 }
 
-myri_status qna_seed004_search(int max_sweeps, qna_seed004_candidate *best, size_t n,
+myri_status myri_qna_seed004_search(int max_sweeps, myri_qna_seed004_candidate *best, size_t n,
                                size_t *scored)
 {
     if (max_sweeps < 1 || max_sweeps > 100 || (n && !best) || !scored) return MYRI_EINVAL;
-    qna_seed004_row paper[QNA_SEED004_ROWS];
-    myri_status st = qna_seed004_tables(paper, NULL);
+    myri_qna_seed004_row paper[QNA_SEED004_ROWS];
+    myri_status st = myri_qna_seed004_tables(paper, NULL);
     if (st != MYRI_OK) return st;
     char (*texts)[24] = malloc(400 * sizeof *texts);
     if (!texts) return MYRI_ENOMEM;
@@ -147,8 +147,8 @@ myri_status qna_seed004_search(int max_sweeps, qna_seed004_candidate *best, size
         else
             nv = qna__variants(qna__entries[e].printed, texts, 400);
         for (size_t v = 0; v < nv; v++) {
-            qna_nic_params p;
-            qna_nic_params_default(&p);
+            myri_qna_nic_params p;
+            myri_qna_nic_params_default(&p);
             double value = 0;
             if (e >= 0) {
                 value = atof(texts[v]);
@@ -161,7 +161,7 @@ myri_status qna_seed004_search(int max_sweeps, qna_seed004_candidate *best, size
             }
             for (int sw = 1; sw <= max_sweeps + 1; sw++) {
                 int sweeps = sw > max_sweeps ? 0 : sw;
-                qna_seed004_candidate c = {.entry = e, .value_us = value, .sweeps = sweeps};
+                myri_qna_seed004_candidate c = {.entry = e, .value_us = value, .sweeps = sweeps};
                 snprintf(c.text, sizeof c.text, "%s", texts[v]);
                 c.cells = qna__score(&p, sweeps, paper);
                 (*scored)++;

@@ -1,7 +1,7 @@
 /* cmd_reproduce.c -- `myri reproduce seed004 | seed004-sendrecv`.
  *
  * seed004: Tables 3 to 9 of seed 004 side by side with ours -- the QNA
- * tables (3, 8) from src/qna (converged, and under the paper's unstated
+ * tables (3, 8) from src/analysis/qna (converged, and under the paper's unstated
  * conditions), the simulation tables (4-7, 9) from both simulation models
  * run to +-precision on the HDMA queue length -- then the derived
  * probability p (the paper's future work (2)), optionally Figures 4 and 5
@@ -9,7 +9,7 @@
  * QNA next to simulation, with the bottleneck named.
  *
  * Every "ours" number is computed by the run that prints it; the paper's
- * numbers come from the tables in models.c (4-7, 9) and src/qna (3, 8).
+ * numbers come from the tables in models.c (4-7, 9) and src/analysis/qna (3, 8).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,8 +21,8 @@
 #include "cli/cli.h"
 #include "myri/json.h"
 #include "myri/sim.h"
-#include "nicsim/nicsim.h"
-#include "qna/qna.h"
+#include "analysis/qsim/qsim.h"
+#include "analysis/qna/qna.h"
 
 static const char rep__usage[] =
     "usage: myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
@@ -55,10 +55,10 @@ static double rep__diff(double ours, double paper) { return paper != 0.0 ? 100.0
 
 /* ---- QNA helpers ------------------------------------------------------------------ */
 
-static myri_status rep__qna_nic(double lambda, double p, qna_result *res)
+static myri_status rep__qna_nic(double lambda, double p, myri_qna_result *res)
 {
-    qna_nic_params prm;
-    qna_nic_params_default(&prm);
+    myri_qna_nic_params prm;
+    myri_qna_nic_params_default(&prm);
     /* The mean LANai time per data message is lanai_program_us * p; the QNA
      * module keeps p a probability (<= 1), so p > 1 (LANai also holds the
      * message while NSDMA is busy) goes into the programming time. */
@@ -67,10 +67,10 @@ static myri_status rep__qna_nic(double lambda, double p, qna_result *res)
         p = 1.0;
     }
     prm.p_override = p;
-    qna_net *net = NULL;
-    myri_status st = qna_nic_build(lambda, &prm, &net);
-    if (st == MYRI_OK) st = qna_solve(net, NULL, res, NULL);
-    qna_net_destroy(net);
+    myri_qna_net *net = NULL;
+    myri_status st = myri_qna_nic_build(lambda, &prm, &net);
+    if (st == MYRI_OK) st = myri_qna_solve(net, NULL, res, NULL);
+    myri_qna_net_destroy(net);
     return st;
 }
 
@@ -81,11 +81,11 @@ static myri_status rep__qna_nic(double lambda, double p, qna_result *res)
 static myri_status rep__p_fixed(double lambda, double *p_out, double *rho_lanai)
 {
     double p = 1.0;
-    qna_result res;
+    myri_qna_result res;
     for (int it = 0; it < 100; it++) {
         myri_status st = rep__qna_nic(lambda, p, &res);
         if (st != MYRI_OK) return st;
-        double np = 1.0 + res.node[QNA_NIC_NSDMA].wq / (NICSIM_T_LANAI_PROGRAM_PS / (double)MYRI_PS_PER_US);
+        double np = 1.0 + res.node[QNA_NIC_NSDMA].wq / (MYRI_QSIM_T_LANAI_PROGRAM_PS / (double)MYRI_PS_PER_US);
         if (fabs(np - p) < 1e-12) break;
         p = np;
     }
@@ -100,20 +100,21 @@ typedef struct rep__pder {
     double rho_paper, rho_one, rho_fixed, rho_simp; /* QNA LANai utilisation with each p */
 } rep__pder;
 
-static myri_status rep__pderive(const nicsim_seed004 *s, rep__pder out[NICSIM_NRATES])
+static myri_status rep__pderive(const myri_qsim_seed004 *s, rep__pder out[MYRI_QSIM_NRATES])
 {
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        double lambda = nicsim_paper_rates[k];
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        double lambda = myri_qsim_paper_rates[k];
         rep__pder *d = &out[k];
-        qna_result res;
-        d->p_paper = 0.5 * (1.0 - lambda * NICSIM_T_NSDMA_DATA_PS / (double)MYRI_PS_PER_US);
-        const nicsim_result *r = &s->job[NICSIM_POLLING][k].result;
-        d->p_sim = 1.0 + r->st[NICSIM_LANAI].hold_per_msg_us[NICSIM_DATA] / 10.0;
-        uint64_t fi = r->found_idle[NICSIM_LANAI], fb = r->found_busy[NICSIM_LANAI];
+        myri_qna_result res;
+        d->p_paper = 0.5 * (1.0 - lambda * MYRI_QSIM_T_NSDMA_DATA_PS / (double)MYRI_PS_PER_US);
+        const myri_qsim_result *r = &s->job[MYRI_QSIM_POLLING][k].result;
+        d->p_sim = 1.0 + r->st[MYRI_QSIM_LANAI].hold_per_msg_us[MYRI_QSIM_DATA] / 10.0;
+        uint64_t fi = r->found_idle[MYRI_QSIM_LANAI], fb = r->found_busy[MYRI_QSIM_LANAI];
         d->p_idle = fi + fb ? (double)fi / (double)(fi + fb) : 1.0;
         myri_status st = rep__qna_nic(lambda, d->p_paper, &res);
         if (st == MYRI_OK) d->rho_paper = res.node[QNA_NIC_LANAI].rho;
-        if (st == MYRI_OK && (st = rep__qna_nic(lambda, 1.0, &res)) == MYRI_OK) d->rho_one = res.node[QNA_NIC_LANAI].rho;
+        if (st == MYRI_OK && (st = rep__qna_nic(lambda, 1.0, &res)) == MYRI_OK)
+            d->rho_one = res.node[QNA_NIC_LANAI].rho;
         if (st == MYRI_OK && (st = rep__qna_nic(lambda, d->p_sim, &res)) == MYRI_OK)
             d->rho_simp = res.node[QNA_NIC_LANAI].rho;
         if (st == MYRI_OK) st = rep__p_fixed(lambda, &d->p_fixed, &d->rho_fixed);
@@ -124,7 +125,7 @@ static myri_status rep__pderive(const nicsim_seed004 *s, rep__pder out[NICSIM_NR
 
 /* ---- text tables ---------------------------------------------------------------- */
 
-static void rep__cell(double paper, nicsim_est e)
+static void rep__cell(double paper, myri_qsim_est e)
 {
     printf(" | %8.4f %8.4f+-%-7.4f %+6.1f%%", paper, e.mean, e.hw, rep__diff(e.mean, paper));
 }
@@ -138,11 +139,11 @@ static void rep__header(const char *title, const char *const *cols, int n)
     printf("\n");
 }
 
-static void rep__print_qna(const qna_seed004_row *q)
+static void rep__print_qna(const myri_qna_seed004_row *q)
 {
     static const char *const nodes[3] = {"LANai", "HDMA", "NSDMA"};
     printf("\nTable 3: mean queue lengths, QNA (paper | ours converged | ours under the paper's conditions)\n");
-    printf("conditions: %s\n%-8s", qna_seed004_conditions_text(), "lambda");
+    printf("conditions: %s\n%-8s", myri_qna_seed004_conditions_text(), "lambda");
     for (int i = 0; i < 3; i++) printf(" | %-36s", nodes[i]);
     printf("\n");
     for (int k = 0; k < QNA_SEED004_ROWS; k++) {
@@ -154,13 +155,13 @@ static void rep__print_qna(const qna_seed004_row *q)
     }
 }
 
-static void rep__print_sim(const nicsim_seed004 *s)
+static void rep__print_sim(const myri_qsim_seed004 *s)
 {
     static const char *const t4[] = {"doorbell queue (model 2)", "descriptor queue (model 2)", "data queue (model 2)"};
     rep__header("Table 4: mean SRAM queue lengths, simulation model 2 (polling)", t4, 3);
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        const nicsim_paper_row *p = &nicsim_paper[k];
-        const nicsim_result *r = &s->job[NICSIM_POLLING][k].result;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+        const myri_qsim_result *r = &s->job[MYRI_QSIM_POLLING][k].result;
         printf("%-8.5f", p->lambda);
         rep__cell(p->t4_doorbell, r->st[0].queue[0]);
         rep__cell(p->t4_descriptor, r->st[0].queue[1]);
@@ -170,9 +171,9 @@ static void rep__print_sim(const nicsim_seed004 *s)
     static const char *const t5[] = {"LANai model 1", "LANai model 2", "HDMA model 1",
                                      "HDMA model 2",  "NSDMA model 1", "NSDMA model 2"};
     rep__header("Table 5: utilisations, simulation models 1 (pooled) and 2 (polling)", t5, 6);
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        const nicsim_paper_row *p = &nicsim_paper[k];
-        const nicsim_result *r1 = &s->job[NICSIM_POOLED][k].result, *r2 = &s->job[NICSIM_POLLING][k].result;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+        const myri_qsim_result *r1 = &s->job[MYRI_QSIM_POOLED][k].result, *r2 = &s->job[MYRI_QSIM_POLLING][k].result;
         printf("%-8.5f", p->lambda);
         rep__cell(p->t5_lanai1, r1->st[0].util);
         rep__cell(p->t5_lanai2, r2->st[0].util);
@@ -184,32 +185,32 @@ static void rep__print_sim(const nicsim_seed004 *s)
     }
     static const char *const t6[] = {"HDMA queue model 1", "HDMA queue model 2"};
     rep__header("Table 6: mean HDMA queue length, simulation models 1 and 2", t6, 2);
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        printf("%-8.5f", nicsim_paper[k].lambda);
-        rep__cell(nicsim_paper[k].t6_hdma1, s->job[NICSIM_POOLED][k].result.st[1].lq);
-        rep__cell(nicsim_paper[k].t6_hdma2, s->job[NICSIM_POLLING][k].result.st[1].lq);
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        printf("%-8.5f", myri_qsim_paper[k].lambda);
+        rep__cell(myri_qsim_paper[k].t6_hdma1, s->job[MYRI_QSIM_POOLED][k].result.st[1].lq);
+        rep__cell(myri_qsim_paper[k].t6_hdma2, s->job[MYRI_QSIM_POLLING][k].result.st[1].lq);
         printf("\n");
     }
     static const char *const t7[] = {"LANai queue model 1", "sum of 3 LANai queues model 2"};
     rep__header("Table 7: mean LANai queue length, simulation models 1 and 2", t7, 2);
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        printf("%-8.5f", nicsim_paper[k].lambda);
-        rep__cell(nicsim_paper[k].t7_lanai1, s->job[NICSIM_POOLED][k].result.st[0].lq);
-        rep__cell(nicsim_paper[k].t7_lanai2, s->job[NICSIM_POLLING][k].result.st[0].lq);
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        printf("%-8.5f", myri_qsim_paper[k].lambda);
+        rep__cell(myri_qsim_paper[k].t7_lanai1, s->job[MYRI_QSIM_POOLED][k].result.st[0].lq);
+        rep__cell(myri_qsim_paper[k].t7_lanai2, s->job[MYRI_QSIM_POLLING][k].result.st[0].lq);
         printf("\n");
     }
 }
 
-static void rep__print_t8_t9(const nicsim_seed004 *s, const qna_seed004_row *q)
+static void rep__print_t8_t9(const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
 {
     static const char *const nodes[3] = {"LANai", "HDMA", "NSDMA"};
     printf("\nTable 8: utilisations, analytical (paper | ours converged | paper conditions) and simulated\n"
            "(paper's model 2 | ours model 2 +- 95%% hw)\n%-8s", "lambda");
     for (int i = 0; i < 3; i++) printf(" | %-55s", nodes[i]);
     printf("\n");
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        const nicsim_paper_row *p = &nicsim_paper[k];
-        const nicsim_result *r = &s->job[NICSIM_POLLING][k].result;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+        const myri_qsim_result *r = &s->job[MYRI_QSIM_POLLING][k].result;
         double psim[3] = {p->t5_lanai2, p->t5_hdma2, p->t5_nsdma2};
         printf("%-8.5f", p->lambda);
         for (int i = 0; i < 3; i++)
@@ -219,46 +220,46 @@ static void rep__print_t8_t9(const nicsim_seed004 *s, const qna_seed004_row *q)
     }
     printf("\nTable 9: mean LANai queue length, QNA (paper | ours converged | paper conditions) and\n"
            "simulation model 2, sum of the three queues (paper | ours +- 95%% hw | diff)\n");
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        const nicsim_paper_row *p = &nicsim_paper[k];
-        nicsim_est e = s->job[NICSIM_POLLING][k].result.st[0].lq;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+        myri_qsim_est e = s->job[MYRI_QSIM_POLLING][k].result.st[0].lq;
         printf("%-8.5f | %7.4f %7.4f %7.4f | %7.4f %7.4f+-%-6.4f %+6.1f%%\n", p->lambda, p->t9_qna, q[k].conv_lq[0],
                q[k].cond_lq[0], p->t9_sim, e.mean, e.hw, rep__diff(e.mean, p->t9_sim));
     }
 }
 
-static void rep__print_p(const nicsim_seed004 *s, const rep__pder *d)
+static void rep__print_p(const myri_qsim_seed004 *s, const rep__pder *d)
 {
     printf("\nDerived p (future work (2)).  The paper's p = 0.5 (1 - lambda t) estimates \"NSDMA idle and\n"
            "data present\"; in our model 2 the fraction of data messages that find NSDMA idle is:\n");
-    for (int k = 0; k < NICSIM_NRATES; k++)
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++)
         printf("  lambda %.5f: paper's p %.4f, simulated P(NSDMA idle | LANai takes data) %.4f\n",
-               nicsim_paper_rates[k], d[k].p_paper, d[k].p_idle);
+               myri_qsim_paper_rates[k], d[k].p_paper, d[k].p_idle);
     printf("Every data message is programmed once (10 us) plus any hold, so LANai's mean time per data\n"
            "message is 10 us * p with p >= 1.  LANai utilisation of the QNA with each p against the\n"
            "simulated one (paper's model 2 | ours); error relative to the paper's simulation:\n");
     printf("%-8s | %7s %7s %7s | %7s %7s | %15s %15s %15s %15s\n", "lambda", "p paper", "p fixed", "p sim",
            "paper", "ours", "p=0.5(1-lt)", "p=1", "p fixed point", "p from sim");
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        double ref = nicsim_paper[k].t5_lanai2, ours = s->job[NICSIM_POLLING][k].result.st[0].util.mean;
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        double ref = myri_qsim_paper[k].t5_lanai2, ours = s->job[MYRI_QSIM_POLLING][k].result.st[0].util.mean;
         printf("%-8.5f | %7.4f %7.4f %7.4f | %7.4f %7.4f | %7.4f %+6.1f%% %7.4f %+6.1f%% %7.4f %+6.1f%% %7.4f %+6.1f%%\n",
-               nicsim_paper_rates[k], d[k].p_paper, d[k].p_fixed, d[k].p_sim, ref, ours, d[k].rho_paper,
+               myri_qsim_paper_rates[k], d[k].p_paper, d[k].p_fixed, d[k].p_sim, ref, ours, d[k].rho_paper,
                rep__diff(d[k].rho_paper, ref), d[k].rho_one, rep__diff(d[k].rho_one, ref), d[k].rho_fixed,
                rep__diff(d[k].rho_fixed, ref), d[k].rho_simp, rep__diff(d[k].rho_simp, ref));
     }
 }
 
-static void rep__print_runs(const nicsim_seed004 *s, unsigned threads)
+static void rep__print_runs(const myri_qsim_seed004 *s, unsigned threads)
 {
     printf("\nSimulation runs (both models share each rate's arrival stream):\n");
     printf("%-8s %-8s %11s %12s %8s %10s %9s\n", "lambda", "model", "arrivals", "events", "batches", "HDMA corr",
            "wall s");
-    for (int k = 0; k < NICSIM_NRATES; k++)
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++)
         for (int m = 0; m < 2; m++) {
-            const nicsim_job *j = &s->job[m][k];
+            const myri_qsim_job *j = &s->job[m][k];
             char corr[16] = "         -"; /* plain batch means: no controls */
             if (j->result.st[1].lq_corr != 0.0) snprintf(corr, sizeof corr, "%10.4f", j->result.st[1].lq_corr);
-            printf("%-8.5f %-8s %11llu %12llu %8zu %s %9.3f%s\n", nicsim_paper_rates[k], m ? "polling" : "pooled",
+            printf("%-8.5f %-8s %11llu %12llu %8zu %s %9.3f%s\n", myri_qsim_paper_rates[k], m ? "polling" : "pooled",
                    (unsigned long long)j->result.arrivals, (unsigned long long)j->result.events, j->result.batches,
                    corr, j->wall_s, j->result.converged ? "" : "  NOT converged");
         }
@@ -269,7 +270,7 @@ static void rep__print_runs(const nicsim_seed004 *s, unsigned threads)
 
 /* ---- JSON --------------------------------------------------------------------------- */
 
-static void rep__jcell(myri_json *j, const char *key, double paper, nicsim_est e)
+static void rep__jcell(myri_json *j, const char *key, double paper, myri_qsim_est e)
 {
     myri_json_key(j, key);
     myri_json_obj_begin(j);
@@ -291,8 +292,8 @@ static void rep__jqna(myri_json *j, const char *key, double paper, double conv, 
 }
 
 /* Members of row k of the simulation tables 4 to 7 (t = 1..4). */
-static void rep__jrow_sim(myri_json *j, int t, const nicsim_paper_row *p, const nicsim_result *r1,
-                          const nicsim_result *r2)
+static void rep__jrow_sim(myri_json *j, int t, const myri_qsim_paper_row *p, const myri_qsim_result *r1,
+                          const myri_qsim_result *r2)
 {
     switch (t) {
     case 1:
@@ -320,8 +321,8 @@ static void rep__jrow_sim(myri_json *j, int t, const nicsim_paper_row *p, const 
 }
 
 /* Members of row k of the tables with QNA values: 3, 8, 9 (t = 0, 5, 6). */
-static void rep__jrow_qna(myri_json *j, int t, const nicsim_paper_row *p, const qna_seed004_row *q,
-                          const nicsim_result *r2)
+static void rep__jrow_qna(myri_json *j, int t, const myri_qsim_paper_row *p, const myri_qna_seed004_row *q,
+                          const myri_qsim_result *r2)
 {
     static const char *const nodes[3] = {"lanai", "hdma", "nsdma"};
     if (t == 0) {
@@ -341,15 +342,16 @@ static void rep__jrow_qna(myri_json *j, int t, const nicsim_paper_row *p, const 
     }
 }
 
-static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_seed004_row *q)
+static void rep__json_tables(myri_json *j, const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
 {
     const char *names[] = {"table3", "table4", "table5", "table6", "table7", "table8", "table9"};
     for (int t = 0; t < 7; t++) {
         myri_json_key(j, names[t]);
         myri_json_arr_begin(j);
-        for (int k = 0; k < NICSIM_NRATES; k++) {
-            const nicsim_paper_row *p = &nicsim_paper[k];
-            const nicsim_result *r1 = &s->job[NICSIM_POOLED][k].result, *r2 = &s->job[NICSIM_POLLING][k].result;
+        for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+            const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+            const myri_qsim_result *r1 = &s->job[MYRI_QSIM_POOLED][k].result;
+            const myri_qsim_result *r2 = &s->job[MYRI_QSIM_POLLING][k].result;
             myri_json_obj_begin(j);
             myri_json_knum(j, "lambda", p->lambda);
             if (t == 0 || t >= 5) rep__jrow_qna(j, t, p, &q[k], r2);
@@ -360,7 +362,7 @@ static void rep__json_tables(myri_json *j, const nicsim_seed004 *s, const qna_se
     }
 }
 
-static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const rep__pder *d, double precision,
+static void rep__json(const myri_qsim_seed004 *s, const myri_qna_seed004_row *q, const rep__pder *d, double precision,
                       uint64_t seed, const char *blocking, const char *disc)
 {
     myri_json *j = myri_json_create(stdout, true);
@@ -371,13 +373,13 @@ static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const r
     myri_json_knum(j, "precision", precision);
     myri_json_kstr(j, "blocking", blocking);
     myri_json_kstr(j, "discipline", disc);
-    myri_json_kstr(j, "qna_paper_conditions", qna_seed004_conditions_text());
+    myri_json_kstr(j, "qna_paper_conditions", myri_qna_seed004_conditions_text());
     rep__json_tables(j, s, q);
     myri_json_key(j, "p_derived");
     myri_json_arr_begin(j);
-    for (int k = 0; k < NICSIM_NRATES; k++) {
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
         myri_json_obj_begin(j);
-        myri_json_knum(j, "lambda", nicsim_paper_rates[k]);
+        myri_json_knum(j, "lambda", myri_qsim_paper_rates[k]);
         myri_json_knum(j, "p_paper", d[k].p_paper);
         myri_json_knum(j, "p_fixed_point", d[k].p_fixed);
         myri_json_knum(j, "p_simulated", d[k].p_sim);
@@ -386,17 +388,17 @@ static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const r
         myri_json_knum(j, "lanai_rho_p_one", d[k].rho_one);
         myri_json_knum(j, "lanai_rho_p_fixed_point", d[k].rho_fixed);
         myri_json_knum(j, "lanai_rho_p_simulated", d[k].rho_simp);
-        myri_json_knum(j, "lanai_rho_paper_simulation", nicsim_paper[k].t5_lanai2);
+        myri_json_knum(j, "lanai_rho_paper_simulation", myri_qsim_paper[k].t5_lanai2);
         myri_json_obj_end(j);
     }
     myri_json_arr_end(j);
     myri_json_key(j, "runs");
     myri_json_arr_begin(j);
-    for (int k = 0; k < NICSIM_NRATES; k++)
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++)
         for (int m = 0; m < 2; m++) {
-            const nicsim_result *r = &s->job[m][k].result;
+            const myri_qsim_result *r = &s->job[m][k].result;
             myri_json_obj_begin(j);
-            myri_json_knum(j, "lambda", nicsim_paper_rates[k]);
+            myri_json_knum(j, "lambda", myri_qsim_paper_rates[k]);
             myri_json_kstr(j, "model", m ? "polling" : "pooled");
             myri_json_kuint(j, "arrivals", r->arrivals);
             myri_json_kuint(j, "events", r->events);
@@ -415,7 +417,7 @@ static void rep__json(const nicsim_seed004 *s, const qna_seed004_row *q, const r
 
 /* ---- figures --------------------------------------------------------------------------- */
 
-static int rep__write_svg(const char *dir, const char *name, const nicsim_plot *p)
+static int rep__write_svg(const char *dir, const char *name, const myri_qsim_plot *p)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -424,7 +426,7 @@ static int rep__write_svg(const char *dir, const char *name, const nicsim_plot *
         fprintf(stderr, "myri reproduce: cannot write %s\n", path);
         return MYRI_EXIT_FAIL;
     }
-    myri_status st = nicsim_plot_svg(p, f);
+    myri_status st = myri_qsim_plot_svg(p, f);
     if (fclose(f) != 0 || st != MYRI_OK) {
         fprintf(stderr, "myri reproduce: writing %s failed\n", path);
         return MYRI_EXIT_FAIL;
@@ -433,46 +435,46 @@ static int rep__write_svg(const char *dir, const char *name, const nicsim_plot *
     return 0;
 }
 
-static int rep__figures(const char *dir, const nicsim_seed004 *s, const qna_seed004_row *q)
+static int rep__figures(const char *dir, const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
 {
     struct stat sb;
     if (stat(dir, &sb) != 0 && mkdir(dir, 0777) != 0) {
         fprintf(stderr, "myri reproduce: cannot create directory %s\n", dir);
         return MYRI_EXIT_FAIL;
     }
-    double x[NICSIM_NRATES], u[6][NICSIM_NRATES], ue[3][NICSIM_NRATES];
-    double hq[3][NICSIM_NRATES], he[2][NICSIM_NRATES], hp[NICSIM_NRATES];
-    for (int k = 0; k < NICSIM_NRATES; k++) {
-        x[k] = nicsim_paper_rates[k];
+    double x[MYRI_QSIM_NRATES], u[6][MYRI_QSIM_NRATES], ue[3][MYRI_QSIM_NRATES];
+    double hq[3][MYRI_QSIM_NRATES], he[2][MYRI_QSIM_NRATES], hp[MYRI_QSIM_NRATES];
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        x[k] = myri_qsim_paper_rates[k];
         for (int i = 0; i < 3; i++) {
             u[i][k] = q[k].conv_rho[i];
-            u[3 + i][k] = s->job[NICSIM_POLLING][k].result.st[i].util.mean;
-            ue[i][k] = s->job[NICSIM_POLLING][k].result.st[i].util.hw;
+            u[3 + i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.mean;
+            ue[i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.hw;
         }
         hq[0][k] = q[k].conv_lq[1];
         for (int m = 0; m < 2; m++) {
             hq[1 + m][k] = s->job[m][k].result.st[1].lq.mean;
             he[m][k] = s->job[m][k].result.st[1].lq.hw;
         }
-        hp[k] = nicsim_paper[k].t6_hdma2;
+        hp[k] = myri_qsim_paper[k].t6_hdma2;
     }
-    nicsim_series f4[6] = {
-        {"LANai, QNA (p = 0.5 (1 - lambda t))", NICSIM_NRATES, x, u[0], NULL, true, false, 1},
-        {"HDMA, QNA", NICSIM_NRATES, x, u[1], NULL, true, false, 2},
-        {"NSDMA, QNA", NICSIM_NRATES, x, u[2], NULL, true, false, 3},
-        {"LANai, simulation (model 2)", NICSIM_NRATES, x, u[3], ue[0], false, true, 1},
-        {"HDMA, simulation (model 2)", NICSIM_NRATES, x, u[4], ue[1], false, true, 2},
-        {"NSDMA, simulation (model 2)", NICSIM_NRATES, x, u[5], ue[2], false, true, 3},
+    myri_qsim_series f4[6] = {
+        {"LANai, QNA (p = 0.5 (1 - lambda t))", MYRI_QSIM_NRATES, x, u[0], NULL, true, false, 1},
+        {"HDMA, QNA", MYRI_QSIM_NRATES, x, u[1], NULL, true, false, 2},
+        {"NSDMA, QNA", MYRI_QSIM_NRATES, x, u[2], NULL, true, false, 3},
+        {"LANai, simulation (model 2)", MYRI_QSIM_NRATES, x, u[3], ue[0], false, true, 1},
+        {"HDMA, simulation (model 2)", MYRI_QSIM_NRATES, x, u[4], ue[1], false, true, 2},
+        {"NSDMA, simulation (model 2)", MYRI_QSIM_NRATES, x, u[5], ue[2], false, true, 3},
     };
-    nicsim_plot p4 = {"Figure 4: utilisation of the nodes (seed 004)", "doorbell arrival rate (per us)",
+    myri_qsim_plot p4 = {"Figure 4: utilisation of the nodes (seed 004)", "doorbell arrival rate (per us)",
                       "utilisation", false, 6, f4};
-    nicsim_series f5[4] = {
-        {"QNA (converged)", NICSIM_NRATES, x, hq[0], NULL, true, true, 1},
-        {"simulation model 1 (pooled), 95% CI", NICSIM_NRATES, x, hq[1], he[0], false, true, 2},
-        {"simulation model 2 (polling), 95% CI", NICSIM_NRATES, x, hq[2], he[1], false, true, 3},
-        {"paper, simulation model 2 (Table 6)", NICSIM_NRATES, x, hp, NULL, true, true, 4},
+    myri_qsim_series f5[4] = {
+        {"QNA (converged)", MYRI_QSIM_NRATES, x, hq[0], NULL, true, true, 1},
+        {"simulation model 1 (pooled), 95% CI", MYRI_QSIM_NRATES, x, hq[1], he[0], false, true, 2},
+        {"simulation model 2 (polling), 95% CI", MYRI_QSIM_NRATES, x, hq[2], he[1], false, true, 3},
+        {"paper, simulation model 2 (Table 6)", MYRI_QSIM_NRATES, x, hp, NULL, true, true, 4},
     };
-    nicsim_plot p5 = {"Figure 5: mean HDMA queue length (seed 004)", "doorbell arrival rate (per us)",
+    myri_qsim_plot p5 = {"Figure 5: mean HDMA queue length (seed 004)", "doorbell arrival rate (per us)",
                       "mean queue length at HDMA (log scale)", true, 4, f5};
     int rc = rep__write_svg(dir, "fig4_utilization.svg", &p4);
     if (!rc) rc = rep__write_svg(dir, "fig5_hdma_queue.svg", &p5);
@@ -483,14 +485,14 @@ static int rep__figures(const char *dir, const nicsim_seed004 *s, const qna_seed
 
 static int rep__seed004(const rep__args *a, const myri_cli *cli, double precision, unsigned threads)
 {
-    nicsim_blocking blocking = NICSIM_HOLD;
+    myri_qsim_blocking blocking = MYRI_QSIM_HOLD;
     if (a->blocking && strcmp(a->blocking, "hold") && strcmp(a->blocking, "skip")) {
         fprintf(stderr, "myri reproduce: --blocking expects hold or skip, got '%s'\n", a->blocking);
         return MYRI_EXIT_INPUT;
     }
-    if (a->blocking && !strcmp(a->blocking, "skip")) blocking = NICSIM_SKIP;
+    if (a->blocking && !strcmp(a->blocking, "skip")) blocking = MYRI_QSIM_SKIP;
     static const char *const discs[] = {"limited", "gated", "exhaustive"};
-    nicsim_discipline disc = NICSIM_LIMITED;
+    myri_qsim_discipline disc = MYRI_QSIM_LIMITED;
     if (a->disc) {
         int i = 0;
         while (i < 3 && strcmp(a->disc, discs[i])) i++;
@@ -498,19 +500,19 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
             fprintf(stderr, "myri reproduce: --discipline expects limited, gated or exhaustive, got '%s'\n", a->disc);
             return MYRI_EXIT_INPUT;
         }
-        disc = (nicsim_discipline)i;
+        disc = (myri_qsim_discipline)i;
     }
     uint64_t seed = cli->have_seed ? cli->seed : 1;
-    qna_seed004_row q[QNA_SEED004_ROWS];
-    myri_error err = {{0}};
-    if (qna_seed004_tables(q, &err) != MYRI_OK) {
+    myri_qna_seed004_row q[QNA_SEED004_ROWS];
+    myri_error err = {.msg = ""};
+    if (myri_qna_seed004_tables(q, &err) != MYRI_OK) {
         fprintf(stderr, "myri reproduce: QNA failed: %s\n", err.msg);
         return MYRI_EXIT_FAIL;
     }
-    nicsim_seed004 *s = malloc(sizeof *s);
+    myri_qsim_seed004 *s = malloc(sizeof *s);
     if (!s) return MYRI_EXIT_FAIL;
-    myri_status st = nicsim_seed004_run(seed, precision, threads, a->plain != NULL, blocking, disc, s);
-    rep__pder d[NICSIM_NRATES];
+    myri_status st = myri_qsim_seed004_run(seed, precision, threads, a->plain != NULL, blocking, disc, s);
+    rep__pder d[MYRI_QSIM_NRATES];
     if (st == MYRI_OK) st = rep__pderive(s, d);
     if (st != MYRI_OK) {
         fprintf(stderr, "myri reproduce: simulation failed: %s\n", myri_strerror(st));
@@ -518,10 +520,10 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
         return MYRI_EXIT_FAIL;
     }
     if (cli->json) {
-        rep__json(s, q, d, precision, seed, blocking == NICSIM_HOLD ? "hold" : "skip", discs[disc]);
+        rep__json(s, q, d, precision, seed, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc]);
     } else {
         printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s (%s)\n",
-               (unsigned long long)seed, precision, blocking == NICSIM_HOLD ? "hold" : "skip", discs[disc],
+               (unsigned long long)seed, precision, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc],
                a->plain ? "plain batch means" : "batch means with control variates");
         rep__print_qna(q);
         rep__print_sim(s);
@@ -531,7 +533,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
     }
     int rc = MYRI_EXIT_OK;
     for (int m = 0; m < 2; m++)
-        for (int k = 0; k < NICSIM_NRATES; k++)
+        for (int k = 0; k < MYRI_QSIM_NRATES; k++)
             if (!s->job[m][k].result.converged) rc = MYRI_EXIT_FAIL;
     if (a->figures) {
         int frc = rep__figures(a->figures, s, q);
@@ -578,7 +580,7 @@ int myri_cmd_reproduce(int argc, char **argv)
             fprintf(stderr, "myri reproduce: seed004-sendrecv takes only --json, --seed, --precision, --threads\n");
             return MYRI_EXIT_INPUT;
         }
-        return nicsim_sendrecv_report(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
+        return myri_cmd_reproduce_sendrecv(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
     }
     fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;

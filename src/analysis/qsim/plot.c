@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicsim/nicsim.h"
+#include "analysis/qsim/qsim.h"
 
 #define W 800.0
 #define H 500.0
@@ -49,13 +49,13 @@ static void plot__text(FILE *o, double x, double y, const char *anchor, int size
 }
 
 /* Data range of all series (with error bars). */
-static bool plot__range(const nicsim_plot *p, plot__axis *x, plot__axis *y)
+static bool plot__range(const myri_qsim_plot *p, plot__axis *x, plot__axis *y)
 {
     x->log = y->log = false;
     x->lo = y->lo = INFINITY;
     x->hi = y->hi = -INFINITY;
     for (size_t s = 0; s < p->nseries; s++) {
-        const nicsim_series *sr = &p->series[s];
+        const myri_qsim_series *sr = &p->series[s];
         for (size_t i = 0; i < sr->n; i++) {
             double e = sr->err ? sr->err[i] : 0.0;
             if (!isfinite(sr->x[i]) || !isfinite(sr->y[i])) continue;
@@ -86,7 +86,7 @@ static bool plot__range(const nicsim_plot *p, plot__axis *x, plot__axis *y)
     return true;
 }
 
-static void plot__axes(FILE *o, const nicsim_plot *p, const plot__axis *x, const plot__axis *y)
+static void plot__axes(FILE *o, const myri_qsim_plot *p, const plot__axis *x, const plot__axis *y)
 {
     char buf[64];
     fprintf(o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#000\"/>\n", ML, MT,
@@ -119,7 +119,7 @@ static void plot__axes(FILE *o, const nicsim_plot *p, const plot__axis *x, const
     if (p->ylabel) plot__text(o, 22, (MT + H - MB) / 2, "middle", 13, p->ylabel, -90);
 }
 
-static void plot__series(FILE *o, const nicsim_series *s, const char *col, const plot__axis *x,
+static void plot__series(FILE *o, const myri_qsim_series *s, const char *col, const plot__axis *x,
                          const plot__axis *y)
 {
     fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col,
@@ -141,13 +141,13 @@ static void plot__series(FILE *o, const nicsim_series *s, const char *col, const
     }
 }
 
-static const char *plot__colour(const nicsim_plot *p, size_t s, size_t ncol)
+static const char *plot__colour(const myri_qsim_plot *p, size_t s, size_t ncol)
 {
     int c = p->series[s].colour;
     return plot__colours[(c > 0 ? (size_t)(c - 1) : s) % ncol];
 }
 
-myri_status nicsim_plot_svg(const nicsim_plot *p, FILE *out)
+myri_status myri_qsim_plot_svg(const myri_qsim_plot *p, FILE *out)
 {
     if (!p || !out || p->nseries == 0 || !p->series) return MYRI_EINVAL;
     plot__axis x, y;

@@ -2,7 +2,7 @@
  * the 64-host fat tree of the benchmark under rising uniform load, one line
  * per load (offered load, throughput, mean and p99 latency), with the
  * saturation point named.  Kept to a few seconds of wall time. */
-const char *myri_default_scenario(void);
+#include "app/registry.h"
 
 const char *myri_default_scenario(void)
 {

@@ -4,12 +4,17 @@
  * pending events stays at its initial value.  Used by `myri bench engine`
  * and as the `hold` job of `myri run`.
  */
-#ifndef MYRI_ENGINE_HOLD_H
-#define MYRI_ENGINE_HOLD_H
+#ifndef MYRI_APP_HOLD_H
+#define MYRI_APP_HOLD_H
 
 #include <stdint.h>
 
-#include "myri/registry.h"
+#include "myri/job.h"
+#include "myri/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct myri_hold_config {
     int64_t pending;      /* events kept pending */
@@ -31,5 +36,9 @@ typedef struct myri_hold_result {
  * Returns MYRI_OK or MYRI_ENOMEM/MYRI_EINVAL. */
 myri_status myri_hold_bench(uint64_t seed, uint64_t pending, uint64_t events, uint64_t mean_ps,
                             myri_hold_result *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The dependency rules of docs/ARCHITECTURE.md, checked:
+#   (a) src/engine/ includes only engine/ and myri/ headers;
+#   (b) libmyri.a never references the command line (no undefined myri_cli_*);
+#   (c) src/fabric/ never includes what sits on its ports (app/, cli/,
+#       analysis/, workload/, host/, nic/, firmware/);
+#   (d) with --symbols: every exported symbol of libmyri.a starts with myri_.
+# usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
+#   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
+#   NM names the nm program (default nm).  Exits 1 and names every breach.
+set -u
+symbols=0
+if [ "${1:-}" = "--symbols" ]; then
+  symbols=1
+  shift
+fi
+src=${1:-.}
+lib=${2:-$src/build/libmyri.a}
+nm=${NM:-nm}
+fail=0
+
+# breach RULE WHAT LINES: names a broken rule and what breaks it.
+breach() {
+  echo "check-deps: rule $1 broken: $2"
+  printf '%s\n' "$3" | sed 's/^/    /'
+  fail=1
+}
+
+# (a) the engine depends on nothing but itself and the public headers.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/engine/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(engine\|myri\)/')
+[ -z "$out" ] || breach a "src/engine/ includes a header outside engine/ and myri/" "$out"
+
+# (c) the fabric does not include what sits on its ports.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(app\|cli\|analysis\|workload\|host\|nic\|firmware\)/' \
+      "$src"/src/fabric/*.[ch])
+[ -z "$out" ] || breach c "src/fabric/ includes a part that sits on its ports" "$out"
+
+# (b) and (d) on the built library.
+if [ ! -f "$lib" ]; then
+  echo "check-deps: $lib not found (build it first, or give its path)"
+  exit 1
+fi
+out=$("$nm" -u "$lib" | grep myri_cli)
+[ -z "$out" ] || breach b "$lib references the command line" "$out"
+
+if [ "$symbols" = 1 ]; then
+  out=$("$nm" -g --defined-only "$lib" | awk '$2 ~ /^[TDBRC]$/ {print $3}' | grep -v '^myri_')
+  [ -z "$out" ] || breach d "$lib exports symbols without the myri_ prefix" "$out"
+fi
+
+[ "$fail" = 0 ] && echo "check-deps: all rules hold"
+exit "$fail"
