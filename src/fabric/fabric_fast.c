@@ -649,8 +649,8 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         ff__apply_corr(f, c);
     }
     if (c->dma) {
-        ff__try_terminate(f, c); /* truncated and drained */
-        if (!c->cur) return;
+        ff__try_terminate(f, c); /* truncated and drained (the DMA stops; the next packet may be taken) */
+        if (!c->cur || c->stopped) return;
     }
     ff__start_run(f, c);
 }

@@ -388,7 +388,7 @@ void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
     fab_note *n = note__new(f, p->host, 1);
     n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
                            .crc_ok = end == MYRI_PORT_RX_TAIL && p->crc == 0, .crc_rem = p->crc,
-                           .misrouted = p->misrouted, .head_ps = p->head_ps, .at_ps = fab_now(f)};
+                           .misrouted = p->misrouted, .head_ps = p->head_ps, .at_ps = fab_now(f) + f->skew_ps};
     if (end == MYRI_PORT_RX_TAIL) {
         p->st.rx_tail++;
         if (!p->misrouted) {

@@ -119,8 +119,8 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
  * host input's slack buffer into the armed window. */
 static void ref__dma_send(myri_fabric *f, fab_chan *o)
 {
-    ref__try_terminate(f, o); /* truncated and drained */
-    if (!o->cur) return;
+    ref__try_terminate(f, o); /* truncated and drained (the DMA stops; the next packet may be taken) */
+    if (!o->cur || o->stopped) return;
     fab_chan *in = &f->ch[o->src_in];
     uint32_t j = o->cur_next;
     fab_rchar *fr = ref__buf_front(in);

@@ -77,6 +77,10 @@ void fab_front_begin(myri_fabric *f, fab_chan *c)
      * decoding starts L after the later of its arrival and now (at a
      * device's host, the DMA takes the packet then: no path formation). */
     c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
+    if (c->dev_in && c->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
+        fab_port_grant(f, c); /* the previous packet just ended at the DMA: the next one now */
+        return;
+    }
     fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
 }
 

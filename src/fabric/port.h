@@ -120,7 +120,6 @@ bool myri_port_rx_armed(const myri_port *p);
 /* Per-port counters of what the port did (not what the device decided). */
 typedef struct myri_port_stats {
     uint64_t tx_packets, tx_dropped;     /* tails sent; packets dropped at the host */
-    uint64_t tx_underrun_ps;             /* time the sender waited for bytes mid-packet */
     uint64_t rx_tail, rx_buff, rx_trunc; /* notices by kind */
     uint64_t rx_bytes;                   /* bytes written into windows */
 } myri_port_stats;

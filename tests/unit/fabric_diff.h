@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
+#include "fabric/port.h"
 #include "topo/topo.h"
 #include "myri/rng.h"
 #include "myri/sim.h"
@@ -26,6 +27,9 @@ typedef struct fd_out {
     myri_fabric_counters ctr;
     uint64_t tap_hash;   /* sum over tapped packets of a hash of what the tap saw */
     uint64_t taps;
+    uint64_t dev_hash;   /* what the devices saw, in order (fabric_diff_dev.h) */
+    uint64_t dev_notices;
+    myri_port_stats dev;  /* the ports' counters, summed */
 } fd_out;
 
 static inline void fd_tap(void *ctx, size_t channel, myri_time_ps first, const uint8_t *bytes,
@@ -77,7 +81,34 @@ typedef struct fd_case {
     size_t ncut;
     struct { uint32_t link; uint64_t at, until; } cut[2];
     bool small;   /* a ring with small packets in bursts */
+    uint32_t devmask;   /* hosts with a device on their port (fabric_diff_dev.h) */
+    uint64_t devseed;
 } fd_case;
+
+#include "fabric_diff_dev.h" /* (uses fd_case) */
+
+/* The device's next packet: sent when it is due and the previous one is over. */
+static void fd_dev_send_next(fd_dev *d)
+{
+    const fd_case *c = d->c;
+    uint64_t now = myri_sim_now(d->comp->sim);
+    if (d->data || d->qhead >= d->nq) return;
+    size_t k = d->queue[d->qhead];
+    if (c->pk[k].at > now) {
+        myri_event e = {.target = d->comp, .kind = 0};
+        myri_sim_schedule(d->comp->sim, c->pk[k].at, &e);
+        return;
+    }
+    d->qhead++;
+    myri_fabric_packet pk = c->pk[k].pk;
+    pk.route = c->pk[k].route;
+    for (uint32_t i = 0; i < pk.payload_bytes; i++) d->payload[i] = (uint8_t)(pk.id * 31 + i * 7);
+    pk.payload = d->payload;
+    d->data = pk.route_len + (uint32_t)c->p.type_bytes + pk.payload_bytes;
+    d->ready = myri_rng_below(&d->rng, 2) ? d->data : (uint32_t)myri_rng_below(&d->rng, d->data + 1);
+    if (myri_port_send(d->port, &pk, d->ready) != MYRI_OK) abort();
+    if (d->ready < d->data) fd_dev_later(d, FD_EV_MORE, myri_rng_below(&d->rng, 2000000));
+}
 
 static inline uint64_t fd_below(myri_rng *r, uint64_t n) { return myri_rng_below(r, n); }
 
@@ -223,6 +254,15 @@ static inline void fd_case_make(fd_case *c, uint64_t seed)
         c->cut[k].at = fd_below(&r, t0 + 2000000);
         c->cut[k].until = fd_below(&r, 2) ? c->cut[k].at + fd_below(&r, 3000000) : 0;
     }
+    /* Devices on half the cases' ports (a stream of their own, so that the
+     * rest of the case is what it was without them). */
+    myri_rng dr;
+    myri_rng_seed(&dr, seed ^ 0xde71cedull);
+    if (fd_below(&dr, 2)) {
+        for (uint32_t h = 0; h < t->nhosts && h < 32; h++)
+            if (fd_below(&dr, 3)) c->devmask |= 1u << h;
+        c->devseed = myri_rng_next(&dr);
+    }
 }
 
 static inline void fd_case_free(fd_case *c)
@@ -244,7 +284,7 @@ static void fd_inj_handle(myri_component *self, const myri_event *ev)
     while (in->next < in->c->npk && in->c->pk[in->next].at == myri_sim_now(self->sim)) {
         myri_fabric_packet pk = in->c->pk[in->next].pk;
         pk.route = in->c->pk[in->next].route;
-        myri_fabric_send(in->f, &pk);
+        if (!(in->c->devmask >> pk.src_host & 1)) myri_fabric_send(in->f, &pk); /* else its device sends it */
         in->next++;
     }
     if (in->next < in->c->npk) {
@@ -280,6 +320,28 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
         myri_fabric_cut_link(f, c->cut[k].link, c->cut[k].at);
         if (c->cut[k].until) myri_fabric_restore_link(f, c->cut[k].link, c->cut[k].until);
     }
+    fd_dev *dev[32] = {0};
+    for (uint32_t h = 0; h < 32; h++) {
+        if (!(c->devmask >> h & 1)) continue;
+        fd_dev *d = dev[h] = calloc(1, sizeof *d);
+        char name[16];
+        snprintf(name, sizeof name, "dev%u", h);
+        myri_sim_add(sim, &fd_dev_comp_ops, name, d, &d->comp);
+        d->port = myri_fabric_port(f, h);
+        d->hash = &o->dev_hash;
+        d->notices = &o->dev_notices;
+        d->c = c;
+        myri_rng_seed(&d->rng, c->devseed ^ (h * 0x9e3779b97f4a7c15ull));
+        d->queue = calloc(c->npk, sizeof *d->queue);
+        for (size_t k = 0; k < c->npk; k++)
+            if (c->pk[k].pk.src_host == h) d->queue[d->nq++] = k;
+        if (myri_port_attach(d->port, &fd_dev_ops, d) != MYRI_OK) abort();
+    }
+    for (uint32_t h = 0; h < 32; h++) { /* (attached first: no attaching after a send) */
+        if (!dev[h]) continue;
+        fd_dev_plan_arm(dev[h]);
+        fd_dev_send_next(dev[h]);
+    }
     fd_inject in = {f, c, 0};
     myri_component *comp;
     myri_sim_add(sim, &fd_inj_ops, "inj", &in, &comp);
@@ -298,7 +360,22 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
     if (o->nch > 128) o->nch = 128;
     for (size_t ch = 0; ch < o->nch; ch++) myri_fabric_get_channel_stats(f, ch, &o->ch[ch]);
     myri_fabric_get_counters(f, &o->ctr);
+    for (uint32_t h = 0; h < 32; h++) {
+        myri_port_stats ps;
+        if (!dev[h] || myri_port_get_stats(dev[h]->port, &ps) != MYRI_OK) continue;
+        o->dev.tx_packets += ps.tx_packets;
+        o->dev.tx_dropped += ps.tx_dropped;
+        o->dev.rx_tail += ps.rx_tail;
+        o->dev.rx_buff += ps.rx_buff;
+        o->dev.rx_trunc += ps.rx_trunc;
+        o->dev.rx_bytes += ps.rx_bytes;
+    }
     myri_sim_destroy(sim);
+    for (uint32_t h = 0; h < 32; h++) {
+        if (!dev[h]) continue;
+        free(dev[h]->queue);
+        free(dev[h]);
+    }
 }
 
 /* Compares two runs; returns 0 if identical, else prints the first
@@ -338,6 +415,11 @@ static inline int fd_compare(const fd_out *a, const fd_out *b, char *msg, size_t
     if (a->taps != b->taps || a->tap_hash != b->tap_hash) {
         snprintf(msg, len, "taps differ: %llu vs %llu packets seen", (unsigned long long)a->taps,
                  (unsigned long long)b->taps);
+        return 1;
+    }
+    if (a->dev_notices != b->dev_notices || a->dev_hash != b->dev_hash) {
+        snprintf(msg, len, "devices differ: %llu vs %llu notices", (unsigned long long)a->dev_notices,
+                 (unsigned long long)b->dev_notices);
         return 1;
     }
     if (a->ctr.result_hash != b->ctr.result_hash) {
