@@ -324,10 +324,10 @@ void fab_handle(myri_component *self, const myri_event *ev)
             /* the end of the instant: changed and predicted slack checks */
             f->now_phase = PH_CHECK;
             if (f->ndirty) {
-                fab_fast_flush(f);
+                f->m->flush(f);
             } else {
                 f->ctr.events++;
-                fab_fast_check_due(f, f->cq[0]);
+                f->m->check_due(f, f->cq[0]);
             }
             continue;
         }

@@ -204,8 +204,7 @@ static void fab__destroy(myri_component *self)
 {
     myri_fabric *f = self->state;
     if (!f) return;
-    if (f->fast) fab_fast_free(f);
-    for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
+        for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
         free(c->rxq);
         free(c->buf);
@@ -376,7 +375,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     if (f->cal_shift) f->cal_shift--;
     f->L = f->p.switch_latency_ps;
     f->type_bytes = (uint32_t)f->p.type_bytes;
-    f->fast = f->p.model == MYRI_FABRIC_FAST;
+    f->m = f->p.model == MYRI_FABRIC_FAST ? &fab_model_fast : &fab_model_ref;
     f->tick_at = MYRI_TIME_NEVER;
     f->last_instant = MYRI_TIME_NEVER;
     uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
@@ -438,7 +437,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
     pkt->filled = pkt->nbytes0; /* an ideal host has the whole packet */
     pkt->ready = pkt->nbytes0 + 1;
-    if (!f->fast || f->any_tap || f->any_dev) {
+    if (f->m->carries_bytes || f->any_tap || f->any_dev) {
         pkt->bytes = malloc(pkt->nbytes0);
         if (!pkt->bytes) {
             pkt->dropped = true; /* never injected */
@@ -455,8 +454,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     c->hq_tail = pkt;
     f->ctr.injected++;
     if (c->cur) return MYRI_OK; /* taken after the packet being sent */
-    if (f->fast) fab_fast_wake(f, c);
-    else fab_ref_wake(f, c);
+    f->m->wake(f, c);
     return MYRI_OK;
 }
 
@@ -512,7 +510,7 @@ bool fab_tap_reserve(fab_chan *c, size_t n)
 void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
     fab_tap *t = &f->taps[c->id];
-    if (c->tap_on && t->fn && f->fast) { /* the bytes on this hop: the sender's and the hops' XORs */
+    if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
         for (size_t i = 0; i < nbytes; i++) c->tap_buf[i] = fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
     }
@@ -533,10 +531,10 @@ myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
                                           myri_fabric_channel_stats *out)
 {
     if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
-    if (f->fast) fab_fast_finish_stats((myri_fabric *)f);
+    if (f->m->finish_stats) f->m->finish_stats((myri_fabric *)f);
     const fab_chan *c = &f->ch[channel];
     *out = c->st;
-    if (f->fast) out->chars += fab_fast_extra_chars(f, c);
+    if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
     if (c->stopped) {
         uint64_t now = fab_now(f);
@@ -549,14 +547,13 @@ myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
 void myri_fabric_reset_stats(myri_fabric *f)
 {
     if (!f) return;
-    if (f->fast) fab_fast_finish_stats(f);
+    if (f->m->finish_stats) f->m->finish_stats(f);
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
         f->ch[i].win_start = now;
-        if (!f->fast) f->ch[i].st.max_slack_bytes = f->ch[i].occ;
     }
-    if (f->fast) fab_fast_reset_window(f);
+    f->m->reset_window(f);
 }
 
 uint64_t myri_fabric_char_time_ps(const myri_fabric *f) { return f ? f->T : 0; }

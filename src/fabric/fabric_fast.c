@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fab_fast_wake(myri_fabric *f, fab_chan *c);
+static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
+
 /* ---- the ring of runs ---------------------------------------------------------- */
 
 static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) & (c->rcap - 1)]; }
@@ -285,13 +288,13 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     else if (x != u->pred_at) fab_cq_set(f, u->id, x);
 }
 
-void fab_fast_check_due(myri_fabric *f, uint32_t channel)
+static void fab_fast_check_due(myri_fabric *f, uint32_t channel)
 {
     fab_cq_remove(f, channel);
     ff__check(f, &f->ch[channel], 1);
 }
 
-void fab_fast_flush(myri_fabric *f)
+static void fab_fast_flush(myri_fabric *f)
 {
     for (size_t i = 0; i < f->ndirty; i++) ff__check(f, &f->ch[f->dirty[i]], 0);
     f->ndirty = 0;
@@ -307,7 +310,7 @@ static void ff__wake_at(myri_fabric *f, fab_chan *c, uint64_t t)
     fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
 }
 
-void fab_fast_wake(myri_fabric *f, fab_chan *c)
+static void fab_fast_wake(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     ff__wake_at(f, c, c->free_at > now ? c->free_at : now);
@@ -655,7 +658,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     ff__start_run(f, c);
 }
 
-void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
+static void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
     if (!stop || c->stopped || !c->run_on) return;
     uint64_t now = fab_now(f);
@@ -721,7 +724,7 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     }
 }
 
-void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
+static void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
 {
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
@@ -733,7 +736,7 @@ void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
     }
 }
 
-void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
+static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     ff__track_max(f, in);
     in->dep_base += 1; /* the route byte is stripped */
@@ -754,7 +757,7 @@ void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
  * its runs that has arrived.  Runs leave the ring in order and only once all
  * their characters have left the buffer; if none of the packet's runs is left,
  * everything it received has departed (it is at the front). */
-uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
+static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
 {
     uint64_t now = fab_now(f), got = 0;
     bool found = false;
@@ -776,7 +779,7 @@ uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
     return (uint32_t)(got < e->n ? got : e->n);
 }
 
-void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
+static void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
 {
     if (!c->run_on) return;
     uint64_t now = fab_now(f);
@@ -785,7 +788,7 @@ void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
     ff__finalize(f, c, k);
 }
 
-fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
+static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f), lost = 0;
     if (!c->dst_host) ff__track_max(f, c);
@@ -837,7 +840,7 @@ fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     return e->pkt;
 }
 
-void fab_fast_sink(myri_fabric *f, fab_chan *in)
+static void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = fab_rx_front(in);
     in->sink_end = e->g0 + (e->fres ? e->got : e->will);
@@ -856,7 +859,7 @@ void fab_fast_sink(myri_fabric *f, fab_chan *in)
         fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
 
-void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
+static void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
 {
     (void)pkt;
     if (in->front == FR_SINK) {
@@ -871,13 +874,7 @@ void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
     ff__try_terminate(f, &f->ch[in->want_out]);
 }
 
-void fab_fast_timeout(myri_fabric *f, fab_chan *c)
-{
-    (void)f;
-    (void)c; /* the run was already cut by the STOP */
-}
-
-uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
+static uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
 {
     if (!c->run_on) return 0;
     uint64_t now = fab_now(f);
@@ -887,13 +884,13 @@ uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
     return k - c->run_excl;
 }
 
-void fab_fast_finish_stats(myri_fabric *f)
+static void fab_fast_finish_stats(myri_fabric *f)
 {
     for (size_t i = 0; i < f->nchan; i++)
         if (!f->ch[i].dst_host) ff__track_upto(f, &f->ch[i], fab_now(f), true);
 }
 
-void fab_fast_reset_window(myri_fabric *f)
+static void fab_fast_reset_window(myri_fabric *f)
 {
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
@@ -907,13 +904,9 @@ void fab_fast_reset_window(myri_fabric *f)
     }
 }
 
-int64_t fab_fast_occ(myri_fabric *f, fab_chan *c) { return ff__occ(f, c, fab_now(f)); }
+static void fab_fast_track(myri_fabric *f, fab_chan *c) { ff__track_max(f, c); }
 
-void fab_fast_track(myri_fabric *f, fab_chan *c) { ff__track_max(f, c); }
-
-void fab_fast_free(myri_fabric *f) { (void)f; }
-
-void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
+static void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
 {
     if (!o->cur) return;
     uint64_t now = fab_now(f);
@@ -928,3 +921,25 @@ void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
     }
     fab_port_write(f, o, upto, NULL, o->run_s);
 }
+
+const fab_model fab_model_fast = {
+    .name = "fast",
+    .check_kind = EV_F_CHECK,
+    .carries_bytes = false,
+    .handle = fab_fast_handle,
+    .wake = fab_fast_wake,
+    .sink = fab_fast_sink,
+    .granted = fab_fast_granted,
+    .fres = fab_fast_fres,
+    .cut_wire = fab_fast_cut_wire,
+    .reset_window = fab_fast_reset_window,
+    .ctrl = fab_fast_ctrl,
+    .track = fab_fast_track,
+    .cut_sender = fab_fast_cut_sender,
+    .got = fab_fast_got,
+    .finish_stats = fab_fast_finish_stats,
+    .extra_chars = fab_fast_extra_chars,
+    .flush = fab_fast_flush,
+    .check_due = fab_fast_check_due,
+    .dma_sync = fab_fast_dma_sync,
+};

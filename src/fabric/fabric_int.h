@@ -325,7 +325,7 @@ struct myri_fabric {
     uint64_t ber_seed;
     myri_fabric_counters ctr;
     uint64_t skew_ps;
-    bool fast;
+    const struct fab_model *m;      /* the model, chosen at creation */
     uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
     /* fast model: predicted slack checks, at most one per input, in an
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
@@ -452,41 +452,39 @@ void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *b
 bool fab_port_buff_full(myri_fabric *f, const fab_chan *o);
 uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j);
 void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end);
-void fab_fast_dma_sync(myri_fabric *f, fab_chan *o);  /* write what the DMA moved by now */
 
-/* ---- models ---- */
-void fab_ref_handle(myri_fabric *f, const fab_ev *ev);
-void fab_ref_wake(myri_fabric *f, fab_chan *c);        /* sender may send now */
-void fab_ref_sink(myri_fabric *f, fab_chan *in);       /* front of input starts sinking */
-void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out);
-void fab_ref_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
-void fab_ref_timeout(myri_fabric *f, fab_chan *c);
-void fab_fast_handle(myri_fabric *f, const fab_ev *ev);
-void fab_fast_wake(myri_fabric *f, fab_chan *c);
-void fab_fast_sink(myri_fabric *f, fab_chan *in);
-void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out);
-void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop);  /* before the shared part */
-void fab_fast_fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
-void fab_fast_timeout(myri_fabric *f, fab_chan *c);
-void fab_fast_finish_stats(myri_fabric *f);                 /* bring counters up to now */
-void fab_fast_free(myri_fabric *f);
-void fab_fast_flush(myri_fabric *f);  /* end-of-instant slack checks */
-void fab_fast_check_due(myri_fabric *f, uint32_t channel);  /* a predicted check */
-/* The predicted-check queue. */
+/* ---- the two models ----
+ * How characters move is the model's business: the core calls it through
+ * this table, chosen once when the fabric is created (fab_model_ref in
+ * fabric_ref.c, fab_model_fast in fabric_fast.c).  Entries marked "may be
+ * NULL" are what only one model needs. */
+typedef struct fab_model {
+    const char *name;                                     /* "reference" or "fast" */
+    uint32_t check_kind;                                  /* its slack-check event */
+    bool carries_bytes;                                   /* packets always carry their bytes */
+    void (*handle)(myri_fabric *f, const fab_ev *ev);     /* its own events */
+    void (*wake)(myri_fabric *f, fab_chan *c);            /* sender c may send now */
+    void (*sink)(myri_fabric *f, fab_chan *in);           /* the front packet of in is discarded */
+    void (*granted)(myri_fabric *f, fab_chan *in, fab_chan *out);  /* arbitration gave out to in */
+    void (*fres)(myri_fabric *f, fab_chan *in, fab_pkt *pkt);      /* FRES at the front of in */
+    fab_pkt *(*cut_wire)(myri_fabric *f, fab_chan *c);    /* cut: the packet partly received, or NULL */
+    void (*reset_window)(myri_fabric *f);                 /* a new statistics window */
+    void (*ctrl)(myri_fabric *f, fab_chan *c, bool stop); /* before the shared part; may be NULL */
+    void (*track)(myri_fabric *f, fab_chan *in);          /* before a departure change; may be NULL */
+    void (*cut_sender)(myri_fabric *f, fab_chan *c);      /* the sender's run stops now; may be NULL */
+    uint32_t (*got)(myri_fabric *f, fab_chan *c, const fab_rxent *e); /* NULL: e->got is exact */
+    void (*finish_stats)(myri_fabric *f);                 /* counters up to now; may be NULL */
+    uint64_t (*extra_chars)(const myri_fabric *f, const fab_chan *c); /* not yet counted; may be NULL */
+    void (*flush)(myri_fabric *f);                        /* end-of-instant checks; may be NULL */
+    void (*check_due)(myri_fabric *f, uint32_t channel);  /* a predicted check; may be NULL */
+    void (*dma_sync)(myri_fabric *f, fab_chan *o);        /* write what a DMA moved by now; may be NULL */
+} fab_model;
+extern const fab_model fab_model_ref, fab_model_fast;
+
+/* The predicted-check queue (fast model). */
 void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
 void fab_cq_remove(myri_fabric *f, uint32_t c);
 static inline uint64_t fab_cq_top_time(const myri_fabric *f) { return f->cq_top_at; }
-/* Cut: the sender's run stops now; characters on the wire are lost (drops
- * them, releases references of packets whose head is lost); returns the
- * packet partly received, or NULL. */
-void fab_fast_cut_sender(myri_fabric *f, fab_chan *c);
-fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c);
-fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c);
-void fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* model: re-evaluate the slack now */
-uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
-uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c);
-void fab_fast_reset_window(myri_fabric *f);
-int64_t fab_fast_occ(myri_fabric *f, fab_chan *c);
-void fab_fast_track(myri_fabric *f, fab_chan *c);  /* before a departure change */
+void fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* re-evaluate the slack of input c now */
 
 #endif

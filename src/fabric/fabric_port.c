@@ -167,8 +167,7 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
     f->ctr.injected++;
     fab_chan *c = &f->ch[p->out_ch];
     c->hq_head = c->hq_tail = pkt;
-    if (f->fast) fab_fast_wake(f, c);
-    else fab_ref_wake(f, c);
+    f->m->wake(f, c);
     return MYRI_OK;
 }
 
@@ -186,11 +185,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
     pkt->ready = ready;
     fab_chan *c = &f->ch[p->out_ch];
     if (c->cur != pkt && c->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
-    if (f->fast) {
-        if (!c->run_on) fab_fast_wake(f, c); /* else: the run's end continues it */
-    } else {
-        fab_ref_wake(f, c);
-    }
+    if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }
 
@@ -338,8 +333,7 @@ void fab_port_grant(myri_fabric *f, fab_chan *in)
     p->head_ps = MYRI_TIME_NEVER;
     p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(e->pkt, e->hop) : 0) & 0x80u;
     if (p->misrouted) fab_drop(f, e->pkt, MYRI_FABRIC_DROP_MISROUTED);
-    if (f->fast) fab_fast_wake(f, o);
-    else fab_ref_wake(f, o);
+    f->m->wake(f, o);
 }
 
 /* Characters [wr_j, upto) of the packet at the DMA went into the window at
@@ -417,8 +411,7 @@ myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
     p->count = 0;
     fab_chan *o = &f->ch[p->dma];
     o->stopped = false;
-    if (f->fast) fab_fast_wake(f, o);
-    else fab_ref_wake(f, o);
+    f->m->wake(f, o);
     return MYRI_OK;
 }
 
@@ -427,6 +420,6 @@ bool myri_port_rx_armed(const myri_port *p) { return p && p->armed; }
 uint32_t myri_port_rx_count(const myri_port *p)
 {
     if (!p || !p->armed) return 0;
-    if (p->f->fast) fab_fast_dma_sync(p->f, &p->f->ch[p->dma]);
+    if (p->f->m->dma_sync) p->f->m->dma_sync(p->f, &p->f->ch[p->dma]);
     return p->count;
 }

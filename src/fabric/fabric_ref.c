@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fab_ref_wake(myri_fabric *f, fab_chan *c);
+
 static void ref__ring_push(myri_fabric *f, fab_rchar **ring, uint32_t *cap, uint32_t *head,
                            uint32_t *count, const fab_rchar *ch)
 {
@@ -55,7 +57,7 @@ static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
     return ch;
 }
 
-void fab_ref_wake(myri_fabric *f, fab_chan *c)
+static void fab_ref_wake(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     uint64_t t = c->free_at > now ? c->free_at : now;
@@ -304,7 +306,7 @@ static void ref__check(myri_fabric *f, fab_chan *c)
     else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) fab_emit_ctrl(f, c, false);
 }
 
-void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
+static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
 {
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
@@ -315,7 +317,7 @@ void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
     }
 }
 
-void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
+static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     fab_rchar *fr = ref__buf_front(in);
     MYRI_ASSERT(f->comp, fr && fr->pkt == out->cur && fr->j == 0, "granted head not at the front");
@@ -326,7 +328,7 @@ void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     if (out->cur) fab_ref_wake(f, out);
 }
 
-void fab_ref_sink(myri_fabric *f, fab_chan *in)
+static void fab_ref_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = fab_rx_front(in);
     bool gap = false;
@@ -334,7 +336,7 @@ void fab_ref_sink(myri_fabric *f, fab_chan *in)
     if (gap || e->fres) fab_front_done(f, in);
 }
 
-void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
+static void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
 {
     (void)pkt;
     if (in->front == FR_SINK) {
@@ -344,13 +346,7 @@ void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
     ref__try_terminate(f, &f->ch[in->want_out]);
 }
 
-void fab_ref_timeout(myri_fabric *f, fab_chan *c)
-{
-    (void)f;
-    (void)c; /* nothing model-specific: the core discards the rest */
-}
-
-fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
+static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     for (uint32_t i = 0; i < c->wcount; i++) {
@@ -371,3 +367,21 @@ fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
     e->dead = true;
     return e->pkt;
 }
+
+static void ref__reset_window(myri_fabric *f)
+{
+    for (size_t i = 0; i < f->nchan; i++) f->ch[i].st.max_slack_bytes = f->ch[i].occ;
+}
+
+const fab_model fab_model_ref = {
+    .name = "reference",
+    .check_kind = EV_R_CHECK,
+    .carries_bytes = true,
+    .handle = fab_ref_handle,
+    .wake = fab_ref_wake,
+    .sink = fab_ref_sink,
+    .granted = fab_ref_granted,
+    .fres = fab_ref_fres,
+    .cut_wire = fab_ref_cut_wire,
+    .reset_window = ref__reset_window,
+};

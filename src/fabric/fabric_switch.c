@@ -44,7 +44,7 @@ fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
 void fab_rx_recheck(myri_fabric *f, fab_chan *c)
 {
     if (c->dst_host) return;
-    fab_push(f, fab_now(f), PH_CHECK, f->fast ? EV_F_CHECK : EV_R_CHECK, c->id, 0, NULL);
+    fab_push(f, fab_now(f), PH_CHECK, f->m->check_kind, c->id, 0, NULL);
 }
 
 void fab_rx_pop(fab_chan *c)
@@ -55,10 +55,9 @@ void fab_rx_pop(fab_chan *c)
 
 static void fab__sink(myri_fabric *f, fab_chan *in)
 {
-    if (f->fast) fab_fast_track(f, in);
+    if (f->m->track) f->m->track(f, in);
     in->front = FR_SINK;
-    if (f->fast) fab_fast_sink(f, in);
-    else fab_ref_sink(f, in);
+    f->m->sink(f, in);
 }
 
 void fab_front_begin(myri_fabric *f, fab_chan *c)
@@ -194,8 +193,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
             fab__abandon(f, o);
             return;
         }
-        if (f->fast) fab_fast_granted(f, in, o);
-        else fab_ref_granted(f, in, o);
+        f->m->granted(f, in, o);
         /* Granted while stopped: blocked from now on (the long-period timer). */
         if (o->cur && o->stopped) fab__arm_timer(f, o, now);
         return;
@@ -208,7 +206,7 @@ void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
-        fprintf(stderr, "%c %llu ch %u emit %s\n", f->fast ? 'F' : 'R', (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
+        fprintf(stderr, "%c %llu ch %u emit %s\n", f->m->name[0], (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
 #endif
     c->stop_sent = stop;
     if (stop) c->st.stops++;
@@ -219,7 +217,7 @@ void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
     uint64_t now = fab_now(f);
-    if (f->fast) fab_fast_ctrl(f, c, stop);
+    if (f->m->ctrl) f->m->ctrl(f, c, stop);
     if (stop) {
         if (c->stopped) return;
         c->stopped = true;
@@ -230,8 +228,7 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
         c->stopped = false;
         uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
         if (now > from) c->st.stopped_ps += now - from;
-        if (f->fast) fab_fast_wake(f, c);
-        else fab_ref_wake(f, c);
+        f->m->wake(f, c);
     }
 }
 
@@ -241,8 +238,7 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
 static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
 {
     if (c->src_host) {
-        if (f->fast) fab_fast_wake(f, c);
-        else fab_ref_wake(f, c);
+        f->m->wake(f, c);
     } else {
         fab_chan *in = &f->ch[c->src_in];
         c->src_in = -1;
@@ -262,7 +258,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     uint64_t now = fab_now(f);
     bool begun = c->in_progress;
 #ifdef FAB_DEBUG
-    fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->fast ? 'F' : 'R', (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
+    fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->m->name[0], (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
 #endif
     fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
     if (c->src_host) fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
@@ -271,8 +267,6 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
         fab_tap_done(f, c, c->cur_next, true);
     }
     c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
-    if (f->fast) fab_fast_timeout(f, c);
-    else fab_ref_timeout(f, c);
     uint64_t t = c->free_at > now ? c->free_at : now;
     if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
         fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
@@ -299,7 +293,7 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
      * there, released when it leaves the front. */
     fab_rxent *e = fab_rx_find(c, pkt);
     if (!e) return;
-    if (f->fast) e->got = fab_fast_got(f, c, e);
+    if (f->m->got) e->got = f->m->got(f, c, e);
     e->fres = true;
     if (e != fab_rx_front(c)) return; /* handled when it reaches the front */
     switch (c->front) {
@@ -314,8 +308,7 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
         break;
     case FR_GRANT:
     case FR_SINK:
-        if (f->fast) fab_fast_fres(f, c, pkt);
-        else fab_ref_fres(f, c, pkt);
+        f->m->fres(f, c, pkt);
         break;
     default:
         break;
@@ -353,11 +346,10 @@ static void fab__cut(myri_fabric *f, size_t link)
             if (now > from) c->st.stopped_ps += now - from;
             c->stopped = false;
         }
-        if (f->fast) fab_fast_cut_sender(f, c);
+        if (f->m->cut_sender) f->m->cut_sender(f, c);
         if (c->cur) fab__abandon(f, c);
-        else if (f->fast) fab_fast_wake(f, c); /* queued packets go into the dead cable */
-        else fab_ref_wake(f, c);
-        fab_pkt *partial = f->fast ? fab_fast_cut_wire(f, c) : fab_ref_cut_wire(f, c);
+        else f->m->wake(f, c); /* queued packets go into the dead cable */
+        fab_pkt *partial = f->m->cut_wire(f, c);
         if (partial) {
             /* The receiver notices the dead cable after the non-idle period and
              * terminates the packet as a FRES would. */
@@ -377,8 +369,7 @@ static void fab__restore(myri_fabric *f, size_t link)
         c->epoch++;
         c->stop_sent = false; /* flow control restarts from GO */
         fab_rx_recheck(f, c);
-        if (f->fast) fab_fast_wake(f, c);
-        else fab_ref_wake(f, c);
+        f->m->wake(f, c);
         fab_port_link(f, c, true);
     }
 }
@@ -407,8 +398,7 @@ void fab_dispatch(myri_fabric *f, const fab_ev *ev)
     case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
     case EV_PORTLINK: fab_port_link_due(f, c, ev->b); break;
     default:
-        if (f->fast) fab_fast_handle(f, ev);
-        else fab_ref_handle(f, ev);
+        f->m->handle(f, ev);
     }
 }
 
