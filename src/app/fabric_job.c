@@ -154,21 +154,13 @@ typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *
 
 /* Gives an error from the fabric's parameter checks, which name the dotted
  * key at fault (err->key), the FILE:LINE:COL of that key in the scenario, or
- * of its nearest enclosing section when the value is a default.  Until the
- * fabric fills err->key itself (myri_error_key), the key is read from the
- * start of its message ("link.slack.stop: ..."). */
+ * of its nearest enclosing section when the value is a default. */
 static void fjob__locate(myri_error *err, const myri_node *root)
 {
     if (!err || !root) return;
     char key[128];
-    if (err->key[0]) {
-        snprintf(key, sizeof key, "%s", err->key);
-    } else {
-        size_t k = strspn(err->msg, "abcdefghijklmnopqrstuvwxyz0123456789_.");
-        if (k == 0 || k >= 128 || err->msg[k] != ':') return;
-        memcpy(key, err->msg, k);
-        key[k] = '\0';
-    }
+    if (!err->key[0]) return;
+    snprintf(key, sizeof key, "%s", err->key);
     char at_key[sizeof key];
     memcpy(at_key, key, sizeof key);
     const myri_node *at = myri_node_path(root, key);

@@ -28,6 +28,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+#define MYRI_PACKET_STATIC_ASSERT static_assert
+extern "C" {
+#else
+#define MYRI_PACKET_STATIC_ASSERT _Static_assert
+#endif
+
 /* ---- packet ids ---------------------------------------------------------------
  * A packet id names one packet for the whole run: the index of the host that
  * created it in the high 24 bits, its sequence number at that host (from 0,
@@ -38,7 +45,7 @@
 #define MYRI_PACKET_ID_SEQ_BITS 40u
 #define MYRI_PACKET_ID_SEQ_MAX ((UINT64_C(1) << MYRI_PACKET_ID_SEQ_BITS) - 1u) /* 2^40 - 1 */
 #define MYRI_PACKET_ID_HOST_MAX ((UINT32_C(1) << (64u - MYRI_PACKET_ID_SEQ_BITS)) - 1u) /* 2^24 - 1 */
-_Static_assert(MYRI_PACKET_ID_SEQ_BITS > 0 && MYRI_PACKET_ID_SEQ_BITS < 64,
+MYRI_PACKET_STATIC_ASSERT(MYRI_PACKET_ID_SEQ_BITS > 0 && MYRI_PACKET_ID_SEQ_BITS < 64,
                "a packet id holds both a host index and a sequence number");
 
 /* The id of packet `seq` (<= MYRI_PACKET_ID_SEQ_MAX) of host `host`
@@ -67,7 +74,7 @@ static inline uint64_t myri_packet_id_seq(uint64_t id) { return id & MYRI_PACKET
  * confirms the "0x0004 = IP, 0x0005 = mapping" assignment sometimes quoted:
  * treat any such reading as [U]nverified. */
 #define MYRI_PACKET_TYPE_MAX_BYTES 4u
-_Static_assert(sizeof(uint32_t) == MYRI_PACKET_TYPE_MAX_BYTES, "a packet type is held in a uint32_t");
+MYRI_PACKET_STATIC_ASSERT(sizeof(uint32_t) == MYRI_PACKET_TYPE_MAX_BYTES, "a packet type is held in a uint32_t");
 enum {
     MYRI_PACKET_TYPE_MYRI_DATA = 0x0005,   /* [V] Cplant MCP.h MyriData, pre-GM Myricom data (that it carried
                                             * IP and Myrinet API data is [U]); default traffic.type */
@@ -119,5 +126,9 @@ uint8_t myri_packet_payload_byte(uint64_t id, uint64_t i);
 size_t myri_packet_build(const myri_crc8 *c, uint64_t id, const uint8_t *route, size_t route_len,
                          uint32_t type, size_t type_bytes, const uint8_t *payload,
                          size_t payload_bytes, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "myri/sim.h"
 #include "myri/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum myri_fabric_model { MYRI_FABRIC_FAST = 0, MYRI_FABRIC_REFERENCE = 1 } myri_fabric_model;
 typedef enum myri_fabric_addressing {
     MYRI_FABRIC_ABSOLUTE = 0, /* route byte = 0x80 | output port */
@@ -131,7 +135,7 @@ typedef struct myri_fabric_callbacks {
 
 typedef struct myri_fabric myri_fabric;
 
-/* The fabric's component type ("fabric", registered in src/engine/registry.c);
+/* The fabric's component type ("fabric", registered in src/app/registry.c);
  * myri_fabric_create adds one component of it to the simulation. */
 extern const myri_component_ops myri_fabric_ops;
 
@@ -208,5 +212,9 @@ uint64_t myri_fabric_char_time_ps(const myri_fabric *f);
 /* Test hook (tests only): adds `extra_ps` to every delivery time reported by
  * this fabric, so that the differential checker can be shown to fail. */
 void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

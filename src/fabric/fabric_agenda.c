@@ -107,7 +107,7 @@ static uint32_t fab__cal_pop(myri_fabric *f)
     return slot;
 }
 
-void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
+void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
 {
     uint64_t now = fab_now(f);
@@ -252,7 +252,7 @@ static void cq__sift(myri_fabric *f, size_t i)
     cq__place(f, i, c);
 }
 
-void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
+void myri_fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
 {
     f->ch[c].pred_at = t;
     if (f->cq_pos[c] < 0) {
@@ -262,7 +262,7 @@ void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
     f->cq_top_at = f->ch[f->cq[0]].pred_at;
 }
 
-void fab_cq_remove(myri_fabric *f, uint32_t c)
+void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
 {
     int32_t i = f->cq_pos[c];
     if (i < 0) return;
@@ -282,16 +282,16 @@ void fab_cq_remove(myri_fabric *f, uint32_t c)
  * next event of any other component (or the end of the run), each instant
  * in phase order.  Kind 2 is a deferred callback, 3 the engine's clock
  * catching up, 4 a port notice. */
-void fab_handle(myri_component *self, const myri_event *ev)
+void myri_fab_handle(myri_component *self, const myri_event *ev)
 {
     myri_fabric *f = self->state;
     if (ev->kind == 2) {
-        fab_callback(f, ev->ptr);
+        myri_fab_callback(f, ev->ptr);
         return;
     }
     if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
     if (ev->kind == 4) {       /* a port notice */
-        fab_note_deliver(f, ev->ptr);
+        myri_fab_note_deliver(f, ev->ptr);
         return;
     }
     uint64_t now = myri_sim_now(f->sim);
@@ -332,7 +332,7 @@ void fab_handle(myri_component *self, const myri_event *ev)
             continue;
         }
         if (np == 99u) { /* the instant is over: the next one, if nobody else comes first */
-            if (f->nnotes) fab_notes_flush(f); /* port notices: after the pass */
+            if (f->nnotes) myri_fab_notes_flush(f); /* port notices: after the pass */
             if (w < 0 && !f->cqn) break;
             uint64_t t = w >= 0 ? KEY_T(top) : UINT64_MAX;
             if (fab_cq_top_time(f) < t) t = fab_cq_top_time(f);
@@ -360,7 +360,7 @@ void fab_handle(myri_component *self, const myri_event *ev)
         }
         f->now_phase = np;
         f->ctr.events++;
-        fab_dispatch(f, &e);
+        myri_fab_dispatch(f, &e);
     }
     f->in_tick = false;
     f->now_phase = 0;

@@ -14,7 +14,7 @@
 
 /* ---- packets ----------------------------------------------------------------------- */
 
-fab_pkt *fab_pkt_alloc(myri_fabric *f)
+fab_pkt *myri_fab_pkt_alloc(myri_fabric *f)
 {
     if (!f->free_pkts) {
         size_t n = 1024;
@@ -40,7 +40,7 @@ fab_pkt *fab_pkt_alloc(myri_fabric *f)
     return p;
 }
 
-void fab_pkt_hdr_fill(fab_pkt *pkt)
+void myri_fab_pkt_hdr_fill(fab_pkt *pkt)
 {
     uint32_t n = pkt->hdr_lazy;
     for (uint32_t i = 0; i < pkt->payload_bytes && n < FAB_HDR; i++)
@@ -48,7 +48,7 @@ void fab_pkt_hdr_fill(fab_pkt *pkt)
     pkt->hdr_lazy = 0;
 }
 
-void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
+void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 {
     MYRI_ASSERT(f->comp, pkt->refs > 0, "packet %llu released too often", (unsigned long long)pkt->id);
     if (--pkt->refs) return;
@@ -64,19 +64,19 @@ void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
     f->live_pkts--;
 }
 
-void fab_host_drop_down(myri_fabric *f, fab_chan *c)
+void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
     while (c->down && c->hq_head) {
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
         if (!c->hq_head) c->hq_tail = NULL;
-        fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
-        fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
-        fab_pkt_unref(f, pkt);
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
+        myri_fab_pkt_unref(f, pkt);
     }
 }
 
-uint64_t fab_mix(uint64_t x)
+uint64_t myri_fab_mix(uint64_t x)
 {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ull;
@@ -113,7 +113,7 @@ static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t)
     if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
 }
 
-void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
+void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
 {
     if (pkt->dropped || pkt->delivered) return;
     pkt->dropped = true;
@@ -121,7 +121,7 @@ void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     f->ctr.dropped[r]++;
     f->ctr.dropped_total++;
     /* Order-independent (sum) so that same-instant callbacks may come in any order. */
-    f->ctr.result_hash += fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
+    f->ctr.result_hash += myri_fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
     if (!f->cb.dropped) return;
     if (now == myri_sim_now(f->sim)) {
         f->lim_stale = true;
@@ -135,14 +135,14 @@ void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     fab__defer(f, rec, now);
 }
 
-void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
+void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
 {
     if (pkt->dropped || pkt->delivered) return;
     pkt->delivered = true;
     uint64_t now = fab_now(f) + f->skew_ps;
     f->ctr.delivered++;
     f->ctr.delivered_payload_bytes += pkt->payload_bytes;
-    f->ctr.result_hash += fab_mix(pkt->id ^ fab_mix(now + 0x9e37));
+    f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
     if (f->cb.delivered) {
         myri_fabric_delivery d = {
             .id = pkt->id, .src_host = pkt->src_host,
@@ -161,7 +161,7 @@ void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
     }
 }
 
-void fab_callback(myri_fabric *f, fab_cbrec *r)
+void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 {
     if (r->delivered) f->cb.delivered(f->cb.ctx, &r->d);
     else f->cb.dropped(f->cb.ctx, r->id, r->reason, myri_sim_now(f->sim));
@@ -172,7 +172,7 @@ void fab_callback(myri_fabric *f, fab_cbrec *r)
 /* Bit errors: the error positions of packet `pkt` on channel c come from a
  * random stream keyed by (seed, packet id, channel), so that both models (and
  * any event order) see the same errors.  Bits are skipped geometrically. */
-uint32_t fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
+uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
                          fab_corr *out)
 {
     uint32_t n = 0;
@@ -182,7 +182,7 @@ uint32_t fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_
             out[n++] = (fab_corr){s->index, s->mask};
     }
     if (f->p.ber > 0) {
-        uint64_t st = f->ber_seed ^ fab_mix(pkt->id * 0x100000001b3ull + c);
+        uint64_t st = f->ber_seed ^ myri_fab_mix(pkt->id * 0x100000001b3ull + c);
         double lq = log1p(-f->p.ber);
         uint64_t bit = 0, nbits = (uint64_t)nbytes * 8;
         for (;;) {
@@ -242,7 +242,7 @@ static void fab__destroy(myri_component *self)
     free(f->cb_all);
     free(f->scripts);
     free(f->taps);
-    fab_notes_free(f);
+    myri_fab_notes_free(f);
     free(f);
     self->state = NULL;
 }
@@ -260,14 +260,17 @@ const myri_component_ops myri_fabric_ops = {
     .type = "fabric",
     .help = "Myrinet links, switches and packets (seed 002)",
     .create = fab__create_cb,
-    .handle = fab_handle,
+    .handle = myri_fab_handle,
     .report = fab__report_cb,
     .destroy = fab__destroy,
 };
 
 static myri_status fab__topo_err(myri_error *err, const char *fmt, const char *name)
 {
-    if (err) snprintf(err->msg, sizeof err->msg, fmt, name);
+    if (err) {
+        snprintf(err->msg, sizeof err->msg, fmt, name);
+        myri_error_set_node(err, name);
+    }
     return MYRI_EINPUT;
 }
 
@@ -285,10 +288,10 @@ static myri_status fab__check_headroom(const myri_fabric *f, uint64_t prop_ps, d
     uint64_t have = f->p.slack_size_bytes - f->p.slack_stop_bytes;
     if (have >= need) return MYRI_OK;
     if (err)
-        snprintf(err->msg, sizeof err->msg,
-                 "link.slack.stop: %llu characters above the STOP line cannot absorb the %llu that arrive "
-                 "after STOP on a %.3g m cable; expected link.slack.size - link.slack.stop >= %llu",
-                 (unsigned long long)have, (unsigned long long)need, len_m, (unsigned long long)need);
+        myri_error_key(err, "link.slack.stop",
+                       "%llu characters above the STOP line cannot absorb the %llu that arrive "
+                       "after STOP on a %.3g m cable; expected link.slack.size - link.slack.stop >= %llu",
+                       (unsigned long long)have, (unsigned long long)need, len_m, (unsigned long long)need);
     return MYRI_EINPUT;
 }
 
@@ -375,7 +378,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     if (f->cal_shift) f->cal_shift--;
     f->L = f->p.switch_latency_ps;
     f->type_bytes = (uint32_t)f->p.type_bytes;
-    f->m = f->p.model == MYRI_FABRIC_FAST ? &fab_model_fast : &fab_model_ref;
+    f->m = f->p.model == MYRI_FABRIC_FAST ? &myri_fab_model_fast : &myri_fab_model_ref;
     f->tick_at = MYRI_TIME_NEVER;
     f->last_instant = MYRI_TIME_NEVER;
     uint64_t s = myri_sim_seed(sim) ^ 0xfab1c5eedull;
@@ -388,7 +391,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     }
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
-    st = fab_ports_init(f);
+    st = myri_fab_ports_init(f);
     if (st) return st;
     f->cal_head = malloc(FAB_CAL_N * sizeof *f->cal_head);
     if (!f->cal_head) return MYRI_ENOMEM;
@@ -415,7 +418,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     uint32_t hn = f->host_node[pk->src_host];
     if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
     if (f->ports[pk->src_host].ops) return MYRI_ESTATE; /* the device owns the port: myri_port_send */
-    fab_pkt *pkt = fab_pkt_alloc(f);
+    fab_pkt *pkt = myri_fab_pkt_alloc(f);
     if (!pkt) return MYRI_ENOMEM;
     pkt->id = pk->id;
     pkt->src_host = pk->src_host;
@@ -441,7 +444,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
         pkt->bytes = malloc(pkt->nbytes0);
         if (!pkt->bytes) {
             pkt->dropped = true; /* never injected */
-            fab_pkt_unref(f, pkt);
+            myri_fab_pkt_unref(f, pkt);
             return MYRI_ENOMEM;
         }
         myri_packet_build(&f->crc, pk->id, pk->route, pk->route_len, pk->type, f->type_bytes,
@@ -461,14 +464,14 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
     if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
-    fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
+    myri_fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
     return MYRI_OK;
 }
 
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
     if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
-    fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
+    myri_fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
     return MYRI_OK;
 }
 
@@ -495,7 +498,7 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
     return MYRI_OK;
 }
 
-bool fab_tap_reserve(fab_chan *c, size_t n)
+bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
     if (n <= c->tap_cap) return true;
     size_t nc = c->tap_cap ? c->tap_cap : 256;
@@ -507,12 +510,12 @@ bool fab_tap_reserve(fab_chan *c, size_t n)
     return true;
 }
 
-void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
+void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
     fab_tap *t = &f->taps[c->id];
     if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
-        if (!fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) c->tap_buf[i] = fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
+        for (size_t i = 0; i < nbytes; i++) c->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
     }
     if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->tap_first, c->tap_buf, nbytes, truncated);
     c->tap_on = false;

@@ -171,7 +171,7 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
     u->check_pending = true;
     u->check_pending_at = now;
     if (f->in_tick) f->dirty[f->ndirty++] = u->id; /* checked at the end of the instant */
-    else fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
+    else myri_fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
 }
 
 /* Largest occupancy at the arrival instants in (last_check, lim], and at lim
@@ -281,16 +281,16 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
                 (unsigned long long)ff__arrived(f, u, now), (unsigned long long)ff__departed(f, u, now), (long long)o,
                 (int)u->front, (unsigned long long)u->dep_base);
 #endif
-    if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) fab_emit_ctrl(f, u, true);
-    else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) fab_emit_ctrl(f, u, false);
+    if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
+    else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
     uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
-    if (x == MYRI_TIME_NEVER) fab_cq_remove(f, u->id);
-    else if (x != u->pred_at) fab_cq_set(f, u->id, x);
+    if (x == MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
+    else if (x != u->pred_at) myri_fab_cq_set(f, u->id, x);
 }
 
 static void fab_fast_check_due(myri_fabric *f, uint32_t channel)
 {
-    fab_cq_remove(f, channel);
+    myri_fab_cq_remove(f, channel);
     ff__check(f, &f->ch[channel], 1);
 }
 
@@ -307,7 +307,7 @@ static void ff__wake_at(myri_fabric *f, fab_chan *c, uint64_t t)
     if (c->send_pending && c->send_pending_at == t) return;
     c->send_pending = true;
     c->send_pending_at = t;
-    fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
+    myri_fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
 }
 
 static void fab_fast_wake(myri_fabric *f, fab_chan *c)
@@ -322,16 +322,16 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
     uint32_t nbytes = c->cur_n - 1;
-    if (c->ncorr && pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
+    if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
         uint32_t at = c->cur_hop + c->corr[k].pos;
         uint8_t m = c->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
-        if (pkt->bytes) fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
+        if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
         pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->corr[k].pos);
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
-     * (fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
+     * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
     if (f->taps[c->id].fn && pkt->bytes) c->tap_on = true;
 }
 
@@ -341,7 +341,7 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, uint64_t *next)
 {
     fab_chan *u = &f->ch[o->src_in];
-    fab_rxent *e = fab_rx_front(u);
+    fab_rxent *e = myri_fab_rx_front(u);
     uint64_t g = e->g0 + j + (o->dma ? 0u : 1u); /* a switch output's j is its input's j + 1 */
     uint32_t i;
     uint64_t a = ff__arrival(f, u, g, &i);
@@ -373,7 +373,7 @@ static bool ff__misrouted(fab_pkt *pkt, uint32_t hop)
 /* Is the switch input at the end of c discarding packet p? */
 static bool ff__sinking(fab_chan *c, const fab_pkt *p)
 {
-    fab_rxent *e = fab_rx_front(c);
+    fab_rxent *e = myri_fab_rx_front(c);
     return e && e->pkt == p && c->front == FR_SINK;
 }
 
@@ -382,9 +382,9 @@ static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
     c->run_lim = lim;
     ff__last(c)->cnt = lim;
     c->f_gen++;
-    fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
+    myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
     if (c->run_j0 + lim == c->cur_n && (c->dst_host || ff__sinking(c, c->cur)))
-        fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
+        myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
                  c->run_g0 + lim - 1, c->cur);
 }
 
@@ -396,10 +396,10 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         /* The head will arrive at the switch input behind the packets
          * entered there (only a cut can prevent that, which takes the
          * entry back): enter it now.  At the front already, its decoding
-         * is scheduled for its arrival; else fab_front_begin does it
+         * is scheduled for its arrival; else myri_fab_front_begin does it
          * when it reaches the front (not before it has arrived). */
         bool front = c->rxcount == 0;
-        fab_rxent *e = fab_rx_push(f, c);
+        fab_rxent *e = myri_fab_rx_push(f, c);
         e->pkt = c->cur;
         e->hop = c->cur_hop;
         e->n = c->cur_n;
@@ -409,7 +409,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         if (front) {
             c->front = FR_DECODE;
             c->ready_at = e->arrive_at + fab_path_latency(f, c);
-            fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+            myri_fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
         }
     } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
         /* At a host the head's arrival changes nothing for a packet that
@@ -419,7 +419,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         c->cur->host_quiet = true;
     } else {
         if (!c->dst_host) c->heads_inflight++;
-        fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
+        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
                  c->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
@@ -447,7 +447,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
             return;
         }
         if (av < lim) lim = av;
-        if (c->dma && fab_port_room(f, c, j) < lim) lim = fab_port_room(f, c, j);
+        if (c->dma && myri_fab_port_room(f, c, j) < lim) lim = myri_fab_port_room(f, c, j);
     }
     c->run_on = true;
     c->run_s = now;
@@ -479,7 +479,7 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
         return;
     }
     fab_chan *u = &f->ch[c->src_in];
-    fab_rxent *e = fab_rx_front(u);
+    fab_rxent *e = myri_fab_rx_front(u);
     uint32_t i;
     uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + (c->dma ? 0u : 1u), &i);
     if (a == MYRI_TIME_NEVER || ff__run(u, i)->pkt != e->pkt) return; /* told when it is sent */
@@ -504,7 +504,7 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
     c->run_excl = 0;
     c->sent_total += k;
     c->cur_next = c->run_j0 + k;
-    if (c->dma) fab_port_write(f, c, c->cur_next, NULL, c->run_s);
+    if (c->dma) myri_fab_port_write(f, c, c->cur_next, NULL, c->run_s);
     if (k) c->free_at = c->run_s + (uint64_t)k * f->T;
     else c->rcount--; /* a planned run cancelled before it began */
     if (!c->src_host) {
@@ -565,18 +565,18 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
 {
     if (!o->cur || o->src_host || o->run_on) return;
     fab_chan *u = &f->ch[o->src_in];
-    fab_rxent *e = fab_rx_front(u);
+    fab_rxent *e = myri_fab_rx_front(u);
     if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
     if (o->dma) { /* a receive DMA: the window ends, when armed */
         if (o->stopped) return;
-        fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
+        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
         o->cur = NULL;
         o->in_progress = false;
         o->src_in = -1;
         ff__track_max(f, u);
         u->dep_base = e->g0 + e->got;
         ff__rx_update(f, u);
-        fab_front_done(f, u);
+        myri_fab_front_done(f, u);
         return;
     }
     uint64_t now = fab_now(f);
@@ -584,8 +584,8 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     fab_pkt *pkt = o->cur;
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
-        fab_tap_done(f, o, o->cur_next, true);
-        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
+        myri_fab_tap_done(f, o, o->cur_next, true);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
         t += f->T;
         o->free_at = t;
     }
@@ -595,31 +595,31 @@ static void ff__try_terminate(myri_fabric *f, fab_chan *o)
     ff__track_max(f, u);
     u->dep_base = e->g0 + e->got;
     ff__rx_update(f, u);
-    fab_front_done(f, u);
-    fab_release(f, o, t);
+    myri_fab_front_done(f, u);
+    myri_fab_release(f, o, t);
 }
 
 /* After a run: the GAP went (packet done here), or wait for more. */
 static void ff__after_end(myri_fabric *f, fab_chan *c)
 {
     if (c->cur_next == c->cur_n) { /* GAP sent */
-        if (c->dma) fab_port_rx_end(f, c, MYRI_PORT_RX_TAIL);
-        else if (c->src_host) fab_port_tx_over(f, c->cur, true, MYRI_FABRIC_DROP_NREASONS);
+        if (c->dma) myri_fab_port_rx_end(f, c, MYRI_PORT_RX_TAIL);
+        else if (c->src_host) myri_fab_port_tx_over(f, c->cur, true, MYRI_FABRIC_DROP_NREASONS);
         c->in_progress = false;
-        fab_tap_done(f, c, c->cur_n - 1, false);
+        myri_fab_tap_done(f, c, c->cur_n - 1, false);
         c->cur = NULL;
         if (!c->src_host) {
             fab_chan *u = &f->ch[c->src_in];
             c->src_in = -1;
-            fab_front_done(f, u);
-            fab_release(f, c, c->free_at);
+            myri_fab_front_done(f, u);
+            myri_fab_release(f, c, c->free_at);
         } else if (c->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
         return;
     }
-    if (c->dma && fab_port_buff_full(f, c)) { /* the window is full: BUFF, wait for the next */
-        fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
+    if (c->dma && myri_fab_port_buff_full(f, c)) { /* the window is full: BUFF, wait for the next */
+        myri_fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
         return;
     }
     if (!c->src_host) ff__try_terminate(f, c);
@@ -639,7 +639,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
     if (c->run_on || c->stopped || c->free_at > now) return;
     if (!c->cur) {
-        if (c->src_host) fab_host_drop_down(f, c);
+        if (c->src_host) myri_fab_host_drop_down(f, c);
         if (!c->src_host || !c->hq_head) return;
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
@@ -648,7 +648,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
         ff__apply_corr(f, c);
     }
     if (c->dma) {
@@ -684,18 +684,18 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
         c->hbad = false;
         uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
-            fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
+            myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
             c->hbad = true;
         }
         return;
     }
-    fab_rxent *e = fab_rx_push(f, c);
+    fab_rxent *e = myri_fab_rx_push(f, c);
     e->pkt = pkt;
     e->hop = hop;
     e->n = pkt->nbytes0 - hop + 1;
     e->will = e->n;
     e->g0 = g; /* the channel's reference is now the packet's presence here */
-    if (c->rxcount == 1) fab_front_begin(f, c);
+    if (c->rxcount == 1) myri_fab_front_begin(f, c);
     ff__rx_update(f, c);
 }
 
@@ -706,21 +706,21 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     c->rx_done_g = g + 1;
     if (c->dst_host) {
         if (pkt->host_quiet || (c->hpkt == pkt && !c->hbad)) {
-            if (pkt->syndrome == 0) fab_deliver(f, pkt, c->dst_node);
-            else fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
+            if (pkt->syndrome == 0) myri_fab_deliver(f, pkt, c->dst_node);
+            else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
         if (c->hpkt == pkt) c->hpkt = NULL;
-        fab_pkt_unref(f, pkt);
+        myri_fab_pkt_unref(f, pkt);
         return;
     }
     /* At a switch input this event exists only for a packet being discarded. */
-    fab_rxent *front = fab_rx_front(c);
+    fab_rxent *front = myri_fab_rx_front(c);
     bool sinking = front && front->pkt == pkt && c->front == FR_SINK;
     if (sinking) {
         ff__track_max(f, c);
         c->dep_base = c->sink_end;
         ff__rx_update(f, c);
-        fab_front_done(f, c);
+        myri_fab_front_done(f, c);
     }
 }
 
@@ -741,7 +741,7 @@ static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     ff__track_max(f, in);
     in->dep_base += 1; /* the route byte is stripped */
     if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices */
-        fab_pkt_xor(f, out->cur, out->cur->nbytes0 - 1, out->cur_hop,
+        myri_fab_pkt_xor(f, out->cur, out->cur->nbytes0 - 1, out->cur_hop,
                     myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n), true);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
@@ -797,8 +797,8 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         uint64_t keep = now < r->s + c->d_ps ? 0 : fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (keep >= r->cnt) continue;
         fab_pkt *pkt = (fab_pkt *)r->pkt;
-        fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
-        if (r->j0 == 0 && keep == 0) fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        if (r->j0 == 0 && keep == 0) myri_fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
         lost += r->cnt - keep;
         r->cnt = keep;
     }
@@ -836,19 +836,19 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (got >= e->n || e->fres || e->dead) return NULL;
     e->dead = true;
     e->will = got; /* the rest was lost */
-    if (e == fab_rx_front(c) && c->front == FR_SINK) c->sink_end = e->g0 + got;
+    if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->sink_end = e->g0 + got;
     return e->pkt;
 }
 
 static void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
-    fab_rxent *e = fab_rx_front(in);
+    fab_rxent *e = myri_fab_rx_front(in);
     in->sink_end = e->g0 + (e->fres ? e->got : e->will);
     ff__rx_update(f, in);
     /* Done if nothing more will come: FRES seen, or the GAP has arrived. */
     if (e->fres || fab_fast_got(f, in, e) >= e->n) {
         in->dep_base = in->sink_end;
-        fab_front_done(f, in);
+        myri_fab_front_done(f, in);
         return;
     }
     /* The discard ends when the GAP arrives: if it is already on its way,
@@ -856,19 +856,19 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
     uint64_t g = e->g0 + e->n - 1;
     uint64_t a = ff__arrival_of(f, in, g, e->pkt);
     if (a != MYRI_TIME_NEVER && a > fab_now(f))
-        fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
+        myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
 
 static void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
 {
     (void)pkt;
     if (in->front == FR_SINK) {
-        fab_rxent *e = fab_rx_front(in);
+        fab_rxent *e = myri_fab_rx_front(in);
         ff__track_max(f, in);
         in->sink_end = e->g0 + e->got;
         in->dep_base = in->sink_end;
         ff__rx_update(f, in);
-        fab_front_done(f, in);
+        myri_fab_front_done(f, in);
         return;
     }
     ff__try_terminate(f, &f->ch[in->want_out]);
@@ -919,10 +919,10 @@ static void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
         if (k > o->run_lim) k = o->run_lim;
         upto = o->run_j0 + (uint32_t)k;
     }
-    fab_port_write(f, o, upto, NULL, o->run_s);
+    myri_fab_port_write(f, o, upto, NULL, o->run_s);
 }
 
-const fab_model fab_model_fast = {
+const fab_model myri_fab_model_fast = {
     .name = "fast",
     .check_kind = EV_F_CHECK,
     .carries_bytes = false,

@@ -107,7 +107,7 @@ typedef struct fab_pkt {
     /* Fast model, bytes carried: what the hops did to them, as a list of
      * XORs (bit errors and trailer updates, each tagged with the hop that
      * made it): the byte at position i on hop h is bytes[i] XOR the masks
-     * at i of hops <= h (fab_pkt_byte). */
+     * at i of hops <= h (myri_fab_pkt_byte). */
     struct fab_xor { uint32_t pos, hop; uint8_t mask, strip; } *xl;
     uint32_t nxl, capxl;
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
@@ -386,77 +386,77 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
 static inline uint64_t fab_path_latency(const myri_fabric *f, const fab_chan *c) { return c->dev_in ? 0 : f->L; }
 
 /* ---- the component (fabric_agenda.c, fabric_switch.c, fabric_core.c) ---- */
-void fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
-void fab_dispatch(myri_fabric *f, const fab_ev *ev);          /* one agenda event */
-void fab_callback(myri_fabric *f, fab_cbrec *r);              /* a deferred callback */
-myri_status fab_perr(myri_error *err, const char *msg);       /* MYRI_EINPUT with msg */
+void myri_fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
+void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev);          /* one agenda event */
+void myri_fab_callback(myri_fabric *f, fab_cbrec *r);              /* a deferred callback */
+myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg); /* MYRI_EINPUT, "key: msg" */
 
 /* ---- core services ---- */
-void fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
+void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p);
 /* The fabric's clock: inside its handler it runs ahead of the engine's (it
  * processes its own agenda up to the next event of any other component). */
 static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
-fab_pkt *fab_pkt_alloc(myri_fabric *f);
+fab_pkt *myri_fab_pkt_alloc(myri_fabric *f);
 /* The payload part of hdr derived from the packet id is filled only when
  * something reads or corrupts it (myri_fabric_send defers it): most packets
  * are decoded on their route bytes alone. */
-void fab_pkt_hdr_fill(fab_pkt *pkt);
+void myri_fab_pkt_hdr_fill(fab_pkt *pkt);
 static inline uint8_t fab_hdr_byte(fab_pkt *pkt, uint32_t i)
 {
-    if (pkt->hdr_lazy && i >= pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
+    if (pkt->hdr_lazy && i >= pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     return pkt->hdr[i];
 }
-void fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
-void fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
-void fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
+void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
+void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
+void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
 /* Corruptions of `pkt` on channel c when it carries n bytes there. */
-uint32_t fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
+uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
                          fab_corr *out);
 /* Receiver FIFO of packets at a switch input. */
-fab_rxent *fab_rx_front(fab_chan *c);
-fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c);
-fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt);
-void fab_rx_pop(fab_chan *c);
+fab_rxent *myri_fab_rx_front(fab_chan *c);
+fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c);
+fab_rxent *myri_fab_rx_find(fab_chan *c, const fab_pkt *pkt);
+void myri_fab_rx_pop(fab_chan *c);
 /* A new packet reached the front of input c at `now`: start decoding. */
-void fab_front_begin(myri_fabric *f, fab_chan *c);
+void myri_fab_front_begin(myri_fabric *f, fab_chan *c);
 /* The front packet of input c is finished there (GAP gone): next one. */
-void fab_front_done(myri_fabric *f, fab_chan *c);
+void myri_fab_front_done(myri_fabric *f, fab_chan *c);
 /* STOP/GO emission by the receiver of c. */
-void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop);
+void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop);
 /* Tap buffer: make room for n bytes (false on ENOMEM). */
-bool fab_tap_reserve(fab_chan *c, size_t n);
+bool myri_fab_tap_reserve(fab_chan *c, size_t n);
 /* The packet being tapped on c is over: report its first nbytes bytes. */
-void fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated);
-uint64_t fab_mix(uint64_t x);
+void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated);
+uint64_t myri_fab_mix(uint64_t x);
 /* Output o is free from time t (>= now): arbitrate then if anybody waits. */
-void fab_release(myri_fabric *f, fab_chan *o, uint64_t t);
+void myri_fab_release(myri_fabric *f, fab_chan *o, uint64_t t);
 /* A host whose cable is cut: its queued packets are dropped "link_down". */
-void fab_host_drop_down(myri_fabric *f, fab_chan *c);
+void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c);
 
 /* ---- ports (fabric_port.c) ---- */
-myri_status fab_ports_init(myri_fabric *f);
-void fab_notes_flush(myri_fabric *f);                 /* end of a pass: notices to engine events */
-void fab_note_deliver(myri_fabric *f, fab_note *n);
-void fab_notes_free(myri_fabric *f);
+myri_status myri_fab_ports_init(myri_fabric *f);
+void myri_fab_notes_flush(myri_fabric *f);                 /* end of a pass: notices to engine events */
+void myri_fab_note_deliver(myri_fabric *f, fab_note *n);
+void myri_fab_notes_free(myri_fabric *f);
 /* The byte at first-hop position pos as it is on hop `hop` (fast model). */
-uint8_t fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos);
-void fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip);
-void fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto);
-void fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason);
-void fab_port_link(myri_fabric *f, fab_chan *c, bool up);
-void fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch);
-myri_port *fab_dma_port(myri_fabric *f, const fab_chan *dma);
-void fab_port_grant(myri_fabric *f, fab_chan *in);
-void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps);
-bool fab_port_buff_full(myri_fabric *f, const fab_chan *o);
-uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j);
-void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end);
+uint8_t myri_fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos);
+void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip);
+void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto);
+void myri_fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason);
+void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up);
+void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch);
+myri_port *myri_fab_dma_port(myri_fabric *f, const fab_chan *dma);
+void myri_fab_port_grant(myri_fabric *f, fab_chan *in);
+void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps);
+bool myri_fab_port_buff_full(myri_fabric *f, const fab_chan *o);
+uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j);
+void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end);
 
 /* ---- the two models ----
  * How characters move is the model's business: the core calls it through
- * this table, chosen once when the fabric is created (fab_model_ref in
- * fabric_ref.c, fab_model_fast in fabric_fast.c).  Entries marked "may be
+ * this table, chosen once when the fabric is created (myri_fab_model_ref in
+ * fabric_ref.c, myri_fab_model_fast in fabric_fast.c).  Entries marked "may be
  * NULL" are what only one model needs. */
 typedef struct fab_model {
     const char *name;                                     /* "reference" or "fast" */
@@ -479,12 +479,12 @@ typedef struct fab_model {
     void (*check_due)(myri_fabric *f, uint32_t channel);  /* a predicted check; may be NULL */
     void (*dma_sync)(myri_fabric *f, fab_chan *o);        /* write what a DMA moved by now; may be NULL */
 } fab_model;
-extern const fab_model fab_model_ref, fab_model_fast;
+extern const fab_model myri_fab_model_ref, myri_fab_model_fast;
 
 /* The predicted-check queue (fast model). */
-void fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
-void fab_cq_remove(myri_fabric *f, uint32_t c);
+void myri_fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
+void myri_fab_cq_remove(myri_fabric *f, uint32_t c);
 static inline uint64_t fab_cq_top_time(const myri_fabric *f) { return f->cq_top_at; }
-void fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* re-evaluate the slack of input c now */
+void myri_fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* re-evaluate the slack of input c now */
 
 #endif

@@ -102,9 +102,9 @@ void myri_fabric_params_default(myri_fabric_params *p)
     }
 }
 
-myri_status fab_perr(myri_error *err, const char *msg)
+myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg)
 {
-    if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+    if (err) myri_error_key(err, key, "%s", msg);
     return MYRI_EINPUT;
 }
 
@@ -112,22 +112,22 @@ myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err)
 {
     static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
     if (p->preset > 0 && p->preset < 4) p->rate_bps = preset_bps[p->preset];
-    if (!(p->rate_bps > 0)) return fab_perr(err, "link.rate: must be positive; expected a rate such as 640Mb/s");
+    if (!(p->rate_bps > 0)) return myri_fab_perr(err, "link.rate", "must be positive; expected a rate such as 640Mb/s");
     double tc = 8e12 / p->rate_bps;
     if (tc < 1 || fabs(tc - floor(tc + 0.5)) > 1e-6)
-        return fab_perr(err, "link.rate: must give a whole number of picoseconds per character; "
+        return myri_fab_perr(err, "link.rate", "must give a whole number of picoseconds per character; "
                               "expected a rate whose 8-bit character time is exact, e.g. 640Mb/s = 12500 ps");
     if (p->slack_stop_bytes > p->slack_size_bytes)
-        return fab_perr(err, "link.slack.stop: above link.slack.size; expected a STOP line within the buffer");
+        return myri_fab_perr(err, "link.slack.stop", "above link.slack.size; expected a STOP line within the buffer");
     if (p->slack_go_bytes >= p->slack_stop_bytes)
-        return fab_perr(err, "link.slack.go: not below link.slack.stop; expected a GO line under the STOP line");
+        return myri_fab_perr(err, "link.slack.go", "not below link.slack.stop; expected a GO line under the STOP line");
     if (p->switch_ports != 4 && p->switch_ports != 8 && p->switch_ports != 16 && p->switch_ports != 32)
-        return fab_perr(err, "switch.ports: unsupported port count; expected 4, 8, 16 or 32");
+        return myri_fab_perr(err, "switch.ports", "unsupported port count; expected 4, 8, 16 or 32");
     if (p->type_bytes != 2 && p->type_bytes != 4)
-        return fab_perr(err, "packet.type_bytes: unsupported length; expected 2 or 4");
-    if (p->crc_poly < 1 || p->crc_poly > 255) return fab_perr(err, "packet.crc_poly: out of range; expected 1 to 255");
+        return myri_fab_perr(err, "packet.type_bytes", "unsupported length; expected 2 or 4");
+    if (p->crc_poly < 1 || p->crc_poly > 255) return myri_fab_perr(err, "packet.crc_poly", "out of range; expected 1 to 255");
     if (p->prop_speed_c <= 0 || p->prop_speed_c > 1)
-        return fab_perr(err, "link.prop_speed: out of range; expected a fraction of c in (0, 1]");
+        return myri_fab_perr(err, "link.prop_speed", "out of range; expected a fraction of c in (0, 1]");
     return MYRI_OK;
 }
 

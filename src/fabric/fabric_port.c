@@ -12,7 +12,7 @@
 
 /* ---- construction ------------------------------------------------------------------ */
 
-myri_status fab_ports_init(myri_fabric *f)
+myri_status myri_fab_ports_init(myri_fabric *f)
 {
     f->ports = calloc(f->nhosts ? f->nhosts : 1, sizeof *f->ports);
     if (!f->ports) return MYRI_ENOMEM;
@@ -67,7 +67,7 @@ myri_status myri_port_get_stats(const myri_port *p, myri_port_stats *out)
 
 /* ---- packet bytes ------------------------------------------------------------------- */
 
-uint8_t fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos)
+uint8_t myri_fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos)
 {
     uint8_t b = pkt->bytes[pos];
     for (uint32_t i = 0; i < pkt->nxl; i++)
@@ -75,7 +75,7 @@ uint8_t fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos)
     return b;
 }
 
-void fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip)
+void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip)
 {
     if (pkt->nxl == pkt->capxl) {
         uint32_t nc = pkt->capxl ? 2 * pkt->capxl : 4;
@@ -90,7 +90,7 @@ void fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8
 /* Bytes [filled, upto) of a device's packet are ready: copy them (the route
  * and type were copied when it was given); with all of them, the trailer.
  * The decoded copy hdr gets the bit errors already suffered there. */
-void fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
+void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
 {
     uint32_t data = pkt->nbytes0 - 1, rt = pkt->route_len + f->type_bytes;
     if (upto > data) upto = data;
@@ -120,7 +120,7 @@ static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready)
 
 static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_packet *pk)
 {
-    fab_pkt *pkt = fab_pkt_alloc(f);
+    fab_pkt *pkt = myri_fab_pkt_alloc(f);
     if (!pkt) return NULL;
     pkt->id = pk->id;
     pkt->src_host = p->host;
@@ -132,7 +132,7 @@ static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_pac
     if (!pkt->bytes) {
         pkt->refs = 1;
         pkt->dropped = true;
-        fab_pkt_unref(f, pkt);
+        myri_fab_pkt_unref(f, pkt);
         return NULL;
     }
     uint32_t n = 0;
@@ -160,7 +160,7 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
     if (bytes_ready > data || pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
     fab_pkt *pkt = port__packet(f, p, pk);
     if (!pkt) return MYRI_ENOMEM;
-    fab_pkt_fill(f, pkt, bytes_ready);
+    myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = port__ready_chars(pkt, bytes_ready);
     p->tx = pkt;
     f->started = true;
@@ -181,7 +181,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
     if (bytes_ready > data) return MYRI_EINVAL;
     uint32_t ready = port__ready_chars(pkt, bytes_ready);
     if (ready <= pkt->ready) return MYRI_OK;
-    fab_pkt_fill(f, pkt, bytes_ready);
+    myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = ready;
     fab_chan *c = &f->ch[p->out_ch];
     if (c->cur != pkt && c->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
@@ -236,7 +236,7 @@ static fab_note *note__record(myri_fabric *f)
 
 /* The pass over instant f->now is over: its notices go to the devices as
  * engine events at that time, by host, then tx, rx, link, then in order. */
-void fab_notes_flush(myri_fabric *f)
+void myri_fab_notes_flush(myri_fabric *f)
 {
     qsort(f->notes, f->nnotes, sizeof *f->notes, note__cmp);
     for (size_t i = 0; i < f->nnotes; i++) {
@@ -249,7 +249,7 @@ void fab_notes_flush(myri_fabric *f)
     f->lim_stale = true;
 }
 
-void fab_note_deliver(myri_fabric *f, fab_note *n)
+void myri_fab_note_deliver(myri_fabric *f, fab_note *n)
 {
     myri_port *p = &f->ports[n->host];
     f->note_pool[f->nnote_pool++] = n;
@@ -258,7 +258,7 @@ void fab_note_deliver(myri_fabric *f, fab_note *n)
     else if (n->kind == 2 && p->ops->link) p->ops->link(p->dev, p, n->up);
 }
 
-void fab_notes_free(myri_fabric *f)
+void myri_fab_notes_free(myri_fabric *f)
 {
     for (size_t i = 0; i < f->nnote_all; i++) free(f->note_all[i]);
     free(f->note_all);
@@ -268,7 +268,7 @@ void fab_notes_free(myri_fabric *f)
 }
 
 /* The host sender c is done with pkt: its tail left, or it was dropped. */
-void fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason)
+void myri_fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason)
 {
     if (pkt->port < 0) return;
     myri_port *p = &f->ports[pkt->port];
@@ -281,14 +281,14 @@ void fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_
 }
 
 /* A link notice for the device at the receiving end of channel c. */
-void fab_port_link(myri_fabric *f, fab_chan *c, bool up)
+void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
 {
     if (!c->dev_in) return;
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
     if (!up) {
         /* noticed link.nonidle_period after the cut, if still cut then */
         p->link_epoch = c->epoch;
-        fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->epoch, NULL);
+        myri_fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->epoch, NULL);
         return;
     }
     if (!p->told_down) return;
@@ -296,7 +296,7 @@ void fab_port_link(myri_fabric *f, fab_chan *c, bool up)
     note__new(f, p->host, 2)->up = true;
 }
 
-void fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
+void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
 {
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
     if (!c->down || c->epoch != epoch || p->told_down) return;
@@ -306,7 +306,7 @@ void fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
 
 /* ---- the receive DMA ---------------------------------------------------------------- */
 
-myri_port *fab_dma_port(myri_fabric *f, const fab_chan *dma)
+myri_port *myri_fab_dma_port(myri_fabric *f, const fab_chan *dma)
 {
     return &f->ports[dma->id - f->nchan];
 }
@@ -314,11 +314,11 @@ myri_port *fab_dma_port(myri_fabric *f, const fab_chan *dma)
 /* The packet at the front of host input `in` is taken by the DMA (in the
  * decode phase, at the later of its head's arrival and the previous
  * packet's end: no path formation).  It runs when a window is armed. */
-void fab_port_grant(myri_fabric *f, fab_chan *in)
+void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
 {
-    fab_rxent *e = fab_rx_front(in);
+    fab_rxent *e = myri_fab_rx_front(in);
     fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
-    myri_port *p = fab_dma_port(f, o);
+    myri_port *p = myri_fab_dma_port(f, o);
     in->front = FR_GRANT;
     in->want_out = (int32_t)o->id;
     o->cur = e->pkt;
@@ -332,22 +332,22 @@ void fab_port_grant(myri_fabric *f, fab_chan *in)
     p->crc = 0;
     p->head_ps = MYRI_TIME_NEVER;
     p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(e->pkt, e->hop) : 0) & 0x80u;
-    if (p->misrouted) fab_drop(f, e->pkt, MYRI_FABRIC_DROP_MISROUTED);
+    if (p->misrouted) myri_fab_drop(f, e->pkt, MYRI_FABRIC_DROP_MISROUTED);
     f->m->wake(f, o);
 }
 
 /* Characters [wr_j, upto) of the packet at the DMA went into the window at
  * time t each (fast model: computed from the packet's bytes and the hops'
  * XORs; reference: `byte` is the one character given, upto = wr_j + 1). */
-void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
+void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
 {
-    myri_port *p = fab_dma_port(f, o);
+    myri_port *p = myri_fab_dma_port(f, o);
     fab_pkt *pkt = o->cur;
     uint32_t data = o->cur_n - 1;
     if (upto > data) upto = data;
     if (p->wr_j < upto && p->head_ps == MYRI_TIME_NEVER) p->head_ps = first_ps;
     for (; p->wr_j < upto; p->wr_j++) {
-        uint8_t b = byte ? *byte : fab_pkt_byte(pkt, o->cur_hop, o->cur_hop + p->wr_j);
+        uint8_t b = byte ? *byte : myri_fab_pkt_byte(pkt, o->cur_hop, o->cur_hop + p->wr_j);
         MYRI_ASSERT(f->comp, p->armed && p->count < p->max, "port %u: DMA writes outside its window",
                     p->host);
         p->buf[p->count++] = b;
@@ -358,7 +358,7 @@ void fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *b
 }
 
 /* Is the window full with data bytes of the packet still to come? */
-bool fab_port_buff_full(myri_fabric *f, const fab_chan *o)
+bool myri_fab_port_buff_full(myri_fabric *f, const fab_chan *o)
 {
     const myri_port *p = &f->ports[o->id - f->nchan];
     return o->cur && p->count == p->max && o->cur_next < o->cur_n - 1;
@@ -366,7 +366,7 @@ bool fab_port_buff_full(myri_fabric *f, const fab_chan *o)
 
 /* Data characters the window can still take from character j on: the rest
  * of the packet with its GAP if it fits, else the room left. */
-uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
+uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
 {
     const myri_port *p = &f->ports[o->id - f->nchan];
     uint32_t room = p->max - p->count, data_left = o->cur_n - 1 - j;
@@ -375,9 +375,9 @@ uint32_t fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
 
 /* The window is over: notice, and the DMA stops until the next arm.  TAIL
  * and TRUNC end the packet at the DMA (the caller frees the input). */
-void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
+void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
 {
-    myri_port *p = fab_dma_port(f, o);
+    myri_port *p = myri_fab_dma_port(f, o);
     fab_pkt *pkt = o->cur;
     fab_note *n = note__new(f, p->host, 1);
     n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
@@ -386,8 +386,8 @@ void fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
     if (end == MYRI_PORT_RX_TAIL) {
         p->st.rx_tail++;
         if (!p->misrouted) {
-            if (p->crc == 0) fab_deliver(f, pkt, o->dst_node);
-            else fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
+            if (p->crc == 0) myri_fab_deliver(f, pkt, o->dst_node);
+            else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
     } else if (end == MYRI_PORT_RX_BUFF) {
         p->st.rx_buff++;

@@ -42,7 +42,7 @@ static void ref__check_later(myri_fabric *f, fab_chan *c)
     if (c->check_pending && c->check_pending_at == now) return;
     c->check_pending = true;
     c->check_pending_at = now;
-    fab_push(f, now, PH_CHECK, EV_R_CHECK, c->id, 0, NULL);
+    myri_fab_push(f, now, PH_CHECK, EV_R_CHECK, c->id, 0, NULL);
 }
 
 /* A character leaves the slack buffer of input c. */
@@ -64,7 +64,7 @@ static void fab_ref_wake(myri_fabric *f, fab_chan *c)
     if (c->send_pending && c->send_pending_at == t) return;
     c->send_pending = true;
     c->send_pending_at = t;
-    fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
+    myri_fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
 }
 
 /* Corruption of character j (a byte) of the packet on channel c: applied to
@@ -76,7 +76,7 @@ static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
         byte ^= c->corr[k].mask;
         fab_pkt *pkt = c->cur;
         uint32_t at = c->cur_hop + j; /* position in the first-hop bytes */
-        if (pkt->hdr_lazy) fab_pkt_hdr_fill(pkt);
+        if (pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
         if (at < FAB_HDR) pkt->hdr[at] ^= c->corr[k].mask;
     }
     return byte;
@@ -88,16 +88,16 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
 {
     if (!o->cur || o->src_host) return;
     fab_chan *in = &f->ch[o->src_in];
-    fab_rxent *e = fab_rx_front(in);
+    fab_rxent *e = myri_fab_rx_front(in);
     /* (a switch output's character k is its input's k + 1: the route byte) */
     if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
     if (o->dma) { /* a receive DMA: the window ends, when armed */
         if (o->stopped) return;
-        fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
+        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
         o->cur = NULL;
         o->in_progress = false;
         o->src_in = -1;
-        fab_front_done(f, in);
+        myri_fab_front_done(f, in);
         return;
     }
     uint64_t now = fab_now(f);
@@ -105,16 +105,16 @@ static void ref__try_terminate(myri_fabric *f, fab_chan *o)
     fab_pkt *pkt = o->cur;
     if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
         o->st.truncated++;
-        fab_tap_done(f, o, o->cur_next, true);
-        fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
+        myri_fab_tap_done(f, o, o->cur_next, true);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
         t += f->T;
         o->free_at = t;
     }
     o->cur = NULL;
     o->in_progress = false;
     o->src_in = -1;
-    fab_front_done(f, in);
-    fab_release(f, o, t);
+    myri_fab_front_done(f, in);
+    myri_fab_release(f, o, t);
 }
 
 /* A port's receive DMA moves the next character of its packet from the
@@ -134,20 +134,20 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
     o->st.chars++;
     o->in_progress = true;
     if (!src.gap) {
-        fab_port_write(f, o, j + 1, &src.byte, now);
-        if (fab_port_buff_full(f, o)) {
-            fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
+        myri_fab_port_write(f, o, j + 1, &src.byte, now);
+        if (myri_fab_port_buff_full(f, o)) {
+            myri_fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
             return;
         }
         ref__try_terminate(f, o);
         if (o->cur) fab_ref_wake(f, o);
         return;
     }
-    fab_port_rx_end(f, o, MYRI_PORT_RX_TAIL);
+    myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TAIL);
     o->in_progress = false;
     o->cur = NULL;
     o->src_in = -1;
-    fab_front_done(f, in);
+    myri_fab_front_done(f, in);
 }
 
 static void ref__send(myri_fabric *f, fab_chan *c)
@@ -156,7 +156,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
     if (c->free_at > now || c->stopped) return;
     if (!c->cur) {
-        if (c->src_host) fab_host_drop_down(f, c);
+        if (c->src_host) myri_fab_host_drop_down(f, c);
         if (!c->src_host || !c->hq_head) return;
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
@@ -165,7 +165,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
     }
     if (c->dma) {
         ref__dma_send(f, c);
@@ -193,7 +193,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ch.at = now + c->d_ps;
     ref__ring_push(f, &c->wire, &c->wcap, &c->whead, &c->wcount, &ch);
-    fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
+    myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
     c->st.chars++;
     c->sent_total++;
     if (j == 0 && f->taps[c->id].fn) {
@@ -201,7 +201,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         c->tap_len = 0;
         c->tap_first = now;
     }
-    if (c->tap_on && !ch.gap && fab_tap_reserve(c, c->tap_len + 1)) c->tap_buf[c->tap_len++] = ch.byte;
+    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, c->tap_len + 1)) c->tap_buf[c->tap_len++] = ch.byte;
     if (j == 0) {
         c->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
@@ -215,13 +215,13 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (ch.gap) {
         c->in_progress = false;
         c->cur = NULL;
-        fab_tap_done(f, c, c->tap_len, false);
+        myri_fab_tap_done(f, c, c->tap_len, false);
         if (in) {
             c->src_in = -1;
-            fab_front_done(f, in);
-            fab_release(f, c, c->free_at);
+            myri_fab_front_done(f, in);
+            myri_fab_release(f, c, c->free_at);
         } else {
-            fab_port_tx_over(f, pkt, true, MYRI_FABRIC_DROP_NREASONS);
+            myri_fab_port_tx_over(f, pkt, true, MYRI_FABRIC_DROP_NREASONS);
             fab_ref_wake(f, c);
         }
         return;
@@ -237,7 +237,7 @@ static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
         c->hcrc = 0;
         c->hbad = false;
         if (ch->byte & 0x80u) { /* a to-switch byte reached a host: misrouted */
-            fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_MISROUTED);
+            myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_MISROUTED);
             c->hbad = true;
         }
     }
@@ -247,11 +247,11 @@ static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
         return;
     }
     if (!c->hbad) {
-        if (c->hcrc == 0) fab_deliver(f, ch->pkt, c->dst_node);
-        else fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_CRC);
+        if (c->hcrc == 0) myri_fab_deliver(f, ch->pkt, c->dst_node);
+        else myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_CRC);
     }
     c->hpkt = NULL;
-    fab_pkt_unref(f, ch->pkt); /* the channel's reference */
+    myri_fab_pkt_unref(f, ch->pkt); /* the channel's reference */
 }
 
 static void ref__arrive(myri_fabric *f, fab_chan *c)
@@ -267,7 +267,7 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     }
     fab_rxent *e;
     if (ch.j == 0) {
-        e = fab_rx_push(f, c);
+        e = myri_fab_rx_push(f, c);
         e->pkt = ch.pkt;
         e->hop = ch.hop;
         e->n = ch.n; /* the channel's reference is now the packet's presence here */
@@ -277,16 +277,16 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     MYRI_ASSERT(f->comp, e->pkt == ch.pkt, "characters of two packets interleaved on channel %u", c->id);
     e->got++;
     c->arrived_total++;
-    bool front = e == fab_rx_front(c);
+    bool front = e == myri_fab_rx_front(c);
     if (front && c->front == FR_SINK) {
         c->departed_total++;
-        if (ch.gap) fab_front_done(f, c);
+        if (ch.gap) myri_fab_front_done(f, c);
         return;
     }
     ref__ring_push(f, &c->buf, &c->bcap, &c->bhead, &c->bcount, &ch);
     c->occ++;
     ref__check_later(f, c);
-    if (front && ch.j == 0) fab_front_begin(f, c);
+    if (front && ch.j == 0) myri_fab_front_begin(f, c);
     else if (front && c->front == FR_GRANT) fab_ref_wake(f, &f->ch[c->want_out]);
 }
 
@@ -302,8 +302,8 @@ static void ref__check(myri_fabric *f, fab_chan *c)
         fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
                 (unsigned long long)c->arrived_total, (unsigned long long)c->departed_total, (long long)c->occ, (int)c->front);
 #endif
-    if (!c->stop_sent && c->occ >= f->p.slack_stop_bytes) fab_emit_ctrl(f, c, true);
-    else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) fab_emit_ctrl(f, c, false);
+    if (!c->stop_sent && c->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
+    else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
 }
 
 static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
@@ -330,17 +330,17 @@ static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 
 static void fab_ref_sink(myri_fabric *f, fab_chan *in)
 {
-    fab_rxent *e = fab_rx_front(in);
+    fab_rxent *e = myri_fab_rx_front(in);
     bool gap = false;
     while (in->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
-    if (gap || e->fres) fab_front_done(f, in);
+    if (gap || e->fres) myri_fab_front_done(f, in);
 }
 
 static void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
 {
     (void)pkt;
     if (in->front == FR_SINK) {
-        fab_front_done(f, in);
+        myri_fab_front_done(f, in);
         return;
     }
     ref__try_terminate(f, &f->ch[in->want_out]);
@@ -353,8 +353,8 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
         fab_rchar *ch = &c->wire[(c->whead + i) % c->wcap];
         if (ch->at <= now || ch->lost) continue;
         ch->lost = 1;
-        fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
-        if (ch->j == 0) fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
+        myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        if (ch->j == 0) myri_fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
     }
     if (c->dst_host) {
         fab_pkt *p = c->hpkt;
@@ -373,7 +373,7 @@ static void ref__reset_window(myri_fabric *f)
     for (size_t i = 0; i < f->nchan; i++) f->ch[i].st.max_slack_bytes = f->ch[i].occ;
 }
 
-const fab_model fab_model_ref = {
+const fab_model myri_fab_model_ref = {
     .name = "reference",
     .check_kind = EV_R_CHECK,
     .carries_bytes = true,

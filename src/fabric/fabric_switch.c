@@ -13,9 +13,9 @@
 
 /* ---- switch inputs: packets present, decoding, arbitration ------------------------ */
 
-fab_rxent *fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhead] : NULL; }
+fab_rxent *myri_fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhead] : NULL; }
 
-fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
+fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c)
 {
     if (c->rxcount == c->rxcap) {
         uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
@@ -32,7 +32,7 @@ fab_rxent *fab_rx_push(myri_fabric *f, fab_chan *c)
     return e;
 }
 
-fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
+fab_rxent *myri_fab_rx_find(fab_chan *c, const fab_pkt *pkt)
 {
     for (uint32_t i = 0; i < c->rxcount; i++) {
         fab_rxent *e = &c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
@@ -41,13 +41,13 @@ fab_rxent *fab_rx_find(fab_chan *c, const fab_pkt *pkt)
     return NULL;
 }
 
-void fab_rx_recheck(myri_fabric *f, fab_chan *c)
+void myri_fab_rx_recheck(myri_fabric *f, fab_chan *c)
 {
     if (c->dst_host) return;
-    fab_push(f, fab_now(f), PH_CHECK, f->m->check_kind, c->id, 0, NULL);
+    myri_fab_push(f, fab_now(f), PH_CHECK, f->m->check_kind, c->id, 0, NULL);
 }
 
-void fab_rx_pop(fab_chan *c)
+void myri_fab_rx_pop(fab_chan *c)
 {
     c->rxhead = (c->rxhead + 1) & (c->rxcap - 1);
     c->rxcount--;
@@ -60,9 +60,9 @@ static void fab__sink(myri_fabric *f, fab_chan *in)
     f->m->sink(f, in);
 }
 
-void fab_front_begin(myri_fabric *f, fab_chan *c)
+void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
 {
-    fab_rxent *e = fab_rx_front(c);
+    fab_rxent *e = myri_fab_rx_front(c);
     if (!e) {
         c->front = FR_NONE;
         return;
@@ -77,30 +77,30 @@ void fab_front_begin(myri_fabric *f, fab_chan *c)
      * device's host, the DMA takes the packet then: no path formation). */
     c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
     if (c->dev_in && c->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
-        fab_port_grant(f, c); /* the previous packet just ended at the DMA: the next one now */
+        myri_fab_port_grant(f, c); /* the previous packet just ended at the DMA: the next one now */
         return;
     }
-    fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+    myri_fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
 }
 
-void fab_front_done(myri_fabric *f, fab_chan *c)
+void myri_fab_front_done(myri_fabric *f, fab_chan *c)
 {
-    fab_rxent *e = fab_rx_front(c);
+    fab_rxent *e = myri_fab_rx_front(c);
     fab_pkt *pkt = e->pkt;
-    fab_rx_pop(c);
+    myri_fab_rx_pop(c);
     c->front = FR_NONE;
     c->want_out = -1;
-    fab_pkt_unref(f, pkt);
-    fab_front_begin(f, c);
+    myri_fab_pkt_unref(f, pkt);
+    myri_fab_front_begin(f, c);
 }
 
 static void fab__decode(myri_fabric *f, fab_chan *in)
 {
     if (in->dev_in) { /* a device's host: the receive DMA takes every packet */
-        fab_port_grant(f, in);
+        myri_fab_port_grant(f, in);
         return;
     }
-    fab_rxent *e = fab_rx_front(in);
+    fab_rxent *e = myri_fab_rx_front(in);
     fab_pkt *pkt = e->pkt;
     /* The leading byte as it arrived.  When the route is exhausted it is the
      * first type byte (MSB 0).  A packet with nothing left behind the byte
@@ -109,13 +109,13 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
     uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? fab_hdr_byte(pkt, e->hop) : 0;
     const fab_node *sw = &f->node[in->dst_node];
     if (!(b & 0x80u)) {
-        fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
         fab__sink(f, in);
         return;
     }
     int port = myri_route_decode(b, in->dst_port, sw->nports, (myri_route_encoding)f->p.addressing);
     if (port < 0 || sw->out_ch[port] < 0) {
-        fab_drop(f, pkt, MYRI_FABRIC_DROP_UNCONNECTED_PORT);
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_UNCONNECTED_PORT);
         fab__sink(f, in);
         return;
     }
@@ -124,7 +124,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
     in->in_route_byte = b;
     f->ch[in->want_out].nreq++;
     f->ch[in->want_out].req_ports |= 1u << in->dst_port;
-    fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
+    myri_fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
 
 static void fab__abandon(myri_fabric *f, fab_chan *c);
@@ -148,14 +148,14 @@ static void fab__arm_timer(myri_fabric *f, fab_chan *c, uint64_t from)
 {
     if (c->timer_at) return;
     c->timer_at = from + f->p.timeout_ps;
-    fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+    myri_fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
 }
 
-void fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
+void myri_fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
 {
     if (o->nreq == 0 || o->arb_at == t + 1) return;
     o->arb_at = t + 1;
-    fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
+    myri_fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
 }
 
 static void fab__arbitrate(myri_fabric *f, fab_chan *o)
@@ -164,7 +164,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
     if (o->arb_at == now + 1) o->arb_at = 0;
     if (o->cur || o->nreq == 0) return;
     if (o->free_at > now) { /* still in its last slot: again when it ends */
-        fab_release(f, o, o->free_at);
+        myri_fab_release(f, o, o->free_at);
         return;
     }
     const fab_node *sw = &f->node[o->src_node];
@@ -176,7 +176,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         fab_chan *in = &f->ch[ic];
         MYRI_ASSERT(f->comp, in->front == FR_WAIT && in->want_out == (int32_t)o->id,
                     "output %u: port %u requests without waiting", o->id, port);
-        fab_rxent *e = fab_rx_front(in);
+        fab_rxent *e = myri_fab_rx_front(in);
         o->rr = port;
         o->nreq--;
         o->req_ports &= ~(1u << port);
@@ -188,7 +188,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
+        o->ncorr = myri_fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
@@ -202,7 +202,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
 
 /* ---- STOP / GO / timeouts / FRES --------------------------------------------------- */
 
-void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
+void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
@@ -211,7 +211,7 @@ void fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     c->stop_sent = stop;
     if (stop) c->st.stops++;
     else c->st.gos++;
-    fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, (c->epoch << 1) | (stop ? 1u : 0u), NULL);
+    myri_fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, (c->epoch << 1) | (stop ? 1u : 0u), NULL);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
@@ -243,7 +243,7 @@ static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
         fab_chan *in = &f->ch[c->src_in];
         c->src_in = -1;
         fab__sink(f, in);
-        fab_release(f, c, t_ps);
+        myri_fab_release(f, c, t_ps);
     }
 }
 
@@ -260,16 +260,16 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
 #ifdef FAB_DEBUG
     fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->m->name[0], (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
 #endif
-    fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
-    if (c->src_host) fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
+    myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
+    if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
     if (begun) {
         c->st.truncated++;
-        fab_tap_done(f, c, c->cur_next, true);
+        myri_fab_tap_done(f, c, c->cur_next, true);
     }
     c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
     uint64_t t = c->free_at > now ? c->free_at : now;
     if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
-        fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
+        myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
         c->free_at = t + f->T;
         t = c->free_at;
     }
@@ -286,16 +286,16 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
         if (c->hpkt == pkt) c->hpkt = NULL;
         for (int i = 0; i < 2; i++)
             if (c->hh[i].pkt == pkt) c->hh[i].term = true;
-        fab_pkt_unref(f, pkt); /* the channel's reference */
+        myri_fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }
     /* At a switch input the channel's reference is the packet's presence
      * there, released when it leaves the front. */
-    fab_rxent *e = fab_rx_find(c, pkt);
+    fab_rxent *e = myri_fab_rx_find(c, pkt);
     if (!e) return;
     if (f->m->got) e->got = f->m->got(f, c, e);
     e->fres = true;
-    if (e != fab_rx_front(c)) return; /* handled when it reaches the front */
+    if (e != myri_fab_rx_front(c)) return; /* handled when it reaches the front */
     switch (c->front) {
     case FR_DECODE:
         c->dec_gen++;
@@ -321,11 +321,11 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
     uint64_t now = fab_now(f);
-    fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
-    if (c->src_host) fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
+    myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+    if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
     if (c->in_progress) {
         c->st.truncated++;
-        fab_tap_done(f, c, c->cur_next, true);
+        myri_fab_tap_done(f, c, c->cur_next, true);
     }
     c->in_progress = false;
     c->cur = NULL;
@@ -353,10 +353,10 @@ static void fab__cut(myri_fabric *f, size_t link)
         if (partial) {
             /* The receiver notices the dead cable after the non-idle period and
              * terminates the packet as a FRES would. */
-            fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
-            fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
+            myri_fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
+            myri_fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
         }
-        fab_port_link(f, c, false);
+        myri_fab_port_link(f, c, false);
     }
 }
 
@@ -368,13 +368,13 @@ static void fab__restore(myri_fabric *f, size_t link)
         c->down = false;
         c->epoch++;
         c->stop_sent = false; /* flow control restarts from GO */
-        fab_rx_recheck(f, c);
+        myri_fab_rx_recheck(f, c);
         f->m->wake(f, c);
-        fab_port_link(f, c, true);
+        myri_fab_port_link(f, c, true);
     }
 }
 
-void fab_dispatch(myri_fabric *f, const fab_ev *ev)
+void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
 {
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
@@ -396,7 +396,7 @@ void fab_dispatch(myri_fabric *f, const fab_ev *ev)
         break;
     case EV_CUT: fab__cut(f, (size_t)ev->a); break;
     case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
-    case EV_PORTLINK: fab_port_link_due(f, c, ev->b); break;
+    case EV_PORTLINK: myri_fab_port_link_due(f, c, ev->b); break;
     default:
         f->m->handle(f, ev);
     }
