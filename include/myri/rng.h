@@ -34,6 +34,13 @@ void myri_rng_jump(myri_rng *r);
 /* Stream k of `seed`: seed, then k jumps.  O(k); prefer myri_rng_jump on a
  * running copy when creating many streams. */
 void myri_rng_stream(myri_rng *r, uint64_t seed, uint64_t k);
+/* The stream of the k-th component named `name` in a simulation of `seed`
+ * (what myri_sim_add gives it): seeded by SplitMix64 from the seed and the
+ * FNV-1a hash of the name, so that adding components leaves the others'
+ * streams unchanged. */
+void myri_rng_named(myri_rng *r, uint64_t seed, const char *name, uint64_t k);
+/* FNV-1a 64-bit hash of a string. */
+uint64_t myri_rng_name_hash(const char *name);
 
 /* Uniform double in [0, 1) with 53 random bits. */
 double myri_rng_uniform01(myri_rng *r);

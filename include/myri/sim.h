@@ -86,7 +86,8 @@ struct myri_component {
     char *name;     /* owned by the engine */
     uint32_t id;    /* creation index, 0-based */
     void *state;    /* owned by the component (freed by ops->destroy) */
-    myri_rng rng;   /* this component's independent random stream */
+    myri_rng rng;   /* this component's random stream, keyed by its name (docs/ENGINE.md) */
+    uint64_t name_hash; /* FNV-1a of name */
 };
 
 /* Creates an empty simulation whose random streams derive from `seed`.
@@ -97,7 +98,7 @@ myri_sim *myri_sim_create(uint64_t seed);
 void myri_sim_destroy(myri_sim *sim);
 
 /* Adds a component of the given ops; `name` is copied.  The component gets the
- * next random stream.  On success *out (if non-NULL) points to the component,
+ * random stream of its name (the k-th component of a name gets the k-th).  On success *out (if non-NULL) points to the component,
  * which stays valid until myri_sim_destroy. */
 myri_status myri_sim_add(myri_sim *sim, const myri_component_ops *ops, const char *name,
                          const void *config, myri_component **out);

@@ -200,3 +200,16 @@ double myri_empirical_sample(const myri_empirical *e, myri_rng *r)
     }
     return e->value[lo];
 }
+
+uint64_t myri_rng_name_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+    return h;
+}
+
+void myri_rng_named(myri_rng *r, uint64_t seed, const char *name, uint64_t k)
+{
+    uint64_t x = seed ^ (myri_rng_name_hash(name) * 0x9e3779b97f4a7c15ull) ^ (k * 0xd1b54a32d192ed03ull);
+    myri_rng_seed(r, myri_splitmix64(&x));
+}

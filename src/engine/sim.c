@@ -76,7 +76,6 @@ struct myri_sim {
     uint64_t events;
     uint64_t hash;
     uint64_t seed;
-    myri_rng next_stream;
     myri_component **comp;
     size_t ncomp, compcap;
     FILE *progress;
@@ -251,13 +250,27 @@ static void compact(myri_sim *s)
 }
 
 /* ---- public API -------------------------------------------------------------------- */
+/* A component's random stream is keyed by its name, not by the order of
+ * creation, so that adding a component leaves every other stream as it was:
+ * the xoshiro256** state is seeded (SplitMix64) from the simulation's seed
+ * and the FNV-1a hash of the name, and the k-th component of the same name
+ * mixes k in.  (Streams of different names are not provably disjoint as jump
+ * streams are; over a 2^256 period an overlap is not a practical concern.) */
+static void sim__stream(myri_sim *s, myri_component *c)
+{
+    uint64_t h = myri_rng_name_hash(c->name), dup = 0;
+    c->name_hash = h;
+    for (size_t i = 0; i < s->ncomp; i++)
+        if (s->comp[i]->name_hash == h && strcmp(s->comp[i]->name, c->name) == 0) dup++;
+    myri_rng_named(&c->rng, s->seed, c->name, dup);
+}
+
 myri_sim *myri_sim_create(uint64_t seed)
 {
     myri_sim *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->seed = seed;
     s->seq = 1;
-    myri_rng_seed(&s->next_stream, seed);
     if (!pool_grow(s) || !heap_reserve(s)) {
         myri_sim_destroy(s);
         return NULL;
@@ -306,8 +319,7 @@ myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char 
     c->sim = s;
     c->name = nm;
     c->id = (uint32_t)s->ncomp;
-    c->rng = s->next_stream;
-    myri_rng_jump(&s->next_stream);
+    sim__stream(s, c);
     if (ops->create) {
         myri_status st = ops->create(c, config);
         if (st != MYRI_OK) {

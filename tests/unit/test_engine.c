@@ -350,21 +350,38 @@ static void test_invariant_names_component_and_time(void **state)
     myri_sim_destroy(sim);
 }
 
-static void test_components_get_streams_in_order(void **state)
+/* Streams are keyed by name: adding a component (a NIC, say) before others
+ * leaves their streams as they were; same names get different streams; other
+ * seeds other streams. */
+static void test_components_get_streams_by_name(void **state)
 {
     (void)state;
-    myri_sim *sim = myri_sim_create(99);
-    myri_component *c0, *c1;
-    assert_int_equal(myri_sim_add(sim, &noop_comp, "a", NULL, &c0), MYRI_OK);
-    assert_int_equal(myri_sim_add(sim, &noop_comp, "b", NULL, &c1), MYRI_OK);
-    myri_rng r0, r1;
-    myri_rng_stream(&r0, 99, 0);
-    myri_rng_stream(&r1, 99, 1);
-    assert_memory_equal(&c0->rng, &r0, sizeof r0);
-    assert_memory_equal(&c1->rng, &r1, sizeof r1);
-    assert_int_equal(c1->id, 1);
+    myri_sim *sim = myri_sim_create(99), *sim2 = myri_sim_create(99), *sim3 = myri_sim_create(100);
+    myri_component *a, *b, *x, *b2, *a2, *b3, *bb, *a3;
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "a", NULL, &a), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim, &noop_comp, "b", NULL, &b), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim2, &noop_comp, "nic", NULL, &x), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim2, &noop_comp, "b", NULL, &b2), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim2, &noop_comp, "a", NULL, &a2), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim2, &noop_comp, "b", NULL, &bb), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim3, &noop_comp, "b", NULL, &b3), MYRI_OK);
+    assert_int_equal(myri_sim_add(sim3, &noop_comp, "a", NULL, &a3), MYRI_OK);
+    assert_memory_equal(&a->rng, &a2->rng, sizeof a->rng);
+    myri_rng ra, rbb;
+    myri_rng_named(&ra, 99, "a", 0);
+    myri_rng_named(&rbb, 99, "b", 1);
+    assert_memory_equal(&a->rng, &ra, sizeof ra);
+    assert_memory_equal(&bb->rng, &rbb, sizeof rbb);
+    assert_memory_equal(&b->rng, &b2->rng, sizeof b->rng);
+    assert_memory_not_equal(&a->rng, &b->rng, sizeof a->rng);
+    assert_memory_not_equal(&bb->rng, &b2->rng, sizeof bb->rng);
+    assert_memory_not_equal(&a3->rng, &a->rng, sizeof a->rng);
+    assert_memory_not_equal(&b3->rng, &b->rng, sizeof b->rng);
+    assert_int_equal(b->id, 1);
     assert_string_equal(myri_sim_component(sim, 1)->name, "b");
     myri_sim_destroy(sim);
+    myri_sim_destroy(sim2);
+    myri_sim_destroy(sim3);
 }
 
 int main(void)
@@ -377,7 +394,7 @@ int main(void)
         cmocka_unit_test(test_misuse_returns_errors),
         cmocka_unit_test(test_mass_cancel_compacts),
         cmocka_unit_test(test_invariant_names_component_and_time),
-        cmocka_unit_test(test_components_get_streams_in_order),
+        cmocka_unit_test(test_components_get_streams_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,13 +65,13 @@ static void test_md1(void **state)
 }
 
 /* Reference: the same Poisson stream regenerated from the source's random
- * stream (stream 0 of the seed, the first component), an FCFS server with a
+ * stream (the stream of the component "source0"), an FCFS server with a
  * deterministic service time, and the integral of the number waiting over
  * the observation window computed directly from arrival and start times. */
 static double reference_lq(double lambda, uint64_t d_ps, uint64_t seed, uint64_t t0, uint64_t t1)
 {
     myri_rng rng;
-    myri_rng_stream(&rng, seed, 0);
+    myri_rng_named(&rng, seed, "source0", 0);
     double mean_us = 1.0 / lambda, area = 0.0;
     uint64_t a = 0, free_at = 0;
     for (;;) {
@@ -187,7 +187,7 @@ static void ref_pooled(double lambda, uint64_t seed, uint64_t t0, uint64_t t1, d
     m->t0 = t0;
     m->t1 = t1;
     myri_rng rng;
-    myri_rng_stream(&rng, seed, 0);
+    myri_rng_named(&rng, seed, "source0", 0);
     double mean_us = 1.0 / lambda;
     uint64_t next_arr = 0;
     double x = -mean_us * log1p(-myri_rng_uniform01(&rng)) * (double)MYRI_PS_PER_US;
