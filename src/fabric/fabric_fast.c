@@ -559,44 +559,12 @@ static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started)
     }
 }
 
-/* Output o has forwarded everything that reached its input before a FRES:
- * FRES goes forward at the end of its slot and the path is freed. */
-static void ff__try_terminate(myri_fabric *f, fab_chan *o)
+/* Everything input u received of its front packet e has left (FRES). */
+static void ff__drained(myri_fabric *f, fab_chan *u, const fab_rxent *e)
 {
-    if (!o->cur || o->src_host || o->run_on) return;
-    fab_chan *u = &f->ch[o->src_in];
-    fab_rxent *e = myri_fab_rx_front(u);
-    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
-    if (o->dma) { /* a receive DMA: the window ends, when armed */
-        if (o->stopped) return;
-        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
-        o->cur = NULL;
-        o->in_progress = false;
-        o->src_in = -1;
-        ff__track_max(f, u);
-        u->dep_base = e->g0 + e->got;
-        ff__rx_update(f, u);
-        myri_fab_front_done(f, u);
-        return;
-    }
-    uint64_t now = fab_now(f);
-    uint64_t t = o->free_at > now ? o->free_at : now;
-    fab_pkt *pkt = o->cur;
-    if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
-        o->st.truncated++;
-        myri_fab_tap_done(f, o, o->cur_next, true);
-        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
-        t += f->T;
-        o->free_at = t;
-    }
-    o->cur = NULL;
-    o->in_progress = false;
-    o->src_in = -1;
     ff__track_max(f, u);
     u->dep_base = e->g0 + e->got;
     ff__rx_update(f, u);
-    myri_fab_front_done(f, u);
-    myri_fab_release(f, o, t);
 }
 
 /* After a run: the GAP went (packet done here), or wait for more. */
@@ -622,7 +590,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
         myri_fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
         return;
     }
-    if (!c->src_host) ff__try_terminate(f, c);
+    if (!c->src_host) myri_fab_try_terminate(f, c);
     if (c->cur && c->src_host) ff__wake_at(f, c, c->free_at);
     else if (c->cur) ff__continue(f, c);
 }
@@ -652,7 +620,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         ff__apply_corr(f, c);
     }
     if (c->dma) {
-        ff__try_terminate(f, c); /* truncated and drained (the DMA stops; the next packet may be taken) */
+        myri_fab_try_terminate(f, c); /* truncated and drained (the DMA stops; the next packet may be taken) */
         if (!c->cur || c->stopped) return;
     }
     ff__start_run(f, c);
@@ -745,7 +713,7 @@ static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
                     myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n), true);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
-    ff__try_terminate(f, out);
+    myri_fab_try_terminate(f, out);
     if (!out->cur) return;
     /* Nothing between arbitration and sending in this instant can change
      * what the output does now: start it here rather than by an event. */
@@ -859,21 +827,6 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
         myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
 
-static void fab_fast_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
-{
-    (void)pkt;
-    if (in->front == FR_SINK) {
-        fab_rxent *e = myri_fab_rx_front(in);
-        ff__track_max(f, in);
-        in->sink_end = e->g0 + e->got;
-        in->dep_base = in->sink_end;
-        ff__rx_update(f, in);
-        myri_fab_front_done(f, in);
-        return;
-    }
-    ff__try_terminate(f, &f->ch[in->want_out]);
-}
-
 static uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
 {
     if (!c->run_on) return 0;
@@ -930,7 +883,7 @@ const fab_model myri_fab_model_fast = {
     .wake = fab_fast_wake,
     .sink = fab_fast_sink,
     .granted = fab_fast_granted,
-    .fres = fab_fast_fres,
+    .drained = ff__drained,
     .cut_wire = fab_fast_cut_wire,
     .reset_window = fab_fast_reset_window,
     .ctrl = fab_fast_ctrl,

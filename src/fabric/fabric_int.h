@@ -466,7 +466,6 @@ typedef struct fab_model {
     void (*wake)(myri_fabric *f, fab_chan *c);            /* sender c may send now */
     void (*sink)(myri_fabric *f, fab_chan *in);           /* the front packet of in is discarded */
     void (*granted)(myri_fabric *f, fab_chan *in, fab_chan *out);  /* arbitration gave out to in */
-    void (*fres)(myri_fabric *f, fab_chan *in, fab_pkt *pkt);      /* FRES at the front of in */
     fab_pkt *(*cut_wire)(myri_fabric *f, fab_chan *c);    /* cut: the packet partly received, or NULL */
     void (*reset_window)(myri_fabric *f);                 /* a new statistics window */
     void (*ctrl)(myri_fabric *f, fab_chan *c, bool stop); /* before the shared part; may be NULL */
@@ -478,6 +477,8 @@ typedef struct fab_model {
     void (*flush)(myri_fabric *f);                        /* end-of-instant checks; may be NULL */
     void (*check_due)(myri_fabric *f, uint32_t channel);  /* a predicted check; may be NULL */
     void (*dma_sync)(myri_fabric *f, fab_chan *o);        /* write what a DMA moved by now; may be NULL */
+    /* what input u received of its front packet e has all left (FRES); may be NULL */
+    void (*drained)(myri_fabric *f, fab_chan *u, const fab_rxent *e);
 } fab_model;
 extern const fab_model myri_fab_model_ref, myri_fab_model_fast;
 
@@ -485,6 +486,8 @@ extern const fab_model myri_fab_model_ref, myri_fab_model_fast;
 void myri_fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t);
 void myri_fab_cq_remove(myri_fabric *f, uint32_t c);
 static inline uint64_t fab_cq_top_time(const myri_fabric *f) { return f->cq_top_at; }
-void myri_fab_rx_recheck(myri_fabric *f, fab_chan *c);   /* re-evaluate the slack of input c now */
+void myri_fab_rx_recheck(myri_fabric *f, fab_chan *c);
+/* FRES: output o frees its path once it has sent what its input received (fabric_switch.c). */
+void myri_fab_try_terminate(myri_fabric *f, fab_chan *o);   /* re-evaluate the slack of input c now */
 
 #endif

@@ -82,46 +82,12 @@ static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
     return byte;
 }
 
-/* The output o has sent every character that reached its input before a
- * FRES: it sends FRES forward at the end of its current slot and frees. */
-static void ref__try_terminate(myri_fabric *f, fab_chan *o)
-{
-    if (!o->cur || o->src_host) return;
-    fab_chan *in = &f->ch[o->src_in];
-    fab_rxent *e = myri_fab_rx_front(in);
-    /* (a switch output's character k is its input's k + 1: the route byte) */
-    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
-    if (o->dma) { /* a receive DMA: the window ends, when armed */
-        if (o->stopped) return;
-        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
-        o->cur = NULL;
-        o->in_progress = false;
-        o->src_in = -1;
-        myri_fab_front_done(f, in);
-        return;
-    }
-    uint64_t now = fab_now(f);
-    uint64_t t = o->free_at > now ? o->free_at : now;
-    fab_pkt *pkt = o->cur;
-    if (o->cur_next > 0) { /* FRES takes the next character slot (ignoring STOP) */
-        o->st.truncated++;
-        myri_fab_tap_done(f, o, o->cur_next, true);
-        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, pkt);
-        t += f->T;
-        o->free_at = t;
-    }
-    o->cur = NULL;
-    o->in_progress = false;
-    o->src_in = -1;
-    myri_fab_front_done(f, in);
-    myri_fab_release(f, o, t);
-}
 
 /* A port's receive DMA moves the next character of its packet from the
  * host input's slack buffer into the armed window. */
 static void ref__dma_send(myri_fabric *f, fab_chan *o)
 {
-    ref__try_terminate(f, o); /* truncated and drained (the DMA stops; the next packet may be taken) */
+    myri_fab_try_terminate(f, o); /* truncated and drained (the DMA stops; the next packet may be taken) */
     if (!o->cur || o->stopped) return;
     fab_chan *in = &f->ch[o->src_in];
     uint32_t j = o->cur_next;
@@ -139,7 +105,7 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
             myri_fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
             return;
         }
-        ref__try_terminate(f, o);
+        myri_fab_try_terminate(f, o);
         if (o->cur) fab_ref_wake(f, o);
         return;
     }
@@ -226,7 +192,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         }
         return;
     }
-    if (in) ref__try_terminate(f, c);
+    if (in) myri_fab_try_terminate(f, c);
     if (c->cur) fab_ref_wake(f, c);
 }
 
@@ -324,7 +290,7 @@ static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     MYRI_ASSERT(f->comp, out->cur_hop > FAB_HDR || fr->byte == out->strip_byte,
                 "decoded route byte differs from the real one");
     ref__depart(f, in);
-    ref__try_terminate(f, out);
+    myri_fab_try_terminate(f, out);
     if (out->cur) fab_ref_wake(f, out);
 }
 
@@ -334,16 +300,6 @@ static void fab_ref_sink(myri_fabric *f, fab_chan *in)
     bool gap = false;
     while (in->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
     if (gap || e->fres) myri_fab_front_done(f, in);
-}
-
-static void fab_ref_fres(myri_fabric *f, fab_chan *in, fab_pkt *pkt)
-{
-    (void)pkt;
-    if (in->front == FR_SINK) {
-        myri_fab_front_done(f, in);
-        return;
-    }
-    ref__try_terminate(f, &f->ch[in->want_out]);
 }
 
 static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
@@ -381,7 +337,6 @@ const fab_model myri_fab_model_ref = {
     .wake = fab_ref_wake,
     .sink = fab_ref_sink,
     .granted = fab_ref_granted,
-    .fres = fab_ref_fres,
     .cut_wire = fab_ref_cut_wire,
     .reset_window = ref__reset_window,
 };

@@ -128,6 +128,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
 }
 
 static void fab__abandon(myri_fabric *f, fab_chan *c);
+static void fab__fres_front(myri_fabric *f, fab_chan *in);
 
 /* Does the sender of c hold a packet that a STOP blocks?  A packet in
  * progress, or at a switch output a granted packet not begun yet.  A host
@@ -308,11 +309,63 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
         break;
     case FR_GRANT:
     case FR_SINK:
-        f->m->fres(f, c, pkt);
+        fab__fres_front(f, c);
         break;
     default:
         break;
     }
+}
+
+/* Everything of the packet at the front of input u up to what was received
+ * before FRES has left: the model brings its departures up to date. */
+static void fab__drained(myri_fabric *f, fab_chan *u, const fab_rxent *e)
+{
+    if (f->m->drained) f->m->drained(f, u, e);
+}
+
+/* Output o has sent on every character that reached its input before a FRES
+ * (and is not sending): FRES goes forward in its next slot (ignoring STOP) if
+ * the packet had begun on o, and the path is freed.  A port's receive DMA
+ * instead ends its window with a truncation, when one is armed. */
+void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
+{
+    if (!o->cur || o->src_host || o->run_on) return;
+    fab_chan *u = &f->ch[o->src_in];
+    fab_rxent *e = myri_fab_rx_front(u);
+    /* (a switch output's character k is its input's k + 1: the route byte) */
+    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
+    if (o->dma && o->stopped) return;
+    uint64_t now = fab_now(f);
+    uint64_t t = o->free_at > now ? o->free_at : now;
+    if (o->dma) {
+        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
+    } else if (o->cur_next > 0) {
+        o->st.truncated++;
+        myri_fab_tap_done(f, o, o->cur_next, true);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, o->cur);
+        t += f->T;
+        o->free_at = t;
+    }
+    o->cur = NULL;
+    o->in_progress = false;
+    o->src_in = -1;
+    fab__drained(f, u, e);
+    myri_fab_front_done(f, u);
+    myri_fab_release(f, o, t);
+}
+
+/* FRES has reached the front packet of input `in`, which has a path or is
+ * being discarded. */
+static void fab__fres_front(myri_fabric *f, fab_chan *in)
+{
+    if (in->front == FR_SINK) {
+        fab_rxent *e = myri_fab_rx_front(in);
+        in->sink_end = e->g0 + e->got;
+        fab__drained(f, in, e);
+        myri_fab_front_done(f, in);
+        return;
+    }
+    myri_fab_try_terminate(f, &f->ch[in->want_out]);
 }
 
 /* The sender of c gives up its packet (cut cable): dropped "link_down", the
