@@ -411,6 +411,41 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
 
 /* ---- API ------------------------------------------------------------------------------ */
 
+/* A new packet of host pk->src_host at the current time, with its first-hop
+ * bytes if `with_bytes` (given later by fill for a device's packet when
+ * `partial`): one reference, the host channel's, until GAP or FRES reaches
+ * its receiver.  NULL when out of memory. */
+fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes)
+{
+    fab_pkt *pkt = myri_fab_pkt_alloc(f);
+    if (!pkt) return NULL;
+    pkt->id = pk->id;
+    pkt->src_host = pk->src_host;
+    pkt->type = pk->type;
+    pkt->payload_bytes = pk->payload_bytes;
+    pkt->route_len = pk->route_len;
+    pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
+    pkt->queued_ps = fab_now(f);
+    pkt->refs = 1;
+    if (with_bytes && !(pkt->bytes = malloc(pkt->nbytes0))) {
+        pkt->dropped = true; /* never injected */
+        myri_fab_pkt_unref(f, pkt);
+        return NULL;
+    }
+    return pkt;
+}
+
+/* The packet joins its host's queue (channel c) and the host may send. */
+void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
+{
+    if (c->hq_tail) c->hq_tail->next = pkt;
+    else c->hq_head = pkt;
+    c->hq_tail = pkt;
+    f->ctr.injected++;
+    f->started = true;
+    if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
+}
+
 myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
 {
     if (!f || !pk || pk->src_host >= f->nhosts || pk->route_len > 32 || (pk->route_len && !pk->route))
@@ -418,46 +453,22 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     uint32_t hn = f->host_node[pk->src_host];
     if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
     if (f->ports[pk->src_host].ops) return MYRI_ESTATE; /* the device owns the port: myri_port_send */
-    fab_pkt *pkt = myri_fab_pkt_alloc(f);
+    fab_pkt *pkt = myri_fab_pkt_new(f, pk, f->m->carries_bytes || f->any_tap || f->any_dev);
     if (!pkt) return MYRI_ENOMEM;
-    pkt->id = pk->id;
-    pkt->src_host = pk->src_host;
-    pkt->type = pk->type;
-    pkt->payload_bytes = pk->payload_bytes;
-    pkt->route_len = pk->route_len;
-    {
-        size_t n = 0;
-        for (; n < pk->route_len && n < FAB_HDR; n++) pkt->hdr[n] = pk->route[n];
-        for (uint32_t k = 0; k < f->type_bytes && n < FAB_HDR; k++)
-            pkt->hdr[n++] = (uint8_t)(pk->type >> (8 * (f->type_bytes - 1 - k)));
-        if (pk->payload)
-            for (uint32_t i = 0; i < pk->payload_bytes && n < FAB_HDR; i++) pkt->hdr[n++] = pk->payload[i];
-        else if (pk->payload_bytes && n < FAB_HDR)
-            pkt->hdr_lazy = (uint8_t)n; /* > 0: type_bytes >= 2 */
-    }
-    pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
-    pkt->queued_ps = fab_now(f);
-    pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
+    size_t n = 0;
+    for (; n < pk->route_len && n < FAB_HDR; n++) pkt->hdr[n] = pk->route[n];
+    for (uint32_t k = 0; k < f->type_bytes && n < FAB_HDR; k++)
+        pkt->hdr[n++] = (uint8_t)(pk->type >> (8 * (f->type_bytes - 1 - k)));
+    if (pk->payload)
+        for (uint32_t i = 0; i < pk->payload_bytes && n < FAB_HDR; i++) pkt->hdr[n++] = pk->payload[i];
+    else if (pk->payload_bytes && n < FAB_HDR)
+        pkt->hdr_lazy = (uint8_t)n; /* > 0: type_bytes >= 2 */
     pkt->filled = pkt->nbytes0; /* an ideal host has the whole packet */
     pkt->ready = pkt->nbytes0 + 1;
-    if (f->m->carries_bytes || f->any_tap || f->any_dev) {
-        pkt->bytes = malloc(pkt->nbytes0);
-        if (!pkt->bytes) {
-            pkt->dropped = true; /* never injected */
-            myri_fab_pkt_unref(f, pkt);
-            return MYRI_ENOMEM;
-        }
+    if (pkt->bytes)
         myri_packet_build(&f->crc, pk->id, pk->route, pk->route_len, pk->type, f->type_bytes,
                           pk->payload, pk->payload_bytes, pkt->bytes);
-    }
-    f->started = true;
-    fab_chan *c = &f->ch[f->node[hn].out_ch[0]];
-    if (c->hq_tail) c->hq_tail->next = pkt;
-    else c->hq_head = pkt;
-    c->hq_tail = pkt;
-    f->ctr.injected++;
-    if (c->cur) return MYRI_OK; /* taken after the packet being sent */
-    f->m->wake(f, c);
+    myri_fab_host_queue(f, &f->ch[f->node[hn].out_ch[0]], pkt);
     return MYRI_OK;
 }
 

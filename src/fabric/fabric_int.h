@@ -408,6 +408,8 @@ static inline uint8_t fab_hdr_byte(fab_pkt *pkt, uint32_t i)
     return pkt->hdr[i];
 }
 void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
+fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes);
+void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
 void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
 /* Corruptions of `pkt` on channel c when it carries n bytes there. */

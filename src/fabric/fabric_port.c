@@ -120,21 +120,8 @@ static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready)
 
 static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_packet *pk)
 {
-    fab_pkt *pkt = myri_fab_pkt_alloc(f);
+    fab_pkt *pkt = myri_fab_pkt_new(f, pk, true);
     if (!pkt) return NULL;
-    pkt->id = pk->id;
-    pkt->src_host = p->host;
-    pkt->type = pk->type;
-    pkt->payload_bytes = pk->payload_bytes;
-    pkt->route_len = pk->route_len;
-    pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
-    pkt->bytes = malloc(pkt->nbytes0);
-    if (!pkt->bytes) {
-        pkt->refs = 1;
-        pkt->dropped = true;
-        myri_fab_pkt_unref(f, pkt);
-        return NULL;
-    }
     uint32_t n = 0;
     for (; n < pk->route_len; n++) pkt->bytes[n] = pk->route[n];
     for (uint32_t k = 0; k < f->type_bytes; k++)
@@ -143,8 +130,6 @@ static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_pac
     pkt->filled = n;
     pkt->src_payload = pk->payload;
     pkt->port = (int32_t)p->host;
-    pkt->queued_ps = fab_now(f);
-    pkt->refs = 1; /* the host channel's reference, until GAP or FRES reaches its receiver */
     return pkt;
 }
 
@@ -156,18 +141,14 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
     myri_fabric *f = p->f;
     if (!p->ops || p->tx) return MYRI_ESTATE;
     if (p->out_ch < 0) return MYRI_EINVAL;
-    uint32_t data = pk->route_len + f->type_bytes + pk->payload_bytes;
-    if (bytes_ready > data || pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
+    if (pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
+    if (bytes_ready > pk->route_len + f->type_bytes + pk->payload_bytes) return MYRI_EINVAL;
     fab_pkt *pkt = port__packet(f, p, pk);
     if (!pkt) return MYRI_ENOMEM;
     myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = port__ready_chars(pkt, bytes_ready);
     p->tx = pkt;
-    f->started = true;
-    f->ctr.injected++;
-    fab_chan *c = &f->ch[p->out_ch];
-    c->hq_head = c->hq_tail = pkt;
-    f->m->wake(f, c);
+    myri_fab_host_queue(f, &f->ch[p->out_ch], pkt);
     return MYRI_OK;
 }
 
