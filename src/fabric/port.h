@@ -9,7 +9,8 @@
  *   send     one packet at a time (myri_port_send); the bytes may become
  *            available progressively (myri_port_send_more): the sender sends
  *            byte j only once j < bytes_ready, and an underrun stalls it
- *            exactly as a STOP does.  The CRC trailer is appended when every
+ *            as a STOP does (its character slots pass unused; the long-period
+ *            timeout, a switch's, counts only time stopped by STOP).  The CRC trailer is appended when every
  *            byte is ready.  The tail leaving (GAP sent; SEND_INT) or the
  *            packet being dropped at the host is a tx notice.
  *   receive  the receiving channel ends in a slack buffer (STOP/GO lines of
