@@ -282,35 +282,30 @@ void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
  * next event of any other component (or the end of the run), each instant
  * in phase order.  Kind 2 is a deferred callback, 3 the engine's clock
  * catching up, 4 a port notice. */
-void myri_fab_handle(myri_component *self, const myri_event *ev)
+/* Takes the next event of the current instant: the agenda's top (source w,
+ * phase hp) or the head of the FIFO of phase fp, whichever phase is first. */
+static fab_ev fab__take(myri_fabric *f, int w, unsigned hp, unsigned fp)
 {
-    myri_fabric *f = self->state;
-    if (ev->kind == 2) {
-        myri_fab_callback(f, ev->ptr);
-        return;
+    if (hp <= fp) return fab__pop(f, w);
+    uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
+    if (--f->fifo[fp].n == 0) {
+        f->fifo[fp].head = 0;
+        f->fifo_mask &= ~(1u << fp);
     }
-    if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
-    if (ev->kind == 4) {       /* a port notice */
-        myri_fab_note_deliver(f, ev->ptr);
-        return;
-    }
-    uint64_t now = myri_sim_now(f->sim);
-    f->tick_at = MYRI_TIME_NEVER; /* this is the pending tick */
-    /* The same-instant rule: at any time t the fabric's pass of instant t
-     * comes after every other event at t (so what a device does at t is seen
-     * by that pass whichever component's event came first): if another event
-     * is pending now, run again behind it. */
-    if (myri_sim_next_time(f->sim) == now) {
-        fab__schedule_tick(f, now);
-        return;
-    }
+    f->pfree[f->nfree++] = slot;
+    return f->pool[slot];
+}
+
+/* The fabric's instants from `now`, each in phase order, strictly before the
+ * next event of anybody else (nxt, recomputed after callbacks, which may
+ * schedule events of other components) and not beyond the end of the run
+ * (hz). */
+static void fab__run_instants(myri_fabric *f, uint64_t now)
+{
     f->in_tick = true;
     f->now = now;
     f->now_phase = 0;
     f->last_instant = now;
-    /* The fabric processes its instants strictly before the next event of
-     * anybody else (nxt, recomputed after callbacks, which may schedule
-     * events of other components), and not beyond the end of the run (hz). */
     uint64_t hz = myri_sim_horizon(f->sim), nxt = myri_sim_next_time(f->sim);
     f->lim_stale = false;
     for (;;) {
@@ -346,24 +341,38 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
             f->last_instant = t;
             continue;
         }
-        fab_ev e;
-        if (hp <= fp) {
-            e = fab__pop(f, w);
-        } else {
-            uint32_t slot = f->fifo[fp].slot[f->fifo[fp].head++];
-            if (--f->fifo[fp].n == 0) {
-                f->fifo[fp].head = 0;
-                f->fifo_mask &= ~(1u << fp);
-            }
-            f->pfree[f->nfree++] = slot;
-            e = f->pool[slot];
-        }
+        fab_ev e = fab__take(f, w, hp, fp);
         f->now_phase = np;
         f->ctr.events++;
         myri_fab_dispatch(f, &e);
     }
     f->in_tick = false;
     f->now_phase = 0;
+}
+
+void myri_fab_handle(myri_component *self, const myri_event *ev)
+{
+    myri_fabric *f = self->state;
+    if (ev->kind == 2) {
+        myri_fab_callback(f, ev->ptr);
+        return;
+    }
+    if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
+    if (ev->kind == 4) {       /* a port notice */
+        myri_fab_note_deliver(f, ev->ptr);
+        return;
+    }
+    uint64_t now = myri_sim_now(f->sim);
+    f->tick_at = MYRI_TIME_NEVER; /* this is the pending tick */
+    /* The same-instant rule: at any time t the fabric's pass of instant t
+     * comes after every other event at t (so what a device does at t is seen
+     * by that pass whichever component's event came first): if another event
+     * is pending now, run again behind it. */
+    if (myri_sim_next_time(f->sim) == now) {
+        fab__schedule_tick(f, now);
+        return;
+    }
+    fab__run_instants(f, now);
     fab_key top;
     if (fab__which(f, &top) >= 0) fab__schedule_tick(f, KEY_T(top));
     if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
