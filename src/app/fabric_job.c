@@ -17,7 +17,7 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
-#include "fabric/traffic.h"
+#include "workload/traffic.h"
 #include "myri/json.h"
 #include "myri/stats.h"
 

@@ -8,7 +8,7 @@
 #include "analysis/qsim/qsim.h"
 #include "app/fabric_job.h"
 #include "app/hold.h"
-#include "fabric/traffic.h"
+#include "workload/traffic.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,

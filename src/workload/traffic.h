@@ -12,8 +12,8 @@
  *     (mean route bytes + type bytes + mean payload + 2) * char_time / load,
  * with the mean route length taken over the host's destination distribution.
  */
-#ifndef MYRI_FABRIC_TRAFFIC_H
-#define MYRI_FABRIC_TRAFFIC_H
+#ifndef MYRI_WORKLOAD_TRAFFIC_H
+#define MYRI_WORKLOAD_TRAFFIC_H
 
 #include <stdbool.h>
 #include <stdint.h>

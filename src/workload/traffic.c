@@ -5,7 +5,7 @@
  * "traffic" created before them owns the stream that draws the random
  * permutation.  Packet ids are myri_packet_id(source host, sequence number)
  * (common/packet.h). */
-#include "fabric/traffic.h"
+#include "workload/traffic.h"
 
 #include <math.h>
 #include <stdlib.h>
