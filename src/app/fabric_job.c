@@ -1,5 +1,5 @@
 /* fabric_job.c -- the `fabric` scenario job: topology + routes + fabric +
- * traffic, run for warm-up + duration, then a text summary or one JSON
+ * traffic (+ the host devices on the ports with port.device: dma), run for warm-up + duration, then a text summary or one JSON
  * object.  With a `sweep:` section the job runs once per value of one key and
  * prints one line per value, naming the saturation point.
  *
@@ -17,7 +17,8 @@
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
-#include "fabric/traffic.h"
+#include "workload/hostdev.h"
+#include "workload/traffic.h"
 #include "myri/json.h"
 #include "myri/stats.h"
 
@@ -40,6 +41,7 @@ typedef struct fjob__cfg {
     myri_fabric_params fp;
     myri_topo_config topo;
     myri_traffic_params tr;
+    myri_hostdev_params port;
     myri_fpcap_config pcap;
     myri_ffaults_config faults;
     fjob__sweep sweep;
@@ -54,6 +56,7 @@ static void fjob__psets(fjob__cfg *c)
     n += myri_fabric_psets(&c->fp, c->ps + n);
     c->ps[n++] = (myri_pset){"topology", myri_topo_params, myri_topo_nparams, &c->topo};
     c->ps[n++] = (myri_pset){"traffic", myri_traffic_param_table, myri_traffic_nparams, &c->tr};
+    c->ps[n++] = (myri_pset){"port", myri_hostdev_param_table, myri_hostdev_nparams, &c->port};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
     c->ps[n++] = (myri_pset){"sweep", fjob__sweep_params, 2, &c->sweep};
     c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
@@ -66,6 +69,8 @@ typedef struct fjob__run {
     myri_time_ps win_start_ps, end_ps;
     myri_traffic *traffic;
     myri_fabric *fabric;
+    myri_hostdevs *devs;          /* the host devices (port.device: dma), NULL if none */
+    myri_hostdev_stats ds;        /* their counters summed over hosts (max_queue: the largest) */
     myri_ffaults *faults;         /* scripted faults, NULL if none */
     myri_hist *lat, *net_lat;     /* ps */
     uint64_t win_delivered, win_payload;
@@ -135,6 +140,7 @@ static double fjob__now_s(void)
 static void fjob__collect(fjob__run *r, myri_sim *sim)
 {
     myri_fabric_get_counters(r->fabric, &r->c);
+    if (r->devs) myri_hostdev_get_stats(r->devs, UINT32_MAX, &r->ds);
     myri_traffic_window(r->traffic, &r->win_injected, &r->win_wire_chars, &r->win_payload_injected);
     double win_ps = (double)(r->end_ps - r->win_start_ps);
     r->char_ps = myri_fabric_char_time_ps(r->fabric);
@@ -211,6 +217,12 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     if (!rc && (st = myri_traffic_create(sim, r->fabric, &b, &c->fp, &c->tr, myri_node_get(root, "traffic"),
                                          &r->traffic, err)) != MYRI_OK)
         rc = st;
+    if (!rc && c->port.device == MYRI_HOSTDEV_DMA) {
+        /* the devices attach before anything is sent; the sources give them their packets */
+        st = myri_hostdev_create(sim, r->fabric, b.topo, &c->port, (uint32_t)c->fp.type_bytes, &r->devs);
+        if (st) rc = st == MYRI_EINPUT ? MYRI_EINVAL : st;
+        else myri_traffic_set_send(r->traffic, myri_hostdev_send, r->devs);
+    }
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
     if (!rc && opts->pcap_path &&
@@ -239,6 +251,8 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     r->faults = NULL;
     myri_traffic_destroy(r->traffic);
     r->traffic = NULL;
+    myri_hostdev_destroy(r->devs);
+    r->devs = NULL;
     r->fabric = NULL;
     myri_hist_destroy(r->lat);
     myri_hist_destroy(r->net_lat);
@@ -340,6 +354,43 @@ typedef struct fjob__out {
     const char *file;
 } fjob__out;
 
+/* The host devices' counters (port.device: dma only). */
+static void fjob__json_ports(myri_json *j, const fjob__cfg *c, const fjob__run *r)
+{
+    if (!r->devs) return;
+    const myri_hostdev_stats *d = &r->ds;
+    myri_json_key(j, "ports");
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "device", c->port.device == MYRI_HOSTDEV_DMA ? "dma" : "none");
+    myri_json_kuint(j, "rx_packets", d->rx_packets);
+    myri_json_kuint(j, "rx_bad_crc", d->rx_bad_crc);
+    myri_json_kuint(j, "rx_misrouted", d->rx_misrouted);
+    myri_json_kuint(j, "rx_trunc", d->rx_trunc);
+    myri_json_kuint(j, "rx_buff", d->rx_buff);
+    myri_json_kuint(j, "rx_bytes", d->rx_bytes);
+    myri_json_kuint(j, "tx_packets", d->tx_packets);
+    myri_json_kuint(j, "tx_dropped", d->tx_dropped);
+    myri_json_kuint(j, "queued", d->queued);
+    myri_json_kuint(j, "max_queue", d->max_queue);
+    myri_json_obj_end(j);
+}
+
+static void fjob__text_ports(FILE *out, const fjob__cfg *c, const fjob__run *r)
+{
+    if (!r->devs) return;
+    const myri_hostdev_stats *d = &r->ds;
+    char delay[32] = "at once";
+    if (c->port.arm_delay_ps) myri_format_time(c->port.arm_delay_ps, delay, sizeof delay);
+    fprintf(out, "ports        dma devices (window %llu B, re-armed %s after each rx notice): received %llu good, "
+                 "%llu bad CRC, %llu misrouted, %llu truncated, %llu BUFF, %llu B; sent %llu, dropped at the "
+                 "host %llu; send queues: largest %llu, %llu packets still queued\n",
+            (unsigned long long)c->port.window_bytes, delay, (unsigned long long)d->rx_packets,
+            (unsigned long long)d->rx_bad_crc, (unsigned long long)d->rx_misrouted,
+            (unsigned long long)d->rx_trunc, (unsigned long long)d->rx_buff, (unsigned long long)d->rx_bytes,
+            (unsigned long long)d->tx_packets, (unsigned long long)d->tx_dropped,
+            (unsigned long long)d->max_queue, (unsigned long long)d->queued);
+}
+
 static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
 {
     fjob__out *o = ctx;
@@ -370,6 +421,7 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_kuint(j, "char_time_ps", r->char_ps);
     myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
     myri_fabric_report(r->fabric, j); /* "links" and "dropped" */
+    fjob__json_ports(j, o->cfg, r);
     myri_ffaults_report_json(r->faults, j);
     myri_json_kuint(j, "sim_time_ps", r->sim_time_ps);
     myri_json_kuint(j, "events", r->events);
@@ -394,7 +446,7 @@ static void fjob__print_time(FILE *out, double ns)
     else fprintf(out, "%.1f ns", ns);
 }
 
-static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl)
+static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl, bool devs)
 {
     fprintf(out, "latency      mean ");
     fjob__print_time(out, l->mean_ns);
@@ -404,7 +456,10 @@ static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl)
     fjob__print_time(out, l->p99_ns);
     fprintf(out, ", max ");
     fjob__print_time(out, l->max_ns);
-    fprintf(out, " (%llu packets created in the window; creation to tail)\n", (unsigned long long)l->count);
+    /* with host devices the fabric sees a packet when the device gives it to
+     * the port: the wait in the device's send queue is not in the latency */
+    fprintf(out, " (%llu packets created in the window; %s to tail)\n", (unsigned long long)l->count,
+            devs ? "handed to the port" : "creation");
     fprintf(out, "  network    mean ");
     fjob__print_time(out, nl->mean_ns);
     fprintf(out, ", p99 ");
@@ -442,7 +497,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     if (l.count == 0) {
         fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");
     } else {
-        fjob__text_lat(out, &l, &nl);
+        fjob__text_lat(out, &l, &nl, r->devs != NULL);
     }
     fprintf(out, "throughput   %.3f MB/s of delivered payload, all hosts (%llu packets in the window)\n",
             r->throughput_Bps / 1e6, (unsigned long long)r->win_delivered);
@@ -451,6 +506,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     fprintf(out, "             STOP %llu, GO %llu, largest slack occupancy %llu B, truncated %llu\n",
             (unsigned long long)a.stops, (unsigned long long)a.gos, (unsigned long long)a.max_slack,
             (unsigned long long)a.truncated);
+    fjob__text_ports(out, o->cfg, r);
     fprintf(out, "run          simulated %.6f ms, %llu events (%llu in the fabric), wall %.4f s, %.3g events/s\n",
             (double)r->sim_time_ps / 1e9, (unsigned long long)r->events, (unsigned long long)r->c.events,
             r->wall_s, r->wall_s > 0 ? (double)r->events / r->wall_s : 0);

@@ -8,13 +8,15 @@
 #include "analysis/qsim/qsim.h"
 #include "app/fabric_job.h"
 #include "app/hold.h"
-#include "fabric/traffic.h"
+#include "workload/hostdev.h"
+#include "workload/traffic.h"
 
 static const myri_component_ops *const component_types[] = {
     &myri_hold_ops,
     &myri_fabric_ops,
     &myri_traffic_source_ops,
     &myri_traffic_ops,
+    &myri_hostdev_ops,
     &myri_qsim_station_ops,
     &myri_qsim_source_ops,
     NULL,

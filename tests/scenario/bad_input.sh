@@ -34,6 +34,8 @@ top_level_list.yaml|1|1|list
 two_documents.yaml|2|1|document
 packet_type_msb.yaml|9|9|traffic.type
 packet_type_msb4.yaml|6|9|traffic.type
+port_device.yaml|3|11|port.device
+port_window.yaml|4|11|port.window
 '
 
 # Runs myri with the given arguments; requires exit code 2 and a stderr line

@@ -5,7 +5,7 @@
  * "traffic" created before them owns the stream that draws the random
  * permutation.  Packet ids are myri_packet_id(source host, sequence number)
  * (common/packet.h). */
-#include "fabric/traffic.h"
+#include "workload/traffic.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +66,8 @@ typedef struct traffic__src {
 struct myri_traffic {
     myri_sim *sim;
     myri_fabric *f;
+    myri_traffic_send_fn send;
+    void *send_ctx;
     const myri_topo_built *b;
     myri_traffic_params tp;
     uint32_t nhosts, type_bytes;
@@ -138,8 +140,8 @@ static void traffic__send(traffic__src *s, uint32_t dst)
     myri_fabric_packet pkt = {
         .id = myri_packet_id(s->host, s->seq++), .src_host = s->host, .route_len = rt->len,
         .route = rt->byte, .type = (uint32_t)t->tp.type, .payload_bytes = size, .payload = NULL};
-    if (myri_fabric_send(t->f, &pkt) != MYRI_OK)
-        myri_panic(s->self, "the fabric refused a packet to host %u", dst);
+    if (t->send(t->send_ctx, &pkt) != MYRI_OK)
+        myri_panic(s->self, "the host refused a packet to host %u", dst);
     if (t->window) {
         t->win_packets++;
         t->win_chars += (uint64_t)rt->len + t->type_bytes + size + 2;
@@ -348,6 +350,18 @@ static myri_status traffic__sources(myri_traffic *t)
     return MYRI_OK;
 }
 
+static myri_status traffic__fabric_send(void *ctx, const myri_fabric_packet *pkt)
+{
+    return myri_fabric_send(ctx, pkt);
+}
+
+void myri_traffic_set_send(myri_traffic *t, myri_traffic_send_fn send, void *ctx)
+{
+    if (!t) return;
+    t->send = send ? send : traffic__fabric_send;
+    t->send_ctx = send ? ctx : t->f;
+}
+
 myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_built *b,
                                 const myri_fabric_params *fp, const myri_traffic_params *tp,
                                 const myri_node *at, myri_traffic **out, myri_error *err)
@@ -355,7 +369,7 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
     if (!sim || !f || !b || !fp || !tp || !out) return MYRI_EINVAL;
     myri_traffic *t = calloc(1, sizeof *t);
     if (!t) return MYRI_ENOMEM;
-    *t = (myri_traffic){.sim = sim, .f = f, .b = b, .tp = *tp, .nhosts = (uint32_t)b->topo->nhosts,
+    *t = (myri_traffic){.sim = sim, .f = f, .send = traffic__fabric_send, .send_ctx = f, .b = b, .tp = *tp, .nhosts = (uint32_t)b->topo->nhosts,
                         .type_bytes = (uint32_t)fp->type_bytes, .char_ps = myri_fabric_char_time_ps(f)};
     myri_component *ctl = NULL;
     t->comp = calloc(t->nhosts, sizeof(myri_component *));

@@ -1,7 +1,10 @@
 /* traffic.h -- traffic sources at the hosts.
  *
- * Until NICs exist, a host's traffic source injects packets directly onto the
- * host's link through myri_fabric_send.  Each host has its own source
+ * A host's traffic source hands its packets to a send function: by default
+ * myri_fabric_send (the ideal host of the port queues them whole on the
+ * host's link); myri_traffic_set_send gives another, such as the host device
+ * of the port (workload/hostdev.h).  The sources know nothing of what is on
+ * the ports.  Each host has its own source
  * component ("traffic.hN") with its own random stream (myri_component.rng), so
  * a run is a deterministic function of the seed.
  *
@@ -12,8 +15,8 @@
  *     (mean route bytes + type bytes + mean payload + 2) * char_time / load,
  * with the mean route length taken over the host's destination distribution.
  */
-#ifndef MYRI_FABRIC_TRAFFIC_H
-#define MYRI_FABRIC_TRAFFIC_H
+#ifndef MYRI_WORKLOAD_TRAFFIC_H
+#define MYRI_WORKLOAD_TRAFFIC_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,6 +78,14 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
                                 const myri_fabric_params *fp, const myri_traffic_params *tp,
                                 const myri_node *at, myri_traffic **out, myri_error *err);
 void myri_traffic_destroy(myri_traffic *t);
+/* Where the sources send: a function that takes one packet of host
+ * pkt->src_host at the current time (the packet is valid during the call
+ * only; payload NULL: bytes derived from the id).  A status other than MYRI_OK
+ * is a broken invariant (myri_panic). */
+typedef myri_status (*myri_traffic_send_fn)(void *ctx, const myri_fabric_packet *pkt);
+/* Sets the send function (default: myri_fabric_send on the fabric given to
+ * myri_traffic_create).  Call before the run. */
+void myri_traffic_set_send(myri_traffic *t, myri_traffic_send_fn send, void *ctx);
 /* Tells the sources a packet was delivered (ping-pong answers it). */
 void myri_traffic_delivered(myri_traffic *t, const myri_fabric_delivery *d);
 /* Starts the measurement window: counts injections from now on. */
