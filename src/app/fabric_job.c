@@ -446,7 +446,7 @@ static void fjob__print_time(FILE *out, double ns)
     else fprintf(out, "%.1f ns", ns);
 }
 
-static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl, bool devs)
+static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl)
 {
     fprintf(out, "latency      mean ");
     fjob__print_time(out, l->mean_ns);
@@ -456,10 +456,7 @@ static void fjob__text_lat(FILE *out, const fjob__lat *l, const fjob__lat *nl, b
     fjob__print_time(out, l->p99_ns);
     fprintf(out, ", max ");
     fjob__print_time(out, l->max_ns);
-    /* with host devices the fabric sees a packet when the device gives it to
-     * the port: the wait in the device's send queue is not in the latency */
-    fprintf(out, " (%llu packets created in the window; %s to tail)\n", (unsigned long long)l->count,
-            devs ? "handed to the port" : "creation");
+    fprintf(out, " (%llu packets created in the window; creation to tail)\n", (unsigned long long)l->count);
     fprintf(out, "  network    mean ");
     fjob__print_time(out, nl->mean_ns);
     fprintf(out, ", p99 ");
@@ -497,7 +494,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     if (l.count == 0) {
         fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");
     } else {
-        fjob__text_lat(out, &l, &nl, r->devs != NULL);
+        fjob__text_lat(out, &l, &nl);
     }
     fprintf(out, "throughput   %.3f MB/s of delivered payload, all hosts (%llu packets in the window)\n",
             r->throughput_Bps / 1e6, (unsigned long long)r->win_delivered);

@@ -114,6 +114,8 @@ typedef struct myri_fabric_packet {
     uint32_t type;            /* packet type, packet.type_bytes bytes, big-endian on the wire */
     uint32_t payload_bytes;   /* payload length */
     const uint8_t *payload;   /* payload bytes, or NULL: bytes derived from id (docs) */
+    myri_time_ps created_ps;  /* when the packet was made, if before it reaches the fabric (a device's
+                               * send queue): the delivery's queued_ps, so latency counts from it; 0 = now */
 } myri_fabric_packet;
 
 typedef struct myri_fabric_delivery {

@@ -425,7 +425,7 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
     pkt->payload_bytes = pk->payload_bytes;
     pkt->route_len = pk->route_len;
     pkt->nbytes0 = pk->route_len + f->type_bytes + pk->payload_bytes + 1;
-    pkt->queued_ps = fab_now(f);
+    pkt->queued_ps = pk->created_ps && pk->created_ps < fab_now(f) ? pk->created_ps : fab_now(f);
     pkt->refs = 1;
     if (with_bytes && !(pkt->bytes = malloc(pkt->nbytes0))) {
         pkt->dropped = true; /* never injected */

@@ -32,6 +32,7 @@ typedef struct hostdev__pkt {
     uint32_t type, payload_bytes;
     uint8_t route_len;
     uint8_t route[32];
+    myri_time_ps created_ps; /* handed to the device: the latency counts from here */
 } hostdev__pkt;
 
 typedef struct hostdev__dev {
@@ -77,7 +78,7 @@ static void hostdev__start(hostdev__dev *d)
     for (uint32_t i = 0; i < k->payload_bytes; i++) d->payload[i] = myri_packet_payload_byte(k->id, i);
     myri_fabric_packet pkt = {.id = k->id, .src_host = d->host, .route_len = k->route_len, .route = k->route,
                               .type = k->type, .payload_bytes = k->payload_bytes,
-                              .payload = k->payload_bytes ? d->payload : NULL};
+                              .payload = k->payload_bytes ? d->payload : NULL, .created_ps = k->created_ps};
     uint32_t all = (uint32_t)k->route_len + d->set->type_bytes + k->payload_bytes;
     myri_status st = myri_port_send(d->port, &pkt, all);
     if (st != MYRI_OK) myri_panic(d->comp, "the port refused packet 0x%llx (status %d)", (unsigned long long)k->id, st);
@@ -98,7 +99,7 @@ static myri_status hostdev__push(hostdev__dev *d, const myri_fabric_packet *pkt)
     }
     hostdev__pkt *k = &d->q[(d->head + d->n) % d->cap];
     *k = (hostdev__pkt){.id = pkt->id, .type = pkt->type, .payload_bytes = pkt->payload_bytes,
-                        .route_len = pkt->route_len};
+                        .route_len = pkt->route_len, .created_ps = myri_sim_now(d->comp->sim)};
     if (pkt->route_len) memcpy(k->route, pkt->route, pkt->route_len);
     d->n++;
     d->st.queued = d->n;
