@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `make install` as a user of the library meets it: install into a temporary
 # prefix, then build and run a small program against the installed headers
-# and library using only pkg-config.
+# and library using only pkg-config; check that every installed header
+# compiles as C and C++ with the installed include path and that no internal
+# header is installed; build and run examples/fabric_hello.c with pkg-config,
+# the prefix moved elsewhere first (myri.pc is relocatable).
 # usage: install.sh PATH/TO/myri SOURCE_DIR
 set -eu
 myri=$1
@@ -36,4 +39,27 @@ C
 cc -std=c11 -o "$tmp/user" "$tmp/user.c" $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs myri)
 out=$("$tmp/user")
 test "$out" = "42 2000"
-echo "1 passed, 0 failed"
+pass=1
+src=$(cd "$2" && pwd)
+inc="$tmp/prefix/include"
+for h in myri/fabric/fabric.h myri/fabric/port.h myri/topo/topo.h myri/common/packet.h \
+         myri/workload/traffic.h myri/analysis/qna/qna.h myri/analysis/qsim/qsim.h \
+         myri/app/fabric_job.h myri/app/registry.h; do
+  test -f "$inc/$h" || { echo "FAIL: $h not installed"; exit 1; }
+done
+if find "$inc" -name '*_int.h' -o -name '*_internal.h' | grep .; then
+  echo "FAIL: internal headers installed"; exit 1
+fi
+sh "$src/tests/cxx_headers.sh" "$inc" >/dev/null || { rc=$?; [ "$rc" -eq 77 ] || exit 1; }
+pass=$((pass + 1))
+# A relocated installation: the package file finds the prefix from their own place.
+mv "$tmp/prefix" "$tmp/moved"
+pcdir=$(dirname "$(find "$tmp/moved" -name myri.pc | head -1)")
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -o "$tmp/hello_pc" "$src/examples/fabric_hello.c" \
+  $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs myri)
+out=$("$tmp/hello_pc")
+echo "$out" | grep -q 'payload "hello, Myrinet"' || { echo "FAIL: pkg-config build: $out"; exit 1; }
+pass=$((pass + 1))
+echo "$out"
+echo "$pass passed, 0 failed"
