@@ -3,8 +3,9 @@
 # prefix, then build and run a small program against the installed headers
 # and library using only pkg-config; check that every installed header
 # compiles as C and C++ with the installed include path and that no internal
-# header is installed; build and run examples/fabric_hello.c with pkg-config,
-# the prefix moved elsewhere first (myri.pc is relocatable).
+# header is installed; build and run examples/fabric_hello.c with pkg-config
+# and with CMake's find_package(myri) (target myri::myri), the prefix moved
+# elsewhere first (both package files are relocatable).
 # usage: install.sh PATH/TO/myri SOURCE_DIR
 set -eu
 myri=$1
@@ -52,7 +53,7 @@ if find "$inc" -name '*_int.h' -o -name '*_internal.h' | grep .; then
 fi
 sh "$src/tests/cxx_headers.sh" "$inc" >/dev/null || { rc=$?; [ "$rc" -eq 77 ] || exit 1; }
 pass=$((pass + 1))
-# A relocated installation: the package file finds the prefix from their own place.
+# A relocated installation: both package files find the prefix from their own place.
 mv "$tmp/prefix" "$tmp/moved"
 pcdir=$(dirname "$(find "$tmp/moved" -name myri.pc | head -1)")
 # shellcheck disable=SC2046
@@ -61,5 +62,21 @@ cc -std=c11 -Wall -Wextra -Werror -o "$tmp/hello_pc" "$src/examples/fabric_hello
 out=$("$tmp/hello_pc")
 echo "$out" | grep -q 'payload "hello, Myrinet"' || { echo "FAIL: pkg-config build: $out"; exit 1; }
 pass=$((pass + 1))
+if command -v cmake >/dev/null 2>&1; then
+  mkdir "$tmp/user_cmake"
+  cat >"$tmp/user_cmake/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.20)
+project(hello LANGUAGES C)
+find_package(myri 0.1 REQUIRED CONFIG)
+add_executable(fabric_hello $src/examples/fabric_hello.c)
+target_link_libraries(fabric_hello PRIVATE myri::myri)
+CM
+  cmake -S "$tmp/user_cmake" -B "$tmp/user_cmake/build" -DCMAKE_PREFIX_PATH="$tmp/moved" >"$tmp/cm.log" 2>&1 ||
+    { cat "$tmp/cm.log"; exit 1; }
+  cmake --build "$tmp/user_cmake/build" >"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; exit 1; }
+  out2=$("$tmp/user_cmake/build/fabric_hello")
+  test "$out2" = "$out" || { echo "FAIL: find_package build: $out2"; exit 1; }
+  pass=$((pass + 1))
+fi
 echo "$out"
 echo "$pass passed, 0 failed"
