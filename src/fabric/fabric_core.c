@@ -247,10 +247,15 @@ static void fab__destroy(myri_component *self)
     self->state = NULL;
 }
 
+/* The config is the fabric being created by myri_fabric_create in this
+ * simulation; anything else (NULL, a fabric of another simulation, one
+ * already registered: it would be freed twice) is MYRI_EINVAL. */
 static myri_status fab__create_cb(myri_component *self, const void *config)
 {
-    self->state = (void *)config;
-    ((myri_fabric *)config)->comp = self;
+    myri_fabric *f = (myri_fabric *)config;
+    if (!f || f->comp || f->sim != self->sim) return MYRI_EINVAL;
+    self->state = f;
+    f->comp = self;
     return MYRI_OK;
 }
 
