@@ -191,8 +191,12 @@ static const myri_port_ops hostdev__port_ops = {.rx = hostdev__rx, .tx = hostdev
 
 /* ---- component ---------------------------------------------------------------------- */
 
+/* The config is one device of a myri_hostdevs of this simulation, not yet
+ * registered (hostdev__one); anything else is MYRI_EINVAL. */
 static myri_status hostdev__comp_create(myri_component *self, const void *config)
 {
+    const hostdev__dev *d = config;
+    if (!d || !d->set || d->set->sim != self->sim || d->comp) return MYRI_EINVAL;
     self->state = (void *)config; /* owned by the myri_hostdevs */
     return MYRI_OK;
 }

@@ -151,6 +151,10 @@ static void traffic__send(traffic__src *s, uint32_t dst)
 
 static myri_status traffic__src_create(myri_component *self, const void *config)
 {
+    const traffic__src *init = config;
+    /* Made by traffic__sources for a myri_traffic of this simulation only. */
+    if (!init || !init->tr || init->tr->sim != self->sim || init->host >= init->tr->nhosts)
+        return MYRI_EINVAL;
     traffic__src *s = malloc(sizeof *s);
     if (!s) return MYRI_ENOMEM;
     *s = *(const traffic__src *)config;
@@ -192,9 +196,11 @@ const myri_component_ops myri_traffic_source_ops = {
     .destroy = traffic__src_destroy,
 };
 
+/* The config is the myri_traffic being created in this simulation. */
 static myri_status traffic__ctl_create(myri_component *self, const void *config)
 {
-    (void)config;
+    const myri_traffic *t = config;
+    if (!t || t->sim != self->sim) return MYRI_EINVAL;
     self->state = NULL;
     return MYRI_OK;
 }
@@ -376,7 +382,7 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
     myri_status st = t->comp ? traffic__type(t, at, err) : MYRI_ENOMEM;
     if (!st) st = traffic__sizes(t, at, err);
     if (!st) st = traffic__hot(t, at, err);
-    if (!st) st = myri_sim_add(sim, &myri_traffic_ops, "traffic", NULL, &ctl);
+    if (!st) st = myri_sim_add(sim, &myri_traffic_ops, "traffic", t, &ctl);
     if (!st) st = traffic__partners(t, &ctl->rng);
     if (!st) st = traffic__sources(t);
     if (st) {
