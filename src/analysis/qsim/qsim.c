@@ -300,8 +300,12 @@ static void station__done(nics_station *s, uint8_t cls)
     station__next(s, station__stay(s));
 }
 
+/* The configs of stations and sources belong to a run of this simulation
+ * (made by the run's setup); anything else is MYRI_EINVAL. */
 static myri_status station_create(myri_component *self, const void *config)
 {
+    const nics_station *s = config;
+    if (!s || !s->run || !s->spec || s->run->sim != self->sim || s->comp) return MYRI_EINVAL;
     self->state = (void *)config; /* owned by the run, not the component */
     return MYRI_OK;
 }
@@ -340,6 +344,8 @@ static uint64_t source__gap_ps(nics_source *src, myri_rng *rng)
 
 static myri_status source_create(myri_component *self, const void *config)
 {
+    const nics_source *src = config;
+    if (!src || !src->run || !src->spec || src->run->sim != self->sim) return MYRI_EINVAL;
     self->state = (void *)config;
     return MYRI_OK;
 }
