@@ -5,13 +5,16 @@
 #   make bench    build, then run every benchmark in bench/
 #   make install  install program, library, headers and pkg-config file (PREFIX=/usr/local)
 #   make fuzz     build the libFuzzer targets with clang (build-fuzz/)
+#   make fuzz-long  build them, then run each for FUZZ_SECONDS (default 60); fails on any crash
 BUILD   ?= build
 ASAN    ?= build-asan
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 
-.PHONY: all deps configure run check check-fast check-asan bench install fuzz clean
+.PHONY: all deps configure run check check-fast check-asan bench install fuzz fuzz-long clean
 
 all: $(BUILD)/myri
 
@@ -49,6 +52,13 @@ install: $(BUILD)/myri
 fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DMYRI_FUZZ=ON -DMYRI_WERROR=OFF
 	cmake --build build-fuzz -j $(JOBS)
+
+# Every fuzz target for FUZZ_SECONDS each (tests/fuzz/fuzz_long.sh); only the
+# fuzz targets are built.
+fuzz-long: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DMYRI_FUZZ=ON -DMYRI_WERROR=OFF
+	cmake --build build-fuzz -j $(JOBS) --target $(FUZZ_TARGETS)
+	sh tests/fuzz/fuzz_long.sh build-fuzz tests/fuzz/corpus $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) build-fuzz
