@@ -269,6 +269,10 @@ typedef struct myri_qsim_series {
     const double *err;   /* half-widths for error bars, or NULL */
     bool dashed, markers;
     int colour;          /* palette index + 1; 0 = by position in the plot */
+    int shape;           /* marker: 0 circle, 1 square, 2 triangle, 3 diamond, 4 triangle down */
+    bool open;           /* hollow marker (no fill) */
+    bool no_line;        /* points only */
+    double dodge;        /* horizontal offset of markers and error bars, pixels (coincident series) */
 } myri_qsim_series;
 
 typedef struct myri_qsim_plot {
@@ -278,7 +282,10 @@ typedef struct myri_qsim_plot {
     const myri_qsim_series *series;
 } myri_qsim_plot;
 
-/* Writes the plot as a standalone SVG (800 x 500) to `out`.  Returns MYRI_OK,
+/* Writes the plot as a standalone SVG (1060 x 500, legend right of the frame)
+ * to `out`.  Solid lines are drawn first, wide and translucent, dashed lines
+ * over them, markers over every line, so no series hides another; data are
+ * inset from the frame so no marker is cut.  Returns MYRI_OK,
  * MYRI_EINVAL (no series or no points), MYRI_EIO on write error. */
 myri_status myri_qsim_plot_svg(const myri_qsim_plot *p, FILE *out);
 
