@@ -175,19 +175,21 @@ int myri_cmd_nicsim(int argc, char **argv)
     myri_qsim_net net;
     myri_qsim_opts o;
     if ((rc = nicsim__setup(&a, &cli, &net, &o))) return rc;
+    char why[400];
+    myri_status st = myri_qsim_check(&net, &o, why, sizeof why);
+    if (st != MYRI_OK) {
+        /* An unstable model is a failed run (1); a plan that cannot run is an input error (2). */
+        fprintf(stderr, "myri nicsim: %s\n", why);
+        return st == MYRI_EMODEL ? MYRI_EXIT_FAIL : MYRI_EXIT_INPUT;
+    }
     myri_qsim_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    myri_status st = myri_qsim_run(&net, &o, &r);
+    st = myri_qsim_run(&net, &o, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (st == MYRI_EMODEL) {
-        double rho[MYRI_QSIM_MAX_STATIONS];
-        myri_qsim_net_offered(&net, rho);
-        for (unsigned i = 0; i < net.nstations; i++)
-            if (rho[i] >= 1.0)
-                fprintf(stderr, "myri nicsim: station %s is unstable: offered utilisation %.4f >= 1\n",
-                        net.st[i].name, rho[i]);
+    if (st == MYRI_ERANGE && myri_qsim_result_check(&net, &r, why, sizeof why) != MYRI_OK) {
+        fprintf(stderr, "myri nicsim: %s\n", why);
         return MYRI_EXIT_FAIL;
     }
     if (st != MYRI_OK) {
@@ -212,8 +214,9 @@ int myri_cmd_nicsim(int argc, char **argv)
         nicsim__print(&a, &net, &o, &r, wall);
     }
     if (!r.converged) {
-        fprintf(stderr, "myri nicsim: precision %.3g not reached within %llu arrivals\n", o.precision,
-                (unsigned long long)r.arrivals);
+        fprintf(stderr, "myri nicsim: precision %.3g not reached within %llu arrivals%s\n", o.precision,
+                (unsigned long long)r.arrivals,
+                r.time_limit ? " (stopped at the longest simulated time a run may span, 4.6e12 us)" : "");
         return MYRI_EXIT_FAIL;
     }
     return MYRI_EXIT_OK;

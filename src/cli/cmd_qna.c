@@ -24,7 +24,8 @@ static const char qna__usage[] =
     "\n"
     "  FILE                a network in YAML (docs/QNA.md; e.g. scenarios/nic-seed004.yaml)\n"
     "  --model nic-seed004 the built-in NIC of seed 004 (Table 2, p = 0.5 (1 - lambda t))\n"
-    "  --lambda RATE       doorbell arrival rate per microsecond (with --model)\n"
+    "  --lambda RATE       doorbell arrival rate per microsecond (only with --model;\n"
+    "                      with a FILE: --set network.arrivals.N.rate=RATE)\n"
     "  --paper-conditions  (with --model) Table 2 corrected and 5 sweeps, the conditions\n"
     "                      under which the paper's Tables 3 and 8 come out (docs/QNA.md)\n"
     "  --sweeps N          exactly N Gauss-Seidel sweeps of step 2 from SCV 1\n"
@@ -40,7 +41,8 @@ static const char qna__usage[] =
     "  as printed or with one misprint (digit changed, swapped, inserted, deleted,\n"
     "  decimal point moved) x 1..30 sweeps and convergence, ranked by the cells of\n"
     "  Tables 3 and 8 reproduced to the printed 4 decimals (of 36)\n"
-    "Exit: 0 solved, 1 not solvable (utilisation >= 1), 2 bad input.\n";
+    "Limits: 32 nodes, 16 classes, 1024 routes (docs/QNA.md).\n"
+    "Exit: 0 solved, 1 not solvable (utilisation >= 1, no exit), 2 bad input.\n";
 
 typedef struct qna__args {
     const char *model, *lambda, *sweeps, *wq, *split, *cond, *search;
@@ -229,6 +231,11 @@ int myri_cmd_qna(int argc, char **argv)
     }
     myri_qna_net *net = NULL;
     double lambda = 0;
+    if (a.lambda && !a.model) {
+        fprintf(stderr, "myri qna: --lambda applies to --model nic-seed004; with a FILE, set the "
+                        "arrival rates in the file or with --set network.arrivals.N.rate=RATE\n");
+        return MYRI_EXIT_INPUT;
+    }
     rc = a.model ? qna__model(&a, &cli, &opt, &lambda, &net) : qna__file(&cli, &net);
     if (rc) return rc;
     myri_qna_result res;

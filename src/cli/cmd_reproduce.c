@@ -32,9 +32,9 @@ static const char rep__usage[] =
     "\n"
     "seed004: prints Tables 3 to 9 of seed 004 next to ours.  Tables 3 and 8 (QNA):\n"
     "our converged QNA and our QNA under the paper's conditions.  Tables 4-7 and 9:\n"
-    "both simulation models at the six arrival rates, each run until the 95 %%\n"
+    "both simulation models at the six arrival rates, each run until the 95 %\n"
     "half-width of the HDMA queue length is within REL (default 0.02) of its mean;\n"
-    "our value +- its 95 %% half-width and the difference to the paper.  Then the\n"
+    "our value +- its 95 % half-width and the difference to the paper.  Then the\n"
     "probability p derived instead of assumed (docs/NICSIM.md).\n"
     "\n"
     "  --figures DIR   also write DIR/fig4_utilization.svg and DIR/fig5_hdma_queue.svg\n"
@@ -139,50 +139,96 @@ static void rep__header(const char *title, const char *const *cols, int n)
     printf("\n");
 }
 
+/* A table of the six rates by columns, printed in blocks of at most `per`
+ * columns so that no line is longer than 100 characters (a terminal). */
+typedef struct rep__table {
+    const char *const *cols;
+    int ncols, per, width; /* width: characters of one column, its " | " included */
+    const char *sub;       /* sub-header of every column, or NULL */
+    void (*cell)(const void *ctx, int k, int col);
+    const void *ctx;
+} rep__table;
+
+static void rep__table_print(const rep__table *t)
+{
+    for (int b = 0; b < t->ncols; b += t->per) {
+        int e = b + t->per < t->ncols ? b + t->per : t->ncols;
+        printf("%-8s", "lambda");
+        for (int i = b; i < e; i++) printf(" | %-*s", i + 1 < e ? t->width - 3 : 0, t->cols[i]);
+        printf("\n");
+        if (t->sub) {
+            printf("%-8s", "");
+            for (int i = b; i < e; i++) printf("%s", t->sub);
+            printf("\n");
+        }
+        for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+            printf("%-8.5f", myri_qsim_paper_rates[k]);
+            for (int i = b; i < e; i++) t->cell(t->ctx, k, i);
+            printf("\n");
+        }
+    }
+}
+
+/* Prints text after `indent` spaces, wrapped at word boundaries to 100 columns. */
+static void rep__wrap(const char *lead, const char *text)
+{
+    int col = printf("%s", lead);
+    const char *w = text;
+    while (*w) {
+        const char *end = strchr(w, ' ');
+        int len = end ? (int)(end - w) : (int)strlen(w);
+        if (col > 2 && col + 1 + len > 100) col = printf("\n  ") - 1;
+        col += printf(" %.*s", len, w);
+        w += len;
+        while (*w == ' ') w++;
+    }
+    printf("\n");
+}
+
+static void rep__t3_cell(const void *ctx, int k, int i)
+{
+    const myri_qna_seed004_row *q = ctx;
+    printf(" | %8.4f %9.4f %+6.1f%% %9.4f", q[k].paper_lq[i], q[k].conv_lq[i],
+           rep__diff(q[k].conv_lq[i], q[k].paper_lq[i]), q[k].cond_lq[i]);
+}
+
 static void rep__print_qna(const myri_qna_seed004_row *q)
 {
     static const char *const nodes[3] = {"LANai", "HDMA", "NSDMA"};
-    printf("\nTable 3: mean queue lengths, QNA (paper | ours converged | ours under the paper's conditions)\n");
-    printf("conditions: %s\n%-8s", myri_qna_seed004_conditions_text(), "lambda");
-    for (int i = 0; i < 3; i++) printf(" | %-36s", nodes[i]);
-    printf("\n");
-    for (int k = 0; k < QNA_SEED004_ROWS; k++) {
-        printf("%-8.5f", q[k].lambda_per_us);
-        for (int i = 0; i < 3; i++)
-            printf(" | %8.4f %9.4f %+6.1f%% %9.4f", q[k].paper_lq[i], q[k].conv_lq[i],
-                   rep__diff(q[k].conv_lq[i], q[k].paper_lq[i]), q[k].cond_lq[i]);
-        printf("\n");
-    }
+    printf("\nTable 3: mean queue lengths, QNA (paper | ours converged | ours under the paper's\n"
+           "conditions)\n");
+    rep__wrap("conditions:", myri_qna_seed004_conditions_text());
+    rep__table t = {nodes, 3, 2, 39, " |    paper converged    diff   cond'ns", rep__t3_cell, q};
+    rep__table_print(&t);
+}
+
+static void rep__t4_cell(const void *ctx, int k, int i)
+{
+    const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+    const double paper[3] = {p->t4_doorbell, p->t4_descriptor, p->t4_data};
+    rep__cell(paper[i], ((const myri_qsim_seed004 *)ctx)->job[MYRI_QSIM_POLLING][k].result.st[0].queue[i]);
+}
+
+/* Table 5: column i is station i / 2 of model i % 2. */
+static void rep__t5_cell(const void *ctx, int k, int i)
+{
+    const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+    const double paper[6] = {p->t5_lanai1, p->t5_lanai2, p->t5_hdma1, p->t5_hdma2, p->t5_nsdma1, p->t5_nsdma2};
+    rep__cell(paper[i], ((const myri_qsim_seed004 *)ctx)->job[i % 2][k].result.st[i / 2].util);
 }
 
 static void rep__print_sim(const myri_qsim_seed004 *s)
 {
+    static const char *const sub = " |    paper    ours +- 95% hw    diff";
     static const char *const t4[] = {"doorbell queue (model 2)", "descriptor queue (model 2)", "data queue (model 2)"};
-    rep__header("Table 4: mean SRAM queue lengths, simulation model 2 (polling)", t4, 3);
-    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
-        const myri_qsim_result *r = &s->job[MYRI_QSIM_POLLING][k].result;
-        printf("%-8.5f", p->lambda);
-        rep__cell(p->t4_doorbell, r->st[0].queue[0]);
-        rep__cell(p->t4_descriptor, r->st[0].queue[1]);
-        rep__cell(p->t4_data, r->st[0].queue[2]);
-        printf("\n");
-    }
+    printf("\nTable 4: mean SRAM queue lengths, simulation model 2 (polling)\n");
+    rep__table t = {t4, 3, 2, 37, sub, rep__t4_cell, s};
+    rep__table_print(&t);
     static const char *const t5[] = {"LANai model 1", "LANai model 2", "HDMA model 1",
                                      "HDMA model 2",  "NSDMA model 1", "NSDMA model 2"};
-    rep__header("Table 5: utilisations, simulation models 1 (pooled) and 2 (polling)", t5, 6);
-    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
-        const myri_qsim_result *r1 = &s->job[MYRI_QSIM_POOLED][k].result, *r2 = &s->job[MYRI_QSIM_POLLING][k].result;
-        printf("%-8.5f", p->lambda);
-        rep__cell(p->t5_lanai1, r1->st[0].util);
-        rep__cell(p->t5_lanai2, r2->st[0].util);
-        rep__cell(p->t5_hdma1, r1->st[1].util);
-        rep__cell(p->t5_hdma2, r2->st[1].util);
-        rep__cell(p->t5_nsdma1, r1->st[2].util);
-        rep__cell(p->t5_nsdma2, r2->st[2].util);
-        printf("\n");
-    }
+    printf("\nTable 5: utilisations, simulation models 1 (pooled) and 2 (polling)\n");
+    t = (rep__table){t5, 6, 2, 37, sub, rep__t5_cell, s};
+    rep__table_print(&t);
     static const char *const t6[] = {"HDMA queue model 1", "HDMA queue model 2"};
     rep__header("Table 6: mean HDMA queue length, simulation models 1 and 2", t6, 2);
     for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
@@ -201,23 +247,29 @@ static void rep__print_sim(const myri_qsim_seed004 *s)
     }
 }
 
+typedef struct rep__t8_ctx {
+    const myri_qsim_seed004 *s;
+    const myri_qna_seed004_row *q;
+} rep__t8_ctx;
+
+static void rep__t8_cell(const void *ctx, int k, int i)
+{
+    const rep__t8_ctx *c = ctx;
+    const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+    const double psim[3] = {p->t5_lanai2, p->t5_hdma2, p->t5_nsdma2};
+    myri_qsim_est u = c->s->job[MYRI_QSIM_POLLING][k].result.st[i].util;
+    printf(" | %7.4f %7.4f %7.4f : %7.4f %7.4f+-%-6.4f", c->q[k].paper_rho[i], c->q[k].conv_rho[i],
+           c->q[k].cond_rho[i], psim[i], u.mean, u.hw);
+}
+
 static void rep__print_t8_t9(const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
 {
     static const char *const nodes[3] = {"LANai", "HDMA", "NSDMA"};
-    printf("\nTable 8: utilisations, analytical (paper | ours converged | paper conditions) and simulated\n"
-           "(paper's model 2 | ours model 2 +- 95%% hw)\n%-8s", "lambda");
-    for (int i = 0; i < 3; i++) printf(" | %-55s", nodes[i]);
-    printf("\n");
-    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
-        const myri_qsim_result *r = &s->job[MYRI_QSIM_POLLING][k].result;
-        double psim[3] = {p->t5_lanai2, p->t5_hdma2, p->t5_nsdma2};
-        printf("%-8.5f", p->lambda);
-        for (int i = 0; i < 3; i++)
-            printf(" | %7.4f %7.4f %7.4f : %7.4f %7.4f+-%-6.4f", q[k].paper_rho[i], q[k].conv_rho[i],
-                   q[k].cond_rho[i], psim[i], r->st[i].util.mean, r->st[i].util.hw);
-        printf("\n");
-    }
+    printf("\nTable 8: utilisations, analytical (paper | ours converged | paper conditions) and\n"
+           "simulated (paper's model 2 | ours model 2 +- 95%% hw)\n");
+    rep__t8_ctx c = {s, q};
+    rep__table t = {nodes, 3, 1, 57, NULL, rep__t8_cell, &c};
+    rep__table_print(&t);
     printf("\nTable 9: mean LANai queue length, QNA (paper | ours converged | paper conditions) and\n"
            "simulation model 2, sum of the three queues (paper | ours +- 95%% hw | diff)\n");
     for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
@@ -238,14 +290,17 @@ static void rep__print_p(const myri_qsim_seed004 *s, const rep__pder *d)
     printf("Every data message is programmed once (10 us) plus any hold, so LANai's mean time per data\n"
            "message is 10 us * p with p >= 1.  LANai utilisation of the QNA with each p against the\n"
            "simulated one (paper's model 2 | ours); error relative to the paper's simulation:\n");
-    printf("%-8s | %7s %7s %7s | %7s %7s | %15s %15s %15s %15s\n", "lambda", "p paper", "p fixed", "p sim",
-           "paper", "ours", "p=0.5(1-lt)", "p=1", "p fixed point", "p from sim");
+    printf("%-8s | %7s %7s %7s | %7s %7s\n", "lambda", "p paper", "p fixed", "p sim", "paper", "ours");
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++)
+        printf("%-8.5f | %7.4f %7.4f %7.4f | %7.4f %7.4f\n", myri_qsim_paper_rates[k], d[k].p_paper, d[k].p_fixed,
+               d[k].p_sim, myri_qsim_paper[k].t5_lanai2, s->job[MYRI_QSIM_POLLING][k].result.st[0].util.mean);
+    printf("%-8s | %15s | %15s | %15s | %15s\n", "lambda", "p=0.5(1-lt)", "p=1", "p fixed point", "p from sim");
     for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        double ref = myri_qsim_paper[k].t5_lanai2, ours = s->job[MYRI_QSIM_POLLING][k].result.st[0].util.mean;
-        printf("%-8.5f | %7.4f %7.4f %7.4f | %7.4f %7.4f | %7.4f %+6.1f%% %7.4f %+6.1f%% %7.4f %+6.1f%% %7.4f %+6.1f%%\n",
-               myri_qsim_paper_rates[k], d[k].p_paper, d[k].p_fixed, d[k].p_sim, ref, ours, d[k].rho_paper,
-               rep__diff(d[k].rho_paper, ref), d[k].rho_one, rep__diff(d[k].rho_one, ref), d[k].rho_fixed,
-               rep__diff(d[k].rho_fixed, ref), d[k].rho_simp, rep__diff(d[k].rho_simp, ref));
+        double ref = myri_qsim_paper[k].t5_lanai2;
+        const double rho[4] = {d[k].rho_paper, d[k].rho_one, d[k].rho_fixed, d[k].rho_simp};
+        printf("%-8.5f", myri_qsim_paper_rates[k]);
+        for (int i = 0; i < 4; i++) printf(" | %7.4f %+6.1f%%", rho[i], rep__diff(rho[i], ref));
+        printf("\n");
     }
 }
 
@@ -263,7 +318,8 @@ static void rep__print_runs(const myri_qsim_seed004 *s, unsigned threads)
                    (unsigned long long)j->result.arrivals, (unsigned long long)j->result.events, j->result.batches,
                    corr, j->wall_s, j->result.converged ? "" : "  NOT converged");
         }
-    printf("total: %llu arrivals (with warm-up), %llu events, %.2f s wall on %u thread(s), result hash %016llx\n",
+    printf("total: %llu arrivals (with warm-up), %llu events, %.2f s wall on %u thread(s),\n"
+           "result hash %016llx\n",
            (unsigned long long)s->arrivals, (unsigned long long)s->events, s->wall_s, threads,
            (unsigned long long)s->hash);
 }
@@ -435,6 +491,78 @@ static int rep__write_svg(const char *dir, const char *name, const myri_qsim_plo
     return 0;
 }
 
+/* The data of Figures 4 and 5: ours and the paper's, by rate. */
+typedef struct rep__figdata {
+    double x[MYRI_QSIM_NRATES];
+    double uq[3][MYRI_QSIM_NRATES], us[3][MYRI_QSIM_NRATES], ue[3][MYRI_QSIM_NRATES]; /* ours: QNA, sim, hw */
+    double pq[3][MYRI_QSIM_NRATES], ps[3][MYRI_QSIM_NRATES]; /* paper: QNA (Table 8), model 2 (Table 5) */
+    double hq[3][MYRI_QSIM_NRATES], he[2][MYRI_QSIM_NRATES], hp[MYRI_QSIM_NRATES];
+} rep__figdata;
+
+static void rep__figdata_fill(rep__figdata *d, const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
+{
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_paper_row *pr = &myri_qsim_paper[k];
+        const double psim[3] = {pr->t5_lanai2, pr->t5_hdma2, pr->t5_nsdma2};
+        d->x[k] = myri_qsim_paper_rates[k];
+        for (int i = 0; i < 3; i++) {
+            d->uq[i][k] = q[k].conv_rho[i];
+            d->us[i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.mean;
+            d->ue[i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.hw;
+            d->pq[i][k] = q[k].paper_rho[i];
+            d->ps[i][k] = psim[i];
+        }
+        d->hq[0][k] = q[k].conv_lq[1];
+        for (int m = 0; m < 2; m++) {
+            d->hq[1 + m][k] = s->job[m][k].result.st[1].lq.mean;
+            d->he[m][k] = s->job[m][k].result.st[1].lq.hw;
+        }
+        d->hp[k] = pr->t6_hdma2;
+    }
+}
+
+/* Figure 4: colour = node; dashed line and square = our QNA, solid line and
+ * circle = our simulation (model 2), hollow markers = the paper's values
+ * (triangle: its QNA, Table 8; diamond: its model 2, Table 5).  The four
+ * markers of a rate sit side by side (QNA left, simulation right). */
+static int rep__fig4(const char *dir, const rep__figdata *d)
+{
+    static const char *const node[3] = {"LANai", "HDMA", "NSDMA"};
+    static const char *const what[4] = {"QNA", "QNA, paper Table 8", "simulation model 2",
+                                        "sim. model 2, paper Table 5"};
+    static const int shape[4] = {1, 4, 0, 3};
+    static const double dodge[4] = {-7.5, -2.5, 2.5, 7.5};
+    char label[3][4][64];
+    myri_qsim_series f4[12];
+    for (int i = 0; i < 3; i++)
+        for (int w = 0; w < 4; w++) {
+            snprintf(label[i][w], sizeof label[i][w], "%s, %s", node[i], what[w]);
+            const double *y = w == 0 ? d->uq[i] : w == 1 ? d->pq[i] : w == 2 ? d->us[i] : d->ps[i];
+            f4[i * 4 + w] = (myri_qsim_series){label[i][w], MYRI_QSIM_NRATES, d->x, y, w == 2 ? d->ue[i] : NULL,
+                                               w == 0, true, i + 1, shape[w], w % 2 == 1, w % 2 == 1, dodge[w]};
+        }
+    myri_qsim_plot p4 = {"Figure 4: utilisation of the nodes (seed 004)", "doorbell arrival rate (per us)",
+                         "utilisation", false, 12, f4};
+    return rep__write_svg(dir, "fig4_utilization.svg", &p4);
+}
+
+/* Figure 5: one colour and marker per series; model 1 left of each rate,
+ * model 2 right, the paper's value (hollow diamond) in the middle. */
+static int rep__fig5(const char *dir, const rep__figdata *d)
+{
+    myri_qsim_series f5[4] = {
+        {"QNA (converged)", MYRI_QSIM_NRATES, d->x, d->hq[0], NULL, true, true, 1, 1, false, false, 0.0},
+        {"sim. model 1 (pooled), 95% CI", MYRI_QSIM_NRATES, d->x, d->hq[1], d->he[0], false, true, 2, 0, false,
+         false, -6.0},
+        {"sim. model 2 (polling), 95% CI", MYRI_QSIM_NRATES, d->x, d->hq[2], d->he[1], false, true, 3, 2, false,
+         false, 6.0},
+        {"paper, simulation model 2 (Table 6)", MYRI_QSIM_NRATES, d->x, d->hp, NULL, false, true, 4, 3, true, true, 0.0},
+    };
+    myri_qsim_plot p5 = {"Figure 5: mean HDMA queue length (seed 004)", "doorbell arrival rate (per us)",
+                         "mean queue length at HDMA (log scale)", true, 4, f5};
+    return rep__write_svg(dir, "fig5_hdma_queue.svg", &p5);
+}
+
 static int rep__figures(const char *dir, const myri_qsim_seed004 *s, const myri_qna_seed004_row *q)
 {
     struct stat sb;
@@ -442,42 +570,10 @@ static int rep__figures(const char *dir, const myri_qsim_seed004 *s, const myri_
         fprintf(stderr, "myri reproduce: cannot create directory %s\n", dir);
         return MYRI_EXIT_FAIL;
     }
-    double x[MYRI_QSIM_NRATES], u[6][MYRI_QSIM_NRATES], ue[3][MYRI_QSIM_NRATES];
-    double hq[3][MYRI_QSIM_NRATES], he[2][MYRI_QSIM_NRATES], hp[MYRI_QSIM_NRATES];
-    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        x[k] = myri_qsim_paper_rates[k];
-        for (int i = 0; i < 3; i++) {
-            u[i][k] = q[k].conv_rho[i];
-            u[3 + i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.mean;
-            ue[i][k] = s->job[MYRI_QSIM_POLLING][k].result.st[i].util.hw;
-        }
-        hq[0][k] = q[k].conv_lq[1];
-        for (int m = 0; m < 2; m++) {
-            hq[1 + m][k] = s->job[m][k].result.st[1].lq.mean;
-            he[m][k] = s->job[m][k].result.st[1].lq.hw;
-        }
-        hp[k] = myri_qsim_paper[k].t6_hdma2;
-    }
-    myri_qsim_series f4[6] = {
-        {"LANai, QNA (p = 0.5 (1 - lambda t))", MYRI_QSIM_NRATES, x, u[0], NULL, true, false, 1},
-        {"HDMA, QNA", MYRI_QSIM_NRATES, x, u[1], NULL, true, false, 2},
-        {"NSDMA, QNA", MYRI_QSIM_NRATES, x, u[2], NULL, true, false, 3},
-        {"LANai, simulation (model 2)", MYRI_QSIM_NRATES, x, u[3], ue[0], false, true, 1},
-        {"HDMA, simulation (model 2)", MYRI_QSIM_NRATES, x, u[4], ue[1], false, true, 2},
-        {"NSDMA, simulation (model 2)", MYRI_QSIM_NRATES, x, u[5], ue[2], false, true, 3},
-    };
-    myri_qsim_plot p4 = {"Figure 4: utilisation of the nodes (seed 004)", "doorbell arrival rate (per us)",
-                      "utilisation", false, 6, f4};
-    myri_qsim_series f5[4] = {
-        {"QNA (converged)", MYRI_QSIM_NRATES, x, hq[0], NULL, true, true, 1},
-        {"simulation model 1 (pooled), 95% CI", MYRI_QSIM_NRATES, x, hq[1], he[0], false, true, 2},
-        {"simulation model 2 (polling), 95% CI", MYRI_QSIM_NRATES, x, hq[2], he[1], false, true, 3},
-        {"paper, simulation model 2 (Table 6)", MYRI_QSIM_NRATES, x, hp, NULL, true, true, 4},
-    };
-    myri_qsim_plot p5 = {"Figure 5: mean HDMA queue length (seed 004)", "doorbell arrival rate (per us)",
-                      "mean queue length at HDMA (log scale)", true, 4, f5};
-    int rc = rep__write_svg(dir, "fig4_utilization.svg", &p4);
-    if (!rc) rc = rep__write_svg(dir, "fig5_hdma_queue.svg", &p5);
+    rep__figdata d;
+    rep__figdata_fill(&d, s, q);
+    int rc = rep__fig4(dir, &d);
+    if (!rc) rc = rep__fig5(dir, &d);
     return rc;
 }
 
@@ -522,7 +618,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
     if (cli->json) {
         rep__json(s, q, d, precision, seed, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc]);
     } else {
-        printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s (%s)\n",
+        printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s\n# %s\n",
                (unsigned long long)seed, precision, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc],
                a->plain ? "plain batch means" : "batch means with control variates");
         rep__print_qna(q);

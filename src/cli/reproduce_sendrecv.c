@@ -194,8 +194,8 @@ int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsi
         for (int i = 0; i < SR_NODES; i++)
             printf("%-8.5f %-6s | %8.4f %7.4f+-%-6.4f | %9.4f %8.4f+-%-7.4f\n", myri_qsim_paper_rates[k], sr__nodes[i],
                    rq[i], rs[i], r->st[i].util.hw, qres[k].node[i].lq, r->st[i].lq.mean, r->st[i].lq.hw);
-        printf("%-8.5f bottleneck: QNA %s (rho %.4f), simulation %s (rho %.4f); p send/recv: QNA %.3f/%.3f, "
-               "simulation %.3f/%.3f%s\n",
+        printf("%-8.5f bottleneck: QNA %s (rho %.4f), simulation %s (rho %.4f);\n"
+               "         p send/recv: QNA %.3f/%.3f, simulation %.3f/%.3f%s\n",
                myri_qsim_paper_rates[k], bq, rq[sr__argmax(rq, SR_NODES)], bs, rs[sr__argmax(rs, SR_NODES)], ps[k],
                pr[k], ps_sim, pr_sim, r->converged ? "" : "  NOT converged");
     }

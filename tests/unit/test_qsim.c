@@ -404,6 +404,54 @@ static void test_disciplines(void **state)
     }
 }
 
+/* Issue 8: plans that cannot run are refused with their cause, before the
+ * run; results outside their physical range are errors. */
+static void test_plan_limits(void **state)
+{
+    (void)state;
+    myri_qsim_net net;
+    myri_qsim_result r;
+    char why[400];
+    myri_qsim_opts o = {.seed = 1, .precision = 0.02};
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 1e-8, 0, 0, 0), MYRI_OK);
+    assert_int_equal(myri_qsim_check(&net, &o, why, sizeof why), MYRI_ERANGE);
+    assert_non_null(strstr(why, "too small"));
+    assert_int_equal(myri_qsim_run(&net, &o, &r), MYRI_ERANGE);
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.005, 0, 0, 0), MYRI_OK);
+    o.warmup_arrivals = UINT64_MAX;
+    assert_int_equal(myri_qsim_check(&net, &o, why, sizeof why), MYRI_ERANGE);
+    assert_non_null(strstr(why, "--warmup"));
+    o.warmup_arrivals = 0;
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.011195, 0, 0, 0), MYRI_OK);
+    assert_int_equal(myri_qsim_check(&net, &o, why, sizeof why), MYRI_ERANGE);
+    assert_non_null(strstr(why, "too close to saturation"));
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.02, 0, 0, 0), MYRI_OK);
+    assert_int_equal(myri_qsim_check(&net, &o, why, sizeof why), MYRI_EMODEL);
+    assert_non_null(strstr(why, "hdma"));
+    /* The figures the issue saw printed as a result. */
+    assert_int_equal(myri_qsim_net_seed004(&net, MYRI_QSIM_POLLING, 0.011, 0, 0, 0), MYRI_OK);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(myri_qsim_result_check(&net, &r, why, sizeof why), MYRI_OK);
+    r.st[MYRI_QSIM_HDMA].util.mean = 2.4e9;
+    assert_int_equal(myri_qsim_result_check(&net, &r, why, sizeof why), MYRI_ERANGE);
+    assert_non_null(strstr(why, "hdma: utilisation"));
+    r.st[MYRI_QSIM_HDMA].util.mean = 1.04;
+    assert_int_equal(myri_qsim_result_check(&net, &r, why, sizeof why), MYRI_ERANGE);
+    r.st[MYRI_QSIM_HDMA].util.mean = 0.5;
+    r.st[MYRI_QSIM_HDMA].lq.mean = -3.1e7;
+    assert_int_equal(myri_qsim_result_check(&net, &r, why, sizeof why), MYRI_ERANGE);
+    assert_non_null(strstr(why, "queue length"));
+    r.st[MYRI_QSIM_HDMA].lq.mean = NAN;
+    assert_int_equal(myri_qsim_result_check(&net, &r, why, sizeof why), MYRI_ERANGE);
+    /* Short runs at 0.011: every estimate in range (the control variate
+     * used to extrapolate the HDMA utilisation past 1). */
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        myri_qsim_opts f = {.seed = seed, .arrivals = 1000};
+        assert_int_equal(myri_qsim_run(&net, &f, &r), MYRI_OK);
+        assert_true(r.st[MYRI_QSIM_HDMA].util.mean <= 1.0);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -478,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_gated_matches_table7),
         cmocka_unit_test(test_disciplines),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_plan_limits),
         cmocka_unit_test(test_reproduce_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

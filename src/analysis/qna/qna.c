@@ -16,7 +16,6 @@
 #include <string.h>
 
 #define QNA_MAX_PAIRS (QNA_MAX_NODES * QNA_MAX_CLASSES)
-#define QNA_MAX_ROUTES 1024
 
 typedef struct myri_qna_route {
     size_t from, to; /* pair indices (node * QNA_MAX_CLASSES + class); to may be QNA_EXIT */
@@ -33,6 +32,11 @@ struct myri_qna_net {
     double ext_rate[QNA_MAX_PAIRS], ext_scv[QNA_MAX_PAIRS]; /* lambda_{0i,r}, C^2_{0i,r} */
     myri_qna_route route[QNA_MAX_ROUTES];
 };
+
+/* The smallest probability of leaving a routing cycle that the traffic
+ * equations resolve: below it, a probability is indistinguishable from the
+ * rounding of a sum of probabilities (about 1e-16 each). */
+#define QNA_EXIT_MIN 1e-14
 
 static size_t qna__pair(size_t node, size_t cls) { return node * QNA_MAX_CLASSES + cls; }
 
@@ -202,57 +206,110 @@ void myri_qna_options_default(myri_qna_options *opt)
 
 /* ---- step 1: traffic equations (1)-(2) and (3)-(7) --------------------------------- */
 
-/* Solves (2) with class switching: lambda_k = lambda_0k + sum_e lambda_from(e) p_e
- * over the n = N*R pairs, by Gaussian elimination with partial pivoting on
- * (I - P^T) lambda = lambda_0.  Writes out->lambda_nc.  MYRI_EMODEL if the
- * system is singular (some traffic never leaves the network). */
-static myri_status qna__traffic(const myri_qna_net *net, myri_qna_result *out, myri_error *err)
+/* Marks the pairs (index node * R + class) that receive traffic: reachable
+ * from an external arrival over routes with p > 0 (flow == true), and those
+ * from which the exit is reachable (leaves == true).  Both are exact graph
+ * properties, free of rounding. */
+static void qna__reach(const myri_qna_net *net, bool *flow, bool *leaves)
 {
     size_t R = net->n_classes, n = net->n_nodes * R;
-    if (n == 0) return MYRI_OK; /* no nodes or no classes: nothing flows */
-    double *a = calloc(n * (n + 1), sizeof *a);
-    if (!a) return MYRI_ENOMEM;
-#define A(i, j) a[(i) * (n + 1) + (j)]
+    double routed[QNA_MAX_PAIRS] = {0};
+    for (size_t e = 0; e < net->n_routes; e++) {
+        const myri_qna_route *rt = &net->route[e];
+        if (rt->to != QNA_EXIT) routed[(rt->from / QNA_MAX_CLASSES) * R + rt->from % QNA_MAX_CLASSES] += rt->p;
+    }
     for (size_t k = 0; k < n; k++) {
-        A(k, k) = 1;
-        A(k, n) = net->ext_rate[qna__pair(k / R, k % R)];
+        flow[k] = net->ext_rate[qna__pair(k / R, k % R)] > 0;
+        /* What is not routed leaves: an implicit exit counts when it is more
+         * than the rounding of the sum (0.3 + 0.7 is a cycle, not an exit). */
+        leaves[k] = 1 - routed[k] > QNA_EXIT_MIN;
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t e = 0; e < net->n_routes; e++) {
+            const myri_qna_route *rt = &net->route[e];
+            if (!(rt->p > 0)) continue;
+            size_t f = (rt->from / QNA_MAX_CLASSES) * R + rt->from % QNA_MAX_CLASSES;
+            bool exit = rt->to == QNA_EXIT;
+            size_t t = exit ? 0 : (rt->to / QNA_MAX_CLASSES) * R + rt->to % QNA_MAX_CLASSES;
+            if (!exit && flow[f] && !flow[t]) flow[t] = more = true;
+            if (!leaves[f] && (exit || leaves[t])) leaves[f] = more = true;
+        }
+    }
+}
+
+/* Solves (2) with class switching: lambda_k = lambda_0k + sum_e lambda_from(e) p_e
+ * over the pairs that receive traffic (the others have lambda 0), by Gaussian
+ * elimination with partial pivoting on (I - P^T) lambda = lambda_0.  When
+ * every such pair can reach the exit the system is non-singular however
+ * small the exit probability of a cycle (a cycle left with probability
+ * 1e-12 is ill-conditioned, about 1e-4 relative accuracy, but solvable);
+ * MYRI_EMODEL names the pair when traffic cannot leave at all, or when an
+ * exit probability is below QNA_EXIT_MIN (a pivot that small is rounding). */
+static myri_status qna__traffic(const myri_qna_net *net, myri_qna_result *out, myri_error *err)
+{
+    size_t R = net->n_classes, n = net->n_nodes * R, m = 0;
+    if (n == 0) return MYRI_OK; /* no nodes or no classes: nothing flows */
+    bool flow[QNA_MAX_PAIRS], leaves[QNA_MAX_PAIRS];
+    size_t idx[QNA_MAX_PAIRS], pair[QNA_MAX_PAIRS];
+    qna__reach(net, flow, leaves);
+    for (size_t k = 0; k < n; k++) {
+        if (!flow[k]) continue;
+        if (!leaves[k])
+            return qna__err(err, MYRI_EMODEL,
+                            "qna: traffic of class '%s' at node '%s' never leaves the network (no "
+                            "route with p > 0 leads from it to exit); expected every routing cycle "
+                            "to have an exit",
+                            net->class_name[k % R], net->node_name[k / R]);
+        idx[k] = m;
+        pair[m++] = k;
+    }
+    if (m == 0) return MYRI_OK;
+    double *a = calloc(m * (m + 1), sizeof *a);
+    if (!a) return MYRI_ENOMEM;
+#define A(i, j) a[(i) * (m + 1) + (j)]
+    for (size_t i = 0; i < m; i++) {
+        A(i, i) = 1;
+        A(i, m) = net->ext_rate[qna__pair(pair[i] / R, pair[i] % R)];
     }
     for (size_t e = 0; e < net->n_routes; e++) {
         const myri_qna_route *rt = &net->route[e];
-        if (rt->to == QNA_EXIT) continue;
+        if (rt->to == QNA_EXIT || !(rt->p > 0)) continue;
         size_t f = (rt->from / QNA_MAX_CLASSES) * R + rt->from % QNA_MAX_CLASSES;
         size_t t = (rt->to / QNA_MAX_CLASSES) * R + rt->to % QNA_MAX_CLASSES;
-        A(t, f) -= rt->p;
+        if (flow[f]) A(idx[t], idx[f]) -= rt->p; /* flow[f] implies flow[t] */
     }
     myri_status st = MYRI_OK;
-    for (size_t c = 0; c < n && st == MYRI_OK; c++) {
+    for (size_t c = 0; c < m && st == MYRI_OK; c++) {
         size_t piv = c;
-        for (size_t r = c + 1; r < n; r++)
+        for (size_t r = c + 1; r < m; r++)
             if (fabs(A(r, c)) > fabs(A(piv, c))) piv = r;
-        if (fabs(A(piv, c)) < 1e-12) {
+        if (!(fabs(A(piv, c)) > QNA_EXIT_MIN)) {
             st = qna__err(err, MYRI_EMODEL,
-                               "qna: the traffic equations are singular: traffic of class "
-                               "'%s' at node '%s' never leaves the network; expected every "
-                               "routing cycle to have an exit",
-                               net->class_name[c % R], net->node_name[c / R]);
+                          "qna: the traffic equations are singular in double precision: a routing "
+                          "cycle through class '%s' at node '%s' is left with a probability below "
+                          "%g, the rounding of sums of probabilities; expected an exit probability "
+                          "above %g",
+                          net->class_name[pair[c] % R], net->node_name[pair[c] / R], QNA_EXIT_MIN,
+                          QNA_EXIT_MIN);
             break;
         }
         if (piv != c)
-            for (size_t j = 0; j <= n; j++) {
+            for (size_t j = 0; j <= m; j++) {
                 double t = A(c, j);
                 A(c, j) = A(piv, j);
                 A(piv, j) = t;
             }
-        for (size_t r = 0; r < n; r++) {
+        for (size_t r = 0; r < m; r++) {
             if (r == c || A(r, c) == 0) continue;
             double f = A(r, c) / A(c, c);
-            for (size_t j = c; j <= n; j++) A(r, j) -= f * A(c, j);
+            for (size_t j = c; j <= m; j++) A(r, j) -= f * A(c, j);
         }
     }
     if (st == MYRI_OK)
-        for (size_t k = 0; k < n; k++) {
-            double v = A(k, n) / A(k, k);
-            out->lambda_nc[k / R][k % R] = fabs(v) < 1e-300 ? 0 : v;
+        for (size_t i = 0; i < m; i++) {
+            double v = A(i, m) / A(i, i);
+            out->lambda_nc[pair[i] / R][pair[i] % R] = fabs(v) < 1e-300 ? 0 : v;
         }
 #undef A
     free(a);
@@ -277,10 +334,17 @@ static myri_status qna__step1(const myri_qna_net *net, myri_qna_result *out, myr
             lam += l;                                 /* (3) */
             rho += l * net->svc_mean[k] / m;          /* (4), (5) */
         }
+        /* (6) is lambda_i / rho_i; when rho_i underflows to 0 with lambda_i > 0
+         * (tiny rates) that is 0/0, so mu_i comes from the rate-weighted mean
+         * service time instead (the same value in exact arithmetic). */
+        double es = 0, sum = 0;
+        for (size_t r = 0; r < net->n_classes && lam > 0; r++) {
+            double l = out->lambda_nc[i][r];
+            if (l > 0) es += l / lam * net->svc_mean[qna__pair(i, r)];
+        }
         nr->lambda = lam;
         nr->rho = rho;
-        nr->mu = rho > 0 ? lam / rho : 0;             /* (6) */
-        double sum = 0;
+        nr->mu = rho > 0 ? lam / rho : es > 0 ? m / es : 0; /* (6) */
         for (size_t r = 0; r < net->n_classes && lam > 0; r++) {
             double l = out->lambda_nc[i][r];
             if (l <= 0) continue;
@@ -371,6 +435,27 @@ static void qna__step3(const myri_qna_options *opt, myri_qna_node_result *nr)
     nr->l = nr->w * nr->lambda;   /* (15) */
 }
 
+/* Every figure of a node finite and in its range (rates, times, lengths and
+ * SCVs >= 0, utilisation < 1): a result outside is reported, never printed.
+ * Only rates or times near the limits of double get here (a sum that
+ * overflows to inf, a product that underflows). */
+static myri_status qna__check(const myri_qna_net *net, const myri_qna_result *out, myri_error *err)
+{
+    for (size_t i = 0; i < net->n_nodes; i++) {
+        const myri_qna_node_result *n = &out->node[i];
+        const double v[] = {n->lambda, n->rho, n->mu, n->ca2, n->cs2, n->cd2, n->wq, n->w, n->lq, n->l};
+        static const char *const name[] = {"lambda", "rho", "mu", "ca2", "cs2", "cd2", "wq", "w", "lq", "l"};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            if (!isfinite(v[k]) || v[k] < -1e-9)
+                return qna__err(err, MYRI_EMODEL,
+                                "qna: node '%s': %s = %g is not a finite non-negative number (arrival "
+                                "rate %g, utilisation %g): the rates or times of the network are beyond "
+                                "the range of double; expected rates and times nearer 1",
+                                net->node_name[i], name[k], v[k], n->lambda, n->rho);
+    }
+    return MYRI_OK;
+}
+
 myri_status myri_qna_solve(const myri_qna_net *net, const myri_qna_options *opt, myri_qna_result *out,
                       myri_error *err)
 {
@@ -417,7 +502,7 @@ myri_status myri_qna_solve(const myri_qna_net *net, const myri_qna_options *opt,
         return qna__err(err, MYRI_EMODEL, "qna: step 2 did not converge in %d sweeps",
                         opt->max_sweeps);
     for (size_t i = 0; i < net->n_nodes; i++) qna__step3(opt, &out->node[i]);
-    return MYRI_OK;
+    return qna__check(net, out, err);
 }
 
 /* ---- output ------------------------------------------------------------------------ */

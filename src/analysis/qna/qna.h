@@ -48,6 +48,7 @@ extern "C" {
 /* Limits (fixed so that a solve needs no allocation beyond the result). */
 #define QNA_MAX_NODES 32
 #define QNA_MAX_CLASSES 16
+#define QNA_MAX_ROUTES 1024 /* routing entries (from, to) of one network */
 #define QNA_NAME_MAX 32
 /* Destination "leave the network" for myri_qna_net_route (to_node). */
 #define QNA_EXIT ((size_t)-1)

@@ -248,7 +248,7 @@ static myri_status qna__routing(myri_qna_net *net, const myri_node *seq, myri_er
                                  "entry for every (node, class) that traffic reaches",
                                  myri_qna_net_node_name(net, ti), myri_qna_net_class_name(net, tr));
         st = myri_qna_net_route(net, fi, fr, ti, tr, e.p);
-        if (st == MYRI_EFULL) return myri_error_at(err, elem, "too many routes");
+        if (st == MYRI_EFULL) return myri_error_at(err, elem, "too many routes; expected at most %d", QNA_MAX_ROUTES);
         if (st != MYRI_OK) return myri_error_at(err, elem, "bad route");
     }
     return MYRI_OK;

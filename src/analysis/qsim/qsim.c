@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +24,10 @@
 enum { EV_ARRIVAL = 1, EV_DONE = 2, EV_WAKE = 3 };
 enum { ST_IDLE = 0, ST_BUSY = 1, ST_HELD = 2 };
 #define NO_STATION 0xff
+/* The longest simulated time a run may span: 2^62 ps (4.6e12 us, about 53
+ * simulated days), a quarter of the engine's 2^64 ps, so no time sum or
+ * batch doubling can wrap.  A plan that needs more is refused before the run. */
+#define RUN_HORIZON_PS 4611686018427387904ull
 
 /* Per-station statistics collected per batch: util, lq, blocked, queues. */
 enum { STAT_UTIL = 0, STAT_LQ = 1, STAT_BLOCKED = 2, STAT_Q0 = 3 };
@@ -339,6 +344,7 @@ static uint64_t source__gap_ps(nics_source *src, myri_rng *rng)
     if (src->antithetic) x = u > 0.0 ? -src->mean_us * log(u) : 40.0 * src->mean_us;
     else x = -src->mean_us * log1p(-u);
     double ps = x * (double)MYRI_PS_PER_US;
+    if (!(ps < (double)RUN_HORIZON_PS)) return RUN_HORIZON_PS; /* beyond any run: no integer overflow */
     return ps < 1.0 ? 1 : (uint64_t)llround(ps);
 }
 
@@ -551,10 +557,19 @@ static myri_qsim_est batches__est_cv(const nics_batches *b, size_t stat, double 
     return e;
 }
 
-static myri_qsim_est batches__get(const nics_batches *b, size_t stat, bool plain, double *corr)
+/* The estimate of a statistic whose values lie in [lo, hi].  A batch mean
+ * always does (it is a time average); the control-variate estimate is an
+ * extrapolation that may not, on short runs or near saturation: then the
+ * plain batch means are used (and *corr is 0). */
+static myri_qsim_est batches__get(const nics_batches *b, size_t stat, bool plain, double lo, double hi,
+                                  double *corr)
 {
     double c = 0.0;
     myri_qsim_est e = plain ? batches__est(b, stat) : batches__est_cv(b, stat, &c);
+    if (!plain && !(e.mean >= lo && e.mean <= hi && isfinite(e.hw))) {
+        e = batches__est(b, stat);
+        c = 0.0;
+    }
     if (corr) *corr = c;
     return e;
 }
@@ -649,12 +664,12 @@ static void run__results(nics_run *r, const nics_batches *b, bool plain, myri_qs
         myri_qsim_station_result *sr = &out->st[i];
         nics_station *s = &r->st[i];
         size_t base = i * STATS_PER_STATION;
-        sr->util = batches__get(b, base + STAT_UTIL, plain, NULL);
-        sr->lq = batches__get(b, base + STAT_LQ, plain, &sr->lq_corr);
+        sr->util = batches__get(b, base + STAT_UTIL, plain, 0.0, 1.0, NULL);
+        sr->lq = batches__get(b, base + STAT_LQ, plain, 0.0, INFINITY, &sr->lq_corr);
         sr->lq_plain = batches__est(b, base + STAT_LQ);
-        sr->blocked = batches__get(b, base + STAT_BLOCKED, plain, NULL);
+        sr->blocked = batches__get(b, base + STAT_BLOCKED, plain, 0.0, 1.0, NULL);
         for (unsigned q = 0; q < MYRI_QSIM_MAX_QUEUES; q++)
-            sr->queue[q] = batches__get(b, base + STAT_Q0 + q, plain, NULL);
+            sr->queue[q] = batches__get(b, base + STAT_Q0 + q, plain, 0.0, INFINITY, NULL);
         for (unsigned c = 0; c < MYRI_QSIM_MAX_CLASSES; c++) {
             sr->served[c] = s->served[c];
             sr->hold_per_msg_us[c] =
@@ -669,47 +684,122 @@ static void run__results(nics_run *r, const nics_batches *b, bool plain, myri_qs
     out->hash = myri_sim_hash(r->sim);
 }
 
-/* Warm-up in arrivals: about 20 relaxation times of the busiest station
- * (relaxation ~ 1/(1-rho)^2 services), at least 2000. */
-static uint64_t run__auto_warmup(double rho_max)
-{
-    double w = 20.0 / ((1.0 - rho_max) * (1.0 - rho_max));
-    return w < 2000.0 ? 2000 : (uint64_t)w;
-}
-
-/* Run-length plan derived from the options and the offered loads. */
+/* Run-length plan derived from the options and the offered loads.  Lengths
+ * are computed in double and checked against RUN_HORIZON_PS before any
+ * conversion to an integer. */
 typedef struct nics_plan {
     size_t min_batches;
     uint64_t warm, cap, min_arr;
     double lambda;           /* total external rate per us */
     myri_time_ps batch_ps;   /* initial batch length */
+    myri_time_ps warm_ps;    /* length of the warm-up */
 } nics_plan;
 
-static myri_status run__plan(const myri_qsim_net *net, const myri_qsim_opts *opts, nics_plan *pl)
+static void why__set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void why__set(char *why, size_t n, const char *fmt, ...)
+{
+    if (!why || n == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+}
+
+/* Warm-up in arrivals: about 20 relaxation times of the busiest station
+ * (relaxation ~ 1/(1-rho)^2 services), at least 2000; the batch length
+ * (automatic plan) is 10/(1-rho)^2 arrivals, at least 500. */
+static double plan__warm_arr(const myri_qsim_opts *o, double rho_max)
+{
+    if (o->warmup_arrivals) return (double)o->warmup_arrivals;
+    return fmax(2000.0, 20.0 / ((1.0 - rho_max) * (1.0 - rho_max)));
+}
+
+/* Checks the simulated time the plan needs against RUN_HORIZON_PS and says
+ * which part is too long. */
+static myri_status plan__fits(const myri_qsim_opts *o, const nics_plan *pl, double rho_max, double warm_arr,
+                              double batch_arr, char *why, size_t n)
+{
+    const double us_per_arr = 1.0 / pl->lambda, hor_us = (double)RUN_HORIZON_PS / (double)MYRI_PS_PER_US;
+    double warm_us = warm_arr * us_per_arr;
+    double obs_arr = o->arrivals ? (double)o->arrivals
+                                 : fmax((double)pl->min_arr, (double)pl->min_batches * batch_arr);
+    double obs_us = obs_arr * us_per_arr;
+    if (o->warmup_arrivals && warm_us > hor_us) {
+        why__set(why, n,
+                 "--warmup %llu arrivals at %g per us take %.3g us of simulated time; a run spans at "
+                 "most %.3g us (expected --warmup <= %.0f)",
+                 (unsigned long long)o->warmup_arrivals, pl->lambda, warm_us, hor_us, hor_us * pl->lambda);
+        return MYRI_ERANGE;
+    }
+    if (!o->warmup_arrivals && warm_arr > (double)pl->cap) {
+        why__set(why, n,
+                 "lambda %g is too close to saturation for the batch plan: the busiest station's offered "
+                 "utilisation %.6f needs a warm-up of %.3g arrivals (20/(1-rho)^2), more than the %llu of "
+                 "--max-arrivals (expected a smaller lambda, or --warmup N)",
+                 pl->lambda, rho_max, warm_arr, (unsigned long long)pl->cap);
+        return MYRI_ERANGE;
+    }
+    if (warm_us + obs_us <= hor_us && batch_arr * us_per_arr * (double)MYRI_PS_PER_US >= 1.0) return MYRI_OK;
+    if (rho_max > 0.5)
+        why__set(why, n,
+                 "lambda %g is too close to saturation for the batch plan: the busiest station's offered "
+                 "utilisation %.6f needs a warm-up of %.3g arrivals and %zu batches of %.3g arrivals "
+                 "(20/(1-rho)^2 and 10/(1-rho)^2), %.3g us of simulated time; a run spans at most %.3g us",
+                 pl->lambda, rho_max, warm_arr, pl->min_batches, batch_arr, warm_us + obs_us, hor_us);
+    else
+        why__set(why, n,
+                 "lambda %g is too small: the %.3g arrivals of the run (warm-up %.3g, then %.3g) take %.3g us "
+                 "of simulated time; a run spans at most %.3g us (expected lambda >= %.3g per us)",
+                 pl->lambda, warm_arr + obs_arr, warm_arr, obs_arr, warm_us + obs_us, hor_us,
+                 (warm_arr + obs_arr) / hor_us);
+    return MYRI_ERANGE;
+}
+
+static myri_status run__plan(const myri_qsim_net *net, const myri_qsim_opts *opts, nics_plan *pl, char *why,
+                             size_t n)
 {
     double rho[MYRI_QSIM_MAX_STATIONS], rho_max = 0.0;
+    unsigned busiest = 0;
     myri_qsim_net_offered(net, rho);
     for (unsigned i = 0; i < net->nstations; i++)
-        if (rho[i] > rho_max) rho_max = rho[i];
-    if (rho_max >= 1.0) return MYRI_EMODEL;
-    pl->lambda = 0.0;
+        if (rho[i] > rho_max) rho_max = rho[i], busiest = i;
+    if (!(rho_max < 1.0)) {
+        why__set(why, n, "station %s is unstable: offered utilisation %.4f >= 1", net->st[busiest].name,
+                 rho_max);
+        return MYRI_EMODEL;
+    }
+    memset(pl, 0, sizeof *pl);
     for (unsigned k = 0; k < net->nsources; k++) pl->lambda += net->src[k].rate_per_us;
     pl->min_batches = opts->min_batches ? opts->min_batches : 32;
-    pl->warm = opts->warmup_arrivals ? opts->warmup_arrivals : run__auto_warmup(rho_max);
     pl->cap = opts->max_arrivals ? opts->max_arrivals : 400000000ull;
     pl->min_arr = opts->min_arrivals ? opts->min_arrivals : 250000;
+    double warm_arr = plan__warm_arr(opts, rho_max);
     double batch_arr = opts->arrivals ? (double)opts->arrivals / (double)pl->min_batches
                                       : fmax(500.0, 10.0 / ((1.0 - rho_max) * (1.0 - rho_max)));
-    double batch_ps = batch_arr / pl->lambda * (double)MYRI_PS_PER_US;
-    if (batch_ps < 1.0 || batch_ps > 1e18) return MYRI_EINVAL;
-    pl->batch_ps = (myri_time_ps)batch_ps;
+    myri_status st = plan__fits(opts, pl, rho_max, warm_arr, batch_arr, why, n);
+    if (st != MYRI_OK) return st;
+    pl->warm = (uint64_t)warm_arr;
+    pl->warm_ps = (myri_time_ps)(warm_arr / pl->lambda * (double)MYRI_PS_PER_US);
+    pl->batch_ps = (myri_time_ps)(batch_arr / pl->lambda * (double)MYRI_PS_PER_US);
     return MYRI_OK;
+}
+
+myri_status myri_qsim_check(const myri_qsim_net *net, const myri_qsim_opts *opts, char *why, size_t n)
+{
+    why__set(why, n, "invalid network or options");
+    if (!net || !opts || myri_qsim_net_check(net) != MYRI_OK) return MYRI_EINVAL;
+    if (opts->arrivals == 0 && !(opts->precision > 0.0 && opts->precision < 1.0)) {
+        why__set(why, n, "precision %g out of range; expected 0 < precision < 1", opts->precision);
+        return MYRI_EINVAL;
+    }
+    nics_plan pl;
+    return run__plan(net, opts, &pl, why, n);
 }
 
 /* Runs the warm-up and clears every statistic; returns its end time. */
 static myri_time_ps run__warmup(nics_run *r, const nics_plan *pl, myri_qsim_result *out)
 {
-    myri_time_ps t = (myri_time_ps)((double)pl->warm / pl->lambda * (double)MYRI_PS_PER_US);
+    myri_time_ps t = pl->warm_ps;
     myri_sim_run(r->sim, t, 0);
     out->warmup_arrivals = r->arrivals;
     run__reset_stats(r, t);
@@ -733,6 +823,10 @@ static myri_time_ps run__batches(nics_run *r, const myri_qsim_opts *opts, const 
 {
     size_t stat = r->net->bottleneck * STATS_PER_STATION + STAT_LQ;
     for (;;) {
+        if (*batch_ps > RUN_HORIZON_PS - t) {
+            out->time_limit = true; /* the next batch would pass the horizon */
+            return t;
+        }
         t += *batch_ps;
         myri_sim_run(r->sim, t, 0);
         run__collect(r, t, b);
@@ -745,7 +839,7 @@ static myri_time_ps run__batches(nics_run *r, const myri_qsim_opts *opts, const 
             continue;
         }
         if (b->n >= pl->min_batches && done >= pl->min_arr) {
-            myri_qsim_est e = batches__get(b, stat, opts->plain_batch_means, NULL);
+            myri_qsim_est e = batches__get(b, stat, opts->plain_batch_means, 0.0, INFINITY, NULL);
             if (e.hw <= opts->precision * fabs(e.mean)) {
                 out->converged = true;
                 return t;
@@ -767,7 +861,7 @@ myri_status myri_qsim_run(const myri_qsim_net *net, const myri_qsim_opts *opts, 
     if (opts->arrivals == 0 && !(opts->precision > 0.0 && opts->precision < 1.0)) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
     nics_plan pl;
-    if ((st = run__plan(net, opts, &pl)) != MYRI_OK) return st;
+    if ((st = run__plan(net, opts, &pl, NULL, 0)) != MYRI_OK) return st;
     nics_batches b = {.cap = 2 * pl.min_batches};
     b.row = malloc(sizeof(double) * NSTATS * b.cap);
     nics_run *r = calloc(1, sizeof *r);
@@ -787,11 +881,44 @@ myri_status myri_qsim_run(const myri_qsim_net *net, const myri_qsim_opts *opts, 
         out->t1_ps = t;
         out->batch_us = (double)batch_ps / (double)MYRI_PS_PER_US;
         run__results(r, &b, opts->plain_batch_means, out);
+        st = myri_qsim_result_check(net, out, NULL, 0);
     }
     run__teardown(r);
     free(r);
     free(b.row);
     return st;
+}
+
+/* One estimate in its physical range: a finite mean in [lo, hi] (up to a
+ * rounding slack) and a finite, non-negative half-width. */
+static bool est__ok(myri_qsim_est e, double lo, double hi)
+{
+    const double eps = 1e-9;
+    return isfinite(e.mean) && e.mean >= lo - eps && e.mean <= hi + eps && e.hw >= 0.0 && isfinite(e.hw);
+}
+
+myri_status myri_qsim_result_check(const myri_qsim_net *net, const myri_qsim_result *r, char *why, size_t n)
+{
+    if (!net || !r) return MYRI_EINVAL;
+    for (unsigned i = 0; i < net->nstations && i < MYRI_QSIM_MAX_STATIONS; i++) {
+        const myri_qsim_station_result *s = &r->st[i];
+        const char *bad = NULL;
+        myri_qsim_est e = {0.0, 0.0};
+        if (!est__ok(s->util, 0.0, 1.0)) bad = "utilisation", e = s->util;
+        else if (!est__ok(s->blocked, 0.0, 1.0)) bad = "blocked fraction", e = s->blocked;
+        else if (!est__ok(s->lq, 0.0, INFINITY)) bad = "queue length", e = s->lq;
+        for (unsigned q = 0; !bad && q < net->st[i].nqueues && q < MYRI_QSIM_MAX_QUEUES; q++)
+            if (!est__ok(s->queue[q], 0.0, INFINITY)) bad = "per-queue length", e = s->queue[q];
+        if (bad) {
+            why__set(why, n,
+                     "station %s: %s %g +- %g is outside its physical range (%s, finite); the run is "
+                     "not a result (too short, or too close to saturation)",
+                     net->st[i].name, bad, e.mean, e.hw,
+                     strcmp(bad, "utilisation") == 0 || strcmp(bad, "blocked fraction") == 0 ? "0 to 1" : ">= 0");
+            return MYRI_ERANGE;
+        }
+    }
+    return MYRI_OK;
 }
 
 /* ---- independent jobs on several threads ------------------------------------------ */

@@ -194,15 +194,27 @@ typedef struct myri_qsim_result {
     double batch_us;          /* length of one batch */
     double lag1;              /* lag-1 autocorrelation of the bottleneck's batch means */
     bool converged;           /* precision rule met (always true for fixed runs) */
+    bool time_limit;          /* stopped at the longest simulated time a run may span */
     /* Pairs (A, B) of completions used by the p estimate: data messages
      * served by LANai that found the next station idle / busy. */
     uint64_t found_idle[MYRI_QSIM_MAX_STATIONS], found_busy[MYRI_QSIM_MAX_STATIONS];
 } myri_qsim_result;
 
 /* Runs the network on the engine.  Returns MYRI_OK, MYRI_EINVAL (bad net or
- * options), MYRI_ENOMEM, or MYRI_EMODEL (a station offered utilisation >= 1).
- * Deterministic: same net and opts, same result and hash. */
+ * options), MYRI_ENOMEM, MYRI_EMODEL (a station offered utilisation >= 1),
+ * or MYRI_ERANGE: the run plan does not fit the longest simulated time a run
+ * may span, 2^62 ps = 4.6e12 us (lambda too small, too close to saturation for the
+ * batch plan, or a warm-up too long; see myri_qsim_check), or an estimate
+ * came out of its physical range (see myri_qsim_result_check): *out is then
+ * not a result.  Deterministic: same net and opts, same result and hash. */
 myri_status myri_qsim_run(const myri_qsim_net *net, const myri_qsim_opts *opts, myri_qsim_result *out);
+/* The checks myri_qsim_run makes before running, with the reason of a
+ * failure in why[0..n) (may be NULL): same statuses. */
+myri_status myri_qsim_check(const myri_qsim_net *net, const myri_qsim_opts *opts, char *why, size_t n);
+/* MYRI_OK when every estimate of r is in its physical range: utilisation
+ * and blocked fraction in [0, 1], queue lengths >= 0, means and half-widths
+ * finite; else MYRI_ERANGE with the station and figure in why. */
+myri_status myri_qsim_result_check(const myri_qsim_net *net, const myri_qsim_result *r, char *why, size_t n);
 
 /* Runs several independent jobs on up to `threads` threads (each job's
  * result depends only on its inputs, never on scheduling).  status[i] gets
@@ -257,6 +269,10 @@ typedef struct myri_qsim_series {
     const double *err;   /* half-widths for error bars, or NULL */
     bool dashed, markers;
     int colour;          /* palette index + 1; 0 = by position in the plot */
+    int shape;           /* marker: 0 circle, 1 square, 2 triangle, 3 diamond, 4 triangle down */
+    bool open;           /* hollow marker (no fill) */
+    bool no_line;        /* points only */
+    double dodge;        /* horizontal offset of markers and error bars, pixels (coincident series) */
 } myri_qsim_series;
 
 typedef struct myri_qsim_plot {
@@ -266,7 +282,10 @@ typedef struct myri_qsim_plot {
     const myri_qsim_series *series;
 } myri_qsim_plot;
 
-/* Writes the plot as a standalone SVG (800 x 500) to `out`.  Returns MYRI_OK,
+/* Writes the plot as a standalone SVG (1060 x 500, legend right of the frame)
+ * to `out`.  Solid lines are drawn first, wide and translucent, dashed lines
+ * over them, markers over every line, so no series hides another; data are
+ * inset from the frame so no marker is cut.  Returns MYRI_OK,
  * MYRI_EINVAL (no series or no points), MYRI_EIO on write error. */
 myri_status myri_qsim_plot_svg(const myri_qsim_plot *p, FILE *out);
 
