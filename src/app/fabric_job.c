@@ -323,9 +323,13 @@ static fjob__links fjob__links_of(const fjob__run *r)
     fjob__links a = {0};
     size_t n = myri_fabric_channel_count(r->fabric);
     double win = (double)(r->end_ps - r->win_start_ps);
+    myri_fabric_channel_stats *all = n ? malloc(n * sizeof *all) : NULL;
+    if (!all || myri_fabric_get_all_channel_stats(r->fabric, all, n)) { /* linear in the channels */
+        free(all);
+        return a;
+    }
     for (size_t ch = 0; ch < n; ch++) {
-        myri_fabric_channel_stats s;
-        if (myri_fabric_get_channel_stats(r->fabric, ch, &s)) continue;
+        myri_fabric_channel_stats s = all[ch];
         double u = win > 0 ? (double)s.busy_ps / win : 0, st = win > 0 ? (double)s.stopped_ps / win : 0;
         a.mean_util += u / (double)n;
         if (u > a.max_util) {
@@ -338,6 +342,7 @@ static fjob__links fjob__links_of(const fjob__run *r)
         a.truncated += s.truncated;
         if (s.max_slack_bytes > a.max_slack) a.max_slack = s.max_slack_bytes;
     }
+    free(all);
     return a;
 }
 

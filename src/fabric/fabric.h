@@ -197,6 +197,10 @@ typedef struct myri_fabric_channel_stats {
 size_t myri_fabric_channel_count(const myri_fabric *f);
 myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
                                           myri_fabric_channel_stats *out);
+/* The statistics of every channel (n = myri_fabric_channel_count) into out[0..n-1]:
+ * the counters are brought up to date once, so this is linear in the channels
+ * (calling myri_fabric_get_channel_stats for each channel is quadratic). */
+myri_status myri_fabric_get_all_channel_stats(const myri_fabric *f, myri_fabric_channel_stats *out, size_t n);
 /* Starts a new measurement window at the current time: zeroes the channel
  * statistics (busy, stopped, counts, max slack) but not the packet counters. */
 void myri_fabric_reset_stats(myri_fabric *f);

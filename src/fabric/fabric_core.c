@@ -541,11 +541,9 @@ void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
 
 size_t myri_fabric_channel_count(const myri_fabric *f) { return f ? f->nchan : 0; }
 
-myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
-                                          myri_fabric_channel_stats *out)
+/* The statistics of one channel, its counters already brought up to now. */
+static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_channel_stats *out)
 {
-    if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
-    if (f->m->finish_stats) f->m->finish_stats((myri_fabric *)f);
     const fab_chan *c = &f->ch[channel];
     *out = c->st;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
@@ -555,6 +553,22 @@ myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
         uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
         if (now > from) out->stopped_ps += now - from;
     }
+}
+
+myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
+                                          myri_fabric_channel_stats *out)
+{
+    if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
+    if (f->m->finish_stats) f->m->finish_stats((myri_fabric *)f);
+    fab__chan_stats(f, channel, out);
+    return MYRI_OK;
+}
+
+myri_status myri_fabric_get_all_channel_stats(const myri_fabric *f, myri_fabric_channel_stats *out, size_t n)
+{
+    if (!f || !out || n != f->nchan) return MYRI_EINVAL;
+    if (f->m->finish_stats) f->m->finish_stats((myri_fabric *)f); /* once for all: linear */
+    for (size_t ch = 0; ch < n; ch++) fab__chan_stats(f, ch, &out[ch]);
     return MYRI_OK;
 }
 
@@ -580,7 +594,7 @@ void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps)
 static void fab__report_dir(myri_fabric *f, myri_json *j, const char *key, size_t ch, uint64_t win)
 {
     myri_fabric_channel_stats s;
-    myri_fabric_get_channel_stats(f, ch, &s);
+    fab__chan_stats(f, ch, &s); /* brought up to date by myri_fabric_report */
     myri_json_key(j, key);
     myri_json_obj_begin(j);
     myri_json_knum(j, "utilisation", win ? (double)s.busy_ps / (double)win : 0.0);
@@ -597,6 +611,7 @@ void myri_fabric_report(myri_fabric *f, myri_json *j)
 {
     if (!f || !j) return;
     uint64_t now = fab_now(f);
+    if (f->m->finish_stats) f->m->finish_stats(f); /* once, not per channel */
     myri_json_key(j, "links");
     myri_json_arr_begin(j);
     for (size_t l = 0; 2 * l < f->nchan; l++) {
