@@ -104,6 +104,40 @@ static void fjob__dropped(void *ctx, uint64_t id, myri_fabric_drop_reason reason
     if (t >= r->win_start_ps && (unsigned)reason < MYRI_FABRIC_DROP_NREASONS) r->win_dropped[reason]++;
 }
 
+/* The sources give their packets to the devices, and the bound traffic.queue
+ * applies to the devices' FIFOs. */
+static void fjob__use_devices(fjob__run *r)
+{
+    myri_traffic_set_send(r->traffic, myri_hostdev_send, r->devs);
+    myri_traffic_set_queued(r->traffic, myri_hostdev_queued, r->devs);
+}
+
+/* JSON: packets refused at the source (host queue full) and misdelivered (a
+ * corrupted route byte the CRC missed): created = refused + injected (+ ports
+ * queued), injected = delivered + misdelivered + dropped_total + in_flight. */
+static void fjob__json_refused(myri_json *j, const fjob__run *r)
+{
+    uint64_t created, refused, win_refused;
+    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
+    myri_json_kuint(j, "created", created);
+    myri_json_kuint(j, "refused", refused);
+    myri_json_kuint(j, "refused_window", win_refused);
+    myri_json_kuint(j, "misdelivered", r->c.misdelivered);
+}
+
+/* Text: the same, only when not zero. */
+static void fjob__text_refused(FILE *out, const fjob__run *r)
+{
+    uint64_t created, refused, win_refused;
+    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
+    if (refused)
+        fprintf(out, "  refused    %-24s %llu of %llu created (the host's send queue held traffic.queue packets)\n",
+                "queue_full", (unsigned long long)refused, (unsigned long long)created);
+    if (r->c.misdelivered)
+        fprintf(out, "  misdelivered %-22s %llu (good CRC at another host: not in latency or throughput)\n",
+                "route_corrupted", (unsigned long long)r->c.misdelivered);
+}
+
 static void fjob__window_start(fjob__run *r)
 {
     myri_fabric_reset_stats(r->fabric);
@@ -221,7 +255,7 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         /* the devices attach before anything is sent; the sources give them their packets */
         st = myri_hostdev_create(sim, r->fabric, b.topo, &c->port, (uint32_t)c->fp.type_bytes, &r->devs);
         if (st) rc = st == MYRI_EINPUT ? MYRI_EINVAL : st;
-        else myri_traffic_set_send(r->traffic, myri_hostdev_send, r->devs);
+        else fjob__use_devices(r);
     }
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
@@ -296,6 +330,7 @@ static void fjob__json_packets(myri_json *j, const fjob__run *r)
     myri_json_kuint(j, "delivered", r->c.delivered);
     myri_json_kuint(j, "in_flight", r->c.in_flight);
     myri_json_kuint(j, "dropped_total", r->c.dropped_total);
+    fjob__json_refused(j, r);
     myri_json_key(j, "dropped");
     myri_json_obj_begin(j);
     for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++)
@@ -495,6 +530,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
         if (r->c.dropped[i])
             fprintf(out, "  dropped    %-24s %llu\n", myri_fabric_drop_name((myri_fabric_drop_reason)i),
                     (unsigned long long)r->c.dropped[i]);
+    fjob__text_refused(out, r);
     myri_ffaults_report_text(r->faults, out);
     if (l.count == 0) {
         fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");

@@ -116,6 +116,11 @@ typedef struct myri_fabric_packet {
     const uint8_t *payload;   /* payload bytes, or NULL: bytes derived from id (docs) */
     myri_time_ps created_ps;  /* when the packet was made, if before it reaches the fabric (a device's
                                * send queue): the delivery's queued_ps, so latency counts from it; 0 = now */
+    uint32_t dst_host;        /* the host the packet is meant for, if dst_known (not on the wire: like the
+                               * id, the destination knows it); a packet whose route bytes were corrupted
+                               * without the CRC-8 noticing can reach another host: it is then counted
+                               * misdelivered, not delivered, and no delivery callback is made */
+    bool dst_known;           /* false (zero): no check */
 } myri_fabric_packet;
 
 typedef struct myri_fabric_delivery {
@@ -152,6 +157,10 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
  * sends its queued packets FIFO, back to back.  Returns MYRI_EINVAL on a bad
  * host index or route length > 32. */
 myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pkt);
+/* Packets waiting in host `host`'s send queue (handed to the fabric, not begun:
+ * the one being sent is not counted); 0 for a bad host.  A source bounds its
+ * host's queue with it (traffic.queue). */
+size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host);
 
 /* ---- scripted events (call before the time they name) -------------------- */
 /* Cuts link `link` (both channels) at `at_ps`: characters on the wire are
@@ -180,7 +189,8 @@ typedef struct myri_fabric_counters {
     uint64_t delivered_payload_bytes;
     uint64_t dropped[MYRI_FABRIC_DROP_NREASONS];
     uint64_t dropped_total;
-    uint64_t in_flight;         /* injected - delivered - dropped */
+    uint64_t misdelivered;      /* good CRC at a host other than the packet's dst_host (not delivered) */
+    uint64_t in_flight;         /* injected - delivered - misdelivered - dropped */
     uint64_t events;            /* internal events executed by the model */
     uint64_t result_hash;       /* hash of (id, tail time) / (id, reason) in order */
 } myri_fabric_counters;

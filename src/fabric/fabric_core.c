@@ -70,6 +70,7 @@ void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
         if (!c->hq_head) c->hq_tail = NULL;
+        c->hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -140,6 +141,12 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
     if (pkt->dropped || pkt->delivered) return;
     pkt->delivered = true;
     uint64_t now = fab_now(f) + f->skew_ps;
+    if (pkt->dst_known && (uint32_t)f->node[dst_node].host_index != pkt->dst_host) {
+        /* a corrupted route byte the CRC-8 missed: not for this host */
+        f->ctr.misdelivered++;
+        f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x3c6e));
+        return;
+    }
     f->ctr.delivered++;
     f->ctr.delivered_payload_bytes += pkt->payload_bytes;
     f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
@@ -421,6 +428,8 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
     if (!pkt) return NULL;
     pkt->id = pk->id;
     pkt->src_host = pk->src_host;
+    pkt->dst_host = pk->dst_host;
+    pkt->dst_known = pk->dst_known;
     pkt->type = pk->type;
     pkt->payload_bytes = pk->payload_bytes;
     pkt->route_len = pk->route_len;
@@ -441,6 +450,7 @@ void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
     if (c->hq_tail) c->hq_tail->next = pkt;
     else c->hq_head = pkt;
     c->hq_tail = pkt;
+    c->hq_len++;
     f->ctr.injected++;
     f->started = true;
     if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
@@ -470,6 +480,13 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
                           pk->payload, pk->payload_bytes, pkt->bytes);
     myri_fab_host_queue(f, &f->ch[f->node[hn].out_ch[0]], pkt);
     return MYRI_OK;
+}
+
+size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
+{
+    if (!f || host >= f->nhosts) return 0;
+    int32_t ch = f->node[f->host_node[host]].out_ch[0];
+    return ch < 0 ? 0 : f->ch[ch].hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -536,7 +553,7 @@ void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
 {
     if (!f || !out) return;
     *out = f->ctr;
-    out->in_flight = f->ctr.injected - f->ctr.delivered - f->ctr.dropped_total;
+    out->in_flight = f->ctr.injected - f->ctr.delivered - f->ctr.misdelivered - f->ctr.dropped_total;
 }
 
 size_t myri_fabric_channel_count(const myri_fabric *f) { return f ? f->nchan : 0; }

@@ -85,6 +85,8 @@ typedef struct fab_corr {
 typedef struct fab_pkt {
     uint64_t id;
     uint32_t src_host;
+    uint32_t dst_host;     /* intended destination host (dst_known): a delivery elsewhere is misdelivered */
+    bool dst_known;
     uint32_t type;
     uint32_t payload_bytes;
     uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
@@ -226,6 +228,7 @@ typedef struct fab_chan {
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
     fab_pkt *hq_head, *hq_tail;     /* host queue */
+    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint64_t stopped_since;
     uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
     uint8_t hcrc;                   /* host receiver (reference model) */
