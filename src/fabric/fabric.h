@@ -228,6 +228,9 @@ uint64_t myri_fabric_char_time_ps(const myri_fabric *f);
 /* Test hook (tests only): adds `extra_ps` to every delivery time reported by
  * this fabric, so that the differential checker can be shown to fail. */
 void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps);
+/* Test hook (tests only): how many times the model brought every channel's
+ * statistics up to date (once per report: the report is linear). */
+uint64_t myri_fabric__test_stats_syncs(const myri_fabric *f);
 
 #ifdef __cplusplus
 }

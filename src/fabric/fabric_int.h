@@ -328,6 +328,7 @@ struct myri_fabric {
     uint64_t ber_seed;
     myri_fabric_counters ctr;
     uint64_t skew_ps;
+    uint64_t stats_syncs;           /* finish_stats calls (myri_fabric__test_stats_syncs) */
     const struct fab_model *m;      /* the model, chosen at creation */
     uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
     /* fast model: predicted slack checks, at most one per input, in an
