@@ -97,6 +97,12 @@ static void fjob__delivered(void *ctx, const myri_fabric_delivery *d)
     if (r->faults) myri_ffaults_note(r->faults, d->id, -1, d->tail_ps);
 }
 
+static void fjob__misdelivered(void *ctx, const myri_fabric_delivery *d)
+{
+    fjob__run *r = ctx; /* not delivered: no latency, throughput or reply */
+    if (r->faults) myri_ffaults_note(r->faults, d->id, MYRI_FFAULTS_MISDELIVERED, d->tail_ps);
+}
+
 static void fjob__dropped(void *ctx, uint64_t id, myri_fabric_drop_reason reason, myri_time_ps t)
 {
     fjob__run *r = ctx;
@@ -257,6 +263,7 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         if (st) rc = st == MYRI_EINPUT ? MYRI_EINVAL : st;
         else fjob__use_devices(r);
     }
+    if (!rc) myri_fabric_set_misdelivered(r->fabric, fjob__misdelivered); /* a fault's fate */
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
     if (!rc && opts->pcap_path &&

@@ -161,6 +161,10 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pkt);
  * the one being sent is not counted); 0 for a bad host.  A source bounds its
  * host's queue with it (traffic.queue). */
 size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host);
+/* Called (with the callbacks' ctx) when a packet reaches another host than its
+ * dst_host with a good CRC (d->dst_host: where it arrived); such a packet is
+ * counted misdelivered and never passed to `delivered`.  NULL: no call. */
+void myri_fabric_set_misdelivered(myri_fabric *f, void (*fn)(void *ctx, const myri_fabric_delivery *d));
 
 /* ---- scripted events (call before the time they name) -------------------- */
 /* Cuts link `link` (both channels) at `at_ps`: characters on the wire are

@@ -141,36 +141,38 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
     if (pkt->dropped || pkt->delivered) return;
     pkt->delivered = true;
     uint64_t now = fab_now(f) + f->skew_ps;
-    if (pkt->dst_known && (uint32_t)f->node[dst_node].host_index != pkt->dst_host) {
-        /* a corrupted route byte the CRC-8 missed: not for this host */
+    /* a corrupted route byte the CRC-8 missed: not for this host */
+    bool mis = pkt->dst_known && (uint32_t)f->node[dst_node].host_index != pkt->dst_host;
+    if (mis) {
         f->ctr.misdelivered++;
         f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x3c6e));
-        return;
+    } else {
+        f->ctr.delivered++;
+        f->ctr.delivered_payload_bytes += pkt->payload_bytes;
+        f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
     }
-    f->ctr.delivered++;
-    f->ctr.delivered_payload_bytes += pkt->payload_bytes;
-    f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
-    if (f->cb.delivered) {
-        myri_fabric_delivery d = {
-            .id = pkt->id, .src_host = pkt->src_host,
-            .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
-            .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
-            .tail_ps = now, .crc_ok = true};
-        if (fab_now(f) == myri_sim_now(f->sim)) {
-            f->lim_stale = true;
-            f->cb.delivered(f->cb.ctx, &d);
-        } else {
-            fab_cbrec *rec = fab__cbrec(f);
-            rec->delivered = true;
-            rec->d = d;
-            fab__defer(f, rec, fab_now(f));
-        }
+    void (*fn)(void *, const myri_fabric_delivery *) = mis ? f->cb_mis : f->cb.delivered;
+    if (!fn) return;
+    myri_fabric_delivery d = {
+        .id = pkt->id, .src_host = pkt->src_host,
+        .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
+        .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
+        .tail_ps = now, .crc_ok = true};
+    if (fab_now(f) == myri_sim_now(f->sim)) {
+        f->lim_stale = true;
+        fn(f->cb.ctx, &d);
+    } else {
+        fab_cbrec *rec = fab__cbrec(f);
+        rec->delivered = true;
+        rec->misdelivered = mis;
+        rec->d = d;
+        fab__defer(f, rec, fab_now(f));
     }
 }
 
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 {
-    if (r->delivered) f->cb.delivered(f->cb.ctx, &r->d);
+    if (r->delivered) (r->misdelivered ? f->cb_mis : f->cb.delivered)(f->cb.ctx, &r->d);
     else f->cb.dropped(f->cb.ctx, r->id, r->reason, myri_sim_now(f->sim));
     r->next = f->cb_free;
     f->cb_free = r;
@@ -480,6 +482,11 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
                           pk->payload, pk->payload_bytes, pkt->bytes);
     myri_fab_host_queue(f, &f->ch[f->node[hn].out_ch[0]], pkt);
     return MYRI_OK;
+}
+
+void myri_fabric_set_misdelivered(myri_fabric *f, void (*fn)(void *ctx, const myri_fabric_delivery *d))
+{
+    if (f) f->cb_mis = fn;
 }
 
 size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)

@@ -69,6 +69,7 @@ typedef struct fab_ev {
 typedef struct fab_cbrec {
     struct fab_cbrec *next;
     bool delivered;
+    bool misdelivered;     /* with delivered: cb.misdelivered */
     myri_fabric_delivery d;
     uint64_t id;
     myri_fabric_drop_reason reason;
@@ -328,7 +329,8 @@ struct myri_fabric {
     uint64_t ber_seed;
     myri_fabric_counters ctr;
     uint64_t skew_ps;
-    uint64_t stats_syncs;           /* finish_stats calls (myri_fabric__test_stats_syncs) */
+    uint64_t stats_syncs;
+    void (*cb_mis)(void *ctx, const myri_fabric_delivery *d); /* myri_fabric_set_misdelivered */           /* finish_stats calls (myri_fabric__test_stats_syncs) */
     const struct fab_model *m;      /* the model, chosen at creation */
     uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
     /* fast model: predicted slack checks, at most one per input, in an

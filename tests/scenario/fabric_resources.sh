@@ -72,4 +72,19 @@ check "ber: conservation" conserve "$tmp/bf.json"
 check "text: misdelivered line" sh -c "'$myri' run '$ft' --set link.ber=1e-3 --set duration=200us |
   grep -Eq '^  misdelivered +route_corrupted +[1-9]'"
 
+# A scripted misdelivery: h1's packet #3 to h0 (route 0x80) gets route byte
+# 0x82 (port 2: h2) and its trailer corrected by rem(0x02 x^(8*261)) = 0xb9
+# (CRC-8 x^8+x^2+x+1), so that h2 sees a good CRC: the fault's fate is
+# "misdelivered" in both models.
+{ cat "$src/scenarios/hotspot8.yaml"
+  printf 'faults:\n  - {action: corrupt, link: h1, from: h1, source: h1, seq: 3, byte: 0, mask: 2}\n'
+  printf '  - {action: corrupt, link: h1, from: h1, source: h1, seq: 3, byte: 261, mask: 185}\n'; } > "$tmp/mis.yaml"
+for m in fast reference; do
+  check "scripted misdelivery ($m)" expect_rc 0 "$myri" run "$tmp/mis.yaml" --set model=$m --json
+  check "misdelivered 1 ($m)" test "$(num misdelivered "$tmp/out")" -eq 1
+  check "fate misdelivered ($m)" test "$(grep -c '"fate": "misdelivered"' "$tmp/out")" -eq 2
+  check "no crc drop ($m)" test "$(num crc "$tmp/out")" -eq 0
+done
+check "text: fate" sh -c "'$myri' run '$tmp/mis.yaml' | grep -q 'mask 0x02: misdelivered at '"
+
 check_summary

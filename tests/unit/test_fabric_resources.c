@@ -14,6 +14,14 @@
 #include "fabric_testlib.h"
 
 static ft_log g_log;
+static int g_mis_dst = -1, g_mis_n;
+
+static void on_mis(void *ctx, const myri_fabric_delivery *d)
+{
+    (void)ctx;
+    g_mis_dst = (int)d->dst_host;
+    g_mis_n++;
+}
 
 static myri_fabric *mk(myri_sim *sim, myri_topo *t, int model)
 {
@@ -83,6 +91,8 @@ static void test_misdelivered(void **state)
         myri_topo *t = star8();
         myri_sim *sim = myri_sim_create(1);
         myri_fabric *f = mk(sim, t, model);
+        myri_fabric_set_misdelivered(f, on_mis);
+        g_mis_n = 0;
         uint8_t r1 = 0x81, bytes[64];
         myri_crc8 crc;
         myri_crc8_init(&crc, 7);
@@ -108,7 +118,9 @@ static void test_misdelivered(void **state)
         assert_int_equal(c.in_flight, 0);
         assert_int_equal(c.delivered_payload_bytes, 16);
         ft_sort(&g_log);
-        assert_int_equal(g_log.n, 2); /* no callback for the misdelivered packet */
+        assert_int_equal(g_log.n, 2); /* no delivery callback for the misdelivered packet */
+        assert_int_equal(g_mis_n, 1);  /* its own callback: where it went */
+        assert_int_equal(g_mis_dst, 2);
         assert_int_equal(g_log.rec[0].id, 2);
         assert_int_equal(g_log.rec[0].dst, 1);
         assert_int_equal(g_log.rec[1].id, 3);
