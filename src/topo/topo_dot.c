@@ -253,7 +253,7 @@ static void dot__write_levels(FILE *out, const myri_topo *t, const int32_t *leve
         for (size_t i = 0; i < t->nnodes; i++) c += t->node[i].kind == MYRI_TOPO_SWITCH && level[i] == r;
         if (c > widest) widest = c;
     }
-    double width = widest > 1 ? 0.75 * (double)(widest - 1) : 1.0;
+    double width = widest > 1 ? 0.9 * (double)(widest - 1) : 1.0; /* boxes 0.75 in wide */
     for (size_t h = 0; px && h < t->nhosts; h++)
         px[t->host_node[h]] = t->nhosts > 1 ? width * (double)h / (double)(t->nhosts - 1) : width / 2;
     for (int32_t r = deepest; px && k && r >= 0; r--) dot__place_level(t, level, r, px, k, width);
