@@ -97,11 +97,51 @@ static void fjob__delivered(void *ctx, const myri_fabric_delivery *d)
     if (r->faults) myri_ffaults_note(r->faults, d->id, -1, d->tail_ps);
 }
 
+static void fjob__misdelivered(void *ctx, const myri_fabric_delivery *d)
+{
+    fjob__run *r = ctx; /* not delivered: no latency, throughput or reply */
+    if (r->faults) myri_ffaults_note(r->faults, d->id, MYRI_FFAULTS_MISDELIVERED, d->tail_ps);
+}
+
 static void fjob__dropped(void *ctx, uint64_t id, myri_fabric_drop_reason reason, myri_time_ps t)
 {
     fjob__run *r = ctx;
     if (r->faults) myri_ffaults_note(r->faults, id, (int)reason, t);
     if (t >= r->win_start_ps && (unsigned)reason < MYRI_FABRIC_DROP_NREASONS) r->win_dropped[reason]++;
+}
+
+/* The sources give their packets to the devices, and the bound traffic.queue
+ * applies to the devices' FIFOs. */
+static void fjob__use_devices(fjob__run *r)
+{
+    myri_traffic_set_send(r->traffic, myri_hostdev_send, r->devs);
+    myri_traffic_set_queued(r->traffic, myri_hostdev_queued, r->devs);
+}
+
+/* JSON: packets refused at the source (host queue full) and misdelivered (a
+ * corrupted route byte the CRC missed): created = refused + injected (+ ports
+ * queued), injected = delivered + misdelivered + dropped_total + in_flight. */
+static void fjob__json_refused(myri_json *j, const fjob__run *r)
+{
+    uint64_t created, refused, win_refused;
+    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
+    myri_json_kuint(j, "created", created);
+    myri_json_kuint(j, "refused", refused);
+    myri_json_kuint(j, "refused_window", win_refused);
+    myri_json_kuint(j, "misdelivered", r->c.misdelivered);
+}
+
+/* Text: the same, only when not zero. */
+static void fjob__text_refused(FILE *out, const fjob__run *r)
+{
+    uint64_t created, refused, win_refused;
+    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
+    if (refused)
+        fprintf(out, "  refused    %-24s %llu of %llu created (the host's send queue held traffic.queue packets)\n",
+                "queue_full", (unsigned long long)refused, (unsigned long long)created);
+    if (r->c.misdelivered)
+        fprintf(out, "  misdelivered %-22s %llu (good CRC at another host: not in latency or throughput)\n",
+                "route_corrupted", (unsigned long long)r->c.misdelivered);
 }
 
 static void fjob__window_start(fjob__run *r)
@@ -221,8 +261,9 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         /* the devices attach before anything is sent; the sources give them their packets */
         st = myri_hostdev_create(sim, r->fabric, b.topo, &c->port, (uint32_t)c->fp.type_bytes, &r->devs);
         if (st) rc = st == MYRI_EINPUT ? MYRI_EINVAL : st;
-        else myri_traffic_set_send(r->traffic, myri_hostdev_send, r->devs);
+        else fjob__use_devices(r);
     }
+    if (!rc) myri_fabric_set_misdelivered(r->fabric, fjob__misdelivered); /* a fault's fate */
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
     if (!rc && opts->pcap_path &&
@@ -296,6 +337,7 @@ static void fjob__json_packets(myri_json *j, const fjob__run *r)
     myri_json_kuint(j, "delivered", r->c.delivered);
     myri_json_kuint(j, "in_flight", r->c.in_flight);
     myri_json_kuint(j, "dropped_total", r->c.dropped_total);
+    fjob__json_refused(j, r);
     myri_json_key(j, "dropped");
     myri_json_obj_begin(j);
     for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++)
@@ -323,9 +365,13 @@ static fjob__links fjob__links_of(const fjob__run *r)
     fjob__links a = {0};
     size_t n = myri_fabric_channel_count(r->fabric);
     double win = (double)(r->end_ps - r->win_start_ps);
+    myri_fabric_channel_stats *all = n ? malloc(n * sizeof *all) : NULL;
+    if (!all || myri_fabric_get_all_channel_stats(r->fabric, all, n)) { /* linear in the channels */
+        free(all);
+        return a;
+    }
     for (size_t ch = 0; ch < n; ch++) {
-        myri_fabric_channel_stats s;
-        if (myri_fabric_get_channel_stats(r->fabric, ch, &s)) continue;
+        myri_fabric_channel_stats s = all[ch];
         double u = win > 0 ? (double)s.busy_ps / win : 0, st = win > 0 ? (double)s.stopped_ps / win : 0;
         a.mean_util += u / (double)n;
         if (u > a.max_util) {
@@ -338,6 +384,7 @@ static fjob__links fjob__links_of(const fjob__run *r)
         a.truncated += s.truncated;
         if (s.max_slack_bytes > a.max_slack) a.max_slack = s.max_slack_bytes;
     }
+    free(all);
     return a;
 }
 
@@ -490,6 +537,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
         if (r->c.dropped[i])
             fprintf(out, "  dropped    %-24s %llu\n", myri_fabric_drop_name((myri_fabric_drop_reason)i),
                     (unsigned long long)r->c.dropped[i]);
+    fjob__text_refused(out, r);
     myri_ffaults_report_text(r->faults, out);
     if (l.count == 0) {
         fprintf(out, "latency      none: no packet created in the window was delivered by its end\n");

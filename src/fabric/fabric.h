@@ -116,6 +116,11 @@ typedef struct myri_fabric_packet {
     const uint8_t *payload;   /* payload bytes, or NULL: bytes derived from id (docs) */
     myri_time_ps created_ps;  /* when the packet was made, if before it reaches the fabric (a device's
                                * send queue): the delivery's queued_ps, so latency counts from it; 0 = now */
+    uint32_t dst_host;        /* the host the packet is meant for, if dst_known (not on the wire: like the
+                               * id, the destination knows it); a packet whose route bytes were corrupted
+                               * without the CRC-8 noticing can reach another host: it is then counted
+                               * misdelivered, not delivered, and no delivery callback is made */
+    bool dst_known;           /* false (zero): no check */
 } myri_fabric_packet;
 
 typedef struct myri_fabric_delivery {
@@ -152,6 +157,14 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
  * sends its queued packets FIFO, back to back.  Returns MYRI_EINVAL on a bad
  * host index or route length > 32. */
 myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pkt);
+/* Packets waiting in host `host`'s send queue (handed to the fabric, not begun:
+ * the one being sent is not counted); 0 for a bad host.  A source bounds its
+ * host's queue with it (traffic.queue). */
+size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host);
+/* Called (with the callbacks' ctx) when a packet reaches another host than its
+ * dst_host with a good CRC (d->dst_host: where it arrived); such a packet is
+ * counted misdelivered and never passed to `delivered`.  NULL: no call. */
+void myri_fabric_set_misdelivered(myri_fabric *f, void (*fn)(void *ctx, const myri_fabric_delivery *d));
 
 /* ---- scripted events (call before the time they name) -------------------- */
 /* Cuts link `link` (both channels) at `at_ps`: characters on the wire are
@@ -180,7 +193,8 @@ typedef struct myri_fabric_counters {
     uint64_t delivered_payload_bytes;
     uint64_t dropped[MYRI_FABRIC_DROP_NREASONS];
     uint64_t dropped_total;
-    uint64_t in_flight;         /* injected - delivered - dropped */
+    uint64_t misdelivered;      /* good CRC at a host other than the packet's dst_host (not delivered) */
+    uint64_t in_flight;         /* injected - delivered - misdelivered - dropped */
     uint64_t events;            /* internal events executed by the model */
     uint64_t result_hash;       /* hash of (id, tail time) / (id, reason) in order */
 } myri_fabric_counters;
@@ -197,6 +211,10 @@ typedef struct myri_fabric_channel_stats {
 size_t myri_fabric_channel_count(const myri_fabric *f);
 myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
                                           myri_fabric_channel_stats *out);
+/* The statistics of every channel (n = myri_fabric_channel_count) into out[0..n-1]:
+ * the counters are brought up to date once, so this is linear in the channels
+ * (calling myri_fabric_get_channel_stats for each channel is quadratic). */
+myri_status myri_fabric_get_all_channel_stats(const myri_fabric *f, myri_fabric_channel_stats *out, size_t n);
 /* Starts a new measurement window at the current time: zeroes the channel
  * statistics (busy, stopped, counts, max slack) but not the packet counters. */
 void myri_fabric_reset_stats(myri_fabric *f);
@@ -214,6 +232,9 @@ uint64_t myri_fabric_char_time_ps(const myri_fabric *f);
 /* Test hook (tests only): adds `extra_ps` to every delivery time reported by
  * this fabric, so that the differential checker can be shown to fail. */
 void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps);
+/* Test hook (tests only): how many times the model brought every channel's
+ * statistics up to date (once per report: the report is linear). */
+uint64_t myri_fabric__test_stats_syncs(const myri_fabric *f);
 
 #ifdef __cplusplus
 }

@@ -70,6 +70,7 @@ void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
         if (!c->hq_head) c->hq_tail = NULL;
+        c->hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -140,30 +141,38 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
     if (pkt->dropped || pkt->delivered) return;
     pkt->delivered = true;
     uint64_t now = fab_now(f) + f->skew_ps;
-    f->ctr.delivered++;
-    f->ctr.delivered_payload_bytes += pkt->payload_bytes;
-    f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
-    if (f->cb.delivered) {
-        myri_fabric_delivery d = {
-            .id = pkt->id, .src_host = pkt->src_host,
-            .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
-            .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
-            .tail_ps = now, .crc_ok = true};
-        if (fab_now(f) == myri_sim_now(f->sim)) {
-            f->lim_stale = true;
-            f->cb.delivered(f->cb.ctx, &d);
-        } else {
-            fab_cbrec *rec = fab__cbrec(f);
-            rec->delivered = true;
-            rec->d = d;
-            fab__defer(f, rec, fab_now(f));
-        }
+    /* a corrupted route byte the CRC-8 missed: not for this host */
+    bool mis = pkt->dst_known && (uint32_t)f->node[dst_node].host_index != pkt->dst_host;
+    if (mis) {
+        f->ctr.misdelivered++;
+        f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x3c6e));
+    } else {
+        f->ctr.delivered++;
+        f->ctr.delivered_payload_bytes += pkt->payload_bytes;
+        f->ctr.result_hash += myri_fab_mix(pkt->id ^ myri_fab_mix(now + 0x9e37));
+    }
+    void (*fn)(void *, const myri_fabric_delivery *) = mis ? f->cb_mis : f->cb.delivered;
+    if (!fn) return;
+    myri_fabric_delivery d = {
+        .id = pkt->id, .src_host = pkt->src_host,
+        .dst_host = (uint32_t)f->node[dst_node].host_index, .payload_bytes = pkt->payload_bytes,
+        .type = pkt->type, .queued_ps = pkt->queued_ps, .head_sent_ps = pkt->head_ps,
+        .tail_ps = now, .crc_ok = true};
+    if (fab_now(f) == myri_sim_now(f->sim)) {
+        f->lim_stale = true;
+        fn(f->cb.ctx, &d);
+    } else {
+        fab_cbrec *rec = fab__cbrec(f);
+        rec->delivered = true;
+        rec->misdelivered = mis;
+        rec->d = d;
+        fab__defer(f, rec, fab_now(f));
     }
 }
 
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 {
-    if (r->delivered) f->cb.delivered(f->cb.ctx, &r->d);
+    if (r->delivered) (r->misdelivered ? f->cb_mis : f->cb.delivered)(f->cb.ctx, &r->d);
     else f->cb.dropped(f->cb.ctx, r->id, r->reason, myri_sim_now(f->sim));
     r->next = f->cb_free;
     f->cb_free = r;
@@ -426,6 +435,8 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
     if (!pkt) return NULL;
     pkt->id = pk->id;
     pkt->src_host = pk->src_host;
+    pkt->dst_host = pk->dst_host;
+    pkt->dst_known = pk->dst_known;
     pkt->type = pk->type;
     pkt->payload_bytes = pk->payload_bytes;
     pkt->route_len = pk->route_len;
@@ -446,6 +457,7 @@ void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
     if (c->hq_tail) c->hq_tail->next = pkt;
     else c->hq_head = pkt;
     c->hq_tail = pkt;
+    c->hq_len++;
     f->ctr.injected++;
     f->started = true;
     if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
@@ -475,6 +487,18 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
                           pk->payload, pk->payload_bytes, pkt->bytes);
     myri_fab_host_queue(f, &f->ch[f->node[hn].out_ch[0]], pkt);
     return MYRI_OK;
+}
+
+void myri_fabric_set_misdelivered(myri_fabric *f, void (*fn)(void *ctx, const myri_fabric_delivery *d))
+{
+    if (f) f->cb_mis = fn;
+}
+
+size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
+{
+    if (!f || host >= f->nhosts) return 0;
+    int32_t ch = f->node[f->host_node[host]].out_ch[0];
+    return ch < 0 ? 0 : f->ch[ch].hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -541,16 +565,23 @@ void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
 {
     if (!f || !out) return;
     *out = f->ctr;
-    out->in_flight = f->ctr.injected - f->ctr.delivered - f->ctr.dropped_total;
+    out->in_flight = f->ctr.injected - f->ctr.delivered - f->ctr.misdelivered - f->ctr.dropped_total;
 }
 
 size_t myri_fabric_channel_count(const myri_fabric *f) { return f ? f->nchan : 0; }
 
-myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
-                                          myri_fabric_channel_stats *out)
+/* Brings every channel's statistics up to now (linear in the channels). */
+static void fab__sync_stats(myri_fabric *f)
 {
-    if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
-    if (f->m->finish_stats) f->m->finish_stats((myri_fabric *)f);
+    f->stats_syncs++;
+    if (f->m->finish_stats) f->m->finish_stats(f);
+}
+
+uint64_t myri_fabric__test_stats_syncs(const myri_fabric *f) { return f ? f->stats_syncs : 0; }
+
+/* The statistics of one channel, its counters already brought up to now. */
+static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_channel_stats *out)
+{
     const fab_chan *c = &f->ch[channel];
     *out = c->st;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
@@ -560,13 +591,29 @@ myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
         uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
         if (now > from) out->stopped_ps += now - from;
     }
+}
+
+myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
+                                          myri_fabric_channel_stats *out)
+{
+    if (!f || !out || channel >= f->nchan) return MYRI_EINVAL;
+    fab__sync_stats((myri_fabric *)f);
+    fab__chan_stats(f, channel, out);
+    return MYRI_OK;
+}
+
+myri_status myri_fabric_get_all_channel_stats(const myri_fabric *f, myri_fabric_channel_stats *out, size_t n)
+{
+    if (!f || !out || n != f->nchan) return MYRI_EINVAL;
+    fab__sync_stats((myri_fabric *)f); /* once for all: linear */
+    for (size_t ch = 0; ch < n; ch++) fab__chan_stats(f, ch, &out[ch]);
     return MYRI_OK;
 }
 
 void myri_fabric_reset_stats(myri_fabric *f)
 {
     if (!f) return;
-    if (f->m->finish_stats) f->m->finish_stats(f);
+    fab__sync_stats(f);
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
@@ -585,7 +632,7 @@ void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps)
 static void fab__report_dir(myri_fabric *f, myri_json *j, const char *key, size_t ch, uint64_t win)
 {
     myri_fabric_channel_stats s;
-    myri_fabric_get_channel_stats(f, ch, &s);
+    fab__chan_stats(f, ch, &s); /* brought up to date by myri_fabric_report */
     myri_json_key(j, key);
     myri_json_obj_begin(j);
     myri_json_knum(j, "utilisation", win ? (double)s.busy_ps / (double)win : 0.0);
@@ -602,6 +649,7 @@ void myri_fabric_report(myri_fabric *f, myri_json *j)
 {
     if (!f || !j) return;
     uint64_t now = fab_now(f);
+    fab__sync_stats(f); /* once, not per channel */
     myri_json_key(j, "links");
     myri_json_arr_begin(j);
     for (size_t l = 0; 2 * l < f->nchan; l++) {

@@ -66,7 +66,7 @@ typedef struct ff__item {
     char link_name[80];  /* as written in the scenario */
     char packet_name[96];/* "h1#3" */
     /* fate of the packet (corrupt only) */
-    int fate;            /* -2 not finished, -1 delivered, else drop reason */
+    int fate;            /* -3 misdelivered, -2 not finished, -1 delivered, else drop reason */
     myri_time_ps fate_ps;
     size_t order;        /* position in the list */
 } ff__item;
@@ -273,7 +273,7 @@ void myri_ffaults_note(myri_ffaults *ff, uint64_t id, int reason, myri_time_ps t
     for (size_t i = 0; i < ff->n; i++) {
         ff__item *it = &ff->item[i];
         if (it->action != FF_CORRUPT || it->packet != id) continue;
-        it->fate = reason < 0 ? -1 : reason;
+        it->fate = reason == MYRI_FFAULTS_MISDELIVERED ? reason : reason < 0 ? -1 : reason;
         it->fate_ps = t;
     }
 }
@@ -287,6 +287,7 @@ static const char *ff__fate(const ff__item *it)
 {
     if (it->fate == -2) return "not_finished";
     if (it->fate == -1) return "delivered";
+    if (it->fate == MYRI_FFAULTS_MISDELIVERED) return "misdelivered";
     return myri_fabric_drop_name((myri_fabric_drop_reason)it->fate);
 }
 
@@ -336,8 +337,11 @@ void myri_ffaults_report_text(const myri_ffaults *ff, FILE *out)
             fprintf(out, "not delivered nor dropped by the end (or never sent)\n");
         } else {
             myri_format_time(it->fate_ps, a, sizeof a);
-            fprintf(out, "%s%s at %s%s\n", it->fate == -1 ? "" : "dropped ", ff__fate(it), a,
-                    it->fate == -1 ? " (corruption not applied or not detected)" : "");
+            bool plain = it->fate == -1 || it->fate == MYRI_FFAULTS_MISDELIVERED; /* not a drop */
+            fprintf(out, "%s%s at %s%s\n", plain ? "" : "dropped ", ff__fate(it), a,
+                    it->fate == -1                          ? " (corruption not applied or not detected)"
+                    : it->fate == MYRI_FFAULTS_MISDELIVERED ? " (at another host, the CRC-8 did not see it)"
+                                                            : "");
         }
     }
 }

@@ -46,6 +46,9 @@ extern const size_t myri_ffaults_nparams;
 
 typedef struct myri_ffaults myri_ffaults;
 
+/* myri_ffaults_note's reason for a packet that reached another host with a
+ * good CRC (myri_fabric_callbacks.misdelivered): fate "misdelivered". */
+#define MYRI_FFAULTS_MISDELIVERED (-3)
 /* Validates every item against topology t (link names, directions, hosts,
  * times <= end_ps, cut/restore order per link) and schedules the faults on
  * f.  Returns MYRI_OK with *out set (NULL when there are no faults), or

@@ -69,6 +69,7 @@ typedef struct fab_ev {
 typedef struct fab_cbrec {
     struct fab_cbrec *next;
     bool delivered;
+    bool misdelivered;     /* with delivered: cb.misdelivered */
     myri_fabric_delivery d;
     uint64_t id;
     myri_fabric_drop_reason reason;
@@ -85,6 +86,8 @@ typedef struct fab_corr {
 typedef struct fab_pkt {
     uint64_t id;
     uint32_t src_host;
+    uint32_t dst_host;     /* intended destination host (dst_known): a delivery elsewhere is misdelivered */
+    bool dst_known;
     uint32_t type;
     uint32_t payload_bytes;
     uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
@@ -226,6 +229,7 @@ typedef struct fab_chan {
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
     fab_pkt *hq_head, *hq_tail;     /* host queue */
+    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint64_t stopped_since;
     uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
     uint8_t hcrc;                   /* host receiver (reference model) */
@@ -325,6 +329,8 @@ struct myri_fabric {
     uint64_t ber_seed;
     myri_fabric_counters ctr;
     uint64_t skew_ps;
+    uint64_t stats_syncs;
+    void (*cb_mis)(void *ctx, const myri_fabric_delivery *d); /* myri_fabric_set_misdelivered */           /* finish_stats calls (myri_fabric__test_stats_syncs) */
     const struct fab_model *m;      /* the model, chosen at creation */
     uint32_t *dirty; size_t ndirty;  /* fast model: inputs to check at the end of the instant */
     /* fast model: predicted slack checks, at most one per input, in an

@@ -127,6 +127,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         fab_pkt *pkt = c->hq_head;
         c->hq_head = pkt->next;
         if (!c->hq_head) c->hq_tail = NULL;
+        c->hq_len--;
         c->cur = pkt;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;

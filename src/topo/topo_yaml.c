@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GEN_CHOICES "none|back-to-back|star|mesh|fat-tree|clos|ring"
 
@@ -369,6 +370,19 @@ static myri_status yaml__explicit(const myri_topo_config *c, const myri_node *se
     return MYRI_OK;
 }
 
+/* A progress line on stderr while the routes of a large network (2048 hosts
+ * and more: seconds of work, 4 M host pairs) are built and checked, only when
+ * stderr is a terminal; stage NULL erases it. */
+static void yaml__progress(const myri_topo *t, const char *stage)
+{
+    if (!t || t->nhosts < 2048 || !isatty(fileno(stderr))) return;
+    if (stage)
+        fprintf(stderr, "\r\033[Ktopology: %zu hosts, %zu host pairs: %s...", t->nhosts, t->nhosts * (t->nhosts - 1), stage);
+    else
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
 myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
                             const myri_topo_env *env, myri_topo_built *out, myri_error *err)
 {
@@ -393,6 +407,7 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     myri_error e;
     if (!st) st = yaml__roots(out->topo, c->roots, err);
     if (!st && myri_topo_validate(out->topo, &e)) st = yaml__at(err, where, "topology: ", &e);
+    if (!st) yaml__progress(out->topo, "routes");
     if (!st && c->routing == 1) {
         const myri_node *rn = myri_node_get(section, "routing");
         if (c->generator != MYRI_GEN_MESH || explicit_nodes)
@@ -406,11 +421,13 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     if (!st) st = yaml__routes(out, c->routes, err);
     if (!st) {
         myri_error_clear(&e);
+        yaml__progress(out->topo, "deadlock check of the routes");
         out->deadlock_free = myri_routes_deadlock_free(out->topo, out->encoding, &out->routes, &e);
         size_t n = out->deadlock_free ? 0 : strnlen(e.msg, sizeof out->deadlock_msg - 1);
         memcpy(out->deadlock_msg, e.msg, n);
         out->deadlock_msg[n] = '\0';
     }
+    yaml__progress(out->topo, NULL);
     if (st) {
         myri_topo_built_free(out);
         return MYRI_EINPUT;

@@ -30,6 +30,8 @@ enum { HOSTDEV_EV_ARM = 1 };
 typedef struct hostdev__pkt {
     uint64_t id;
     uint32_t type, payload_bytes;
+    uint32_t dst_host;       /* intended destination (dst_known), passed on to the fabric */
+    bool dst_known;
     uint8_t route_len;
     uint8_t route[32];
     myri_time_ps created_ps; /* handed to the device: the latency counts from here */
@@ -78,7 +80,8 @@ static void hostdev__start(hostdev__dev *d)
     for (uint32_t i = 0; i < k->payload_bytes; i++) d->payload[i] = myri_packet_payload_byte(k->id, i);
     myri_fabric_packet pkt = {.id = k->id, .src_host = d->host, .route_len = k->route_len, .route = k->route,
                               .type = k->type, .payload_bytes = k->payload_bytes,
-                              .payload = k->payload_bytes ? d->payload : NULL, .created_ps = k->created_ps};
+                              .payload = k->payload_bytes ? d->payload : NULL, .created_ps = k->created_ps,
+                              .dst_host = k->dst_host, .dst_known = k->dst_known};
     uint32_t all = (uint32_t)k->route_len + d->set->type_bytes + k->payload_bytes;
     myri_status st = myri_port_send(d->port, &pkt, all);
     if (st != MYRI_OK) myri_panic(d->comp, "the port refused packet 0x%llx (status %d)", (unsigned long long)k->id, st);
@@ -99,7 +102,8 @@ static myri_status hostdev__push(hostdev__dev *d, const myri_fabric_packet *pkt)
     }
     hostdev__pkt *k = &d->q[(d->head + d->n) % d->cap];
     *k = (hostdev__pkt){.id = pkt->id, .type = pkt->type, .payload_bytes = pkt->payload_bytes,
-                        .route_len = pkt->route_len, .created_ps = myri_sim_now(d->comp->sim)};
+                        .route_len = pkt->route_len, .created_ps = myri_sim_now(d->comp->sim),
+                        .dst_host = pkt->dst_host, .dst_known = pkt->dst_known};
     if (pkt->route_len) memcpy(k->route, pkt->route, pkt->route_len);
     d->n++;
     d->st.queued = d->n;
@@ -118,6 +122,12 @@ myri_status myri_hostdev_send(void *ctx, const myri_fabric_packet *pkt)
     if (st) return st;
     hostdev__start(d);
     return MYRI_OK;
+}
+
+size_t myri_hostdev_queued(void *ctx, uint32_t host)
+{
+    const myri_hostdevs *s = ctx;
+    return s && host < s->nhosts ? s->dev[host].n : 0;
 }
 
 static void hostdev__tx(void *dv, myri_port *p, const myri_port_tx *t)

@@ -88,6 +88,10 @@ void myri_hostdev_destroy(myri_hostdevs *d);
  * is copied; pkt->payload must be NULL (the device makes the bytes from the
  * id).  MYRI_EINVAL on a bad host, route or payload, MYRI_ENOMEM. */
 myri_status myri_hostdev_send(void *ctx, const myri_fabric_packet *pkt);
+/* A traffic queue function (ctx = the myri_hostdevs): the packets in host
+ * `host`'s send FIFO, the one on the port included (ports.queued); 0 for a bad
+ * host.  traffic.queue bounds it. */
+size_t myri_hostdev_queued(void *ctx, uint32_t host);
 
 /* Counters of host `host`, or (host = UINT32_MAX) summed over every host. */
 myri_status myri_hostdev_get_stats(const myri_hostdevs *d, uint32_t host, myri_hostdev_stats *out);

@@ -49,6 +49,12 @@ const myri_param myri_traffic_param_table[] = {
      "packet type (5 = MyriData, Cplant MCP.h via myrinet-facts 1.3); first byte MSB 0 (< 0x8000 with "
      "packet.type_bytes 2)",
      offsetof(myri_traffic_params, type), NULL},
+    {"queue", MYRI_P_INT, NULL, "256", "1", "1048576",
+     "most packets waiting in a host's send queue (ideal hosts: not begun; port.device dma: its FIFO); "
+     "a packet created beyond it is refused at the source (packets.refused). Assumption, no source: a host's "
+     "send ring is finite; 256 is far above the queue of any load the network carries, and keeps memory flat "
+     "beyond saturation",
+     offsetof(myri_traffic_params, queue), NULL},
 };
 const size_t myri_traffic_nparams = sizeof myri_traffic_param_table / sizeof myri_traffic_param_table[0];
 
@@ -68,6 +74,8 @@ struct myri_traffic {
     myri_fabric *f;
     myri_traffic_send_fn send;
     void *send_ctx;
+    myri_traffic_queued_fn queued;
+    void *queued_ctx;
     const myri_topo_built *b;
     myri_traffic_params tp;
     uint32_t nhosts, type_bytes;
@@ -78,6 +86,7 @@ struct myri_traffic {
     myri_empirical emp;
     bool has_emp, window;
     uint64_t win_packets, win_chars, win_payload;
+    uint64_t created, refused, win_refused; /* refused: the host's queue was full (traffic.queue) */
     double load_sum;
     uint32_t nsenders;
 };
@@ -139,14 +148,21 @@ static void traffic__send(traffic__src *s, uint32_t dst)
     uint32_t size = traffic__size(t, &s->self->rng);
     myri_fabric_packet pkt = {
         .id = myri_packet_id(s->host, s->seq++), .src_host = s->host, .route_len = rt->len,
-        .route = rt->byte, .type = (uint32_t)t->tp.type, .payload_bytes = size, .payload = NULL};
-    if (t->send(t->send_ctx, &pkt) != MYRI_OK)
-        myri_panic(s->self, "the host refused a packet to host %u", dst);
-    if (t->window) {
+        .route = rt->byte, .type = (uint32_t)t->tp.type, .payload_bytes = size, .payload = NULL,
+        .dst_host = dst, .dst_known = true};
+    t->created++;
+    if (t->window) { /* offered: refused packets included */
         t->win_packets++;
         t->win_chars += (uint64_t)rt->len + t->type_bytes + size + 2;
         t->win_payload += size;
     }
+    if (t->queued(t->queued_ctx, s->host) >= (uint64_t)t->tp.queue) {
+        t->refused++;
+        t->win_refused += t->window;
+        return;
+    }
+    if (t->send(t->send_ctx, &pkt) != MYRI_OK)
+        myri_panic(s->self, "the host refused a packet to host %u", dst);
 }
 
 static myri_status traffic__src_create(myri_component *self, const void *config)
@@ -361,6 +377,22 @@ static myri_status traffic__fabric_send(void *ctx, const myri_fabric_packet *pkt
     return myri_fabric_send(ctx, pkt);
 }
 
+static size_t traffic__fabric_queued(void *ctx, uint32_t host) { return myri_fabric_host_queued(ctx, host); }
+
+void myri_traffic_set_queued(myri_traffic *t, myri_traffic_queued_fn queued, void *ctx)
+{
+    if (!t) return;
+    t->queued = queued ? queued : traffic__fabric_queued;
+    t->queued_ctx = queued ? ctx : t->f;
+}
+
+void myri_traffic_refused(const myri_traffic *t, uint64_t *created, uint64_t *refused, uint64_t *win_refused)
+{
+    if (created) *created = t ? t->created : 0;
+    if (refused) *refused = t ? t->refused : 0;
+    if (win_refused) *win_refused = t ? t->win_refused : 0;
+}
+
 void myri_traffic_set_send(myri_traffic *t, myri_traffic_send_fn send, void *ctx)
 {
     if (!t) return;
@@ -375,8 +407,10 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
     if (!sim || !f || !b || !fp || !tp || !out) return MYRI_EINVAL;
     myri_traffic *t = calloc(1, sizeof *t);
     if (!t) return MYRI_ENOMEM;
-    *t = (myri_traffic){.sim = sim, .f = f, .send = traffic__fabric_send, .send_ctx = f, .b = b, .tp = *tp, .nhosts = (uint32_t)b->topo->nhosts,
+    *t = (myri_traffic){.sim = sim, .f = f, .send = traffic__fabric_send, .send_ctx = f,
+                        .queued = traffic__fabric_queued, .queued_ctx = f, .b = b, .tp = *tp, .nhosts = (uint32_t)b->topo->nhosts,
                         .type_bytes = (uint32_t)fp->type_bytes, .char_ps = myri_fabric_char_time_ps(f)};
+    if (t->tp.queue <= 0) t->tp.queue = 256; /* 0: the documented default */
     myri_component *ctl = NULL;
     t->comp = calloc(t->nhosts, sizeof(myri_component *));
     myri_status st = t->comp ? traffic__type(t, at, err) : MYRI_ENOMEM;
@@ -413,7 +447,7 @@ void myri_traffic_window_start(myri_traffic *t)
 {
     if (!t) return;
     t->window = true;
-    t->win_packets = t->win_chars = t->win_payload = 0;
+    t->win_packets = t->win_chars = t->win_payload = t->win_refused = 0;
 }
 
 void myri_traffic_window(const myri_traffic *t, uint64_t *packets, uint64_t *wire_chars,

@@ -58,6 +58,7 @@ typedef struct myri_traffic_params {
     double hotspot_fraction;
     int permutation;         /* 0 random derangement, 1 shift by half */
     int64_t type;            /* packet type carried by every packet */
+    int64_t queue;           /* bound of a host's send queue (packets); beyond it: refused */
 } myri_traffic_params;
 extern const myri_param myri_traffic_param_table[];
 extern const size_t myri_traffic_nparams;
@@ -86,6 +87,15 @@ typedef myri_status (*myri_traffic_send_fn)(void *ctx, const myri_fabric_packet 
 /* Sets the send function (default: myri_fabric_send on the fabric given to
  * myri_traffic_create).  Call before the run. */
 void myri_traffic_set_send(myri_traffic *t, myri_traffic_send_fn send, void *ctx);
+/* How many packets host `host` has waiting (to compare with traffic.queue):
+ * by default myri_fabric_host_queued; with host devices myri_hostdev_queued.
+ * NULL restores the default. */
+typedef size_t (*myri_traffic_queued_fn)(void *ctx, uint32_t host);
+void myri_traffic_set_queued(myri_traffic *t, myri_traffic_queued_fn queued, void *ctx);
+/* Packets created by the sources (run total), refused at the source because
+ * the host's queue held traffic.queue packets (run total and in the window).
+ * created = refused + handed to the host (fabric injected, or a device's FIFO). */
+void myri_traffic_refused(const myri_traffic *t, uint64_t *created, uint64_t *refused, uint64_t *win_refused);
 /* Tells the sources a packet was delivered (ping-pong answers it). */
 void myri_traffic_delivered(myri_traffic *t, const myri_fabric_delivery *d);
 /* Starts the measurement window: counts injections from now on. */

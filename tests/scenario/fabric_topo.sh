@@ -34,9 +34,17 @@ check "route to unknown host" expect_rc 2 "$myri" topo "$src/scenarios/cyclic.ya
 
 check "dot" expect_rc 0 "$myri" topo "$src/scenarios/hotspot8.yaml" --dot
 check "dot header" grep -q '^graph myrinet {$' "$tmp/out"
-check "dot host box" grep -q '"h7" \[shape=box\];' "$tmp/out"
+check "dot host box" grep -q '"h7" \[shape=box, pos="[0-9.]*,0.000!"\];' "$tmp/out"
 check "dot switch circle" grep -q '"s0" \[shape=circle' "$tmp/out"
-check "dot edge with ports" grep -q '"h7" -- "s0" \[taillabel="0", headlabel="7", label="10m"\];' "$tmp/out"
+check "dot edge with ports, no length label (all 10m)" grep -q '"s0" -- "h7" \[taillabel="7", headlabel="0"\];' "$tmp/out"
+check "dot: the common length said once" grep -q 'every cable 10m' "$tmp/out"
+check "dot: lengths kept when they differ" sh -c "'$myri' topo '$src/scenarios/cyclic.yaml' --dot | grep -q 'label=\"20m\"'"
+check "dot: mesh as a grid" sh -c "'$myri' topo '$src/scenarios/mesh-xy.yaml' --dot | grep -q '\"s15\" \[shape=circle, pos=\"9,9!\"\]'"
+check "dot: fat tree in levels" sh -c "'$myri' topo '$src/scenarios/fattree64.yaml' --dot | grep -c 'shape=circle, pos=\"[0-9.]*,4.800!\"' | grep -qx 16"
+if command -v dot >/dev/null 2>&1; then
+  "$myri" topo "$src/scenarios/fattree64.yaml" --dot > "$tmp/ft.dot"
+  check "dot: the fat tree lays out at once (pinned positions)" timeout 10 dot -Tsvg "$tmp/ft.dot" -o "$tmp/ft.svg"
+fi
 check "dot edge count" test "$(grep -c -- ' -- ' "$tmp/out")" -eq 8
 check "dot closes" test "$(tail -n 1 "$tmp/out")" = "}"
 

@@ -366,9 +366,76 @@ static void test_dot(void **state)
     myri_topo_write_dot(t, f);
     fclose(f);
     assert_non_null(strstr(buf, "graph myrinet {"));
-    assert_non_null(strstr(buf, "\"h3\" [shape=box]"));
+    assert_non_null(strstr(buf, "\"h3\" [shape=box"));
     assert_non_null(strstr(buf, "\"s0\" [shape=circle"));
-    assert_non_null(strstr(buf, "\"h3\" -- \"s0\" [taillabel=\"0\", headlabel=\"3\""));
+    /* edges from the upper end (the switch); the same length on every cable: said once */
+    assert_non_null(strstr(buf, "\"s0\" -- \"h3\" [taillabel=\"3\", headlabel=\"0\"];"));
+    assert_null(strstr(buf, "label=\"10m\""));
+    assert_non_null(strstr(buf, "every cable 10m"));
+    assert_non_null(strstr(buf, "\"h3\" [shape=box, pos=\"")); /* hosts in the bottom row */
+    assert_non_null(strstr(buf, ",0.000!\"]"));
+    free(buf);
+    myri_topo_destroy(t);
+}
+
+/* Issue 8: the up/down routes are walked once per (source switch,
+ * destination) and copied to the other hosts of the switch with their own
+ * first byte.  Every route of a 4-ary 3-tree and a Clos, in both encodings,
+ * must reach its destination, and both encodings take the same channels. */
+static void test_updown_shared_routes(void **state)
+{
+    (void)state;
+    for (int g = 0; g < 2; g++) {
+        myri_topo *t = g ? gen(MYRI_GEN_CLOS, 0, 0, 4, 2) : gen(MYRI_GEN_FAT_TREE, 4, 3, 0, 0);
+        myri_routes ra = {0}, rr = {0};
+        assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_ABSOLUTE, &ra, &err), MYRI_OK);
+        assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &rr, &err), MYRI_OK);
+        for (uint32_t s = 0; s < t->nhosts; s++)
+            for (uint32_t d = 0; d < t->nhosts; d++) {
+                if (s == d) continue;
+                uint32_t ca[40], cr[40], da = UINT32_MAX, dr = UINT32_MAX;
+                size_t na = 0, nr = 0;
+                assert_int_equal(myri_route_walk(t, MYRI_ROUTE_ABSOLUTE, s, myri_routes_get(&ra, s, d), ca, &na, &da, &err), MYRI_OK);
+                assert_int_equal(myri_route_walk(t, MYRI_ROUTE_RELATIVE, s, myri_routes_get(&rr, s, d), cr, &nr, &dr, &err), MYRI_OK);
+                assert_int_equal(da, d);
+                assert_int_equal(dr, d);
+                assert_int_equal(na, nr);
+                assert_memory_equal(ca, cr, na * sizeof ca[0]);
+            }
+        assert_true(myri_routes_deadlock_free(t, MYRI_ROUTE_RELATIVE, &rr, &err));
+        myri_routes_free(&ra);
+        myri_routes_free(&rr);
+        myri_topo_destroy(t);
+    }
+}
+
+/* A fat tree: hosts at y 0, leaves one row up, roots at the top, one row per
+ * level; a mesh: switches on a grid (3 inches apart). */
+static void test_dot_levels_grid(void **state)
+{
+    (void)state;
+    myri_topo *t = gen(MYRI_GEN_FAT_TREE, 4, 3, 0, 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    myri_topo_write_dot(t, f);
+    fclose(f);
+    char *p = strstr(buf, "\"s0\" [shape=circle, pos=\""), *q = strstr(buf, "\"s47\" [shape=circle, pos=\"");
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_true(strstr(p, ",1.600!\"]") < strchr(p, '\n')); /* s0: a leaf, the row above the hosts */
+    assert_true(strstr(q, ",4.800!\"]") < strchr(q, '\n')); /* s47: a root, the top row */
+    assert_non_null(strstr(buf, "\"s47\" -- \"s"));         /* edges from the upper end */
+    assert_null(strstr(buf, "xlabel"));                /* every switch has 8 ports: said once */
+    free(buf);
+    myri_topo_destroy(t);
+    t = gen(MYRI_GEN_MESH, 0, 0, 4, 4);
+    f = open_memstream(&buf, &len);
+    myri_topo_write_dot(t, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "grid"));
+    assert_non_null(strstr(buf, "\"s5\" [shape=circle, pos=\"3,3!\"]"));   /* (1, 1) */
+    assert_non_null(strstr(buf, "\"s15\" [shape=circle, pos=\"9,9!\"]"));  /* (3, 3) */
     free(buf);
     myri_topo_destroy(t);
 }
@@ -465,6 +532,8 @@ int main(void)
         cmocka_unit_test(test_mesh_dimension_order),
         cmocka_unit_test(test_route_encoding),
         cmocka_unit_test(test_dot),
+        cmocka_unit_test(test_dot_levels_grid),
+        cmocka_unit_test(test_updown_shared_routes),
         cmocka_unit_test(test_endpoint_good),
         cmocka_unit_test(test_endpoint_bad),
     };
