@@ -205,21 +205,6 @@ static inline myri_topo *line1(void)
     return ft_line(1, 8, len);
 }
 
-/* One 8-port switch, host i on port i (10 m): channel 2i host i -> s0, 2i+1 s0 -> host i. */
-static inline myri_topo *star8(void)
-{
-    myri_topo *t = myri_topo_create();
-    uint32_t s, h;
-    myri_topo_add_switch(t, "s0", 8, &s);
-    char name[8];
-    for (uint32_t i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "h%u", i);
-        myri_topo_add_host(t, name, &h);
-        myri_topo_connect(t, h, 0, s, i, 10.0, NULL);
-    }
-    return t;
-}
-
 /* An ideal host (no device) sends packet id with its explicit payload. */
 static inline void send_ideal(myri_fabric *f, uint32_t src, uint8_t route, uint64_t id, uint32_t payload_bytes)
 {

@@ -37,6 +37,22 @@ static inline void ft_dropped(void *ctx, uint64_t id, myri_fabric_drop_reason r,
     if (l->n < FT_MAX_REC) l->rec[l->n++] = (ft_rec){id, t, (int)r, 0, 0};
 }
 
+/* One 8-port switch s0, host hi on port i (10 m cables): channel 2i is host i
+ * -> s0, 2i+1 is s0 -> host i. */
+static inline myri_topo *ft_star8(void)
+{
+    myri_topo *t = myri_topo_create();
+    uint32_t s, h;
+    myri_topo_add_switch(t, "s0", 8, &s);
+    char name[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "h%u", i);
+        myri_topo_add_host(t, name, &h);
+        myri_topo_connect(t, h, 0, s, i, 10.0, NULL);
+    }
+    return t;
+}
+
 static inline int ft_cmp(const void *a, const void *b)
 {
     const ft_rec *x = a, *y = b;

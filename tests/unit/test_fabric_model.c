@@ -84,20 +84,6 @@ static myri_fabric *mk(myri_sim *sim, myri_topo *t, int model, myri_fabric_param
     return f;
 }
 
-/* One 8-port switch s0 with hosts h0..h7 on ports 0..7. */
-static myri_topo *star8(void)
-{
-    myri_topo *t = myri_topo_create();
-    uint32_t s, h;
-    myri_topo_add_switch(t, "s0", 8, &s);
-    char name[8];
-    for (uint32_t i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "h%u", i);
-        myri_topo_add_host(t, name, &h);
-        myri_topo_connect(t, h, 0, s, i, 10.0, NULL);
-    }
-    return t;
-}
 
 /* ---- hotspot --------------------------------------------------------------------- */
 
@@ -105,7 +91,7 @@ static void test_hotspot(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(3);
         myri_fabric *f = mk(sim, t, model, NULL);
         /* channel out of the switch to h0: link 0 is h0-s0 (a = h0), so s0->h0 is 1 */
@@ -202,7 +188,7 @@ static void test_bad_routes_counted(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         /* leave port 7 unconnected: rebuild with 7 hosts */
         myri_topo_destroy(t);
         t = myri_topo_create();
@@ -374,7 +360,7 @@ static void test_determinism(void **state)
 static void test_api_misuse(void **state)
 {
     (void)state;
-    myri_topo *t = star8();
+    myri_topo *t = ft_star8();
     myri_sim *sim = myri_sim_create(1);
     myri_fabric_params p;
     myri_fabric_params_default(&p);

@@ -26,7 +26,7 @@
 
 static dev *hotspot_run(int model, myri_sim **simp, myri_fabric **fp, myri_topo **tp)
 {
-    myri_topo *t = *tp = star8();
+    myri_topo *t = *tp = ft_star8();
     myri_sim *sim = *simp = myri_sim_create(1);
     myri_fabric *f = *fp = mk(sim, t, model, NULL);
     dev *d = dv_new(sim, f, 0, 1024, true);
@@ -744,7 +744,7 @@ static void test_misuse(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(1);
         myri_fabric *f = mk(sim, t, model, NULL);
         dev *d = dv_new(sim, f, 1, 64, false); /* h1's device; it also gets h0's tx notices */

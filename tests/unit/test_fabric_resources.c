@@ -35,26 +35,12 @@ static myri_fabric *mk(myri_sim *sim, myri_topo *t, int model)
     return f;
 }
 
-/* One 8-port switch s0 with hosts h0..h7 on ports 0..7. */
-static myri_topo *star8(void)
-{
-    myri_topo *t = myri_topo_create();
-    uint32_t s, h;
-    myri_topo_add_switch(t, "s0", 8, &s);
-    char name[8];
-    for (uint32_t i = 0; i < 8; i++) {
-        snprintf(name, sizeof name, "h%u", i);
-        myri_topo_add_host(t, name, &h);
-        myri_topo_connect(t, h, 0, s, i, 10.0, NULL);
-    }
-    return t;
-}
 
 static void test_host_queued(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(1);
         myri_fabric *f = mk(sim, t, model);
         uint8_t r1 = 0x81;
@@ -88,7 +74,7 @@ static void test_misdelivered(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(1);
         myri_fabric *f = mk(sim, t, model);
         myri_fabric_set_misdelivered(f, on_mis);
@@ -136,7 +122,7 @@ static void test_report_linear(void **state)
 {
     (void)state;
     for (int model = 0; model < 2; model++) {
-        myri_topo *t = star8();
+        myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(1);
         myri_fabric *f = mk(sim, t, model);
         uint8_t r0 = 0x80;
