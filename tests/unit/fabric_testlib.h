@@ -37,6 +37,21 @@ static inline void ft_dropped(void *ctx, uint64_t id, myri_fabric_drop_reason r,
     if (l->n < FT_MAX_REC) l->rec[l->n++] = (ft_rec){id, t, (int)r, 0, 0};
 }
 
+/* A fabric of model `model` on t in sim, with the parameters *pp (defaults
+ * if NULL), logging deliveries and drops into *log (cleared); NULL on failure. */
+static inline myri_fabric *ft_make(myri_sim *sim, myri_topo *t, int model, const myri_fabric_params *pp,
+                                   ft_log *log)
+{
+    myri_fabric_params p;
+    if (pp) p = *pp;
+    else myri_fabric_params_default(&p);
+    p.model = model;
+    memset(log, 0, sizeof *log);
+    myri_fabric_callbacks cb = {ft_delivered, ft_dropped, log};
+    myri_fabric *f = NULL;
+    return myri_fabric_create(sim, t, &p, &cb, &f, NULL) == MYRI_OK ? f : NULL;
+}
+
 /* One 8-port switch s0, host hi on port i (10 m cables): channel 2i is host i
  * -> s0, 2i+1 is s0 -> host i. */
 static inline myri_topo *ft_star8(void)

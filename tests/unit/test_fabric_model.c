@@ -73,14 +73,8 @@ static void tap_rec(void *ctx, size_t ch, myri_time_ps first, const uint8_t *b, 
 
 static myri_fabric *mk(myri_sim *sim, myri_topo *t, int model, myri_fabric_params *pp)
 {
-    myri_fabric_params p;
-    if (pp) p = *pp;
-    else myri_fabric_params_default(&p);
-    p.model = model;
-    memset(&g_log, 0, sizeof g_log);
-    myri_fabric_callbacks cb = {ft_delivered, ft_dropped, &g_log};
-    myri_fabric *f = NULL;
-    assert_int_equal(myri_fabric_create(sim, t, &p, &cb, &f, NULL), MYRI_OK);
+    myri_fabric *f = ft_make(sim, t, model, pp, &g_log);
+    assert_non_null(f);
     return f;
 }
 

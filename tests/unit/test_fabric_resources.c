@@ -25,13 +25,8 @@ static void on_mis(void *ctx, const myri_fabric_delivery *d)
 
 static myri_fabric *mk(myri_sim *sim, myri_topo *t, int model)
 {
-    myri_fabric_params p;
-    myri_fabric_params_default(&p);
-    p.model = model;
-    memset(&g_log, 0, sizeof g_log);
-    myri_fabric_callbacks cb = {ft_delivered, ft_dropped, &g_log};
-    myri_fabric *f = NULL;
-    assert_int_equal(myri_fabric_create(sim, t, &p, &cb, &f, NULL), MYRI_OK);
+    myri_fabric *f = ft_make(sim, t, model, NULL, &g_log);
+    assert_non_null(f);
     return f;
 }
 
