@@ -225,6 +225,8 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     }
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
+    c->pcap.type_bytes = (uint8_t)c->fp.type_bytes;
+    c->pcap.crc_poly = (uint8_t)c->fp.crc_poly;
     if (!rc && opts->pcap_path &&
         (st = myri_fpcap_open(opts->pcap_path, b.topo, &c->pcap, r->fabric, &pcap, err)) != MYRI_OK)
         rc = st;
@@ -240,10 +242,10 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         myri_sim_run(sim, r->end_ps, 0);
         r->wall_s = fjob__now_s() - t0;
         myri_sim_finish(sim);
-        r->pcap_packets = myri_fpcap_close(pcap);
+        rc = myri_fpcap_finish(pcap, &r->pcap_packets, err);
         pcap = NULL;
         fjob__collect(r, sim);
-        if (report) report(rctx, r, &b, sim);
+        if (report && !rc) report(rctx, r, &b, sim);
     }
     myri_fpcap_close(pcap);
     myri_sim_destroy(sim);
