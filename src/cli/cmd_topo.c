@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "app/fabric_job.h"
+#include "app/registry.h"
 #include "topo/topo.h"
 #include "myri/json.h"
 
@@ -154,6 +156,22 @@ static int topo__print_route(const myri_topo_built *b, const char *spec, FILE *o
     return MYRI_EXIT_OK;
 }
 
+/* The file must be a fabric scenario with a topology: section, and every key
+ * of it known, exactly as `myri run` checks it (no silent default network). */
+static myri_status topo__check(const myri_node *root, myri_error *err)
+{
+    const myri_node *jn = myri_node_get(root, "job");
+    const char *job = jn && jn->kind == MYRI_NODE_SCALAR ? jn->scalar : myri_job_default();
+    if (strcmp(job, "fabric") != 0)
+        return myri_error_at(err, jn ? jn : root, "job '%s' has no network; expected a fabric scenario "
+                                                  "(job: fabric, or no job: key)", job);
+    if (myri_fabric_check_doc(root, err)) return MYRI_EINPUT;
+    if (!myri_node_get(root, "topology"))
+        return myri_error_at(err, root, "no topology: section; expected one (for example 'topology:' "
+                                        "then '  generator: fat-tree'), or --set topology.generator=...");
+    return MYRI_OK;
+}
+
 int myri_cmd_topo(int argc, char **argv)
 {
     myri_cli cli;
@@ -183,7 +201,7 @@ int myri_cmd_topo(int argc, char **argv)
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;
-    if (myri_cli_apply_sets(&cli, root) || myri_topo_load_doc(root, &b, &err)) {
+    if (myri_cli_apply_sets(&cli, root) || topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)) {
         myri_node_free(root);
         return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
     }

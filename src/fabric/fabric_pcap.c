@@ -23,7 +23,8 @@ struct myri_fpcap {
 
 const myri_param myri_fpcap_params[] = {
     {"links", MYRI_P_NODE, NULL, "", NULL, NULL,
-     "links captured with --pcap: list (or comma-separated) of HOST and NODE.PORT; default all host links",
+     "links captured with --pcap: list (or comma-separated) of HOST and NODE.PORT; hosts: every host link "
+     "(the default); all: every link",
      offsetof(myri_fpcap_config, links), NULL},
 };
 const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
@@ -59,7 +60,12 @@ static void fpcap__tap(void *ctx, size_t channel, myri_time_ps first_ps, const u
 static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, bool *want,
                                myri_error *err)
 {
-    if (!c->links) {
+    const char *word = c->links && c->links->kind == MYRI_NODE_SCALAR ? c->links->scalar : NULL;
+    if (word && !strcmp(word, "all")) {
+        for (size_t l = 0; l < t->nlinks; l++) want[l] = true;
+        return MYRI_OK;
+    }
+    if (!c->links || (word && !strcmp(word, "hosts"))) {
         for (size_t h = 0; h < t->nhosts; h++) {
             int32_t l = t->node[t->host_node[h]].port[0].link;
             if (l >= 0) want[l] = true;
@@ -78,7 +84,8 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
             }
             if (l < 0)
                 return myri_error_at(err, c->links,
-                                     "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas");
+                                     "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas, "
+                                     "or hosts, or all");
             want[l] = true;
             p += n + (p[n] == ',');
         }

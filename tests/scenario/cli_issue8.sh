@@ -41,8 +41,144 @@ want() {
     echo "ok   $name"
 }
 
+# at NAME WHERE:LINE:COL WORD -- CMD...: exit code 2 and a stderr line with
+# "WHERE:LINE:COL: ", WORD and "expected"
+at() {
+    local name=$1 pos=$2 word=$3
+    shift 4
+    timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne 2 ]; then
+        fail "$name: exit code $got, expected 2"
+    elif ! grep -F -- "$pos: " "$tmp/err" | grep -F -- "$word" | grep -q -F expected; then
+        fail "$name: no stderr line with '$pos: ', '$word' and 'expected'"
+    else
+        echo "ok   $name: $(head -1 "$tmp/err")"
+    fi
+}
+
 # ---- hangs and wrong results reported as success
 want 2 "bench --events 0 rejected" "--events" "positive" -- "$myri" bench engine --events 0
+
+at "duration + warmup wraps" "$bad/duration_overflow.yaml:3:11" "too long" -- \
+    "$myri" run "$bad/duration_overflow.yaml"
+at "duration + warmup wraps (hold)" "--set:1:10" "too long" -- \
+    "$myri" run "$bad/bom_ok.yaml" --set duration=18446744073709551615ps --set warmup=1ps
+
+# ---- myri topo checks the file as myri run does
+printf 'topolgy:\n  generator: star\n' >"$tmp/t.yaml"
+at "topo: misspelt topology" "$tmp/t.yaml:1:1" "topolgy" -- "$myri" topo "$tmp/t.yaml"
+printf 'seed: 1\n' >"$tmp/none.yaml"
+at "topo: no topology section" "$tmp/none.yaml:1:1" "topology" -- "$myri" topo "$tmp/none.yaml"
+at "topo: misspelt --set" "--set:1:10" "generatr" -- "$myri" topo "$tmp/none.yaml" --set topology.generatr=star
+want 0 "topo: --set makes the section" -- "$myri" topo "$tmp/none.yaml" --set topology.generator=star
+at "topo: a QNA network file" "$src/scenarios/nic-seed004.yaml:13:1" "network" -- "$myri" topo "$src/scenarios/nic-seed004.yaml"
+
+# ---- no silent replacement of an explicit value
+at "explicit 0 m topology.length" "$bad/zero_length.yaml:5:11" "0 m" -- "$myri" run "$bad/zero_length.yaml"
+at "explicit 0 m link length" "$bad/zero_link_length.yaml:6:28" "0 m" -- "$myri" run "$bad/zero_link_length.yaml"
+at "explicit 0 m by --set" "--set:1:17" "0 m" -- "$myri" run "$src/scenarios/back-to-back.yaml" --set topology.length=0m
+at "switch ports: 0" "$bad/zero_ports.yaml:6:25" "4, 8, 16 or 32" -- "$myri" run "$bad/zero_ports.yaml"
+
+# ---- one seed range, 0 .. 2^64-1, in --seed, --set and the file
+want 0 "--seed 2^64-1" -- "$myri" run "$bad/bom_ok.yaml" --seed 18446744073709551615
+grep -q "seed *= 18446744073709551615" "$tmp/out" || fail "--seed 2^64-1 not echoed as such"
+want 0 "--set seed=2^64-1" -- "$myri" run "$bad/bom_ok.yaml" --set seed=18446744073709551615
+grep -q "seed *= 18446744073709551615" "$tmp/out" || fail "--set seed=2^64-1 not echoed as such"
+h1=$(grep '^hash' "$tmp/out")
+want 0 "--seed 2^64-1 --json" -- "$myri" run "$bad/bom_ok.yaml" --seed 18446744073709551615 --json
+grep -q '"seed": *18446744073709551615' "$tmp/out" || fail "JSON echo of seed 2^64-1"
+printf 'job: hold\nseed: 18446744073709551615\nduration: 1us\nhold:\n  pending: 10\n' >"$tmp/seed.yaml"
+want 0 "seed: 2^64-1 in the file" -- "$myri" run "$tmp/seed.yaml"
+[ "$(grep '^hash' "$tmp/out")" = "$h1" ] || fail "seed 2^64-1 from the file gives another hash than --set"
+at "--set seed=-1" "--set:1:6" "0 to 18446744073709551615" -- "$myri" run "$bad/bom_ok.yaml" --set seed=-1
+at "--set seed=2^64" "--set:1:6" "too large" -- "$myri" run "$bad/bom_ok.yaml" --set seed=18446744073709551616
+want 2 "--seed -1" "non-negative" -- "$myri" run "$bad/bom_ok.yaml" --seed -1
+
+# ---- a UTF-8 byte-order mark is not part of the text
+want 0 "BOM: run" -- "$myri" run "$bad/bom_ok.yaml"
+at "BOM: positions unchanged" "$bad/bom_bad_key.yaml:2:1" "durration" -- "$myri" run "$bad/bom_bad_key.yaml"
+printf '\xef\xbb\xbf' >"$tmp/bom_topo.yaml"
+cat "$src/scenarios/mesh-xy.yaml" >>"$tmp/bom_topo.yaml"
+want 0 "BOM: topo" -- "$myri" topo "$tmp/bom_topo.yaml"
+printf '\xef\xbb\xbf' >"$tmp/bom_qna.yaml"
+cat "$src/scenarios/nic-seed004.yaml" >>"$tmp/bom_qna.yaml"
+want 0 "BOM: qna" -- "$myri" qna "$tmp/bom_qna.yaml"
+
+# ---- the echo shows what ran: running the echoed keys (as --set on an empty
+# file) gives the same result and hash
+cat >"$tmp/ring.yaml" <<'YAML'
+duration: 30us
+traffic: {load: 0.5}
+pcap: {links: [a, s1.1]}
+faults:
+  - {at: 10us, action: cut, link: b}
+topology:
+  hosts: [a, b, c]
+  switches:
+    - {name: s0, ports: 8}
+    - {name: s1, ports: 8}
+    - {name: s2, ports: 4}
+  links:
+    - {a: a, b: [s0, 0]}
+    - {a: b, b: [s1, 0]}
+    - {a: c, b: [s2, 0]}
+    - {a: [s0, 1], b: [s1, 1], length: 3m}
+    - {a: [s1, 2], b: [s2, 1]}
+    - {a: [s2, 2], b: [s0, 2], length: 25m}
+YAML
+: >"$tmp/empty.yaml"
+echo_reruns() {
+    local name=$1
+    shift
+    want 0 "echo of $name" -- "$@"
+    cp "$tmp/out" "$tmp/echo1"
+    local sets=()
+    while IFS= read -r line; do
+        local k v
+        k=$(printf '%s' "$line" | sed 's/^ *\([^ ]*\) *= .*/\1/')
+        v=$(printf '%s' "$line" | sed 's/^[^=]*= //')
+        [ "$v" = "(none)" ] && continue
+        sets+=(--set "$k=$v")
+    done < <(sed -n '2,/^$/p' "$tmp/echo1" | grep ' = ')
+    want 0 "echo of $name reruns" -- "$myri" run "$tmp/empty.yaml" "${sets[@]}"
+    local h1 h2
+    h1=$(grep -o -E '0x[0-9a-f]{16}' "$tmp/echo1")
+    h2=$(grep -o -E '0x[0-9a-f]{16}' "$tmp/out")
+    if [ -z "$h1" ] || [ "$h1" != "$h2" ]; then
+        fail "echo of $name: the rerun gives other hashes"
+    fi
+}
+echo_reruns "an explicit ring" "$myri" run "$tmp/ring.yaml"
+grep -q '^  topology.generator *= none$' "$tmp/echo1" || fail "explicit ring: generator not echoed as none"
+grep -q '^  job *= fabric$' "$tmp/echo1" || fail "job not echoed as fabric"
+grep -q '^  topology.length *= 10m$' "$tmp/echo1" || fail "topology.length not echoed as the 10m used"
+grep -q '^  pcap.links *= \[a, s1.1\]$' "$tmp/echo1" || fail "pcap.links list not echoed"
+grep -q '^  topology.links *= \[{a: a, b: \[s0, 0\]}' "$tmp/echo1" || fail "topology.links list not echoed"
+echo_reruns "hotspot8" "$myri" run "$src/scenarios/hotspot8.yaml" --set duration=20us --set link.preset=2000
+echo_reruns "the default scenario" "$myri" run --set duration=5us
+grep -q '^  pcap.links *= hosts$' "$tmp/echo1" || fail "default pcap.links not echoed as hosts"
+want 0 "echo as JSON" -- "$myri" run "$tmp/ring.yaml" --json
+tr -d ' \n' <"$tmp/out" >"$tmp/flat"
+for w in '"job":"fabric"' '"topology.generator":"none"' '"pcap.links":["a","s1.1"]' '"topology.hosts":["a","b","c"]' \
+    '"topology.length":"10m"' '"seed":1,'; do
+    grep -q -F "$w" "$tmp/flat" || fail "JSON echo lacks $w"
+done
+at "--set of a bad list" "--set:1:16" "list or mapping" -- "$myri" run "$tmp/ring.yaml" --set topology.hosts='[a, b'
+
+# ---- a preset brings slack values that work; an error caused by a --set is at that --set
+for pr in 1280 2000; do
+    want 0 "link.preset=$pr on the default 10 m cable" -- "$myri" run "$src/scenarios/hotspot8.yaml" \
+        --set link.preset=$pr --set duration=20us
+done
+grep -q '^  link.slack.size *= 240B$' "$tmp/out" || fail "preset 2000: slack.size not 240B in the echo"
+want 0 "preset with the scenario's own slack" -- "$myri" run "$src/scenarios/hotspot8.yaml" \
+    --set link.preset=2000 --set link.slack.size=100B --set duration=20us
+grep -q '^  link.slack.stop *= 52B$' "$tmp/out" || fail "preset overrode the scenario's link.slack"
+at "headroom error at its --set" "--set:1:13" "link.slack.stop" -- \
+    "$myri" run "$src/scenarios/hotspot8.yaml" --set link.length=60m
+at "headroom error at its --set (preset)" "--set:1:17" "link.slack.stop" -- \
+    "$myri" run "$src/scenarios/hotspot8.yaml" --set link.preset=2000 --set link.slack.size=60B
 
 # ---- write errors: exit 1 with the reason
 if [ -w /dev/full ]; then
