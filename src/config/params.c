@@ -77,7 +77,7 @@ static myri_status enum_parse(const char *choices, const char *s, int *idx, char
     }
     char list[256];
     enum_list(choices, list, sizeof list);
-    snprintf(why, n, "expected one of: %s", list);
+    snprintf(why, n, "expected one of: %.230s", list);
     return MYRI_EINPUT;
 }
 
@@ -570,35 +570,66 @@ static const char *def_text(const myri_param *p, char *buf, size_t len)
     return buf;
 }
 
+enum { HELP_WIDTH = 100, HELP_INDENT = 6 };
+
+/* Writes text as words from column `col` (already written) on, wrapping at
+ * HELP_WIDTH to lines indented by HELP_INDENT; ends the line. */
+static void help_wrap(FILE *out, int col, const char *text)
+{
+    for (const char *w = text; *w;) {
+        while (*w == ' ') w++;
+        size_t n = strcspn(w, " ");
+        if (!n) break;
+        if (col > HELP_INDENT && col + 1 + (int)n > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_INDENT, "");
+            col = HELP_INDENT;
+        } else if (col > HELP_INDENT) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", (int)n, w);
+        col += (int)n;
+        w += n;
+    }
+    fputc('\n', out);
+}
+
+/* One key per entry: name, type, unit, default and range on the first line
+ * (the range on the next if it would pass HELP_WIDTH columns), then the
+ * description, wrapped: every line fits in HELP_WIDTH columns. */
 void myri_params_help(const myri_pset *set, size_t nset, FILE *out)
 {
     if (!out || (nset && !set)) return;
-    char name[KEY_MAX], range[256], def[128];
-    int wn = 3, wt = 4, wu = 4, wd = 7, wr = 5;
+    char name[KEY_MAX], range[256], def[128], line[768];
+    int wn = 3, wt = 4, wu = 4, wd = 7;
     for (size_t s = 0; s < nset; s++)
         for (size_t i = 0; i < set[s].n; i++) {
             const myri_param *p = &set[s].params[i];
             full_name(set[s].prefix, p, name, sizeof name);
-            range_text(p, range, sizeof range);
             int a = (int)strlen(name), b = (int)strlen(type_name(p->type)),
-                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p, def, sizeof def)),
-                e = (int)strlen(range);
+                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p, def, sizeof def));
             wn = a > wn ? a : wn;
             wt = b > wt ? b : wt;
             wu = c > wu ? c : wu;
-            wd = d > wd ? d : wd;
-            wr = e > wr ? e : wr;
+            wd = d > wd && d <= 16 ? d : wd;
         }
-    fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, "key", wt, "type", wu, "unit", wd,
-            "default", wr, "range", "description");
+    fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %s\n%*sdescription\n", wn, "key", wt, "type", wu, "unit", wd,
+            "default", "range", HELP_INDENT, "");
     for (size_t s = 0; s < nset; s++)
         for (size_t i = 0; i < set[s].n; i++) {
             const myri_param *p = &set[s].params[i];
             full_name(set[s].prefix, p, name, sizeof name);
             range_text(p, range, sizeof range);
-            fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, name, wt,
-                    type_name(p->type), wu, p->unit && *p->unit ? p->unit : "-", wd,
-                    def_text(p, def, sizeof def), wr, range, p->help ? p->help : "");
+            int k = snprintf(line, sizeof line, "  %-*s  %-*s  %-*s  %-*s", wn, name, wt, type_name(p->type), wu,
+                             p->unit && *p->unit ? p->unit : "-", wd, def_text(p, def, sizeof def));
+            if (k + 2 + (int)strlen(range) <= HELP_WIDTH) {
+                fprintf(out, "%s  %s\n", line, range);
+            } else {
+                fprintf(out, "%s\n%*srange:", line, HELP_INDENT, "");
+                help_wrap(out, HELP_INDENT + 6, range);
+            }
+            fprintf(out, "%*s", HELP_INDENT, "");
+            help_wrap(out, HELP_INDENT, p->help && *p->help ? p->help : "-");
         }
 }
 

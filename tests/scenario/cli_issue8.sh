@@ -198,6 +198,27 @@ for tb in 2 4; do
     if [ "$got" != "$tb 49" ]; then fail "pcap bytes 5-6 are '$got', expected '$tb 49'"; fi
 done
 
+# ---- --json gives JSON or is rejected; options that cannot be combined are rejected
+want 0 "topo --route --json" -- "$myri" topo "$src/scenarios/fattree64.yaml" --route h0:h63 --json
+head -c 1 "$tmp/out" | grep -q '{' || fail "topo --route --json is not JSON"
+grep -q '"route_bytes"' "$tmp/out" || fail "topo --route --json lacks route_bytes"
+want 2 "topo --dot --json" "--dot" -- "$myri" topo "$src/scenarios/fattree64.yaml" --dot --json
+want 2 "topo --dot --route" "--dot" -- "$myri" topo "$src/scenarios/fattree64.yaml" --dot --route h0:h1
+want 2 "topo --seed" "--seed" -- "$myri" topo "$src/scenarios/fattree64.yaml" --seed 3
+
+# ---- help fits a terminal (100 columns), and says which subcommands take --set
+for c in run bench topo qna nicsim reproduce help; do
+    "$myri" $c --help >"$tmp/out" 2>&1
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
+    if [ "$w" -gt 100 ]; then fail "myri $c --help is $w columns wide"; else echo "ok   $c --help: $w columns"; fi
+done
+want 0 "help" -- "$myri" help
+grep -q -- "--set key=value (repeatable): run, topo and qna FILE" "$tmp/out" || fail "help does not say who takes --set"
+for c in bench nicsim reproduce; do
+    "$myri" $c --set a=1 >/dev/null 2>&1
+    [ $? -eq 2 ] || fail "$c accepts --set, but help and README say it does not"
+done
+
 # ---- help
 want 0 "help --help" -- "$myri" help --help
 want 2 "help a b" "at most one" -- "$myri" help run topo

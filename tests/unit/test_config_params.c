@@ -365,10 +365,15 @@ static void test_help_and_echo(void **state)
     char *help = capture(myri_params_help, f.set, 2);
     assert_non_null(strstr(help, "key"));
     assert_non_null(strstr(help, "description"));
-    /* one aligned line per parameter with type, unit, default, range, help */
-    assert_non_null(strstr(help, "  duration         time    -      1ms         1ps..10s    "
-                                 "            simulated time\n"));
-    assert_non_null(strstr(help, "  link.delay       time    ns     550ns       -   "));
+    /* per parameter: an aligned line with type, unit, default, range; the help
+     * under it, indented (every line within 100 columns) */
+    assert_non_null(strstr(help, "  duration         time    -      1ms         1ps..10s\n      simulated time\n"));
+    for (const char *l = help; *l;) {
+        size_t n = strcspn(l, "\n");
+        assert_true(n <= 100);
+        l += n + (l[n] == '\n');
+    }
+    assert_non_null(strstr(help, "  link.delay       time    ns     550ns       -\n"));
     assert_non_null(strstr(help, "  link.ports       int     ports  (required)  4..32"));
     assert_non_null(strstr(help, "fast, reference, bytes"));
     assert_non_null(strstr(help, "  link.rate        rate    Mb/s"));
