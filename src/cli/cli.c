@@ -97,6 +97,9 @@ int myri_cli_parse(const char *cmd, int argc, char **argv, myri_cli *cli, const 
             cli->positional[cli->npositional++] = a;
         }
     }
+    /* the subcommands that draw no random numbers refuse --seed rather than ignore it */
+    if (cli->have_seed && (!strcmp(cmd, "topo") || !strcmp(cmd, "qna")))
+        return cli__err(cmd, "--seed is not used: myri %s draws no random numbers", cmd);
     return 0;
 }
 

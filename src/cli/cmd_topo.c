@@ -241,10 +241,6 @@ int myri_cmd_topo(int argc, char **argv)
                         "(--route with --json gives the route as JSON)\n", cli.json ? "--json" : "--route");
         return MYRI_EXIT_INPUT;
     }
-    if (cli.have_seed) {
-        fprintf(stderr, "myri topo: --seed is not used (a topology and its routes draw no random numbers)\n");
-        return MYRI_EXIT_INPUT;
-    }
     if (cli.npositional != 1) {
         fprintf(stderr, "myri topo: expected one FILE (a scenario or network file with a topology: section)\n");
         return MYRI_EXIT_INPUT;
