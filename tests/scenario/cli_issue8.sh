@@ -207,6 +207,15 @@ want 2 "topo --dot --route" "--dot" -- "$myri" topo "$src/scenarios/fattree64.ya
 want 2 "topo --seed" "--seed" -- "$myri" topo "$src/scenarios/fattree64.yaml" --seed 3
 want 2 "qna FILE --seed" "--seed" -- "$myri" qna "$src/scenarios/nic-seed004.yaml" --seed 3
 
+# the dissector reads the type length from the capture (runs only where tshark is)
+if command -v tshark >/dev/null 2>&1; then
+    lua=$src/tools/wireshark/myrinet.lua
+    all=$(tshark -r "$tmp/t2.pcap" 2>/dev/null | wc -l)
+    typed=$(tshark -X lua_script:"$lua" -r "$tmp/t2.pcap" -Y 'myrinet.type == 5 && myrinet.crc_ok == 1' 2>/dev/null | wc -l)
+    if [ "$all" -gt 0 ] && [ "$typed" -eq "$all" ]; then echo "ok   tshark: 2-byte types decoded"
+    else fail "tshark: $typed of $all records decoded as type 5 with a good CRC (type_bytes=2, crc_poly=49)"; fi
+fi
+
 # ---- help fits a terminal (100 columns), and says which subcommands take --set
 for c in run bench topo qna nicsim reproduce help; do
     "$myri" $c --help >"$tmp/out" 2>&1
