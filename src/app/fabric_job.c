@@ -49,7 +49,10 @@ typedef struct fjob__cfg {
     myri_pset ps[FJOB_MAX_PSETS];
     size_t nps;
     bool topo_len_is_link_len; /* topology.length not given: it follows link.length (sweeps too) */
+    bool per_switch_default;   /* topology.hosts_per_switch 0: the generator's default (fjob__sync) */
 } fjob__cfg;
+
+static void fjob__sync(fjob__cfg *c);
 
 static void fjob__psets(fjob__cfg *c)
 {
@@ -211,7 +214,7 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
                           myri_error *err)
 {
     memset(r, 0, sizeof *r);
-    if (c->topo_len_is_link_len) c->topo.length_m = c->fp.length_m;
+    fjob__sync(c);
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing,
                          .at = root};
     if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
@@ -691,6 +694,21 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
 
 /* ---- the job --------------------------------------------------------------------- */
 
+/* The keys that follow others when not given, set from them (again before
+ * every run of a sweep, which may change the others). */
+static void fjob__sync(fjob__cfg *c)
+{
+    if (c->topo_len_is_link_len) c->topo.length_m = c->fp.length_m;
+    if (!c->per_switch_default) return;
+    switch (c->topo.generator) { /* the defaults of topo_gen.c */
+    case MYRI_GEN_STAR: c->topo.hosts_per_switch = c->fp.switch_ports; break;
+    case MYRI_GEN_MESH:
+    case MYRI_GEN_RING: c->topo.hosts_per_switch = 1; break;
+    case MYRI_GEN_CLOS: c->topo.hosts_per_switch = c->topo.spines; break;
+    default: c->topo.hosts_per_switch = 0; break; /* not used by the other generators */
+    }
+}
+
 /* Replaces the defaults that mean "see another key" by the values used, so
  * that the echo shows what runs (and running the echo runs the same). */
 static void fjob__resolve(fjob__cfg *c, const myri_node *root)
@@ -702,7 +720,8 @@ static void fjob__resolve(fjob__cfg *c, const myri_node *root)
     if ((c->topo.hosts || c->topo.switches || c->topo.links) && !myri_node_get(topo, "generator"))
         c->topo.generator = MYRI_GEN_NONE;
     c->topo_len_is_link_len = c->topo.length_m <= 0 && !myri_node_get(topo, "length");
-    if (c->topo_len_is_link_len) c->topo.length_m = c->fp.length_m;
+    c->per_switch_default = c->topo.hosts_per_switch == 0;
+    fjob__sync(c);
     if (!c->pcap.links) c->pcap.links = &pcap_hosts;
 }
 

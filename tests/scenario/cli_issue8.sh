@@ -158,6 +158,9 @@ grep -q '^  topology.links *= \[{a: a, b: \[s0, 0\]}' "$tmp/echo1" || fail "topo
 echo_reruns "hotspot8" "$myri" run "$src/scenarios/hotspot8.yaml" --set duration=20us --set link.preset=2000
 echo_reruns "the default scenario" "$myri" run --set duration=5us
 grep -q '^  pcap.links *= hosts$' "$tmp/echo1" || fail "default pcap.links not echoed as hosts"
+printf 'duration: 2us\ntopology:\n  generator: star\n' >"$tmp/star.yaml"
+want 0 "echo of a star" -- "$myri" run "$tmp/star.yaml" --set switch.ports=16
+grep -q '^  topology.hosts_per_switch *= 16$' "$tmp/out" || fail "star: hosts_per_switch not echoed as the 16 used"
 want 0 "echo as JSON" -- "$myri" run "$tmp/ring.yaml" --json
 tr -d ' \n' <"$tmp/out" >"$tmp/flat"
 for w in '"job":"fabric"' '"topology.generator":"none"' '"pcap.links":["a","s1.1"]' '"topology.hosts":["a","b","c"]' \
