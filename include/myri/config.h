@@ -132,7 +132,8 @@ typedef enum myri_ptype {
     MYRI_P_LENGTH, /* double metres */
     MYRI_P_STRING, /* const char * (points into the document or the default) */
     MYRI_P_ENUM,   /* int: index into `choices` ("a|b|c") */
-    MYRI_P_NODE    /* const myri_node * (a list or mapping the owner parses) */
+    MYRI_P_NODE,   /* const myri_node * (a list or mapping the owner parses) */
+    MYRI_P_UINT    /* uint64_t: 0 .. 18446744073709551615 (seeds) */
 } myri_ptype;
 
 typedef struct myri_param {

@@ -44,7 +44,7 @@ typedef struct myri_job {
 
 /* The keys common to every scenario: seed, duration, warmup, job. */
 typedef struct myri_scenario_common {
-    int64_t seed;
+    uint64_t seed; /* 0 .. 2^64-1, as --seed */
     uint64_t duration_ps;
     uint64_t warmup_ps;
     const char *job;

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "app/fabric_job.h"
+#include "app/scenario_check.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
@@ -47,7 +48,11 @@ typedef struct fjob__cfg {
     fjob__sweep sweep;
     myri_pset ps[FJOB_MAX_PSETS];
     size_t nps;
+    bool topo_len_is_link_len; /* topology.length not given: it follows link.length (sweeps too) */
+    bool per_switch_default;   /* topology.hosts_per_switch 0: the generator's default (fjob__sync) */
 } fjob__cfg;
+
+static void fjob__sync(fjob__cfg *c);
 
 static void fjob__psets(fjob__cfg *c)
 {
@@ -198,6 +203,18 @@ static void fjob__collect(fjob__run *r, myri_sim *sim)
 
 typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim);
 
+/* The first value in `n` (a section) given by a --set, or NULL. */
+static const myri_node *fjob__set_in(const myri_node *n)
+{
+    if (!n) return NULL;
+    if (n->kind == MYRI_NODE_SCALAR) return n->file && !strcmp(n->file, "--set") ? n : NULL;
+    for (size_t i = 0; i < n->n; i++) {
+        const myri_node *s = fjob__set_in(n->item[i]);
+        if (s) return s;
+    }
+    return NULL;
+}
+
 /* Gives an error from the fabric's parameter checks, which name the dotted
  * key at fault (err->key), the FILE:LINE:COL of that key in the scenario, or
  * of its nearest enclosing section when the value is a default. */
@@ -217,6 +234,12 @@ static void fjob__locate(myri_error *err, const myri_node *root)
         at = myri_node_path(root, key);
     }
     if (!at) at = root;
+    /* the key at fault has its default: if a --set changed the section, the
+     * error follows from that --set, so point there (not at a file line) */
+    if (!myri_node_path(root, at_key)) {
+        const myri_node *set = fjob__set_in(at);
+        if (set) at = set;
+    }
     char msg[sizeof err->msg];
     snprintf(msg, sizeof msg, "%s", err->msg);
     myri_error_at(err, at, "%s", msg);
@@ -231,13 +254,14 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
                           myri_error *err)
 {
     memset(r, 0, sizeof *r);
+    fjob__sync(c);
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing,
                          .at = root};
     if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
     myri_topo_built b;
     if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return MYRI_EINPUT;
     myri_status rc = MYRI_OK;
-    myri_sim *sim = myri_sim_create((uint64_t)c->common.seed);
+    myri_sim *sim = myri_sim_create(c->common.seed);
     r->lat = myri_hist_create(7);
     r->net_lat = myri_hist_create(7);
     myri_fpcap *pcap = NULL;
@@ -266,6 +290,8 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     if (!rc) myri_fabric_set_misdelivered(r->fabric, fjob__misdelivered); /* a fault's fate */
     if (!rc && (st = myri_ffaults_apply(&c->faults, b.topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK)
         rc = st;
+    c->pcap.type_bytes = (uint8_t)c->fp.type_bytes;
+    c->pcap.crc_poly = (uint8_t)c->fp.crc_poly;
     if (!rc && opts->pcap_path &&
         (st = myri_fpcap_open(opts->pcap_path, b.topo, &c->pcap, r->fabric, &pcap, err)) != MYRI_OK)
         rc = st;
@@ -281,10 +307,10 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         myri_sim_run(sim, r->end_ps, 0);
         r->wall_s = fjob__now_s() - t0;
         myri_sim_finish(sim);
-        r->pcap_packets = myri_fpcap_close(pcap);
+        rc = myri_fpcap_finish(pcap, &r->pcap_packets, err);
         pcap = NULL;
         fjob__collect(r, sim);
-        if (report) report(rctx, r, &b, sim);
+        if (report && !rc) report(rctx, r, &b, sim);
     }
     myri_fpcap_close(pcap);
     myri_sim_destroy(sim);
@@ -716,17 +742,77 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
 
 /* ---- the job --------------------------------------------------------------------- */
 
+/* The keys that follow others when not given, set from them (again before
+ * every run of a sweep, which may change the others). */
+static void fjob__sync(fjob__cfg *c)
+{
+    if (c->topo_len_is_link_len) c->topo.length_m = c->fp.length_m;
+    if (!c->per_switch_default) return;
+    switch (c->topo.generator) { /* the defaults of topo_gen.c */
+    case MYRI_GEN_STAR: c->topo.hosts_per_switch = c->fp.switch_ports; break;
+    case MYRI_GEN_MESH:
+    case MYRI_GEN_RING: c->topo.hosts_per_switch = 1; break;
+    case MYRI_GEN_CLOS: c->topo.hosts_per_switch = c->topo.spines; break;
+    default: c->topo.hosts_per_switch = 0; break; /* not used by the other generators */
+    }
+}
+
+/* Replaces the defaults that mean "see another key" by the values used, so
+ * that the echo shows what runs (and running the echo runs the same). */
+static void fjob__resolve(fjob__cfg *c, const myri_node *root)
+{
+    static char all_hosts[] = "hosts";
+    static const myri_node pcap_hosts = {.kind = MYRI_NODE_SCALAR, .scalar = all_hosts};
+    const myri_node *topo = myri_node_get(root, "topology");
+    if (!c->common.job || !*c->common.job) c->common.job = myri_fabric_job.name;
+    if ((c->topo.hosts || c->topo.switches || c->topo.links) && !myri_node_get(topo, "generator"))
+        c->topo.generator = MYRI_GEN_NONE;
+    c->topo_len_is_link_len = c->topo.length_m <= 0 && !myri_node_get(topo, "length");
+    c->per_switch_default = c->topo.hosts_per_switch == 0;
+    fjob__sync(c);
+    if (!c->pcap.links) c->pcap.links = &pcap_hosts;
+}
+
+/* link.preset brings slack values that work at its rate (unless the scenario
+ * gives link.slack itself).  NO SOURCE gives the slack buffers of the 1.28
+ * and 2 Gb/s links: these are an ASSUMPTION.  The 80/52/40 B layout of the
+ * defaults (the unverified UPV/UCLM model, facts 1.2) is multiplied by the
+ * smallest whole factor that leaves room above STOP for what arrives after
+ * STOP (fabric_core.c: control delay + 2 propagation delays, in characters,
+ * + 2) on a 25 m cable (seed 002's copper limit) or link.length if longer:
+ * 1995: x1 (80/52/40 B), 1280: x2 (160/104/80 B), 2000: x3 (240/156/120 B)
+ * with the default control delay and propagation speed. */
+static void fjob__preset_slack(fjob__cfg *c, const myri_node *root)
+{
+    static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
+    myri_fabric_params *p = &c->fp;
+    if (p->preset <= 0 || p->preset > 3 || myri_node_path(root, "link.slack")) return;
+    double len = p->length_m > 25.0 ? p->length_m : 25.0;
+    double T = 8e12 / preset_bps[p->preset];
+    double prop_ps = len / (p->prop_speed_c * 299792458.0) * 1e12;
+    double need = ceil(((double)p->ctrl_delay_ps + 2.0 * prop_ps) / T) + 2.0;
+    double k = ceil(need / 28.0); /* 28 = 80 - 52, the defaults' room above STOP */
+    if (k < 1) k = 1;
+    if (k > 1000) k = 1000;
+    p->slack_size_bytes = (uint64_t)(80 * k);
+    p->slack_stop_bytes = (uint64_t)(52 * k);
+    p->slack_go_bytes = (uint64_t)(40 * k);
+}
+
 /* Reads and checks the scenario's keys into c: MYRI_OK, or MYRI_EINPUT with
  * the error (at its FILE:LINE:COL) in err. */
 static myri_status fjob__load(fjob__cfg *c, const myri_node *root, myri_error *err)
 {
     fjob__psets(c);
     if (myri_params_load(c->ps, c->nps, root, NULL, err)) return MYRI_EINPUT;
+    if (myri_scenario_check_times(&c->common, root, err)) return MYRI_EINPUT;
+    fjob__preset_slack(c, root);
     myri_error_clear(err);
     if (myri_fabric_params_check(&c->fp, err)) {
         fjob__locate(err, root);
         return MYRI_EINPUT;
     }
+    fjob__resolve(c, root);
     return MYRI_OK;
 }
 
@@ -736,7 +822,7 @@ static myri_status fjob__job_run(const myri_node *root, const char *file, const 
     fjob__cfg *c = calloc(1, sizeof *c);
     if (!c) return MYRI_ENOMEM;
     myri_status rc = fjob__load(c, root, err);
-    if (!rc && opts->have_seed) c->common.seed = (int64_t)opts->seed;
+    if (!rc && opts->have_seed) c->common.seed = opts->seed;
     if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
     } else if (!rc) {
@@ -771,10 +857,19 @@ myri_status myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myr
     fjob__cfg *c = calloc(1, sizeof *c);
     if (!c) return MYRI_ENOMEM;
     myri_status rc = fjob__load(c, root, err);
-    if (!rc && seed) c->common.seed = (int64_t)*seed;
+    if (!rc && seed) c->common.seed = *seed;
     myri_run_opts opts = {.out = NULL};
     fjob__run r;
     if (!rc) rc = fjob__run_once(c, root, &opts, false, &r, fjob__result_report, out, err);
+    free(c);
+    return rc;
+}
+
+myri_status myri_fabric_check_doc(const myri_node *root, myri_error *err)
+{
+    fjob__cfg *c = calloc(1, sizeof *c);
+    if (!c) return MYRI_ENOMEM;
+    myri_status rc = fjob__load(c, root, err);
     free(c);
     return rc;
 }

@@ -31,6 +31,12 @@ typedef struct myri_fabric_run_result {
 myri_status myri_fabric_run_doc(const myri_node *root, const uint64_t *seed, myri_fabric_run_result *out,
                                 myri_error *err);
 
+/* Checks a scenario document as `myri run` does with the fabric job before
+ * running it: every key known (unknown keys rejected with a hint), types,
+ * units and ranges, the fabric's parameter checks.  MYRI_OK or MYRI_EINPUT
+ * with FILE:LINE:COL in err.  (`myri topo` uses it.) */
+myri_status myri_fabric_check_doc(const myri_node *root, myri_error *err);
+
 /* The `fabric` scenario job (src/app/registry.c lists it). */
 extern const myri_job myri_fabric_job;
 

@@ -4,6 +4,7 @@
  * schedules one successor at now + Exp(mean), rounded to whole ps.
  */
 #include "app/hold.h"
+#include "app/scenario_check.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -117,8 +118,10 @@ static myri_status hold__run(const myri_node *root, const char *file, const myri
     myri_pset set[2];
     hold__psets(set, &common, &cfg);
     if (myri_params_load(set, 2, root, NULL, err) != MYRI_OK) return MYRI_EINPUT;
-    if (opts->have_seed) common.seed = (int64_t)opts->seed;
-    myri_sim *sim = myri_sim_create((uint64_t)common.seed);
+    if (myri_scenario_check_times(&common, root, err)) return MYRI_EINPUT;
+    if (!common.job || !*common.job) common.job = "hold";
+    if (opts->have_seed) common.seed = opts->seed;
+    myri_sim *sim = myri_sim_create(common.seed);
     if (!sim) return MYRI_ENOMEM;
     myri_status added = myri_sim_add(sim, &myri_hold_ops, "hold", &cfg, NULL);
     if (added != MYRI_OK) {

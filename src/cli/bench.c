@@ -13,7 +13,8 @@ static const char bench_usage[] =
     "new event at now + Exp(mean), so the pending count stays N.  Prints events per second\n"
     "(wall clock, after the N initial events are scheduled), the pending count and a hash\n"
     "of the executed event sequence (same seed, same hash).\n"
-    "Defaults: N = 10000, M = 20000000 (or 10 N if larger), mean = 1000000 ps, seed 1.\n";
+    "Defaults: N = 10000, M = 20000000 (or 10 N if larger), mean = 1000000 ps, seed 1.\n"
+    "M must be at least 1; --set is not taken (a benchmark reads no scenario).\n";
 
 int myri_cmd_bench(int argc, char **argv)
 {
@@ -37,6 +38,11 @@ int myri_cmd_bench(int argc, char **argv)
     if (pending_s && myri_cli_uint("bench", "pending", pending_s, &pending)) return MYRI_EXIT_INPUT;
     if (events_s && myri_cli_uint("bench", "events", events_s, &events)) return MYRI_EXIT_INPUT;
     if (mean_s && myri_cli_uint("bench", "mean", mean_s, &mean)) return MYRI_EXIT_INPUT;
+    if (events_s && events == 0) {
+        fprintf(stderr, "myri bench: --events expects a positive number of events, got '%s' "
+                        "(leave --events out for the default)\n", events_s);
+        return MYRI_EXIT_INPUT;
+    }
     if (pending < 1 || pending > 16000000 || mean < 1) {
         fprintf(stderr, "myri bench: --pending must be in 1..16000000 and --mean at least 1 ps\n");
         return MYRI_EXIT_INPUT;

@@ -97,6 +97,9 @@ int myri_cli_parse(const char *cmd, int argc, char **argv, myri_cli *cli, const 
             cli->positional[cli->npositional++] = a;
         }
     }
+    /* the subcommands that draw no random numbers refuse --seed rather than ignore it */
+    if (cli->have_seed && (!strcmp(cmd, "topo") || !strcmp(cmd, "qna")))
+        return cli__err(cmd, "--seed is not used: myri %s draws no random numbers", cmd);
     return 0;
 }
 
@@ -119,5 +122,28 @@ int myri_cli_exit(myri_status st, const myri_error *err)
 {
     if (st == MYRI_OK) return MYRI_EXIT_OK;
     if (st == MYRI_EINPUT) return myri_cli_input_error(err);
+    if (st == MYRI_EIO && err && err->msg[0]) fprintf(stderr, "myri: %s\n", err->msg);
     return MYRI_EXIT_FAIL;
+}
+
+int myri_cli_finish(int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (bad && !e) {
+        /* stdio failed in an earlier write and kept no reason: the output is
+         * already incomplete, so one more byte tells why */
+        clearerr(stdout);
+        errno = 0;
+        if (fputc('\n', stdout) == EOF || fflush(stdout) != 0) e = errno;
+    }
+    errno = 0;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad) return rc;
+    fprintf(stderr, "myri: cannot write the results to standard output: %s\n", e ? strerror(e) : "write error");
+    return rc == MYRI_EXIT_OK ? MYRI_EXIT_FAIL : rc;
 }

@@ -67,6 +67,10 @@ int myri_cli_input_error(const myri_error *err);
  * err (myri_cli_input_error) and 2; any other status -> 1. */
 int myri_cli_exit(myri_status st, const myri_error *err);
 
+/* Flushes and closes stdout; on a write error (now or earlier) prints
+ * "myri: cannot write ...: REASON" and returns 1 if rc was 0, else rc. */
+int myri_cli_finish(int rc);
+
 /* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
 int myri_cmd_bench(int argc, char **argv);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "app/fabric_job.h"
+#include "app/registry.h"
 #include "topo/topo.h"
 #include "myri/json.h"
 
@@ -113,45 +115,101 @@ static void topo__json(const char *file, const myri_topo_built *b, FILE *out)
     myri_json_finish(j);
 }
 
-/* Prints the route from host `a` to host `b` ("h0:h5"): the route bytes and
- * every node and port on the way.  Returns 0, or 2 for an unknown pair. */
-static int topo__print_route(const myri_topo_built *b, const char *spec, FILE *out)
+/* Finds the two hosts of "SRC:DST"; returns 0, or 2 (with a message). */
+static int topo__route_ends(const myri_topo *t, const char *spec, int32_t *s, int32_t *d)
 {
-    const myri_topo *t = b->topo;
     char from[80];
     const char *colon = strchr(spec, ':');
     size_t n = colon ? (size_t)(colon - spec) : 0;
-    int32_t s = -1, d = -1;
+    *s = *d = -1;
     if (colon && n < sizeof from) {
         memcpy(from, spec, n);
         from[n] = '\0';
-        s = myri_topo_find(t, from);
-        d = myri_topo_find(t, colon + 1);
+        *s = myri_topo_find(t, from);
+        *d = myri_topo_find(t, colon + 1);
     }
-    if (s < 0 || d < 0 || t->node[s].kind != MYRI_TOPO_HOST || t->node[d].kind != MYRI_TOPO_HOST || s == d) {
+    if (*s < 0 || *d < 0 || t->node[*s].kind != MYRI_TOPO_HOST || t->node[*d].kind != MYRI_TOPO_HOST || *s == *d) {
         fprintf(stderr, "myri topo: --route expects SRC:DST, two different host names (got '%s')\n", spec);
         return MYRI_EXIT_INPUT;
     }
+    return MYRI_EXIT_OK;
+}
+
+/* Prints the route from host `a` to host `b` ("h0:h5"), as text or one JSON
+ * object: the route bytes and every node and port on the way.  Returns 0,
+ * or 2 for an unknown pair. */
+static int topo__print_route(const myri_topo_built *b, const char *spec, bool json, FILE *out)
+{
+    const myri_topo *t = b->topo;
+    int32_t s, d;
+    if (topo__route_ends(t, spec, &s, &d)) return MYRI_EXIT_INPUT;
     uint32_t sh = (uint32_t)t->node[s].host_index, dh = (uint32_t)t->node[d].host_index;
     const myri_route *r = myri_routes_get(&b->routes, sh, dh);
     uint32_t chan[40];
     size_t nc = 0;
     myri_error e;
-    fprintf(out, "route %s -> %s: %u route byte%s", t->node[s].name, t->node[d].name, r->len, r->len == 1 ? "" : "s");
-    for (unsigned i = 0; i < r->len; i++) fprintf(out, " 0x%02x", r->byte[i]);
-    fprintf(out, "\n");
-    if (myri_route_walk(t, b->encoding, sh, r, chan, &nc, NULL, &e)) {
-        fprintf(out, "  the route does not work: %s\n", e.msg);
-        return MYRI_EXIT_OK;
+    bool works = myri_route_walk(t, b->encoding, sh, r, chan, &nc, NULL, &e) == MYRI_OK;
+    myri_json *j = json ? myri_json_create(out, true) : NULL;
+    if (json && !j) return MYRI_EXIT_FAIL;
+    if (j) {
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "from", t->node[s].name);
+        myri_json_kstr(j, "to", t->node[d].name);
+        myri_json_key(j, "route_bytes");
+        myri_json_arr_begin(j);
+        for (unsigned i = 0; i < r->len; i++) myri_json_uint(j, r->byte[i]);
+        myri_json_arr_end(j);
+        myri_json_kbool(j, "works", works);
+        if (!works) myri_json_kstr(j, "error", e.msg);
+        myri_json_key(j, "hops");
+        myri_json_arr_begin(j);
+    } else {
+        fprintf(out, "route %s -> %s: %u route byte%s", t->node[s].name, t->node[d].name, r->len,
+                r->len == 1 ? "" : "s");
+        for (unsigned i = 0; i < r->len; i++) fprintf(out, " 0x%02x", r->byte[i]);
+        fprintf(out, "\n");
+        if (!works) fprintf(out, "  the route does not work: %s\n", e.msg);
     }
-    for (size_t i = 0; i < nc; i++) {
+    for (size_t i = 0; works && i < nc; i++) {
         const myri_topo_link *lk = &t->link[chan[i] / 2];
         bool ab = chan[i] % 2 == 0;
-        fprintf(out, "  %s port %u -> %s port %u  (channel %u, %gm)\n", t->node[ab ? lk->a_node : lk->b_node].name,
-                ab ? lk->a_port : lk->b_port, t->node[ab ? lk->b_node : lk->a_node].name, ab ? lk->b_port : lk->a_port,
-                chan[i], lk->length_m);
+        const char *fn = t->node[ab ? lk->a_node : lk->b_node].name, *tn = t->node[ab ? lk->b_node : lk->a_node].name;
+        unsigned fp = ab ? lk->a_port : lk->b_port, tp = ab ? lk->b_port : lk->a_port;
+        if (!j) {
+            fprintf(out, "  %s port %u -> %s port %u  (channel %u, %gm)\n", fn, fp, tn, tp, chan[i], lk->length_m);
+            continue;
+        }
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "from", fn);
+        myri_json_kuint(j, "from_port", fp);
+        myri_json_kstr(j, "to", tn);
+        myri_json_kuint(j, "to_port", tp);
+        myri_json_kuint(j, "channel", chan[i]);
+        myri_json_knum(j, "length_m", lk->length_m);
+        myri_json_obj_end(j);
+    }
+    if (j) {
+        myri_json_arr_end(j);
+        myri_json_obj_end(j);
+        myri_json_finish(j);
     }
     return MYRI_EXIT_OK;
+}
+
+/* The file must be a fabric scenario with a topology: section, and every key
+ * of it known, exactly as `myri run` checks it (no silent default network). */
+static myri_status topo__check(const myri_node *root, myri_error *err)
+{
+    const myri_node *jn = myri_node_get(root, "job");
+    const char *job = jn && jn->kind == MYRI_NODE_SCALAR ? jn->scalar : myri_job_default();
+    if (strcmp(job, "fabric") != 0)
+        return myri_error_at(err, jn ? jn : root, "job '%s' has no network; expected a fabric scenario "
+                                                  "(job: fabric, or no job: key)", job);
+    if (myri_fabric_check_doc(root, err)) return MYRI_EINPUT;
+    if (!myri_node_get(root, "topology"))
+        return myri_error_at(err, root, "no topology: section; expected one (for example 'topology:' "
+                                        "then '  generator: fat-tree'), or --set topology.generator=...");
+    return MYRI_OK;
 }
 
 int myri_cmd_topo(int argc, char **argv)
@@ -162,7 +220,7 @@ int myri_cmd_topo(int argc, char **argv)
     int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 2);
     if (rc) return rc;
     if (cli.help) {
-        printf("usage: myri topo FILE [--dot | --json | --route SRC:DST] [--set key=value]...\n\n"
+        printf("usage: myri topo FILE [--dot | --json | --route SRC:DST [--json]] [--set key=value]...\n\n"
                "Reads the topology: section of a scenario or network file (generators, explicit\n"
                "hosts/switches/links, roots, explicit routes; see docs/TOPOLOGY.md), builds it and its\n"
                "up/down routes, and prints a summary: nodes, links, diameter, route lengths, and\n"
@@ -171,8 +229,17 @@ int myri_cmd_topo(int argc, char **argv)
                "          circles, edges labelled with their port numbers and cable length)\n"
                "  --json  the summary as one JSON object, with every node and link (and its channel\n"
                "          numbers, as used in --pcap records)\n"
-               "  --route SRC:DST  the route between two hosts: its bytes, and each link it crosses\n");
+               "  --route SRC:DST  the route between two hosts: its bytes, and each link it crosses\n"
+               "          (as one JSON object with --json)\n"
+               "The file is checked as `myri run` checks it: unknown keys are errors, and it must\n"
+               "have a topology: section (or --set topology....).  --dot takes neither --json nor\n"
+               "--route.\n");
         return MYRI_EXIT_OK;
+    }
+    if (dot && (cli.json || route)) {
+        fprintf(stderr, "myri topo: --dot cannot be combined with %s; expected one of --dot, --json, --route "
+                        "(--route with --json gives the route as JSON)\n", cli.json ? "--json" : "--route");
+        return MYRI_EXIT_INPUT;
     }
     if (cli.npositional != 1) {
         fprintf(stderr, "myri topo: expected one FILE (a scenario or network file with a topology: section)\n");
@@ -183,12 +250,12 @@ int myri_cmd_topo(int argc, char **argv)
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;
-    if (myri_cli_apply_sets(&cli, root) || myri_topo_load_doc(root, &b, &err)) {
+    if (myri_cli_apply_sets(&cli, root) || topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)) {
         myri_node_free(root);
         return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
     }
     if (route)
-        rc = topo__print_route(&b, route, stdout);
+        rc = topo__print_route(&b, route, cli.json, stdout);
     else if (dot)
         myri_topo_write_dot(b.topo, stdout);
     else if (cli.json)

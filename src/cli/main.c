@@ -1,4 +1,5 @@
 /* main.c -- the `myri` program: dispatch to subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +8,9 @@
 static int cmd_help(int argc, char **argv);
 
 static const myri_cmd commands[] = {
-    {"help", "list the subcommands, or show one's help", "usage: myri help [SUBCOMMAND]\n", cmd_help},
+    {"help", "list the subcommands, or show one's help",
+     "usage: myri help [SUBCOMMAND]\n\nLists the subcommands, or shows the help of one (as myri SUBCOMMAND --help).\n",
+     cmd_help},
     {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
     {"bench", "built-in benchmarks: engine (hold model)", NULL, myri_cmd_bench},
     {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
@@ -30,12 +33,22 @@ static void usage(FILE *out)
     fprintf(out, "usage: myri SUBCOMMAND [OPTIONS]\n       myri SUBCOMMAND --help\n       myri --version\n\n");
     fprintf(out, "subcommands:\n");
     for (size_t i = 0; i < ncommands; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\ncommon options: --json, --seed N, --set key=value (repeatable), --help\n");
+    fprintf(out, "\ncommon options: --help, --json (one JSON object on stdout)\n");
+    fprintf(out, "  --set key=value (repeatable): run, topo and qna FILE (the subcommands that read a file)\n");
+    fprintf(out, "  --seed N (0 .. 18446744073709551615): run, bench, nicsim, reproduce\n");
     fprintf(out, "exit codes: 0 success, 1 failure of the run, 2 bad input or usage\n");
 }
 
 static int cmd_help(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(commands[0].usage, stdout);
+        return MYRI_EXIT_OK;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "myri help: expected at most one SUBCOMMAND (see 'myri help --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
     if (argc < 2) {
         usage(stdout);
         return MYRI_EXIT_OK;
@@ -74,5 +87,5 @@ int main(int argc, char **argv)
         fprintf(stderr, " (see 'myri help')\n");
         return MYRI_EXIT_INPUT;
     }
-    return c->main(argc - 1, argv + 1);
+    return myri_cli_finish(c->main(argc - 1, argv + 1));
 }

@@ -18,8 +18,17 @@ static void run__usage(FILE *out)
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
-    for (const myri_component_ops *const *c = myri_component_types(); *c; c++)
-        fprintf(out, "  %-16s %s\n", (*c)->type, (*c)->help ? (*c)->help : "");
+    for (const myri_component_ops *const *c = myri_component_types(); *c; c++) {
+        /* the help wrapped at 100 columns, continued under its first word */
+        int col = fprintf(out, "  %-16s", (*c)->type);
+        for (const char *w = (*c)->help ? (*c)->help : ""; *w;) {
+            size_t n = strcspn(w, " ");
+            if (col + 1 + (int)n > 100) col = fprintf(out, "\n%18s", "");
+            if (n) col += fprintf(out, " %.*s", (int)n, w);
+            w += n + (w[n] == ' ');
+        }
+        fputc('\n', out);
+    }
     for (const myri_job *const *j = myri_jobs(); *j; j++) {
         fprintf(out, "\nkeys of job '%s':\n", (*j)->name);
         if ((*j)->help_params) (*j)->help_params(out);

@@ -36,6 +36,7 @@ myri_status myri_cfg_parse_rate(const char *s, const char *bare, double *bps, ch
 myri_status myri_cfg_parse_length(const char *s, const char *bare, double *m, char *why, size_t n);
 myri_status myri_cfg_parse_double(const char *s, double *v, char *why, size_t n);
 myri_status myri_cfg_parse_int(const char *s, int64_t *v, char *why, size_t n);
+myri_status myri_cfg_parse_uint(const char *s, uint64_t *v, char *why, size_t n);
 myri_status myri_cfg_parse_bool(const char *s, bool *v, char *why, size_t n);
 
 /* Formats a value of the unit types canonically (exact for time and size). */

@@ -466,6 +466,10 @@ myri_status myri_doc_parse(const char *file, const char *text, size_t len, myri_
     if (!root) return myri_error_at(err, NULL, "myri_doc_parse: root is NULL"), MYRI_EINVAL;
     *root = NULL;
     if (!text && len) return myri_error_at(err, NULL, "myri_doc_parse: text is NULL"), MYRI_EINVAL;
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) { /* a UTF-8 byte-order mark: not part of the text */
+        text += 3;
+        len -= 3;
+    }
     char *fname = strdup(file ? file : "<input>");
     if (!fname) return myri_error_at(err, NULL, "out of memory"), MYRI_ENOMEM;
     cfg_parse ps = {.file = fname, .text = text ? text : "", .len = len, .err = err};
@@ -649,13 +653,69 @@ static myri_status set__descend(myri_node **cur, const char *seg, size_t col,
 }
 
 /* Sets key `seg` of map m to a new scalar `value` (column vcol). */
+/* Gives the nodes of a parsed --set value the --set position: file "--set",
+ * line 1, columns counted in the assignment (the parsed text had `shift`
+ * characters before the value). */
+static void set__reposition(myri_node *n, long shift)
+{
+    if (!n) return;
+    n->file = cfg__set_file;
+    n->line = 1;
+    n->col = (unsigned)((long)n->col + shift);
+    for (size_t i = 0; i < n->n; i++) {
+        set__reposition(n->item[i], shift);
+        if (n->keynode) set__reposition(n->keynode[i], shift);
+    }
+}
+
+/* A --set value: "[a, b]" and "{k: v}" are YAML flow lists and mappings (as
+ * the effective configuration echoes them), anything else one scalar. */
+static myri_status set__value(const char *value, size_t vcol, myri_node **out, myri_error *err)
+{
+    *out = NULL;
+    if (value[0] != '[' && value[0] != '{') {
+        myri_node *v = node__new(MYRI_NODE_SCALAR, cfg__set_file, 1, (unsigned)vcol);
+        char *text = strdup(value);
+        if (!v || !text) {
+            free(v);
+            free(text);
+            return myri_error_at(err, NULL, "--set: out of memory"), MYRI_ENOMEM;
+        }
+        v->scalar = text;
+        *out = v;
+        return MYRI_OK;
+    }
+    size_t n = strlen(value);
+    char *doc = malloc(n + 4);
+    if (!doc) return myri_error_at(err, NULL, "--set: out of memory"), MYRI_ENOMEM;
+    memcpy(doc, "v: ", 3);
+    memcpy(doc + 3, value, n + 1);
+    myri_node *root = NULL;
+    myri_error e;
+    myri_status st = myri_doc_parse(cfg__set_file, doc, n + 3, &root, &e);
+    free(doc);
+    if (st == MYRI_ENOMEM) return myri_error_at(err, NULL, "--set: out of memory"), MYRI_ENOMEM;
+    if (st || !root || root->n != 1) {
+        myri_node_free(root);
+        char *why = strstr(e.msg, ": "), *cut = strstr(e.msg, "; expected");
+        if (cut) *cut = '\0';
+        return set__error(err, vcol, "bad list or mapping after '=': %s%s; expected YAML flow text such as "
+                                     "[a, b] or {name: s0, ports: 8}",
+                          st ? (why ? why + 2 : e.msg) : "not one value", "");
+    }
+    *out = root->item[0];
+    root->item[0] = NULL;
+    set__reposition(*out, (long)vcol - 4);
+    myri_node_free(root);
+    return MYRI_OK;
+}
+
 static myri_status set__leaf(myri_node *m, const char *seg, size_t kcol, const char *value,
                              size_t vcol, myri_error *err)
 {
-    myri_node *v = node__new(MYRI_NODE_SCALAR, cfg__set_file, 1, (unsigned)vcol);
-    char *text = strdup(value);
-    if (!v || !text) goto nomem;
-    v->scalar = text;
+    myri_node *v = NULL;
+    myri_status vst = set__value(value, vcol, &v, err);
+    if (vst) return vst;
     if (m->kind == MYRI_NODE_SEQ) {
         long idx;
         myri_status st = set__item(m, seg, kcol, err, &idx);

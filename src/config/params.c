@@ -39,7 +39,7 @@ typedef union pvalue {
 static const char *type_name(myri_ptype t)
 {
     static const char *const names[] = {"bool", "int",    "double", "time", "rate",
-                                        "size", "length", "string", "enum", "node"};
+                                        "size", "length", "string", "enum", "node", "uint"};
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
@@ -77,7 +77,7 @@ static myri_status enum_parse(const char *choices, const char *s, int *idx, char
     }
     char list[256];
     enum_list(choices, list, sizeof list);
-    snprintf(why, n, "expected one of: %s", list);
+    snprintf(why, n, "expected one of: %.230s", list);
     return MYRI_EINPUT;
 }
 
@@ -88,6 +88,7 @@ static myri_status value_parse(const myri_param *p, const char *s, pvalue *v, ch
     switch (p->type) {
     case MYRI_P_BOOL: return myri_cfg_parse_bool(s, &v->b, why, n);
     case MYRI_P_INT: return myri_cfg_parse_int(s, &v->i, why, n);
+    case MYRI_P_UINT: return myri_cfg_parse_uint(s, &v->u, why, n);
     case MYRI_P_DOUBLE: return myri_cfg_parse_double(s, &v->d, why, n);
     case MYRI_P_TIME: return myri_cfg_parse_time(s, p->unit, &v->u, why, n);
     case MYRI_P_RATE: return myri_cfg_parse_rate(s, p->unit, &v->d, why, n);
@@ -111,6 +112,7 @@ static void value_store(const myri_param *p, const pvalue *v, void *out)
     case MYRI_P_RATE:
     case MYRI_P_LENGTH: memcpy(f, &v->d, sizeof v->d); break;
     case MYRI_P_TIME:
+    case MYRI_P_UINT:
     case MYRI_P_SIZE: memcpy(f, &v->u, sizeof v->u); break;
     case MYRI_P_STRING: memcpy(f, &v->s, sizeof v->s); break;
     case MYRI_P_ENUM: memcpy(f, &v->e, sizeof v->e); break;
@@ -130,6 +132,7 @@ static pvalue value_load(const myri_param *p, const void *out)
     case MYRI_P_RATE:
     case MYRI_P_LENGTH: memcpy(&v.d, f, sizeof v.d); break;
     case MYRI_P_TIME:
+    case MYRI_P_UINT:
     case MYRI_P_SIZE: memcpy(&v.u, f, sizeof v.u); break;
     case MYRI_P_STRING: memcpy(&v.s, f, sizeof v.s); break;
     case MYRI_P_ENUM: memcpy(&v.e, f, sizeof v.e); break;
@@ -144,6 +147,7 @@ static int value_cmp(const myri_param *p, const pvalue *a, const pvalue *b)
     switch (p->type) {
     case MYRI_P_INT: return (a->i > b->i) - (a->i < b->i);
     case MYRI_P_TIME:
+    case MYRI_P_UINT:
     case MYRI_P_SIZE: return (a->u > b->u) - (a->u < b->u);
     default: return (a->d > b->d) - (a->d < b->d);
     }
@@ -151,7 +155,7 @@ static int value_cmp(const myri_param *p, const pvalue *a, const pvalue *b)
 
 static bool has_range(const myri_param *p)
 {
-    return p->type == MYRI_P_INT || p->type == MYRI_P_DOUBLE || p->type == MYRI_P_TIME ||
+    return p->type == MYRI_P_INT || p->type == MYRI_P_UINT || p->type == MYRI_P_DOUBLE || p->type == MYRI_P_TIME ||
            p->type == MYRI_P_RATE || p->type == MYRI_P_SIZE || p->type == MYRI_P_LENGTH;
 }
 
@@ -503,7 +507,13 @@ void myri_param_format(const myri_param *p, const void *out, char *buf, size_t l
     switch (p->type) {
     case MYRI_P_BOOL: snprintf(buf, len, "%s", v.b ? "true" : "false"); break;
     case MYRI_P_INT: snprintf(buf, len, "%lld", (long long)v.i); break;
-    case MYRI_P_DOUBLE: snprintf(buf, len, "%.10g", v.d); break;
+    case MYRI_P_UINT: snprintf(buf, len, "%llu", (unsigned long long)v.u); break;
+    case MYRI_P_DOUBLE: /* the shortest text that reads back as the same double */
+        for (int prec = 10; prec <= 17; prec++) {
+            snprintf(buf, len, "%.*g", prec, v.d);
+            if (strtod(buf, NULL) == v.d) break;
+        }
+        break;
     case MYRI_P_TIME: myri_format_time(v.u, buf, len); break;
     case MYRI_P_RATE: myri_cfg_format_rate(v.d, buf, len); break;
     case MYRI_P_SIZE: myri_cfg_format_size(v.u, buf, len); break;
@@ -529,14 +539,11 @@ void myri_param_format(const myri_param *p, const void *out, char *buf, size_t l
     }
 }
 
-/* The value as echoed: formatted, with the unit for plain numbers. */
+/* The value as echoed: formatted as the key accepts it back (the unit of a
+ * plain number is in the help, not in the value). */
 static void echo_value(const myri_param *p, const void *out, char *buf, size_t len)
 {
     myri_param_format(p, out, buf, len);
-    if ((p->type == MYRI_P_INT || p->type == MYRI_P_DOUBLE) && p->unit && *p->unit) {
-        size_t k = strlen(buf);
-        snprintf(buf + k, len - k, " %s", p->unit);
-    }
 }
 
 static void range_text(const myri_param *p, char *buf, size_t len)
@@ -563,36 +570,126 @@ static const char *def_text(const myri_param *p, char *buf, size_t len)
     return buf;
 }
 
+enum { HELP_WIDTH = 100, HELP_INDENT = 6 };
+
+/* Writes text as words from column `col` (already written) on, wrapping at
+ * HELP_WIDTH to lines indented by HELP_INDENT; ends the line. */
+static void help_wrap(FILE *out, int col, const char *text)
+{
+    for (const char *w = text; *w;) {
+        while (*w == ' ') w++;
+        size_t n = strcspn(w, " ");
+        if (!n) break;
+        if (col > HELP_INDENT && col + 1 + (int)n > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_INDENT, "");
+            col = HELP_INDENT;
+        } else if (col > HELP_INDENT) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", (int)n, w);
+        col += (int)n;
+        w += n;
+    }
+    fputc('\n', out);
+}
+
+/* One key per entry: name, type, unit, default and range on the first line
+ * (the range on the next if it would pass HELP_WIDTH columns), then the
+ * description, wrapped: every line fits in HELP_WIDTH columns. */
 void myri_params_help(const myri_pset *set, size_t nset, FILE *out)
 {
     if (!out || (nset && !set)) return;
-    char name[KEY_MAX], range[256], def[128];
-    int wn = 3, wt = 4, wu = 4, wd = 7, wr = 5;
+    char name[KEY_MAX], range[256], def[128], line[768];
+    int wn = 3, wt = 4, wu = 4, wd = 7;
     for (size_t s = 0; s < nset; s++)
         for (size_t i = 0; i < set[s].n; i++) {
             const myri_param *p = &set[s].params[i];
             full_name(set[s].prefix, p, name, sizeof name);
-            range_text(p, range, sizeof range);
             int a = (int)strlen(name), b = (int)strlen(type_name(p->type)),
-                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p, def, sizeof def)),
-                e = (int)strlen(range);
+                c = p->unit ? (int)strlen(p->unit) : 1, d = (int)strlen(def_text(p, def, sizeof def));
             wn = a > wn ? a : wn;
             wt = b > wt ? b : wt;
             wu = c > wu ? c : wu;
-            wd = d > wd ? d : wd;
-            wr = e > wr ? e : wr;
+            wd = d > wd && d <= 16 ? d : wd;
         }
-    fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, "key", wt, "type", wu, "unit", wd,
-            "default", wr, "range", "description");
+    fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %s\n%*sdescription\n", wn, "key", wt, "type", wu, "unit", wd,
+            "default", "range", HELP_INDENT, "");
     for (size_t s = 0; s < nset; s++)
         for (size_t i = 0; i < set[s].n; i++) {
             const myri_param *p = &set[s].params[i];
             full_name(set[s].prefix, p, name, sizeof name);
             range_text(p, range, sizeof range);
-            fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, name, wt,
-                    type_name(p->type), wu, p->unit && *p->unit ? p->unit : "-", wd,
-                    def_text(p, def, sizeof def), wr, range, p->help ? p->help : "");
+            int k = snprintf(line, sizeof line, "  %-*s  %-*s  %-*s  %-*s", wn, name, wt, type_name(p->type), wu,
+                             p->unit && *p->unit ? p->unit : "-", wd, def_text(p, def, sizeof def));
+            if (k + 2 + (int)strlen(range) <= HELP_WIDTH) {
+                fprintf(out, "%s  %s\n", line, range);
+            } else {
+                fprintf(out, "%s\n%*srange:", line, HELP_INDENT, "");
+                help_wrap(out, HELP_INDENT + 6, range);
+            }
+            fprintf(out, "%*s", HELP_INDENT, "");
+            help_wrap(out, HELP_INDENT, p->help && *p->help ? p->help : "-");
         }
+}
+
+/* A scalar as YAML flow text: plain when safe, else double-quoted. */
+static void flow_scalar(FILE *out, const char *s)
+{
+    bool plain = *s && !strchr("-?:!&*|>'\"%@`#", *s) && s[strlen(s) - 1] != ' ';
+    for (const char *c = s; plain && *c; c++)
+        if (strchr(",[]{}#\"'", *c) || (*c == ':' && (c[1] == ' ' || !c[1])) || (unsigned char)*c < 0x20)
+            plain = false;
+    if (plain) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = s; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
+        else if ((unsigned char)*c < 0x20) fprintf(out, "\\x%02x", (unsigned char)*c);
+        else fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* A list or mapping as one line of YAML flow text ([a, b], {k: v}), which a
+ * scenario file or --set accepts back: the echo shows what ran. */
+static void flow_node(FILE *out, const myri_node *n)
+{
+    if (n->kind == MYRI_NODE_SCALAR) {
+        flow_scalar(out, n->scalar ? n->scalar : "");
+        return;
+    }
+    bool map = n->kind == MYRI_NODE_MAP;
+    fputc(map ? '{' : '[', out);
+    for (size_t i = 0; i < n->n; i++) {
+        if (i) fputs(", ", out);
+        if (map) {
+            flow_scalar(out, n->key[i]);
+            fputs(": ", out);
+        }
+        flow_node(out, n->item[i]);
+    }
+    fputc(map ? '}' : ']', out);
+}
+
+/* A list or mapping as JSON (scalars as strings, as in the file). */
+static void json_node(myri_json *j, const myri_node *n)
+{
+    if (n->kind == MYRI_NODE_SCALAR) {
+        myri_json_str(j, n->scalar ? n->scalar : "");
+        return;
+    }
+    bool map = n->kind == MYRI_NODE_MAP;
+    if (map) myri_json_obj_begin(j);
+    else myri_json_arr_begin(j);
+    for (size_t i = 0; i < n->n; i++) {
+        if (map) myri_json_key(j, n->key[i]);
+        json_node(j, n->item[i]);
+    }
+    if (map) myri_json_obj_end(j);
+    else myri_json_arr_end(j);
 }
 
 void myri_params_echo_text(const myri_pset *set, size_t nset, FILE *out)
@@ -610,6 +707,13 @@ void myri_params_echo_text(const myri_pset *set, size_t nset, FILE *out)
             const myri_param *p = &set[s].params[i];
             if (!set[s].out) continue;
             full_name(set[s].prefix, p, name, sizeof name);
+            pvalue v = value_load(p, set[s].out);
+            if (p->type == MYRI_P_NODE && v.node) {
+                fprintf(out, "  %-*s = ", w, name);
+                flow_node(out, v.node);
+                fputc('\n', out);
+                continue;
+            }
             echo_value(p, set[s].out, value, sizeof value);
             fprintf(out, "  %-*s = %s\n", w, name, value);
         }
@@ -628,14 +732,13 @@ void myri_params_echo_json(const myri_pset *set, size_t nset, myri_json *j)
             switch (p->type) {
             case MYRI_P_BOOL: myri_json_kbool(j, name, v.b); break;
             case MYRI_P_INT: myri_json_kint(j, name, v.i); break;
+            case MYRI_P_UINT: myri_json_kuint(j, name, v.u); break;
             case MYRI_P_DOUBLE: myri_json_knum(j, name, v.d); break;
             case MYRI_P_NODE:
-                if (!v.node) {
-                    myri_json_key(j, name);
-                    myri_json_null(j);
-                    break;
-                }
-                /* fall through */
+                myri_json_key(j, name);
+                if (v.node) json_node(j, v.node);
+                else myri_json_null(j);
+                break;
             default:
                 myri_param_format(p, set[s].out, value, sizeof value);
                 myri_json_kstr(j, name, value);

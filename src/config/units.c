@@ -66,6 +66,7 @@ const char *myri_cfg_expect(myri_ptype t)
     case MYRI_P_STRING: return "a text value";
     case MYRI_P_ENUM: return "one of the listed names";
     case MYRI_P_NODE: return "a list or mapping";
+    case MYRI_P_UINT: return "a whole number from 0 to 18446744073709551615";
     }
     return "a value";
 }
@@ -320,6 +321,26 @@ myri_status myri_cfg_parse_int(const char *s, int64_t *v, char *why, size_t n)
     if (over) return fail(why, n, "too large (the range is -9223372036854775808 to "
                                   "9223372036854775807)", expect);
     *v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+    return MYRI_OK;
+}
+
+myri_status myri_cfg_parse_uint(const char *s, uint64_t *v, char *why, size_t n)
+{
+    static const char expect[] = "a whole number from 0 to 18446744073709551615";
+    if (!s) return fail(why, n, NULL, expect);
+    s = skip_space(s);
+    if (*s == '+') s++;
+    if (!isdigit((unsigned char)*s)) return fail(why, n, NULL, expect);
+    uint64_t mag = 0;
+    bool over = false;
+    for (; isdigit((unsigned char)*s); s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (mag > (UINT64_MAX - d) / 10) over = true;
+        else mag = mag * 10 + d;
+    }
+    if (*skip_space(s)) return fail(why, n, NULL, expect);
+    if (over) return fail(why, n, "too large", expect);
+    *v = mag;
     return MYRI_OK;
 }
 

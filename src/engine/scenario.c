@@ -4,7 +4,7 @@
 #include "myri/job.h"
 
 const myri_param myri_scenario_params[] = {
-    {"seed", MYRI_P_INT, "", "1", "0", NULL, "seed of all random streams of the run",
+    {"seed", MYRI_P_UINT, "", "1", "0", "18446744073709551615", "seed of all random streams of the run",
      offsetof(myri_scenario_common, seed), NULL},
     {"duration", MYRI_P_TIME, "ns", "1ms", "1ps", NULL, "simulated time measured after the warm-up",
      offsetof(myri_scenario_common, duration_ps), NULL},

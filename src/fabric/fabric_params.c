@@ -16,7 +16,8 @@
 const myri_param myri_fabric_link_params[] = {
     {"preset", MYRI_P_ENUM, NULL, "none", NULL, NULL,
      "link generation: none (use link.rate), 1995 = 640 Mb/s (seed 002), 1280 = 1.28 Gb/s, "
-     "2000 = 2 Gb/s (myrinet-facts 3.4); overrides link.rate",
+     "2000 = 2 Gb/s (myrinet-facts 3.4); overrides link.rate; in a scenario it also brings slack "
+     "values for its rate unless link.slack is given (assumption: docs/FABRIC.md)",
      OFF(preset), "none|1995|1280|2000"},
     {"rate", MYRI_P_RATE, "b/s", "640Mb/s", "1Mb/s", "100Gb/s",
      "data rate per channel: 80 M characters/s x 8 bits (seed 002)", OFF(rate_bps), NULL},

@@ -6,7 +6,9 @@
 
 #include "fabric/fabric_pcap.h"
 
+#include <errno.h>
 #include <pcap/pcap.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +16,15 @@ struct myri_fpcap {
     pcap_t *dead;
     pcap_dumper_t *dump;
     uint64_t packets;
+    uint8_t type_bytes, crc_poly; /* bytes 5 and 6 of every record */
+    int write_errno;              /* the first write error seen (0: none) */
+    char path[256];
 };
 
 const myri_param myri_fpcap_params[] = {
     {"links", MYRI_P_NODE, NULL, "", NULL, NULL,
-     "links captured with --pcap: list (or comma-separated) of HOST and NODE.PORT; default all host links",
+     "links captured with --pcap: list (or comma-separated) of HOST and NODE.PORT; hosts: every host link "
+     "(the default); all: every link",
      offsetof(myri_fpcap_config, links), NULL},
 };
 const size_t myri_fpcap_nparams = sizeof myri_fpcap_params / sizeof myri_fpcap_params[0];
@@ -34,7 +40,9 @@ static void fpcap__tap(void *ctx, size_t channel, myri_time_ps first_ps, const u
     buf[2] = (uint8_t)(channel >> 8);
     buf[3] = (uint8_t)channel;
     buf[4] = truncated ? 1 : 0;
-    buf[5] = buf[6] = buf[7] = 0;
+    buf[5] = p->type_bytes;
+    buf[6] = p->crc_poly;
+    buf[7] = 0;
     memcpy(buf + MYRI_FPCAP_HEADER_BYTES, bytes, n);
     struct pcap_pkthdr h;
     uint64_t ns = first_ps / 1000u;
@@ -42,14 +50,22 @@ static void fpcap__tap(void *ctx, size_t channel, myri_time_ps first_ps, const u
     h.ts.tv_usec = (suseconds_t)(ns % 1000000000u); /* nanoseconds: file opened with NANO precision */
     h.caplen = (bpf_u_int32)(n + MYRI_FPCAP_HEADER_BYTES);
     h.len = (bpf_u_int32)(len + MYRI_FPCAP_HEADER_BYTES);
+    FILE *f = pcap_dump_file(p->dump);
+    errno = 0;
     pcap_dump((u_char *)p->dump, &h, buf);
-    p->packets++;
+    if (!p->write_errno && f && ferror(f)) p->write_errno = errno ? errno : EIO;
+    if (!p->write_errno) p->packets++;
 }
 
 static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, bool *want,
                                myri_error *err)
 {
-    if (!c->links) {
+    const char *word = c->links && c->links->kind == MYRI_NODE_SCALAR ? c->links->scalar : NULL;
+    if (word && !strcmp(word, "all")) {
+        for (size_t l = 0; l < t->nlinks; l++) want[l] = true;
+        return MYRI_OK;
+    }
+    if (!c->links || (word && !strcmp(word, "hosts"))) {
         for (size_t h = 0; h < t->nhosts; h++) {
             int32_t l = t->node[t->host_node[h]].port[0].link;
             if (l >= 0) want[l] = true;
@@ -68,7 +84,8 @@ static myri_status fpcap__want(const myri_topo *t, const myri_fpcap_config *c, b
             }
             if (l < 0)
                 return myri_error_at(err, c->links,
-                                     "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas");
+                                     "pcap.links: expected host names or SWITCH.PORT of connected ports, separated by commas, "
+                                     "or hosts, or all");
             want[l] = true;
             p += n + (p[n] == ',');
         }
@@ -99,7 +116,10 @@ myri_status myri_fpcap_open(const char *path, const myri_topo *t, const myri_fpc
         p->dead = pcap_open_dead_with_tstamp_precision(MYRI_FPCAP_DLT, 65536 + MYRI_FPCAP_HEADER_BYTES,
                                                        PCAP_TSTAMP_PRECISION_NANO);
         p->dump = p->dead ? pcap_dump_open(p->dead, path) : NULL;
-        if (!p->dump) st = myri_error_at(err, NULL, "cannot write pcap file '%s'", path);
+        if (!p->dump) st = myri_error_at(err, NULL, "cannot write pcap file '%s': %s", path, strerror(errno));
+        p->type_bytes = c->type_bytes;
+        p->crc_poly = c->crc_poly;
+        snprintf(p->path, sizeof p->path, "%s", path);
     }
     for (size_t l = 0; l < t->nlinks && !st; l++) {
         if (!want[l]) continue;
@@ -123,4 +143,26 @@ uint64_t myri_fpcap_close(myri_fpcap *p)
     if (p->dead) pcap_close(p->dead);
     free(p);
     return n;
+}
+
+myri_status myri_fpcap_finish(myri_fpcap *p, uint64_t *packets, myri_error *err)
+{
+    *packets = 0;
+    if (!p) return MYRI_OK;
+    int e = p->write_errno;
+    if (!e && p->dump) {
+        /* pcap_dump_close ignores fclose's result: flush and check first */
+        FILE *f = pcap_dump_file(p->dump);
+        errno = 0;
+        if (pcap_dump_flush(p->dump) != 0 || (f && ferror(f))) e = errno ? errno : EIO;
+    }
+    char path[sizeof p->path];
+    memcpy(path, p->path, sizeof path);
+    uint64_t n = myri_fpcap_close(p);
+    if (e) {
+        myri_error_at(err, NULL, "cannot write pcap file '%s': %s", path, strerror(e));
+        return MYRI_EIO;
+    }
+    *packets = n;
+    return MYRI_OK;
 }

@@ -39,7 +39,7 @@ const myri_param myri_topo_params[] = {
      "star/mesh/ring/clos: hosts per (leaf) switch; 0 = generator default",
      offsetof(myri_topo_config, hosts_per_switch), NULL},
     {"length", MYRI_P_LENGTH, "m", "0", "0", "100km",
-     "cable length of generated links and default of explicit ones; 0 = link.length",
+     "cable length of generated links and default of explicit ones; unset: link.length",
      offsetof(myri_topo_config, length_m), NULL},
     {"routing", MYRI_P_ENUM, NULL, "up-down", NULL, NULL,
      "route algorithm: up-down (any topology), dimension-order (x then y; mesh generator only)",
@@ -68,7 +68,7 @@ typedef struct yaml__sw {
 static const myri_param yaml__sw_params[] = {
     {"name", MYRI_P_STRING, NULL, NULL, NULL, NULL, "switch name",
      offsetof(yaml__sw, name), NULL},
-    {"ports", MYRI_P_INT, NULL, "0", "0", "32", "port count: 4, 8, 16 or 32; 0 = switch.ports",
+    {"ports", MYRI_P_INT, NULL, "0", "0", "32", "port count: 4, 8, 16 or 32; unset: switch.ports",
      offsetof(yaml__sw, ports), NULL},
 };
 
@@ -82,7 +82,7 @@ static const myri_param yaml__link_params[] = {
      offsetof(yaml__link, a), NULL},
     {"b", MYRI_P_NODE, NULL, NULL, NULL, NULL, "other end: NODE or [NODE, PORT]",
      offsetof(yaml__link, b), NULL},
-    {"length", MYRI_P_LENGTH, "m", "0", "0", "100km", "cable length; 0 = topology.length",
+    {"length", MYRI_P_LENGTH, "m", "0", "0", "100km", "cable length; unset: topology.length",
      offsetof(yaml__link, length_m), NULL},
 };
 
@@ -196,6 +196,10 @@ static myri_status yaml__nodes(myri_topo *t, const myri_topo_config *c, uint32_t
             return myri_error_at(err, it, "expected a switch {name: NAME, ports: 4|8|16|32}");
         if (myri_params_load_map(yaml__sw_params, NELEM(yaml__sw_params), it, &sw, err))
             return MYRI_EINPUT;
+        const myri_node *pn = myri_node_get(it, "ports");
+        if (pn && sw.ports == 0)
+            return myri_error_at(err, pn, "switch '%s' has 0 ports; expected 4, 8, 16 or 32 (or leave ports "
+                                          "out for switch.ports)", sw.name);
         if (sw.ports == 0) sw.ports = def_ports ? def_ports : 8;
         if (!myri_topo_ports_ok((uint32_t)sw.ports))
             return myri_error_at(err, myri_node_get(it, "ports"),
@@ -265,6 +269,10 @@ static myri_status yaml__links(myri_topo *t, const myri_node *links, double def_
                                      t->node[t->link[used].b_node].name);
         }
         if (an == bn) return myri_error_at(err, it, "a link must join two different nodes");
+        const myri_node *ln = myri_node_get(it, "length");
+        if (ln && lk.length_m <= 0)
+            return myri_error_at(err, ln, "a cable of 0 m; expected a length from 1mm to 100km (or leave "
+                                          "length out for topology.length)");
         double len = lk.length_m > 0 ? lk.length_m : def_len;
         if (myri_topo_connect(t, an, ap, bn, bp, len, NULL))
             return myri_error_at(err, it, "cannot add this link");
@@ -392,6 +400,10 @@ myri_status myri_topo_build(const myri_topo_config *c, const myri_node *section,
     out->routing = c->routing;
     double len = c->length_m > 0 ? c->length_m : env->length_m;
     const myri_node *where = section ? section : env->at;
+    const myri_node *ln = myri_node_get(section, "length");
+    if (ln && c->length_m <= 0)
+        return myri_error_at(err, ln, "topology.length: a cable of 0 m; expected a length from 1mm to 100km "
+                                      "(or leave it out for link.length)");
     bool explicit_nodes = c->hosts || c->switches || c->links;
     bool gen_given = myri_node_get(section, "generator") != NULL;
     myri_status st;

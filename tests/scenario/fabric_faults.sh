@@ -21,7 +21,8 @@ check "cut: link_down drops" test "$(num link_down "$tmp/f1")" -gt 0
 check "cut: packet on the wire truncated" test "$(truncated "$tmp/f1")" -gt 0
 check "corruption: exactly one crc drop" test "$(num crc "$tmp/f1")" -eq 1
 check "corruption: its packet's fate is crc" grep -q '"fate": "crc"' "$tmp/f1"
-check "faults listed in the json" test "$(grep -c '"action": "' "$tmp/f1")" -eq 3
+# three in the echoed configuration ("config"), three in the report
+check "faults listed in the json" test "$(grep -c '"action": "' "$tmp/f1")" -eq 6
 check "cut time echoed in ps" grep -q '"at_ps": 101000000' "$tmp/f1"
 inj=$(num injected "$tmp/f1"); del=$(num delivered "$tmp/f1")
 dropt=$(num dropped_total "$tmp/f1"); infl=$(num in_flight "$tmp/f1")

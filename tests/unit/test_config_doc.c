@@ -275,6 +275,31 @@ static void test_set_list_items(void **state)
     myri_node_free(r);
 }
 
+/* issue 8: a --set value in YAML flow form is a list or mapping (the echo's
+ * form), positioned in the assignment; a byte-order mark is not text */
+static void test_set_flow_and_bom(void **state)
+{
+    (void)state;
+    myri_node *r = parse_ok("seed: 1\n");
+    myri_error err;
+    assert_int_equal(myri_node_set(r, "topology.hosts=[a, b]", &err), MYRI_OK);
+    const myri_node *h = myri_node_path(r, "topology.hosts");
+    assert_int_equal(h->kind, MYRI_NODE_SEQ);
+    assert_int_equal(h->n, 2);
+    assert_string_equal(h->item[1]->scalar, "b");
+    assert_string_equal(h->item[1]->file, "--set");
+    assert_int_equal(h->item[1]->col, 20); /* topology.hosts=[a, b]: the 'b' */
+    assert_int_equal(myri_node_set(r, "topology.switches=[{name: s0, ports: 8}]", &err), MYRI_OK);
+    assert_string_equal(myri_node_path(r, "topology.switches.0.ports")->scalar, "8");
+    set_bad(r, "topology.hosts=[a, b", "--set:1:16: ", "bad list or mapping");
+    myri_node_free(r);
+    r = parse_ok("\xef\xbb\xbfseed: 1\nduration: 1us\n");
+    assert_string_equal(myri_node_path(r, "duration")->scalar, "1us");
+    assert_int_equal(myri_node_get(r, "seed") != NULL, 1);
+    assert_int_equal(r->keynode[0]->col, 1);
+    myri_node_free(r);
+}
+
 static void test_set_errors(void **state)
 {
     (void)state;
@@ -304,7 +329,7 @@ int main(void)
         cmocka_unit_test(test_depth_limit),        cmocka_unit_test(test_large_mapping),
         cmocka_unit_test(test_load_file),          cmocka_unit_test(test_error_at),
         cmocka_unit_test(test_set_creates_and_replaces), cmocka_unit_test(test_set_errors),
-        cmocka_unit_test(test_set_list_items),
+        cmocka_unit_test(test_set_list_items),     cmocka_unit_test(test_set_flow_and_bom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "myri/config.h"
+#include "myri/job.h"
 #include "myri/json.h"
 
 typedef struct common_cfg {
@@ -358,17 +359,22 @@ static void test_help_and_echo(void **state)
     assert_non_null(strstr(echo, "  link.delay      = 550ns\n"));
     assert_non_null(strstr(echo, "  link.stopgo     = true\n"));
     assert_non_null(strstr(echo, "  link.mode       = fast\n"));
-    assert_non_null(strstr(echo, "  link.ports      = 8 ports\n"));
+    assert_non_null(strstr(echo, "  link.ports      = 8\n")); /* the unit is in the help: the echo reads back */
     assert_non_null(strstr(echo, "  link.hosts      = (none)\n"));
     free(echo);
 
     char *help = capture(myri_params_help, f.set, 2);
     assert_non_null(strstr(help, "key"));
     assert_non_null(strstr(help, "description"));
-    /* one aligned line per parameter with type, unit, default, range, help */
-    assert_non_null(strstr(help, "  duration         time    -      1ms         1ps..10s    "
-                                 "            simulated time\n"));
-    assert_non_null(strstr(help, "  link.delay       time    ns     550ns       -   "));
+    /* per parameter: an aligned line with type, unit, default, range; the help
+     * under it, indented (every line within 100 columns) */
+    assert_non_null(strstr(help, "  duration         time    -      1ms         1ps..10s\n      simulated time\n"));
+    for (const char *l = help; *l;) {
+        size_t n = strcspn(l, "\n");
+        assert_true(n <= 100);
+        l += n + (l[n] == '\n');
+    }
+    assert_non_null(strstr(help, "  link.delay       time    ns     550ns       -\n"));
     assert_non_null(strstr(help, "  link.ports       int     ports  (required)  4..32"));
     assert_non_null(strstr(help, "fast, reference, bytes"));
     assert_non_null(strstr(help, "  link.rate        rate    Mb/s"));
@@ -424,6 +430,30 @@ static void test_param_format_and_parse(void **state)
     assert_int_equal(myri_param_parse(NULL, &n, &l, &err), MYRI_EINVAL);
 }
 
+/* issue 8: one seed range, 0 .. 2^64-1, as an unsigned value everywhere */
+static void test_uint_seed_range(void **state)
+{
+    (void)state;
+    uint64_t v = 0;
+    char buf[32];
+    myri_param p = {"seed", MYRI_P_UINT, "", "1", "0", "18446744073709551615", "seed", 0, NULL};
+    myri_node n = {.kind = MYRI_NODE_SCALAR, .file = "f", .line = 1, .col = 7, .scalar = "18446744073709551615"};
+    myri_error err;
+    assert_int_equal(myri_param_parse(&p, &n, &v, &err), MYRI_OK);
+    assert_true(v == UINT64_MAX);
+    myri_param_format(&p, &v, buf, sizeof buf);
+    assert_string_equal(buf, "18446744073709551615");
+    n.scalar = "-1";
+    assert_int_equal(myri_param_parse(&p, &n, &v, &err), MYRI_EINPUT);
+    assert_non_null(strstr(err.msg, "f:1:7: "));
+    assert_non_null(strstr(err.msg, "expected a whole number from 0 to 18446744073709551615"));
+    n.scalar = "18446744073709551616";
+    assert_int_equal(myri_param_parse(&p, &n, &v, &err), MYRI_EINPUT);
+    assert_non_null(strstr(err.msg, "too large"));
+    /* the scenario's own seed key is of this type */
+    assert_int_equal(myri_scenario_params[0].type, MYRI_P_UINT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_bare_number_units),    cmocka_unit_test(test_required_missing),
         cmocka_unit_test(test_set_through_loader),   cmocka_unit_test(test_table_errors),
         cmocka_unit_test(test_help_and_echo),        cmocka_unit_test(test_param_format_and_parse),
+        cmocka_unit_test(test_uint_seed_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

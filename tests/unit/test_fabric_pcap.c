@@ -50,7 +50,10 @@ static void capture_of(const char *scenario, const char *sets, size_t route_byte
         assert_true(h->caplen >= MYRI_FPCAP_HEADER_BYTES && h->caplen == h->len);
         uint32_t ch = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
         assert_true(ch < 64);
-        assert_int_equal(data[5] | data[6] | data[7], 0);
+        /* bytes 5, 6: the run's packet.type_bytes and packet.crc_poly (both scenarios: defaults) */
+        assert_int_equal(data[5], 4);
+        assert_int_equal(data[6], 0x07);
+        assert_int_equal(data[7], 0);
         const uint8_t *pkt = data + MYRI_FPCAP_HEADER_BYTES;
         size_t len = h->caplen - MYRI_FPCAP_HEADER_BYTES;
         if (data[4] & 1) {
