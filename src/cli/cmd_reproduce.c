@@ -11,6 +11,7 @@
  * Every "ours" number is computed by the run that prints it; the paper's
  * numbers come from the tables in models.c (4-7, 9) and src/analysis/qna (3, 8).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -479,12 +480,14 @@ static int rep__write_svg(const char *dir, const char *name, const myri_qsim_plo
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "myri reproduce: cannot write %s\n", path);
+        fprintf(stderr, "myri reproduce: cannot write %s: %s\n", path, strerror(errno));
         return MYRI_EXIT_FAIL;
     }
     myri_status st = myri_qsim_plot_svg(p, f);
-    if (fclose(f) != 0 || st != MYRI_OK) {
-        fprintf(stderr, "myri reproduce: writing %s failed\n", path);
+    int fl = fflush(f) != 0 || ferror(f) ? errno : 0;
+    if (fclose(f) != 0 && !fl) fl = errno;
+    if (fl || st != MYRI_OK) {
+        fprintf(stderr, "myri reproduce: writing %s failed: %s\n", path, fl ? strerror(fl) : "I/O error");
         return MYRI_EXIT_FAIL;
     }
     fprintf(stderr, "wrote %s\n", path);

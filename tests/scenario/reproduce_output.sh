@@ -53,4 +53,7 @@ figure() {
 figure "$tmp/fig/fig4_utilization.svg" 12 "HDMA, QNA, paper Table 8" "LANai, sim. model 2, paper Table 5" \
   "NSDMA, QNA<"
 figure "$tmp/fig/fig5_hdma_queue.svg" 4 "QNA (converged)" "sim. model 1" "sim. model 2" "paper, simulation model 2"
+# A figure that cannot be written is a failure with its reason (exit 1).
+check "figures into a non-directory" expect_rc 1 "$myri" reproduce seed004 --figures /dev/full
+check "the reason is given" grep -q "cannot write /dev/full/fig4_utilization.svg: Not a directory" "$tmp/err"
 exit $fail
