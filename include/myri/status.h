@@ -21,7 +21,8 @@ typedef enum myri_status {
     MYRI_EIO = 6,      /* file could not be read or written */
     MYRI_ESTATE = 7,   /* call not valid in the object's current state */
     MYRI_EMODEL = 8,   /* the model cannot be solved (e.g. utilisation >= 1) */
-    MYRI_EFULL = 9     /* a fixed capacity was exhausted */
+    MYRI_EFULL = 9,    /* a fixed capacity was exhausted */
+    MYRI_ETIMEDOUT = 10 /* a wait ended by its time limit (myri_proc_wait) */
 } myri_status;
 
 /* Returns a static, one-line description of `s` (never NULL). */

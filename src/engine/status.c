@@ -14,6 +14,7 @@ const char *myri_strerror(myri_status s)
     case MYRI_ESTATE: return "invalid in the current state";
     case MYRI_EMODEL: return "model cannot be solved";
     case MYRI_EFULL: return "capacity exhausted";
+    case MYRI_ETIMEDOUT: return "timed out";
     }
     return "unknown status";
 }

@@ -1,0 +1,312 @@
+/* proc.c -- processes as coroutines in simulated time (see proc.h).
+ *
+ * Each process is a component of type "proc" whose events resume it: START
+ * (first entry), SLEEP (end of a sleep), WAKE (myri_proc_wake while it
+ * waits) and TIMEOUT (end of a wait's time limit).  The handler switches to
+ * the process's own stack with swapcontext; the process switches back when
+ * it sleeps, waits or returns.  Only engine handlers switch into a process,
+ * so a process never runs outside an engine event.
+ *
+ * Stacks: mmap with a PROT_NONE guard page below the stack (an overflow
+ * faults instead of corrupting memory); under AddressSanitizer plain
+ * aligned_alloc, whose redzones make an overflow a reported heap overflow,
+ * and every switch is announced with the fiber annotations
+ * (__sanitizer_start_switch_fiber before, __sanitizer_finish_switch_fiber
+ * after) so that ASan knows which stack is current.
+ */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#include "myri/proc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PROC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROC_ASAN 1
+#endif
+#endif
+#ifdef PROC_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+enum { P_NEW, P_STARTING, P_RUNNING, P_SLEEPING, P_WAITING, P_DONE };
+enum { EV_START = 1, EV_SLEEP = 2, EV_WAKE = 3, EV_TIMEOUT = 4 };
+
+struct myri_proc {
+    myri_component *comp;
+    myri_sim *sim;
+    myri_proc_fn fn;
+    void *arg;
+    int state;
+    bool wake_token;           /* a wake that came while not waiting */
+    myri_status result;        /* what the current wait returns */
+    myri_event_id wake_id;     /* pending WAKE event, or 0 */
+    myri_event_id timeout_id;  /* pending TIMEOUT event, or 0 */
+    ucontext_t ctx;            /* the process */
+    ucontext_t caller;         /* the engine handler that resumed it */
+    char *map;                 /* allocation (guard page + stack), or NULL once released */
+    size_t map_bytes;
+    char *stack;
+    size_t stack_bytes;
+#ifdef PROC_ASAN
+    void *fake_proc, *fake_caller; /* ASan fake stacks saved across switches */
+    const void *caller_bottom;     /* the engine's stack, as ASan reported it */
+    size_t caller_size;
+#endif
+};
+
+typedef struct proc_config {
+    myri_proc_fn fn;
+    void *arg;
+    size_t stack_bytes;
+} proc_config;
+
+/* ---- stacks ------------------------------------------------------------------ */
+static bool stack_alloc(myri_proc *p, size_t bytes)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (bytes == 0) bytes = MYRI_PROC_STACK_DEFAULT;
+    if (bytes < MYRI_PROC_STACK_MIN) bytes = MYRI_PROC_STACK_MIN;
+    if (bytes > SIZE_MAX / 4) return false;
+    bytes = (bytes + page - 1) / page * page;
+#ifdef PROC_ASAN
+    p->map = aligned_alloc(page, bytes);
+    if (!p->map) return false;
+    p->map_bytes = bytes;
+    p->stack = p->map;
+#else
+    void *m = mmap(NULL, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return false;
+    if (mprotect(m, page, PROT_NONE) != 0) {
+        munmap(m, bytes + page);
+        return false;
+    }
+    p->map = m;
+    p->map_bytes = bytes + page;
+    p->stack = p->map + page;
+#endif
+    p->stack_bytes = bytes;
+    return true;
+}
+
+static void stack_release(myri_proc *p)
+{
+    if (!p->map) return;
+#ifdef PROC_ASAN
+    free(p->map);
+#else
+    munmap(p->map, p->map_bytes);
+#endif
+    p->map = p->stack = NULL;
+    p->map_bytes = p->stack_bytes = 0;
+}
+
+/* ---- switching ----------------------------------------------------------------- */
+/* Engine handler -> process; returns when the process yields or finishes. */
+static void switch_in(myri_proc *p)
+{
+    p->state = P_RUNNING;
+#ifdef PROC_ASAN
+    __sanitizer_start_switch_fiber(&p->fake_caller, p->stack, p->stack_bytes);
+#endif
+    swapcontext(&p->caller, &p->ctx);
+#ifdef PROC_ASAN
+    __sanitizer_finish_switch_fiber(p->fake_caller, NULL, NULL);
+#endif
+}
+
+/* Process -> the engine handler that resumed it; returns when resumed. */
+static void switch_out(myri_proc *p, int state)
+{
+    p->state = state;
+#ifdef PROC_ASAN
+    __sanitizer_start_switch_fiber(&p->fake_proc, p->caller_bottom, p->caller_size);
+#endif
+    swapcontext(&p->ctx, &p->caller);
+#ifdef PROC_ASAN
+    __sanitizer_finish_switch_fiber(p->fake_proc, &p->caller_bottom, &p->caller_size);
+#endif
+}
+
+/* First frame on the process's stack; makecontext passes int arguments, so
+ * the pointer comes in two 32-bit halves. */
+static void proc_entry(unsigned int hi, unsigned int lo)
+{
+    myri_proc *p = (myri_proc *)(uintptr_t)(((uint64_t)hi << 32) | (uint64_t)lo);
+#ifdef PROC_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &p->caller_bottom, &p->caller_size);
+#endif
+    p->fn(p, p->arg);
+    p->state = P_DONE;
+#ifdef PROC_ASAN
+    __sanitizer_start_switch_fiber(NULL, p->caller_bottom, p->caller_size); /* this fiber ends */
+#endif
+    setcontext(&p->caller);
+}
+
+static bool context_init(myri_proc *p)
+{
+    if (getcontext(&p->ctx) != 0) return false;
+    p->ctx.uc_stack.ss_sp = p->stack;
+    p->ctx.uc_stack.ss_size = p->stack_bytes;
+    p->ctx.uc_link = NULL;
+    uint64_t u = (uint64_t)(uintptr_t)p;
+    makecontext(&p->ctx, (void (*)(void))proc_entry, 2, (unsigned int)(u >> 32), (unsigned int)(u & 0xffffffffu));
+    return true;
+}
+
+/* ---- the component ---------------------------------------------------------------- */
+static myri_status proc_create_op(myri_component *self, const void *config)
+{
+    const proc_config *cfg = config;
+    if (!cfg || !cfg->fn) return MYRI_EINVAL;
+    myri_proc *p = calloc(1, sizeof *p);
+    if (!p) return MYRI_ENOMEM;
+    p->comp = self;
+    p->sim = self->sim;
+    p->fn = cfg->fn;
+    p->arg = cfg->arg;
+    p->state = P_NEW;
+    if (!stack_alloc(p, cfg->stack_bytes)) {
+        free(p);
+        return MYRI_ENOMEM;
+    }
+    self->state = p;
+    return MYRI_OK;
+}
+
+static void proc_handle_op(myri_component *self, const myri_event *ev)
+{
+    myri_proc *p = self->state;
+    switch (ev->kind) {
+    case EV_START:
+        if (p->state != P_STARTING) return;
+        if (!context_init(p)) myri_panic(self, "getcontext failed");
+        break;
+    case EV_SLEEP:
+        if (p->state != P_SLEEPING) return;
+        break;
+    case EV_WAKE:
+        if (p->state != P_WAITING) return;
+        p->wake_id = 0;
+        if (p->timeout_id) myri_sim_cancel(p->sim, p->timeout_id);
+        p->timeout_id = 0;
+        p->result = MYRI_OK;
+        break;
+    case EV_TIMEOUT:
+        if (p->state != P_WAITING) return;
+        p->timeout_id = 0;
+        if (p->wake_id) { /* woken at this same time, but later: keep the wake */
+            myri_sim_cancel(p->sim, p->wake_id);
+            p->wake_id = 0;
+            p->wake_token = true;
+        }
+        p->result = MYRI_ETIMEDOUT;
+        break;
+    default: return;
+    }
+    switch_in(p);
+    if (p->state == P_DONE) stack_release(p);
+}
+
+static void proc_destroy_op(myri_component *self)
+{
+    myri_proc *p = self->state;
+    if (!p) return;
+    stack_release(p); /* a suspended process's frames are simply dropped */
+    free(p);
+    self->state = NULL;
+}
+
+static const myri_component_ops proc_ops = {
+    .type = "proc",
+    .help = "a host program run as a coroutine in simulated time",
+    .create = proc_create_op,
+    .handle = proc_handle_op,
+    .destroy = proc_destroy_op,
+};
+
+/* ---- public API ------------------------------------------------------------------- */
+myri_proc *myri_proc_create(myri_sim *sim, const char *name, myri_proc_fn fn, void *arg, size_t stack_bytes)
+{
+    if (!sim || !name || !fn) return NULL;
+    proc_config cfg = {.fn = fn, .arg = arg, .stack_bytes = stack_bytes};
+    myri_component *c = NULL;
+    if (myri_sim_add(sim, &proc_ops, name, &cfg, &c) != MYRI_OK) return NULL;
+    return c->state;
+}
+
+static myri_event_id proc_schedule(myri_proc *p, myri_time_ps at_ps, uint32_t kind)
+{
+    myri_event ev = {.target = p->comp, .kind = kind};
+    return myri_sim_schedule(p->sim, at_ps, &ev);
+}
+
+static myri_time_ps after(const myri_proc *p, myri_time_ps delay_ps)
+{
+    myri_time_ps now = myri_sim_now(p->sim);
+    return now + delay_ps < now ? MYRI_TIME_NEVER : now + delay_ps;
+}
+
+myri_status myri_proc_start(myri_proc *p, myri_time_ps at_ps)
+{
+    if (!p) return MYRI_EINVAL;
+    if (p->state != P_NEW) return MYRI_ESTATE;
+    if (at_ps < myri_sim_now(p->sim)) return MYRI_EINVAL;
+    if (!proc_schedule(p, at_ps, EV_START)) return MYRI_EFULL;
+    p->state = P_STARTING;
+    return MYRI_OK;
+}
+
+myri_status myri_proc_sleep(myri_proc *p, myri_time_ps delay_ps)
+{
+    if (!p) return MYRI_EINVAL;
+    if (p->state != P_RUNNING) return MYRI_ESTATE;
+    if (!proc_schedule(p, after(p, delay_ps), EV_SLEEP)) return MYRI_EFULL;
+    switch_out(p, P_SLEEPING);
+    return MYRI_OK;
+}
+
+myri_status myri_proc_wait(myri_proc *p, myri_time_ps max_ps)
+{
+    if (!p) return MYRI_EINVAL;
+    if (p->state != P_RUNNING) return MYRI_ESTATE;
+    if (p->wake_token) {
+        p->wake_token = false;
+        return MYRI_OK;
+    }
+    if (max_ps != MYRI_TIME_NEVER) {
+        p->timeout_id = proc_schedule(p, after(p, max_ps), EV_TIMEOUT);
+        if (!p->timeout_id) return MYRI_EFULL;
+    }
+    p->result = MYRI_ETIMEDOUT;
+    switch_out(p, P_WAITING);
+    return p->result;
+}
+
+myri_status myri_proc_wake(myri_proc *p)
+{
+    if (!p) return MYRI_EINVAL;
+    if (p->state == P_DONE) return MYRI_ESTATE;
+    if (p->state != P_WAITING) {
+        p->wake_token = true;
+        return MYRI_OK;
+    }
+    if (p->wake_id) return MYRI_OK; /* already being woken */
+    p->wake_id = proc_schedule(p, myri_sim_now(p->sim), EV_WAKE);
+    return p->wake_id ? MYRI_OK : MYRI_EFULL;
+}
+
+myri_time_ps myri_proc_now(const myri_proc *p) { return p ? myri_sim_now(p->sim) : 0; }
+bool myri_proc_done(const myri_proc *p) { return p && p->state == P_DONE; }
+bool myri_proc_running(const myri_proc *p) { return p && p->state == P_RUNNING; }
+const char *myri_proc_name(const myri_proc *p) { return p ? p->comp->name : NULL; }
+myri_component *myri_proc_component(myri_proc *p) { return p ? p->comp : NULL; }
+myri_rng *myri_proc_rng(myri_proc *p) { return p ? &p->comp->rng : NULL; }
