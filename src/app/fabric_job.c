@@ -464,18 +464,24 @@ static void fjob__text_ports(FILE *out, const fjob__cfg *c, const fjob__run *r)
             (unsigned long long)d->max_queue, (unsigned long long)d->queued);
 }
 
-static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+/* Opens the result object: the job and the configuration echoed. */
+static void fjob__json_head(myri_json *j, const fjob__out *o)
 {
-    fjob__out *o = ctx;
-    (void)sim;
-    myri_json *j = myri_json_create(o->opts->out, true);
-    if (!j) return;
     myri_json_obj_begin(j);
     myri_json_kstr(j, "job", "fabric");
     myri_json_key(j, "config");
     myri_json_obj_begin(j);
     myri_params_echo_json(o->cfg->ps, o->cfg->nps, j);
     myri_json_obj_end(j);
+}
+
+static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
+{
+    fjob__out *o = ctx;
+    (void)sim;
+    myri_json *j = myri_json_create(o->opts->out, true);
+    if (!j) return;
+    fjob__json_head(j, o);
     myri_json_key(j, "network");
     myri_json_obj_begin(j);
     myri_json_kuint(j, "hosts", b->topo->nhosts);
@@ -633,12 +639,7 @@ static void fjob__sweep_output(const fjob__out *o, const fjob__point *pts, size_
     const char *key = o->cfg->sweep.key;
     if (o->opts->json) {
         myri_json *j = myri_json_create(out, true);
-        myri_json_obj_begin(j);
-        myri_json_kstr(j, "job", "fabric");
-        myri_json_key(j, "config");
-        myri_json_obj_begin(j);
-        myri_params_echo_json(o->cfg->ps, o->cfg->nps, j);
-        myri_json_obj_end(j);
+        fjob__json_head(j, o);
         myri_json_key(j, "sweep");
         myri_json_obj_begin(j);
         myri_json_kstr(j, "key", key);
