@@ -61,9 +61,14 @@ static void lanai__cpu_at(myri_lanai *l, myri_time_ps at)
 
 void myri_lanai_wake(myri_lanai *l, myri_time_ps at_ps)
 {
-    if (!l || !l->started || !l->idle) return;
+    if (!l || !l->started) return;
     myri_time_ps now = myri_sim_now(l->sim);
-    lanai__cpu_at(l, at_ps < now ? now : at_ps);
+    if (at_ps < now) at_ps = now;
+    if (!l->idle) { /* asked during a step (or while busy): kept until the CPU goes idle */
+        if (at_ps < l->wake_at) l->wake_at = at_ps;
+        return;
+    }
+    lanai__cpu_at(l, at_ps);
 }
 
 void lanai__wake_now(myri_lanai *l)
@@ -92,6 +97,7 @@ static void lanai__cpu_run(myri_lanai *l)
 {
     myri_time_ps now = myri_sim_now(l->sim);
     l->cpu_ev = 0;
+    if (l->wake_at <= now) l->wake_at = MYRI_TIME_NEVER; /* this step is the look asked for */
     bool was_idle = l->idle;
     l->idle = false;
     for (int spin = 0;; spin++) {
@@ -125,6 +131,10 @@ static void lanai__cpu_run(myri_lanai *l)
     l->stepping = false;
     l->idle = true;
     lanai__cpu_state(l, 0);
+    if (l->wake_at != MYRI_TIME_NEVER) {
+        lanai__cpu_at(l, l->wake_at);
+        l->wake_at = MYRI_TIME_NEVER;
+    }
 }
 
 myri_status myri_lanai_set_cpu(myri_lanai *l, const myri_lanai_cpu_ops *ops, void *fw)
@@ -153,6 +163,7 @@ myri_status myri_lanai_start(myri_lanai *l)
     l->started = true;
     l->idle = true;
     l->stepping = false;
+    l->wake_at = MYRI_TIME_NEVER;
     lanai__cpu_at(l, now);
     return MYRI_OK;
 }
@@ -349,6 +360,7 @@ myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_
     l->cycle_ps = (myri_time_ps)llround(1e12 / p->clock_hz);
     l->char_ps = p->link_char_ps ? p->link_char_ps : 6250; /* 8 bits at 1.28 Gb/s */
     l->last_byte = -1;
+    l->wake_at = MYRI_TIME_NEVER;
     if (!l->sram) {
         free(l);
         return MYRI_ENOMEM;

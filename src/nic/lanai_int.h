@@ -45,6 +45,7 @@ struct myri_lanai {
     myri_lanai_ctx ctx;
     myri_event_id cpu_ev;        /* the one pending CPU event (0: none) */
     myri_time_ps cpu_ev_at;
+    myri_time_ps wake_at;        /* a wake asked for while the CPU was not idle (NEVER: none) */
     /* interrupt timer */
     myri_event_id it_ev;
     myri_time_ps it_at;
