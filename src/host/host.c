@@ -85,6 +85,7 @@ struct myri_program {
     void (*on_leave[MYRI_API0_MAX_UNITS])(void *, int);
     myri_hostif hi;
     uint64_t pio_reads;      /* this program's PIO reads (recv_wait tells a bus-free poll by it) */
+    myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
     host__report *rep;
     size_t nrep;
 };
@@ -192,8 +193,10 @@ static myri_status host__wait_dma(void *h, myri_time_ps max_ps)
 static void host__spend(void *h, myri_time_ps ps)
 {
     myri_program *pr = h;
+    myri_time_ps paid = pr->prepaid < ps ? pr->prepaid : ps; /* time recv_wait already let pass */
+    pr->prepaid -= paid;
     pr->h->st.cpu_ps += ps;
-    host__sleep(pr, ps);
+    host__sleep(pr, ps - paid);
 }
 
 static myri_time_ps host__now(void *h) { return myri_sim_now(((myri_program *)h)->h->sim); }
@@ -282,7 +285,8 @@ static void host__comp_destroy(myri_component *self)
     if (host__cur && host__cur->h == h) host__cur = NULL;
     for (size_t i = 0; i < h->nprog; i++) host__prog_free(h->prog[i]);
     for (int u = 0; u < MYRI_API0_MAX_UNITS; u++) {
-        if (h->board[u].l) (void)myri_lanai_set_host_notify(h->board[u].l, NULL, NULL);
+        /* the LANai may be gone already (destroyed before the simulation):
+         * it is not touched; no event runs after this */
         free(h->board[u].mem);
         free(h->board[u].seg);
     }
@@ -521,31 +525,32 @@ int myri_prog_recv_wait(int unit, int chan, double timeout_us)
 {
     myri_program *pr = host__running();
     if (!pr) return MYRI_API0_ENOHOST;
-    myri_time_ps t0 = myri_sim_now(pr->h->sim), limit = host__us_ps(timeout_us);
+    myri_time_ps t0 = myri_sim_now(pr->h->sim), limit = host__us_ps(timeout_us), period = 0;
     for (;;) {
         uint64_t reads = pr->pio_reads;
         myri_time_ps start = myri_sim_now(pr->h->sim);
         int n = myri_api0_recv_poll(unit, chan);
+        pr->prepaid = 0;
         if (n != 0) return n;
-        myri_time_ps end = myri_sim_now(pr->h->sim), period = end - start;
+        myri_time_ps end = myri_sim_now(pr->h->sim);
+        if (end > start) period = end - start; /* one poll's cost (a prepaid poll takes no time here) */
         if (end - t0 >= limit) return 0;
         if (pr->pio_reads != reads || period == 0) continue; /* the poll crossed the bus: simulate each */
-        /* host-memory poll: nothing changes until the NIC writes host memory */
-        myri_time_ps left = limit - (end - t0);
-        myri_status st = host__wait_dma(pr, left);
+        /* a host-memory poll: nothing it reads changes until the NIC writes host memory */
+        myri_status st = host__wait_dma(pr, limit - (end - t0));
         myri_time_ps now = myri_sim_now(pr->h->sim);
-        /* resume where the loop's next poll that sees the write ends: the
-         * polls end at end + k * period, k >= 1 */
+        if (st != MYRI_OK) return 0;
+        /* the polls of the loop end at end + k * period (k >= 1) and read
+         * memory as they end: the first ending at or after the write sees it.
+         * Resume at that poll's end and let the next call's CPU time count as
+         * already spent (prepaid), so that its read happens there. */
         myri_time_ps k = (now - end + period - 1) / period;
         if (k < 1) k = 1;
         pr->h->st.fast_polls += k - 1;
-        if (st != MYRI_OK) {
-            myri_time_ps last = end + (limit - (end - t0)) / period * period;
-            if (last > now) host__spend(pr, last - now);
-            return 0;
-        }
-        myri_time_ps before = end + (k - 1) * period; /* the poll that sees it starts here */
-        if (before > now) host__spend(pr, before - now);
+        myri_time_ps target = end + k * period;
+        pr->h->st.cpu_ps += target - end - period;
+        host__sleep(pr, target - now);
+        pr->prepaid = period;
     }
 }
 
