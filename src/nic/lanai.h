@@ -67,6 +67,8 @@ typedef struct myri_lanai_params {
     double clock_hz;           /* nic.clock: the CPU clock */
     myri_time_ps rtc_tick_ps;  /* nic.rtc_tick: one RTC / IT tick */
     int64_t type_bytes;        /* copied from packet.type_bytes by the job (not a nic.* key) */
+    myri_time_ps link_char_ps; /* the link's byte time, myri_fabric_char_ps(&fabric params), copied by
+                                * the job (not a nic.* key); 0 = the alpha-pci-1998 link, 1.28 Gb/s */
 } myri_lanai_params;
 
 extern const myri_param myri_lanai_param_table[];

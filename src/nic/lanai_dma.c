@@ -1,0 +1,398 @@
+/* lanai_dma.c -- the LANai's three DMA engines: host DMA over the I/O bus
+ * (bursts booked one at a time), send DMA and PIO sends to the fabric port,
+ * receive DMA from the port into armed windows.  See lanai.h, docs/NIC.md. */
+#include "nic/lanai_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/packet.h"
+
+/* ---- host DMA ------------------------------------------------------------------------------ */
+
+static myri_bus_user lanai__bus_user(uint32_t dir)
+{
+    return dir == MYRI_LANAI_DIR_E2L ? MYRI_BUS_DMA_E2L : MYRI_BUS_DMA_L2E;
+}
+
+static void lanai__hdma_at(myri_lanai *l, myri_time_ps at, uint32_t phase, uint32_t bytes)
+{
+    myri_event ev = {.target = l->comp, .kind = LANAI_EV_HDMA, .arg32 = phase, .arg = bytes};
+    myri_sim_schedule(l->sim, at, &ev);
+}
+
+/* Books the next burst on the bus, from now; its bytes land at its end. */
+static void lanai__hdma_burst(myri_lanai *l)
+{
+    uint64_t burst = myri_bus_params_of(l->bus)->burst_bytes;
+    uint32_t b = l->hdma_left < burst ? l->hdma_left : (uint32_t)burst;
+    myri_time_ps dur = myri_bus_dma_ps(l->bus, b);
+    myri_time_ps start = myri_bus_book(l->bus, lanai__bus_user(l->dir), myri_sim_now(l->sim), dur, b);
+    lanai__hdma_at(l, start + dur, 1, b);
+}
+
+static myri_status lanai__hdma_start(myri_lanai *l, uint32_t count)
+{
+    if (l->hdma_busy) {
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    uint32_t n = count > UINT32_MAX - 3 ? UINT32_MAX & ~3u : (count + 3u) & ~3u; /* whole words */
+    bool sram_ok = l->lar <= l->sram_bytes && n <= l->sram_bytes - l->lar;
+    bool host_ok = l->ear <= l->hmem_bytes && n <= l->hmem_bytes - l->ear;
+    if (!sram_ok || !host_ok || (l->lar & 3u) || (l->ear & 3u)) {
+        lanai__fault(l);
+        return MYRI_ERANGE;
+    }
+    myri_time_ps now = myri_sim_now(l->sim);
+    lanai__acct(l);
+    l->ctr = n;
+    l->hdma_left = n;
+    l->hdma_total = n;
+    l->hdma_ear0 = l->ear;
+    l->hdma_busy = true;
+    l->hdma_start = now;
+    l->st.hdma_ops[l->dir]++;
+    lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 1, l->dir);
+    lanai__hdma_at(l, now + myri_bus_params_of(l->bus)->dma_setup_ps, 0, 0);
+    return MYRI_OK;
+}
+
+myri_status lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v)
+{
+    if (reg == MYRI_LANAI_DMA_CTR) return lanai__hdma_start(l, v);
+    if (l->hdma_busy) { /* the live registers belong to the running transfer */
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    if (reg == MYRI_LANAI_DMA_DIR) {
+        if (v != MYRI_LANAI_DIR_E2L && v != MYRI_LANAI_DIR_L2E) {
+            lanai__fault(l);
+            return MYRI_EINVAL;
+        }
+        l->dir = v;
+    } else if (reg == MYRI_LANAI_EAR) {
+        l->ear = v;
+    } else {
+        l->lar = v;
+    }
+    return MYRI_OK;
+}
+
+/* Remembers a finished host-DMA interval for the receive-DMA overlap. */
+static void lanai__span_add(myri_lanai *l, myri_time_ps from, myri_time_ps to)
+{
+    if (!l->armed) return; /* only an armed window's notice can overlap it */
+    if (l->nspans == l->capspans) {
+        size_t cap = l->capspans ? 2 * l->capspans : 16;
+        lanai__span *s = realloc(l->spans, cap * sizeof *s);
+        if (!s) return; /* the overlap statistic loses this interval */
+        l->spans = s;
+        l->capspans = cap;
+    }
+    l->spans[l->nspans++] = (lanai__span){from, to};
+}
+
+static void lanai__hdma_done(myri_lanai *l)
+{
+    myri_time_ps now = myri_sim_now(l->sim);
+    lanai__acct(l);
+    l->hdma_busy = false;
+    l->st.hdma_ps[l->dir] += now - l->hdma_start;
+    l->st.hdma_bytes[l->dir] += l->hdma_total;
+    lanai__span_add(l, l->hdma_start, now);
+    lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 0, l->dir);
+    lanai__set_isr(l, MYRI_LANAI_DMA_INT);
+    if (l->dir == MYRI_LANAI_DIR_L2E && l->notify) l->notify(l->notify_ctx, l->hdma_ear0, l->hdma_total);
+}
+
+void lanai__hdma_event(myri_lanai *l, const myri_event *ev)
+{
+    if (!l->hdma_busy) return;
+    if (ev->arg32 == 1) { /* a burst landed: copy its bytes, advance the live registers */
+        uint32_t b = (uint32_t)ev->arg;
+        if (l->dir == MYRI_LANAI_DIR_E2L) memcpy(l->sram + l->lar, l->hmem + l->ear, b);
+        else memcpy(l->hmem + l->ear, l->sram + l->lar, b);
+        l->lar += b;
+        l->ear += b;
+        l->ctr -= b;
+        l->hdma_left -= b;
+    }
+    if (l->hdma_left > 0) lanai__hdma_burst(l);
+    else lanai__hdma_done(l);
+}
+
+/* ---- send DMA -------------------------------------------------------------------------------- */
+
+static void lanai__send_flag(myri_lanai *l, bool on)
+{
+    myri_time_ps now = myri_sim_now(l->sim);
+    lanai__acct(l);
+    if (on) {
+        l->on_port = true;
+        l->sdma_start = now;
+        lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 1, l->slen);
+    } else {
+        l->on_port = false;
+        l->st.sdma_ps += now - l->sdma_start;
+        lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 0, l->slen);
+    }
+}
+
+/* The packet's head goes to the port once its route bytes and type are
+ * staged; after that, the port is told of every byte staged. */
+static myri_status lanai__send_push(myri_lanai *l)
+{
+    if (!l->port) {
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    if (l->on_port) return myri_port_send_more(l->port, l->have);
+    uint32_t rl = 0;
+    while (rl < l->have && (l->stage[rl] & 0x80u)) rl++;
+    uint32_t tb = (uint32_t)l->p.type_bytes;
+    if (rl == l->have || l->have < rl + tb) return MYRI_OK; /* not yet */
+    if (rl > 32 || l->slen < rl + tb) { /* a route the fabric cannot carry */
+        lanai__fault(l);
+        l->slen_set = false;
+        return MYRI_EINVAL;
+    }
+    uint32_t type = 0;
+    for (uint32_t i = 0; i < tb; i++) type = type << 8 | l->stage[rl + i];
+    uint32_t pay = l->slen - rl - tb;
+    l->pkt = (myri_fabric_packet){.id = myri_packet_id(l->host, l->seq), .src_host = l->host,
+                                  .route_len = (uint8_t)rl, .route = l->stage, .type = type,
+                                  .payload_bytes = pay, .payload = pay ? l->stage + rl + tb : NULL};
+    myri_status st = myri_port_send(l->port, &l->pkt, l->have);
+    if (st) {
+        lanai__fault(l);
+        return st;
+    }
+    l->seq++;
+    lanai__send_flag(l, true);
+    return MYRI_OK;
+}
+
+/* Stages n bytes of the current packet (a DMA chunk or a PIO send). */
+static myri_status lanai__stage(myri_lanai *l, const uint8_t *src, uint32_t n, bool tail)
+{
+    if (!l->slen_set || (l->tail && (n || tail))) { /* no SIM_SLEN for this packet, or bytes after its tail */
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    myri_status st = MYRI_OK;
+    if (n > l->slen - l->have) {
+        lanai__fault(l);
+        st = MYRI_ERANGE;
+        n = l->slen - l->have;
+    }
+    memcpy(l->stage + l->have, src, n);
+    l->have += n;
+    if (tail) {
+        l->tail = true;
+        if (l->have < l->slen) { /* tail before the announced length: the rest is sent as zeros */
+            lanai__fault(l);
+            memset(l->stage + l->have, 0, l->slen - l->have);
+            l->have = l->slen;
+            st = MYRI_ERANGE;
+        }
+    }
+    myri_status ps = lanai__send_push(l);
+    return st ? st : ps;
+}
+
+static myri_status lanai__slen(myri_lanai *l, uint32_t v)
+{
+    if (l->on_port || (l->slen_set && !l->tail && l->have) || l->sml_busy) {
+        lanai__fault(l); /* the previous packet is still being sent */
+        return MYRI_ESTATE;
+    }
+    if (v < 1 || v > l->sram_bytes) {
+        lanai__fault(l);
+        return MYRI_ERANGE;
+    }
+    if (v > l->stage_cap) {
+        uint8_t *s = realloc(l->stage, v);
+        if (!s) return MYRI_ENOMEM;
+        l->stage = s;
+        l->stage_cap = v;
+    }
+    l->slen = v;
+    l->have = 0;
+    l->slen_set = true;
+    l->tail = false;
+    l->sent_untailed = false;
+    return MYRI_OK;
+}
+
+/* SML / SMLT: the bytes [SMP + SA, limit) of SRAM. */
+static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
+{
+    if (l->sml_busy) {
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    uint32_t from = l->smp + l->sa;
+    if (l->sa > 3 || from < l->smp || from > limit || limit > l->sram_bytes) {
+        lanai__fault(l);
+        return MYRI_ERANGE;
+    }
+    uint32_t n = limit - from;
+    if (tail && n == 0 && !l->slen_set && l->sent_untailed) { /* every byte left already: just the end */
+        l->sent_untailed = false;
+        lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+        return MYRI_OK;
+    }
+    myri_status st = lanai__stage(l, l->sram + from, n, tail);
+    if (st && st != MYRI_ERANGE) return st;
+    if (!tail) { /* SEND_INT once the chunk is read out at the link's byte rate */
+        myri_time_ps now = myri_sim_now(l->sim);
+        myri_time_ps s = l->sml_free_at > now ? l->sml_free_at : now;
+        l->sml_free_at = s + (myri_time_ps)n * l->char_ps;
+        l->sml_busy = true;
+        myri_event ev = {.target = l->comp, .kind = LANAI_EV_SML};
+        myri_sim_schedule(l->sim, l->sml_free_at, &ev);
+    }
+    return st;
+}
+
+void lanai__sml_event(myri_lanai *l)
+{
+    if (!l->sml_busy) return;
+    l->sml_busy = false;
+    lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+}
+
+myri_status lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    switch (reg) {
+    case MYRI_LANAI_SMP: l->smp = v; return MYRI_OK;
+    case MYRI_LANAI_SA:
+        if (v > 3) {
+            lanai__fault(l);
+            return MYRI_ERANGE;
+        }
+        l->sa = v;
+        return MYRI_OK;
+    case MYRI_LANAI_SIM_SLEN: return lanai__slen(l, v);
+    case MYRI_LANAI_SML: return lanai__send_dma(l, v, false);
+    case MYRI_LANAI_SMLT: return lanai__send_dma(l, v, true);
+    case MYRI_LANAI_SB: return lanai__stage(l, b + 3, 1, false);
+    case MYRI_LANAI_SH: return lanai__stage(l, b + 2, 2, false);
+    case MYRI_LANAI_SW: return lanai__stage(l, b, 4, false);
+    case MYRI_LANAI_ST: return lanai__stage(l, b + 3, 1, true);
+    default: return MYRI_EINVAL;
+    }
+}
+
+/* The port's tx notice: the packet's tail left (or it was dropped). */
+static void lanai__port_tx(void *dev, myri_port *p, const myri_port_tx *t)
+{
+    myri_lanai *l = dev;
+    (void)p;
+    if (!l || !l->on_port || t->id != l->pkt.id) return;
+    lanai__send_flag(l, false);
+    l->st.sdma_packets++;
+    l->st.sdma_bytes += l->slen;
+    l->slen_set = false;
+    /* SMLT / ST: SEND_INT when the tail left.  A packet whose bytes were all
+     * given by SML ends on the wire without a tail write: its SML chunks gave
+     * their own SEND_INT. */
+    if (l->tail) lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+    else l->sent_untailed = true;
+}
+
+/* ---- receive DMA ------------------------------------------------------------------------------ */
+
+uint32_t lanai__rmp(const myri_lanai *l)
+{
+    return l->armed && l->port ? l->win_base + myri_port_rx_count(l->port) : l->rmp;
+}
+
+myri_status lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
+{
+    if (l->armed) { /* the window belongs to the receive DMA until its notice */
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    if (reg == MYRI_LANAI_RMP) {
+        l->rmp = v;
+        return MYRI_OK;
+    }
+    if (v <= l->rmp || v > l->sram_bytes) {
+        lanai__fault(l);
+        return MYRI_ERANGE;
+    }
+    if (!l->port) {
+        lanai__fault(l);
+        return MYRI_ESTATE;
+    }
+    myri_status st = myri_port_rx_arm(l->port, l->sram + l->rmp, v - l->rmp);
+    if (st) {
+        lanai__fault(l);
+        return st;
+    }
+    l->rml = v;
+    l->win_base = l->rmp;
+    l->armed = true;
+    l->arm_ps = myri_sim_now(l->sim);
+    l->nspans = 0; /* host DMAs that ended before this window cannot overlap its bytes */
+    return MYRI_OK;
+}
+
+/* Host-DMA busy time within [from, to): finished intervals and the running one. */
+static myri_time_ps lanai__hdma_within(const myri_lanai *l, myri_time_ps from, myri_time_ps to)
+{
+    myri_time_ps sum = 0;
+    for (size_t i = 0; i < l->nspans; i++) {
+        myri_time_ps a = l->spans[i].from > from ? l->spans[i].from : from;
+        myri_time_ps b = l->spans[i].to < to ? l->spans[i].to : to;
+        if (b > a) sum += b - a;
+    }
+    if (l->hdma_busy) {
+        myri_time_ps a = l->hdma_start > from ? l->hdma_start : from;
+        if (to > a) sum += to - a;
+    }
+    return sum;
+}
+
+static void lanai__port_rx(void *dev, myri_port *p, const myri_port_rx *r)
+{
+    myri_lanai *l = dev;
+    (void)p;
+    if (!l || !l->armed) return;
+    myri_time_ps now = myri_sim_now(l->sim);
+    myri_time_ps from = r->head_ps > l->arm_ps ? r->head_ps : l->arm_ps;
+    if (r->bytes) {
+        l->st.rdma_ps += now - from;
+        l->st.hdma_rdma_ps += lanai__hdma_within(l, from, now);
+        lanai__trace_at(l, from, MYRI_LANAI_EV_RDMA, 1, r->bytes);
+        l->last_byte = (int64_t)l->win_base + r->bytes - 1;
+    }
+    lanai__trace_at(l, now, MYRI_LANAI_EV_RDMA, 0, r->bytes);
+    l->armed = false;
+    l->nspans = 0;
+    l->rmp = l->win_base + r->bytes;
+    l->st.rdma_windows++;
+    l->st.rdma_bytes += r->bytes;
+    if (r->end == MYRI_PORT_RX_BUFF) {
+        lanai__set_isr(l, MYRI_LANAI_BUFF_INT);
+        return;
+    }
+    /* the trailer byte's place holds the CRC remainder: 0 for a good packet */
+    uint8_t rem = r->end == MYRI_PORT_RX_TAIL ? r->crc_rem : (r->crc_rem ? r->crc_rem : 0xFFu);
+    if (l->last_byte >= 0 && (uint64_t)l->last_byte < l->sram_bytes) l->sram[l->last_byte] = rem;
+    l->last_byte = -1;
+    lanai__set_isr(l, MYRI_LANAI_RECV_INT);
+}
+
+const myri_port_ops lanai__port_ops = {.rx = lanai__port_rx, .tx = lanai__port_tx, .link = NULL};
+
+void lanai__dma_free(myri_lanai *l)
+{
+    free(l->stage);
+    free(l->spans);
+    l->stage = NULL;
+    l->spans = NULL;
+}

@@ -1,0 +1,102 @@
+/* lanai_int.h -- the LANai model's inside, shared by lanai.c (registers,
+ * CPU, timer, observation) and lanai_dma.c (the three DMA engines).  Not part
+ * of the API. */
+#ifndef MYRI_NIC_LANAI_INT_H
+#define MYRI_NIC_LANAI_INT_H
+
+#include "nic/lanai.h"
+
+/* Engine events of the LANai component (myri_event.kind). */
+enum {
+    LANAI_EV_CPU = 1,     /* the CPU is free (a step ended, or a wake) */
+    LANAI_EV_HDMA = 2,    /* host DMA: setup over (arg32 0) or a burst landed (arg32 1, arg = bytes) */
+    LANAI_EV_SML = 3,     /* send DMA: an SML chunk read out of SRAM */
+    LANAI_EV_TIMER = 4    /* IT reached 0 */
+};
+
+/* A host-DMA busy interval, kept for the receive-DMA overlap (the receive
+ * DMA's interval is known only at its notice). */
+typedef struct lanai__span {
+    myri_time_ps from, to;
+} lanai__span;
+
+struct myri_lanai {
+    myri_sim *sim;
+    myri_component *comp;
+    myri_lanai_params p;
+    myri_time_ps cycle_ps;       /* one CPU cycle */
+    myri_time_ps char_ps;        /* one link byte */
+    myri_bus *bus;
+    myri_port *port;
+    uint32_t host;               /* the port's host index (packet ids) */
+    uint8_t *sram;
+    uint32_t sram_bytes;
+    uint8_t *hmem;               /* host memory seen by the host DMA */
+    uint64_t hmem_bytes;
+    void (*notify)(void *ctx, uint64_t bus_addr, uint32_t bytes);
+    void *notify_ctx;
+    uint32_t isr, imr;
+    uint32_t timeout_reg, myrinet_reg;
+    myri_time_ps rtc_base_ps;    /* RTC = (now - rtc_base) / tick */
+    /* CPU */
+    const myri_lanai_cpu_ops *ops;
+    void *fw;
+    bool started, stepping, idle;
+    myri_lanai_ctx ctx;
+    myri_event_id cpu_ev;        /* the one pending CPU event (0: none) */
+    myri_time_ps cpu_ev_at;
+    myri_time_ps wake_at;        /* a wake asked for while the CPU was not idle (NEVER: none) */
+    /* interrupt timer */
+    myri_event_id it_ev;
+    myri_time_ps it_at;
+    /* host DMA */
+    uint32_t ear, lar, ctr, dir; /* live registers */
+    bool hdma_busy;
+    uint32_t hdma_left;          /* bytes not yet landed (whole words) */
+    uint64_t hdma_ear0;          /* the transfer's first host address (notify) */
+    uint32_t hdma_total;
+    myri_time_ps hdma_start;
+    lanai__span *spans;          /* finished host-DMA intervals not older than the armed window */
+    size_t nspans, capspans;
+    /* send DMA */
+    uint32_t smp, sa;
+    uint8_t *stage;              /* the packet's bytes: route, type, payload */
+    uint32_t stage_cap, slen, have;
+    bool slen_set, on_port, tail, sml_busy;
+    bool sent_untailed;          /* the packet left without a tail write (a 0-byte SMLT ends it) */
+    myri_time_ps sml_free_at;    /* the FIFO's read-out of SML chunks */
+    uint64_t seq;
+    myri_fabric_packet pkt;
+    myri_time_ps sdma_start;
+    /* receive DMA */
+    uint32_t rmp, rml, win_base;
+    bool armed;
+    myri_time_ps arm_ps;
+    int64_t last_byte;           /* SRAM address of the last byte written (-1: none) */
+    /* observation */
+    myri_lanai_trace_fn tr[4];
+    void *tr_ctx[4];
+    unsigned ntr;
+    myri_lanai_stats st;
+    myri_time_ps start_ps, acct_ps;
+};
+
+/* lanai.c */
+void lanai__fault(myri_lanai *l);
+void lanai__set_isr(myri_lanai *l, uint32_t bits);
+void lanai__wake_now(myri_lanai *l);
+void lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b);
+/* Brings the send/host-DMA overlap counters up to now (call before a busy flag changes). */
+void lanai__acct(myri_lanai *l);
+
+/* lanai_dma.c */
+myri_status lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v);
+void lanai__hdma_event(myri_lanai *l, const myri_event *ev);
+myri_status lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v);
+void lanai__sml_event(myri_lanai *l);
+myri_status lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v);
+uint32_t lanai__rmp(const myri_lanai *l);
+extern const myri_port_ops lanai__port_ops;
+void lanai__dma_free(myri_lanai *l);
+
+#endif

@@ -1,0 +1,99 @@
+/* test_bus.c -- the I/O bus (src/nic/bus.h): bookings in request order, the
+ * DMA time of n bytes, statistics, defaults of the bus.* table, misuse. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "nic/bus.h"
+
+static myri_bus_params params(void)
+{
+    return (myri_bus_params){.dma_rate_Bps = 100e6, .burst_bytes = 256, .dma_setup_ps = 500000,
+                             .pio_read_ps = 1000000, .pio_write_ps = 120000};
+}
+
+static void test_book_in_order(void **state)
+{
+    (void)state;
+    myri_bus_params p = params();
+    myri_bus *b = myri_bus_create(&p);
+    assert_non_null(b);
+    /* 256 B at 100 MB/s = 2.56 us */
+    assert_int_equal(myri_bus_dma_ps(b, 256), 2560000);
+    assert_int_equal(myri_bus_dma_ps(b, 0), 0);
+    assert_int_equal(myri_bus_dma_ps(b, 3), 30000);
+    myri_time_ps s1 = myri_bus_book(b, MYRI_BUS_DMA_E2L, 1000, 2560000, 256);
+    assert_int_equal(s1, 1000);
+    /* a PIO read asked for during the burst goes after it */
+    myri_time_ps s2 = myri_bus_book(b, MYRI_BUS_PIO_READ, 2000, 1000000, 4);
+    assert_int_equal(s2, 1000 + 2560000);
+    /* the next burst after the PIO, whatever time it asks for */
+    myri_time_ps s3 = myri_bus_book(b, MYRI_BUS_DMA_E2L, 1000 + 2560000, 2560000, 256);
+    assert_int_equal(s3, 1000 + 2560000 + 1000000);
+    assert_int_equal(myri_bus_free_at(b), s3 + 2560000);
+    /* a booking after the bus is free starts at once */
+    myri_time_ps s4 = myri_bus_book(b, MYRI_BUS_PIO_WRITE, 100000000, 120000, 4);
+    assert_int_equal(s4, 100000000);
+    myri_bus_stats st;
+    assert_int_equal(myri_bus_get_stats(b, &st), MYRI_OK);
+    assert_int_equal(st.bookings[MYRI_BUS_DMA_E2L], 2);
+    assert_int_equal(st.bytes[MYRI_BUS_DMA_E2L], 512);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 2 * 2560000);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_READ], 2560000 - 1000);
+    assert_int_equal(st.wait_ps[MYRI_BUS_DMA_E2L], 1000000);
+    assert_int_equal(st.bookings[MYRI_BUS_PIO_WRITE], 1);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_WRITE], 0);
+    myri_bus_destroy(b);
+}
+
+static void test_bad_params(void **state)
+{
+    (void)state;
+    myri_bus_params p = params();
+    p.dma_rate_Bps = 0;
+    assert_null(myri_bus_create(&p));
+    p = params();
+    p.burst_bytes = 0;
+    assert_null(myri_bus_create(&p));
+    assert_null(myri_bus_create(NULL));
+    assert_int_equal(myri_bus_get_stats(NULL, NULL), MYRI_EINVAL);
+    assert_null(myri_bus_params_of(NULL));
+    myri_bus_destroy(NULL);
+}
+
+/* The bus.* table loads its defaults: the alpha-pci-1998 figures, each
+ * naming its source or "assumption". */
+static void test_defaults(void **state)
+{
+    (void)state;
+    myri_bus_params p;
+    memset(&p, 0, sizeof p);
+    myri_pset set = {"bus", myri_bus_param_table, myri_bus_nparams, &p};
+    myri_error err;
+    assert_int_equal(myri_params_load(&set, 1, NULL, NULL, &err), MYRI_OK);
+    assert_true(p.dma_rate_Bps > 100e6 && p.dma_rate_Bps <= 132e6); /* under the PCI 32/33 ceiling */
+    assert_int_equal(p.burst_bytes, 256);
+    assert_int_equal(p.pio_read_ps, 1000000);
+    assert_int_equal(p.pio_write_ps, 120000);
+    for (size_t i = 0; i < myri_bus_nparams; i++) {
+        const char *h = myri_bus_param_table[i].help;
+        assert_true(strstr(h, "assumption") || strstr(h, "myrinet-facts") || strstr(h, "seed"));
+    }
+    myri_bus *b = myri_bus_create(&p);
+    assert_non_null(b);
+    myri_bus_destroy(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_book_in_order),
+        cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_defaults),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
