@@ -1,0 +1,583 @@
+/* host.c -- the simulated host (host.h): host memory and DMA regions, the
+ * host interface over the LANai model and the bus, programs as processes,
+ * and the program services of include/myri/prog.h. */
+#include "host/host.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "myri/api0.h"
+#include "myri/proc.h"
+#include "myri/prog.h"
+
+const myri_param myri_host_param_table[] = {
+    {"api_call", MYRI_P_TIME, "ns", "300ns", "0ns", "1ms",
+     "host CPU time of every API call (checks, the shared segment's bookkeeping; PIO is charged apart); "
+     "assumption, seed 001 gives no figure: about 160 instructions at 533 MHz (AlphaServer 1200, seed 001)",
+     offsetof(myri_host_params, api_call_ps), NULL},
+    {"copy_rate", MYRI_P_DOUBLE, "B/s", "200e6", "1", "1e12",
+     "bytes/s the host CPU copies memory (charged by programs through myri_prog_copy_cost); assumption: "
+     "STREAM-copy class figure for a 1998 533 MHz Alpha server, no source in the seeds",
+     offsetof(myri_host_params, copy_Bps), NULL},
+    {"dma_region", MYRI_P_SIZE, "B", "4MiB", "4KiB", "1GiB",
+     "bytes of DMA-able host memory per board (poll words, receive slots, send buffers; seed 001: "
+     "one large block allocated by the driver); assumption: 4 MiB holds 64 channels x 16 slots of 8 KiB "
+     "payloads would not, the API takes what fits (docs/HOST.md)",
+     offsetof(myri_host_params, dma_bytes), NULL},
+    {"init_poll", MYRI_P_TIME, "ns", "10us", "1ns", "1s",
+     "time between two SRAM reads while init and handshake wait for the MCP; assumption (seed 001 only "
+     "says the API loops until the HCB pointer is non-zero)",
+     offsetof(myri_host_params, poll_gap_ps), NULL},
+    {"init_timeout", MYRI_P_TIME, "ms", "100ms", "1us", "1000s",
+     "how long init and handshake wait for the MCP before MYRI_API0_ETIMEOUT; assumption",
+     offsetof(myri_host_params, init_timeout_ps), NULL},
+    {"lock_spin", MYRI_P_TIME, "ns", "100ns", "1ns", "1ms",
+     "one turn of the send-channel lock's spin loop; assumption (a test-and-set and a pause)",
+     offsetof(myri_host_params, lock_spin_ps), NULL},
+    {"lock_timeout", MYRI_P_TIME, "ms", "10ms", "1us", "1000s",
+     "how long a program waits for the send-channel lock held by another before "
+     "MYRI_API0_ELOCKTIMEOUT; assumption",
+     offsetof(myri_host_params, lock_timeout_ps), NULL},
+    {"stack", MYRI_P_SIZE, "B", "256KiB", "16KiB", "64MiB",
+     "stack of each program's process; assumption: the engine's default (include/myri/proc.h)",
+     offsetof(myri_host_params, stack_bytes), NULL},
+};
+const size_t myri_host_nparams = sizeof myri_host_param_table / sizeof myri_host_param_table[0];
+
+void myri_host_params_default(myri_host_params *p)
+{
+    if (!p) return;
+    memset(p, 0, sizeof *p);
+    myri_pset set = {"host", myri_host_param_table, myri_host_nparams, p};
+    myri_error err;
+    (void)myri_params_load(&set, 1, NULL, NULL, &err);
+}
+
+enum { HOST__GUARD = 4096, HOST__MAX_REPORTS = 256, HOST__KEY = 65 };
+
+typedef struct host__board {
+    myri_lanai *l;
+    myri_bus *bus;
+    uint8_t *mem;            /* HOST__GUARD + dma_bytes; bus address a is mem[a] */
+    void *seg;               /* the shared segment, while it has users */
+    size_t seg_bytes;
+    int seg_users;
+} host__board;
+
+typedef struct host__report {
+    char key[HOST__KEY];
+    double value;
+} host__report;
+
+struct myri_program {
+    myri_host *h;
+    myri_proc *proc;
+    int id;
+    char *name;
+    myri_prog_main main;
+    int argc;
+    char **argv;
+    int exit_code;
+    bool done, waiting;
+    bool attached[MYRI_API0_MAX_UNITS];
+    void (*on_leave[MYRI_API0_MAX_UNITS])(void *, int);
+    myri_hostif hi;
+    uint64_t pio_reads;      /* this program's PIO reads (recv_wait tells a bus-free poll by it) */
+    myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
+    host__report *rep;
+    size_t nrep;
+};
+
+struct myri_host {
+    myri_sim *sim;
+    myri_component *comp;
+    char *name;
+    uint32_t index;
+    myri_host_params p;
+    myri_hostif_costs costs;
+    myri_host_env env;
+    host__board board[MYRI_API0_MAX_UNITS];
+    myri_status (*load)(void *ctx, int unit, const char *name);
+    void *load_ctx;
+    myri_program **prog;
+    size_t nprog, cap;
+    myri_host_stats st;
+};
+
+/* The running program (set whenever one of them resumes, see host__cur_set). */
+static myri_program *host__cur;
+
+static myri_hostif *host__provider(void)
+{
+    if (!host__cur || !myri_proc_running(host__cur->proc)) return NULL;
+    return &host__cur->hi;
+}
+static myri_program *host__running(void) { return host__provider() ? host__cur : NULL; }
+
+/* ---- hostif over the LANai and the bus ------------------------------------------ */
+
+static host__board *host__board_of(myri_program *pr, int unit)
+{
+    if (unit < 0 || unit >= MYRI_API0_MAX_UNITS || !pr->h->board[unit].l) return NULL;
+    return &pr->h->board[unit];
+}
+
+/* The program sleeps ps (a yield: the current program is set again after it). */
+static void host__sleep(myri_program *pr, myri_time_ps ps)
+{
+    if (ps > 0) myri_proc_sleep(pr->proc, ps);
+    host__cur = pr;
+}
+
+/* Books n bytes of PIO on the board's bus and waits until the access ends. */
+static void host__pio_book(myri_program *pr, host__board *b, myri_bus_user who, size_t n)
+{
+    const myri_bus_params *bp = myri_bus_params_of(b->bus);
+    myri_time_ps word = who == MYRI_BUS_PIO_READ ? bp->pio_read_ps : bp->pio_write_ps;
+    myri_time_ps now = myri_sim_now(pr->h->sim), dur = word * (myri_time_ps)((n + 3) / 4);
+    myri_time_ps end = myri_bus_book(b->bus, who, now, dur, n) + dur;
+    pr->h->st.pio_ps += end - now;
+    host__sleep(pr, end - now);
+}
+
+static myri_status host__pio_read(void *h, int unit, uint32_t addr, void *dst, size_t n)
+{
+    myri_program *pr = h;
+    host__board *b = host__board_of(pr, unit);
+    if (!b) return MYRI_ENOTFOUND;
+    if (!dst || n > UINT32_MAX || !myri_lanai_sram(b->l, addr, (uint32_t)n)) return MYRI_ERANGE;
+    host__pio_book(pr, b, MYRI_BUS_PIO_READ, n);
+    pr->pio_reads++;
+    pr->h->st.pio_reads++;
+    pr->h->st.pio_read_bytes += n;
+    return myri_lanai_host_read(b->l, addr, dst, (uint32_t)n); /* the value at the end of the read */
+}
+
+static myri_status host__pio_write(void *h, int unit, uint32_t addr, const void *src, size_t n)
+{
+    myri_program *pr = h;
+    host__board *b = host__board_of(pr, unit);
+    if (!b) return MYRI_ENOTFOUND;
+    if (!src || n > UINT32_MAX || !myri_lanai_sram(b->l, addr, (uint32_t)n)) return MYRI_ERANGE;
+    /* assumption: the bytes land when the bus has carried them, and the CPU
+     * waits for that (a write buffer of one access) */
+    host__pio_book(pr, b, MYRI_BUS_PIO_WRITE, n);
+    pr->h->st.pio_writes++;
+    pr->h->st.pio_write_bytes += n;
+    return myri_lanai_host_write(b->l, addr, src, (uint32_t)n);
+}
+
+static myri_status host__dma_region(void *h, int unit, uint8_t **base, uint64_t *bus_addr, uint64_t *bytes)
+{
+    myri_program *pr = h;
+    host__board *b = host__board_of(pr, unit);
+    if (!b) return MYRI_ENOTFOUND;
+    *base = b->mem + HOST__GUARD;
+    *bus_addr = HOST__GUARD;
+    *bytes = pr->h->p.dma_bytes;
+    return MYRI_OK;
+}
+
+static myri_status host__wait_dma(void *h, myri_time_ps max_ps)
+{
+    myri_program *pr = h;
+    pr->waiting = true;
+    myri_status st = myri_proc_wait(pr->proc, max_ps);
+    pr->waiting = false;
+    host__cur = pr;
+    return st == MYRI_OK ? MYRI_OK : MYRI_ETIMEDOUT;
+}
+
+static void host__spend(void *h, myri_time_ps ps)
+{
+    myri_program *pr = h;
+    myri_time_ps paid = pr->prepaid < ps ? pr->prepaid : ps; /* time recv_wait already let pass */
+    pr->prepaid -= paid;
+    pr->h->st.cpu_ps += ps;
+    host__sleep(pr, ps - paid);
+}
+
+static myri_time_ps host__now(void *h) { return myri_sim_now(((myri_program *)h)->h->sim); }
+static int host__self(void *h) { return ((myri_program *)h)->id; }
+
+static myri_status host__seg_attach(void *h, int unit, size_t bytes, void (*on_leave)(void *, int), void **seg,
+                                    bool *first)
+{
+    myri_program *pr = h;
+    host__board *b = host__board_of(pr, unit);
+    if (!b) return MYRI_ENOTFOUND;
+    *first = false;
+    if (pr->attached[unit]) {
+        *seg = b->seg;
+        return MYRI_ESTATE;
+    }
+    if (!b->seg) {
+        b->seg = calloc(1, bytes);
+        if (!b->seg) return MYRI_ENOMEM;
+        b->seg_bytes = bytes;
+    } else if (b->seg_bytes != bytes) {
+        return MYRI_EINVAL;
+    }
+    *first = b->seg_users == 0;
+    b->seg_users++;
+    pr->attached[unit] = true;
+    pr->on_leave[unit] = on_leave;
+    *seg = b->seg;
+    return MYRI_OK;
+}
+
+static void *host__seg_find(void *h, int unit)
+{
+    myri_program *pr = h;
+    host__board *b = host__board_of(pr, unit);
+    return b && pr->attached[unit] ? b->seg : NULL;
+}
+
+static myri_status host__load_mcp(void *h, int unit, const char *name)
+{
+    myri_program *pr = h;
+    if (!host__board_of(pr, unit) || !pr->h->load) return MYRI_ENOTFOUND;
+    return pr->h->load(pr->h->load_ctx, unit, name);
+}
+
+static const myri_hostif_ops host__ops = {host__pio_read, host__pio_write, host__dma_region, host__wait_dma,
+                                          host__spend,    host__now,       host__self,       host__seg_attach,
+                                          host__seg_find, host__load_mcp};
+
+/* The NIC wrote host memory: wake the host's programs that wait on it. */
+static void host__notify(void *ctx, uint64_t bus_addr, uint32_t bytes)
+{
+    (void)bus_addr;
+    (void)bytes;
+    myri_host *h = ctx;
+    for (size_t i = 0; i < h->nprog; i++)
+        if (h->prog[i]->waiting && !h->prog[i]->done) {
+            h->st.dma_wakes++;
+            (void)myri_proc_wake(h->prog[i]->proc);
+        }
+}
+
+/* ---- the host component ---------------------------------------------------------- */
+
+static myri_status host__comp_create(myri_component *self, const void *config)
+{
+    self->state = (void *)config;
+    return MYRI_OK;
+}
+static void host__comp_handle(myri_component *self, const myri_event *ev)
+{
+    (void)self;
+    (void)ev;
+}
+static void host__prog_free(myri_program *pr)
+{
+    for (int i = 0; i < pr->argc; i++) free(pr->argv[i]);
+    free(pr->argv);
+    free(pr->name);
+    free(pr->rep);
+    free(pr);
+}
+static void host__comp_destroy(myri_component *self)
+{
+    myri_host *h = self->state;
+    if (host__cur && host__cur->h == h) host__cur = NULL;
+    for (size_t i = 0; i < h->nprog; i++) host__prog_free(h->prog[i]);
+    for (int u = 0; u < MYRI_API0_MAX_UNITS; u++) {
+        /* the LANai may be gone already (destroyed before the simulation):
+         * it is not touched; no event runs after this */
+        free(h->board[u].mem);
+        free(h->board[u].seg);
+    }
+    free(h->prog);
+    free(h->name);
+    free(h);
+}
+static const myri_component_ops host__comp_ops = {.type = "host",
+                                                  .help = "a simulated host running programs (docs/HOST.md)",
+                                                  .create = host__comp_create,
+                                                  .handle = host__comp_handle,
+                                                  .destroy = host__comp_destroy};
+
+myri_status myri_host_create(myri_sim *sim, const char *name, uint32_t index, const myri_host_params *p,
+                             const myri_host_env *env, myri_host **out)
+{
+    if (!sim || !name || !p || !out) return MYRI_EINVAL;
+    if (p->dma_bytes < 4096 || p->dma_bytes > (1ull << 30) || !(p->copy_Bps > 0)) return MYRI_EINVAL;
+    myri_host *h = calloc(1, sizeof *h);
+    if (!h || !(h->name = strdup(name))) {
+        free(h);
+        return MYRI_ENOMEM;
+    }
+    h->sim = sim;
+    h->index = index;
+    h->p = *p;
+    h->costs = (myri_hostif_costs){.call_ps = p->api_call_ps, .poll_gap_ps = p->poll_gap_ps,
+                                   .init_timeout_ps = p->init_timeout_ps, .lock_spin_ps = p->lock_spin_ps,
+                                   .lock_timeout_ps = p->lock_timeout_ps};
+    h->env = env ? *env : (myri_host_env){.nhosts = 1};
+    if (h->env.nhosts == 0) h->env.nhosts = 1;
+    myri_status st = myri_sim_add(sim, &host__comp_ops, name, h, &h->comp);
+    if (st != MYRI_OK) {
+        free(h->name);
+        free(h);
+        return st;
+    }
+    myri_hostif_set_provider(host__provider);
+    *out = h;
+    return MYRI_OK;
+}
+
+myri_status myri_host_add_board(myri_host *h, int unit, myri_lanai *l, myri_bus *bus)
+{
+    if (!h || !l || !bus || unit < 0 || unit >= MYRI_API0_MAX_UNITS) return MYRI_EINVAL;
+    host__board *b = &h->board[unit];
+    if (b->l) return MYRI_ESTATE;
+    b->mem = calloc(1, HOST__GUARD + h->p.dma_bytes);
+    if (!b->mem) return MYRI_ENOMEM;
+    myri_status st = myri_lanai_set_host_mem(l, b->mem, HOST__GUARD + h->p.dma_bytes);
+    if (st == MYRI_OK) st = myri_lanai_set_host_notify(l, host__notify, h);
+    if (st != MYRI_OK) {
+        free(b->mem);
+        b->mem = NULL;
+        return st;
+    }
+    b->l = l;
+    b->bus = bus;
+    return MYRI_OK;
+}
+
+myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx, int unit, const char *name),
+                                     void *ctx)
+{
+    if (!h) return MYRI_EINVAL;
+    h->load = load;
+    h->load_ctx = ctx;
+    return MYRI_OK;
+}
+
+/* ---- programs ------------------------------------------------------------------------- */
+
+/* The process body: main, then the program's attachments undone (the
+ * semaphore's undo at process exit, seed 001). */
+static void host__prog_body(myri_proc *p, void *arg)
+{
+    (void)p;
+    myri_program *pr = arg;
+    host__cur = pr;
+    pr->exit_code = pr->main(pr->argc, pr->argv);
+    host__cur = pr;
+    for (int u = 0; u < MYRI_API0_MAX_UNITS; u++) {
+        if (!pr->attached[u]) continue;
+        host__board *b = &pr->h->board[u];
+        if (pr->on_leave[u]) pr->on_leave[u](b->seg, pr->id);
+        pr->attached[u] = false;
+        if (--b->seg_users == 0) {
+            free(b->seg);
+            b->seg = NULL;
+        }
+    }
+    pr->done = true;
+    host__cur = NULL;
+}
+
+static myri_status host__prog_args(myri_program *pr, const char *name, int argc, const char *const *args)
+{
+    pr->argv = calloc((size_t)argc + 2, sizeof *pr->argv);
+    if (!pr->argv || !(pr->name = strdup(name))) return MYRI_ENOMEM;
+    pr->argc = 0;
+    if (!(pr->argv[pr->argc++] = strdup(name))) return MYRI_ENOMEM;
+    for (int i = 0; i < argc; i++) {
+        if (!args[i]) return MYRI_EINVAL;
+        if (!(pr->argv[pr->argc++] = strdup(args[i]))) return MYRI_ENOMEM;
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_host_run(myri_host *h, const char *name, myri_prog_main main, int argc, const char *const *args,
+                          myri_time_ps at_ps, myri_program **out)
+{
+    if (!h || !name || !main || argc < 0 || (argc > 0 && !args)) return MYRI_EINVAL;
+    if (at_ps < myri_sim_now(h->sim)) return MYRI_EINVAL;
+    if (h->nprog == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 4;
+        myri_program **np = realloc(h->prog, cap * sizeof *np);
+        if (!np) return MYRI_ENOMEM;
+        h->prog = np;
+        h->cap = cap;
+    }
+    myri_program *pr = calloc(1, sizeof *pr);
+    if (!pr) return MYRI_ENOMEM;
+    myri_status st = host__prog_args(pr, name, argc, args);
+    if (st != MYRI_OK) {
+        host__prog_free(pr);
+        return st;
+    }
+    pr->h = h;
+    pr->main = main;
+    pr->id = (int)h->nprog + 1;
+    pr->hi = (myri_hostif){&host__ops, pr, &h->costs};
+    char pname[160];
+    snprintf(pname, sizeof pname, "%s.%s.%d", h->name, name, pr->id);
+    pr->proc = myri_proc_create(h->sim, pname, host__prog_body, pr, (size_t)h->p.stack_bytes);
+    if (!pr->proc) st = MYRI_ENOMEM;
+    else st = myri_proc_start(pr->proc, at_ps); /* a process never started never runs */
+    if (st != MYRI_OK) {
+        host__prog_free(pr);
+        return st;
+    }
+    h->prog[h->nprog++] = pr;
+    if (out) *out = pr;
+    return MYRI_OK;
+}
+
+uint32_t myri_host_index(const myri_host *h) { return h ? h->index : 0; }
+size_t myri_host_nprograms(const myri_host *h) { return h ? h->nprog : 0; }
+myri_program *myri_host_program(const myri_host *h, size_t i) { return h && i < h->nprog ? h->prog[i] : NULL; }
+bool myri_program_done(const myri_program *p) { return p && p->done; }
+int myri_program_exit_code(const myri_program *p) { return p ? p->exit_code : -1; }
+const char *myri_program_name(const myri_program *p) { return p ? p->name : NULL; }
+myri_host *myri_program_host(const myri_program *p) { return p ? p->h : NULL; }
+size_t myri_program_nreports(const myri_program *p) { return p ? p->nrep : 0; }
+
+myri_status myri_program_report(const myri_program *p, size_t i, const char **key, double *value)
+{
+    if (!p || i >= p->nrep || !key || !value) return MYRI_EINVAL;
+    *key = p->rep[i].key;
+    *value = p->rep[i].value;
+    return MYRI_OK;
+}
+
+myri_status myri_program_report_get(const myri_program *p, const char *key, double *value)
+{
+    if (!p || !key || !value) return MYRI_EINVAL;
+    for (size_t i = p->nrep; i-- > 0;)
+        if (strcmp(p->rep[i].key, key) == 0) {
+            *value = p->rep[i].value;
+            return MYRI_OK;
+        }
+    return MYRI_ENOTFOUND;
+}
+
+myri_status myri_host_get_stats(const myri_host *h, myri_host_stats *out)
+{
+    if (!h || !out) return MYRI_EINVAL;
+    *out = h->st;
+    return MYRI_OK;
+}
+
+/* ---- prog.h ------------------------------------------------------------------------------ */
+
+int myri_prog_host(void)
+{
+    myri_program *pr = host__running();
+    return pr ? (int)pr->h->index : -1;
+}
+
+int myri_prog_nhosts(void)
+{
+    myri_program *pr = host__running();
+    return pr ? (int)pr->h->env.nhosts : -1;
+}
+
+int myri_prog_route(int to, char *route, int max)
+{
+    myri_program *pr = host__running();
+    if (!pr || to < 0 || (uint32_t)to >= pr->h->env.nhosts || max < 0 || (!route && max > 0)) return -1;
+    if (!pr->h->env.route) return -1;
+    return pr->h->env.route(pr->h->env.ctx, pr->h->index, (uint32_t)to, (uint8_t *)route, max);
+}
+
+uint64_t myri_prog_now_ps(void)
+{
+    myri_program *pr = host__running();
+    return pr ? myri_sim_now(pr->h->sim) : 0;
+}
+double myri_prog_now_us(void) { return (double)myri_prog_now_ps() / 1e6; }
+
+static myri_time_ps host__us_ps(double us)
+{
+    if (!(us > 0)) return 0;
+    double ps = us * 1e6;
+    return ps >= 1.8e19 ? MYRI_TIME_NEVER : (myri_time_ps)llround(ps);
+}
+
+void myri_prog_sleep_us(double us)
+{
+    myri_program *pr = host__running();
+    if (pr) host__sleep(pr, host__us_ps(us));
+}
+
+void myri_prog_compute_us(double us)
+{
+    myri_program *pr = host__running();
+    if (pr) host__spend(pr, host__us_ps(us));
+}
+
+void myri_prog_copy_cost(size_t bytes)
+{
+    myri_program *pr = host__running();
+    if (pr) host__spend(pr, (myri_time_ps)ceil((double)bytes / pr->h->p.copy_Bps * 1e12));
+}
+
+int myri_prog_recv_wait(int unit, int chan, double timeout_us)
+{
+    myri_program *pr = host__running();
+    if (!pr) return MYRI_API0_ENOHOST;
+    myri_time_ps t0 = myri_sim_now(pr->h->sim), limit = host__us_ps(timeout_us), period = 0;
+    for (;;) {
+        uint64_t reads = pr->pio_reads;
+        myri_time_ps start = myri_sim_now(pr->h->sim);
+        int n = myri_api0_recv_poll(unit, chan);
+        pr->prepaid = 0;
+        if (n != 0) return n;
+        myri_time_ps end = myri_sim_now(pr->h->sim);
+        if (end > start) period = end - start; /* one poll's cost (a prepaid poll takes no time here) */
+        if (end - t0 >= limit) return 0;
+        if (pr->pio_reads != reads || period == 0) continue; /* the poll crossed the bus: simulate each */
+        /* a host-memory poll: nothing it reads changes until the NIC writes host memory */
+        myri_status st = host__wait_dma(pr, limit - (end - t0));
+        myri_time_ps now = myri_sim_now(pr->h->sim);
+        if (st != MYRI_OK) return 0;
+        /* the polls of the loop end at end + k * period (k >= 1) and read
+         * memory as they end: the first ending at or after the write sees it.
+         * Resume at that poll's end and let the next call's CPU time count as
+         * already spent (prepaid), so that its read happens there. */
+        myri_time_ps k = (now - end + period - 1) / period;
+        if (k < 1) k = 1;
+        pr->h->st.fast_polls += k - 1;
+        myri_time_ps target = end + k * period;
+        pr->h->st.cpu_ps += target - end - period;
+        host__sleep(pr, target - now);
+        pr->prepaid = period;
+    }
+}
+
+uint64_t myri_prog_random(void)
+{
+    myri_program *pr = host__running();
+    return pr ? myri_rng_next(myri_proc_rng(pr->proc)) : 0;
+}
+uint64_t myri_prog_random_below(uint64_t n)
+{
+    myri_program *pr = host__running();
+    return pr && n > 0 ? myri_rng_below(myri_proc_rng(pr->proc), n) : 0;
+}
+double myri_prog_random_exp(double mean)
+{
+    myri_program *pr = host__running();
+    return pr && mean > 0 ? myri_rng_exponential(myri_proc_rng(pr->proc), mean) : 0;
+}
+
+int myri_prog_report(const char *key, double value)
+{
+    myri_program *pr = host__running();
+    if (!pr || !key || !key[0] || strlen(key) >= HOST__KEY || pr->nrep >= HOST__MAX_REPORTS) return -1;
+    if (!pr->rep && !(pr->rep = calloc(HOST__MAX_REPORTS, sizeof *pr->rep))) return -1;
+    host__report *r = &pr->rep[pr->nrep++];
+    strcpy(r->key, key);
+    r->value = value;
+    if (pr->h->env.report) pr->h->env.report(pr->h->env.ctx, pr, key, value);
+    return 0;
+}

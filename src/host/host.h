@@ -1,0 +1,115 @@
+/* host.h -- the simulated host: host memory with one DMA region per board,
+ * the host interface (hostif.h) over the LANai model and the I/O bus, and
+ * programs (`int main(int argc, char **argv)`, include/myri/prog.h) run as
+ * processes in simulated time.  See docs/HOST.md.
+ *
+ * Costs: every PIO access books the board's bus (bus.pio_read / pio_write
+ * per 4-byte word) and the program waits for it; waiting on host memory
+ * (myri_prog_recv_wait, hostif wait_dma) books nothing and is fast-forwarded
+ * to the next write of host memory by the NIC's host DMA; API calls and
+ * program computation spend host CPU time (host.* parameters).
+ *
+ * Time unit: picoseconds.
+ */
+#ifndef MYRI_HOST_HOST_H
+#define MYRI_HOST_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/hostif.h"
+#include "myri/config.h"
+#include "myri/sim.h"
+#include "nic/bus.h"
+#include "nic/lanai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct myri_host_params {
+    myri_time_ps api_call_ps;     /* host.api_call */
+    double copy_Bps;              /* host.copy_rate (bytes/s) */
+    uint64_t dma_bytes;           /* host.dma_region */
+    myri_time_ps poll_gap_ps;     /* host.init_poll */
+    myri_time_ps init_timeout_ps; /* host.init_timeout */
+    myri_time_ps lock_spin_ps;    /* host.lock_spin */
+    myri_time_ps lock_timeout_ps; /* host.lock_timeout */
+    uint64_t stack_bytes;         /* host.stack */
+} myri_host_params;
+
+extern const myri_param myri_host_param_table[];
+extern const size_t myri_host_nparams;
+/* The table's defaults (the alpha-pci-1998 preset). */
+void myri_host_params_default(myri_host_params *p);
+
+typedef struct myri_host myri_host;
+typedef struct myri_program myri_program;
+typedef int (*myri_prog_main)(int argc, char **argv);
+
+/* What the job tells every program (prog.h): the number of hosts, the route
+ * bytes between two hosts (returns the count, or -1), where reports go
+ * (optional: they are also kept with the program). */
+typedef struct myri_host_env {
+    uint32_t nhosts;
+    int (*route)(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max);
+    void (*report)(void *ctx, const myri_program *p, const char *key, double value);
+    void *ctx;
+} myri_host_env;
+
+/* Creates host number `index` named `name` (a component of sim, destroyed
+ * with it).  The env is copied (may be NULL: one host, no routes). */
+myri_status myri_host_create(myri_sim *sim, const char *name, uint32_t index, const myri_host_params *p,
+                             const myri_host_env *env, myri_host **out);
+/* Puts board `unit` (0 .. MYRI_API0_MAX_UNITS - 1) in the host: its LANai and
+ * the bus they share.  Allocates the board's host memory (a 4 KiB guard,
+ * then the DMA region of host.dma_region bytes at bus address 4096), gives it
+ * to the LANai's host DMA and takes its host-write notices. */
+myri_status myri_host_add_board(myri_host *h, int unit, myri_lanai *l, myri_bus *bus);
+/* How myri_api0_init's mcp_code is loaded on this host (the job's firmware
+ * registry); without one, loading fails with MYRI_API0_ENOMCP. */
+myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx, int unit, const char *name),
+                                     void *ctx);
+
+/* Starts program `main` named `name` on host h at at_ps (>= now) with
+ * argv[0] = name followed by the argc strings of args (copied).  Several
+ * programs may run on one host: they share its boards (the first user
+ * initialises).  *out (optional) stays valid until the simulation is destroyed. */
+myri_status myri_host_run(myri_host *h, const char *name, myri_prog_main main, int argc, const char *const *args,
+                          myri_time_ps at_ps, myri_program **out);
+
+uint32_t myri_host_index(const myri_host *h);
+size_t myri_host_nprograms(const myri_host *h);
+myri_program *myri_host_program(const myri_host *h, size_t i);
+
+/* A program: whether it returned, its exit code, its reports in order. */
+bool myri_program_done(const myri_program *p);
+int myri_program_exit_code(const myri_program *p);
+const char *myri_program_name(const myri_program *p);
+myri_host *myri_program_host(const myri_program *p);
+size_t myri_program_nreports(const myri_program *p);
+myri_status myri_program_report(const myri_program *p, size_t i, const char **key, double *value);
+/* The last report under key (MYRI_ENOTFOUND if none). */
+myri_status myri_program_report_get(const myri_program *p, const char *key, double *value);
+
+typedef struct myri_host_stats {
+    uint64_t pio_reads, pio_writes;       /* PIO accesses (calls) */
+    uint64_t pio_read_bytes, pio_write_bytes;
+    myri_time_ps pio_ps;                  /* program time spent in PIO (bus wait + transfer) */
+    myri_time_ps cpu_ps;                  /* API calls and computation */
+    uint64_t dma_wakes;                   /* host-memory writes by the NIC that woke a waiting program */
+    uint64_t fast_polls;                  /* empty polls not simulated one by one (recv_wait) */
+} myri_host_stats;
+myri_status myri_host_get_stats(const myri_host *h, myri_host_stats *out);
+
+/* Built-in programs (src/host/programs.c) by name: pingpong, latency,
+ * stream, traffic.  NULL if unknown; myri_program_names lists them. */
+myri_prog_main myri_program_find(const char *name);
+const char *myri_program_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
