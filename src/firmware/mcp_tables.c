@@ -69,21 +69,23 @@ static bool ev_ovl_ready(void *fw, myri_lanai *l)
     return landed == t->src + t->len || landed - m->ovl_pos >= m->p.ovl_send_thr;
 }
 
+static bool live_ovl_tx(void *fw, myri_lanai *l) { return (void)l, V(fw, OVL_TX) != 0; }
+
 static const myri_fw_event mcp__events[E_N] = {
-    [E_TRUE] = {"true", "true", 0, ev_true, false},
-    [E_READY] = {"ready", "mcp_state == READY", MCP_C_POLL_WORD, ev_ready, false},
-    [E_HS] = {"handshake", "hcb_handshake != hcb_handshake_ack", 2 * MCP_C_POLL_WORD, ev_hs, false},
-    [E_RX_PEND] = {"rx_pending", "rx_head != rx_tail", MCP_C_POLL_WORD, ev_rx_pend, false},
-    [E_SENDQ] = {"sendq", "sq_head != hcb_sq_tail", MCP_C_POLL_WORD, ev_sendq, false},
-    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", MCP_C_POLL_ISR, ev_dma_int, false},
-    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", MCP_C_POLL_ISR, ev_send_int, false},
-    [E_RECV_INT] = {"recv_int", "(ISR & RECV_INT) != 0", MCP_C_POLL_ISR, ev_recv_int, false},
-    [E_BUFF_INT] = {"buff_int", "(ISR & BUFF_INT) != 0", MCP_C_POLL_ISR, ev_buff_int, false},
-    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx", MCP_C_POLL_WORD, ev_tx_pend, false},
+    [E_TRUE] = {"true", "true", 0, ev_true, NULL},
+    [E_READY] = {"ready", "mcp_state == READY", MCP_C_POLL_WORD, ev_ready, NULL},
+    [E_HS] = {"handshake", "hcb_handshake != hcb_handshake_ack", 2 * MCP_C_POLL_WORD, ev_hs, NULL},
+    [E_RX_PEND] = {"rx_pending", "rx_head != rx_tail", MCP_C_POLL_WORD, ev_rx_pend, NULL},
+    [E_SENDQ] = {"sendq", "sq_head != hcb_sq_tail", MCP_C_POLL_WORD, ev_sendq, NULL},
+    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", MCP_C_POLL_ISR, ev_dma_int, NULL},
+    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", MCP_C_POLL_ISR, ev_send_int, NULL},
+    [E_RECV_INT] = {"recv_int", "(ISR & RECV_INT) != 0", MCP_C_POLL_ISR, ev_recv_int, NULL},
+    [E_BUFF_INT] = {"buff_int", "(ISR & BUFF_INT) != 0", MCP_C_POLL_ISR, ev_buff_int, NULL},
+    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx", MCP_C_POLL_WORD, ev_tx_pend, NULL},
     [E_TX_OVL] = {"tx_ovl_ready", "tx_head != tx_tail && ovl_tx && landed >= min(ovl_send_thr, len)",
-                  MCP_C_POLL_LIVE, ev_tx_ovl, true},
+                  MCP_C_POLL_LIVE, ev_tx_ovl, live_ovl_tx},
     [E_OVL_READY] = {"ovl_chunk_ready", "landed == len || landed - ovl_pos >= ovl_send_thr", MCP_C_POLL_LIVE,
-                     ev_ovl_ready, true},
+                     ev_ovl_ready, live_ovl_tx},
 };
 
 /* ---- guards ------------------------------------------------------------------------- */
