@@ -244,6 +244,7 @@ static void test_overlap(void **state)
         p.ovl_send_thr = thr[i];
         one(&p, &q, 1000, false, 1, 0);
     }
+    p.ovl_send_thr = 64;
     p.route_send = 1; /* route bytes by PIO */
     one(&p, &q, 1000, false, 1, 0);
     p.ovl_send = false;
@@ -253,12 +254,174 @@ static void test_overlap(void **state)
     one(&p, &q, (uint32_t)p.mtu, false, 1, 1); /* maximum size */
 }
 
+
+/* Channel 3 has one usable slot (recv_q 2): the second packet waits in the
+ * rx pool (held, counted once) until the host frees the slot; the rx pool
+ * (3 buffers: 2 usable) then fills and later packets are dropped, counted. */
+static void test_chan_full_pool_full(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        myri_mcp_params p = defaults(), q = defaults();
+        q.recv_q = 2;
+        q.rx_pool = 3;
+        q.recv_mode = mode;
+        net n;
+        net_up(&n, 0, &p, &q);
+        add_route(&n);
+        enable_chan(&n, 1, 3);
+        for (uint32_t k = 0; k < 6; k++) send(&n, k, 200, false, 1, 3);
+        run(&n);
+        assert_int_equal(ctr(&n, 0, MYRI_HCB_C_TX_SENT), 6);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 1);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_HELD), 1);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_DROP_POOL_FULL), 3); /* 1 delivered, 2 held in the pool */
+        check_slot(&n, 3, 0, 0, 200);
+        wr(&n, 1, myri_hcb_rchan_off(&n.g[1], 3) + MYRI_HCB_RC_FREED, 1); /* the host frees slot 0 */
+        run(&n);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 2);
+        check_slot(&n, 3, 1, 1, 200);
+        wr(&n, 1, myri_hcb_rchan_off(&n.g[1], 3) + MYRI_HCB_RC_FREED, 2);
+        run(&n);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 3);
+        check_slot(&n, 3, 0, 2, 200);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_HELD), 2);
+        net_down(&n);
+    }
+}
+
+/* A corrupted packet is dropped and counted (interrupt: in the ISR; polled:
+ * by the host-DMA machine's header check). */
+static void test_crc_bad(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        myri_mcp_params p = defaults(), q = defaults();
+        q.recv_mode = mode;
+        net n;
+        net_up(&n, 0, &p, &q);
+        add_route(&n);
+        enable_chan(&n, 1, 3);
+        assert_int_equal(myri_fabric_corrupt(n.f, myri_packet_id(0, 0), 0, 20, 0x10), MYRI_OK);
+        send(&n, 0, 300, false, 1, 3);
+        send(&n, 1, 300, false, 1, 3);
+        run(&n);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_DROP_CRC), 1);
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 1);
+        check_slot(&n, 3, 0, 1, 300);
+        net_down(&n);
+    }
+}
+
+/* Bad channel, too long (BUFF_INT: the receiver's MTU is smaller), a bad
+ * send entry and a bad route are dropped and counted; the next packet passes. */
+static void test_drops(void **state)
+{
+    (void)state;
+    myri_mcp_params p = defaults(), q = defaults();
+    q.mtu = 256;
+    net n;
+    net_up(&n, 0, &p, &q);
+    add_route(&n);
+    enable_chan(&n, 1, 3);
+    send(&n, 3, 4000, false, 999, 3);         /* no such route (dropped while its DMA runs) */
+    send(&n, 0, 100, false, 1, 5);            /* channel 5 not enabled */
+    send(&n, 1, 1000, false, 1, 3);           /* longer than the receiver's buffers */
+    send(&n, 2, (uint32_t)p.mtu + 1, false, 1, 3); /* longer than the sender's MTU */
+    send(&n, 4, 100, false, 1, 3);
+    send(&n, 5, 50, true, 999, 3);            /* no such route, by PIO */
+    run(&n);
+    assert_int_equal(ctr(&n, 1, MYRI_HCB_C_DROP_CHAN), 1);
+    assert_int_equal(ctr(&n, 1, MYRI_HCB_C_DROP_TOO_LONG), 1);
+    assert_int_equal(ctr(&n, 0, MYRI_HCB_C_TX_DROPPED), 3);
+    assert_int_equal(ctr(&n, 0, MYRI_HCB_C_TX_SENT), 3);
+    assert_int_equal(rd(&n, 0, myri_hcb_sendq_off(&n.g[0]) + MYRI_HCB_SQ_SENT), 6);
+    assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 1);
+    check_slot(&n, 3, 0, 4, 100);
+    net_down(&n);
+}
+
+/* Policy old: with the rx pool over its high-water mark receives go first. */
+static void test_policy_old(void **state)
+{
+    (void)state;
+    myri_mcp_params p = defaults(), q = defaults();
+    p.policy = q.policy = 1;
+    q.high_water = 1;
+    q.recv_mode = 1;
+    q.recv_q = 2;
+    net n;
+    net_up(&n, 0, &p, &q);
+    add_route(&n);
+    enable_chan(&n, 1, 3);
+    for (uint32_t k = 0; k < 6; k++) send(&n, k, 2000, false, 1, 3);
+    run(&n); /* one slot usable: 1 delivered, 5 wait in the rx pool */
+    for (uint32_t k = 0; k < 6; k++) {
+        assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), k + 1);
+        check_slot(&n, 3, k % 2, k, 2000);
+        wr(&n, 1, myri_hcb_rchan_off(&n.g[1], 3) + MYRI_HCB_RC_FREED, k + 1);
+        run(&n);
+    }
+    const myri_fw_def *d = myri_fw_def_of(n.fi[1]);
+    uint16_t hw = 0;
+    while (strcmp(d->machines[MYRI_MCP_M_HDMA].rules[hw].name, "to_host_high_water") != 0) hw++;
+    assert_int_equal(myri_fw_fired(n.fi[1], MYRI_MCP_M_HDMA, hw), 4); /* pool of 5, 4, 3, 2 over 1 */
+    net_down(&n);
+}
+
+/* A receiver that never re-arms: the first packet ends its window, the next
+ * ones stay in the network, STOP holds the sender. */
+static void test_never_rearm(void **state)
+{
+    (void)state;
+    myri_mcp_params p = defaults(), q = defaults();
+    q.rearm = false;
+    net n;
+    net_up(&n, 0, &p, &q);
+    add_route(&n);
+    enable_chan(&n, 1, 3);
+    for (uint32_t k = 0; k < 3; k++) send(&n, k, 4000, false, 1, 3);
+    assert_int_equal(myri_sim_run(n.sim, 2 * MYRI_PS_PER_MS, 0), MYRI_OK);
+    assert_int_equal(ctr(&n, 1, MYRI_HCB_C_RX_GOOD), 0);
+    assert_true(ctr(&n, 0, MYRI_HCB_C_TX_SENT) < 3);
+    assert_true(chst(n.f, 2).stops >= 1);
+    assert_int_equal(myri_fw_machine_state(n.fi[1], MYRI_MCP_M_RDMA_INT), 3); /* STOPPED */
+    net_down(&n);
+}
+
+/* The tests above fired every rule but those that need a sender other than
+ * the MCP (short frames, bad type or subtype). */
+static void test_every_rule_fired(void **state)
+{
+    (void)state;
+    const myri_fw_def *d = myri_fw_find("mcp");
+    assert_non_null(d);
+    static const char *const other[] = {"drop_short", "drop_type", "drop_subtype", "drop_crc", NULL};
+    for (uint8_t m = 0; m < d->nmachines; m++)
+        for (uint16_t r = 0; r < d->machines[m].nrules; r++) {
+            const char *name = d->machines[m].rules[r].name;
+            bool skip = false;
+            for (size_t i = 0; other[i]; i++) skip |= strcmp(other[i], name) == 0;
+            if (m == MYRI_MCP_M_RDMA_POLL && strcmp(name, "rx_stop") == 0) skip = true;
+            if (m == MYRI_MCP_M_RDMA_POLL && strcmp(name, "rx_pool_full") != 0 && strcmp(name, "rx_good") != 0 &&
+                strcmp(name, "enable") != 0 && strcmp(name, "rx_crc_bad") != 0)
+                skip = true; /* the polled machine shares the interrupt machine's rows */
+            if (!skip && g_fired[m][r] == 0) fail_msg("rule %s.%s never fired", d->machines[m].name, name);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_boot_handshake),
         cmocka_unit_test(test_classes),
         cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_chan_full_pool_full),
+        cmocka_unit_test(test_crc_bad),
+        cmocka_unit_test(test_drops),
+        cmocka_unit_test(test_policy_old),
+        cmocka_unit_test(test_never_rearm),
+        cmocka_unit_test(test_every_rule_fired),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
