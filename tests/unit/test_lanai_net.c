@@ -153,6 +153,9 @@ typedef struct net {
 } net;
 
 static myri_time_ps g_send_int_ps; /* the first SEND_INT set on nic0 */
+/* busy intervals seen by the observers: [nic][0 hdma, 1 sdma, 2 rdma] */
+static myri_time_ps g_from[2][3], g_to[2][3];
+static uint8_t g_host_mem[2][8192];
 
 static void tracer(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
 {
@@ -160,6 +163,17 @@ static void tracer(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev
     (void)l;
     (void)b;
     if (ev == MYRI_LANAI_EV_ISR && (a & MYRI_LANAI_SEND_INT) && g_send_int_ps == MYRI_TIME_NEVER) g_send_int_ps = t;
+    int k = ev == MYRI_LANAI_EV_HDMA ? 0 : ev == MYRI_LANAI_EV_SDMA ? 1 : ev == MYRI_LANAI_EV_RDMA ? 2 : -1;
+    int h = ctx != NULL;
+    if (k >= 0 && a == 1) g_from[h][k] = t;
+    if (k >= 0 && a == 0) g_to[h][k] = t;
+}
+
+static myri_time_ps overlap(int h, int x, int y)
+{
+    myri_time_ps a = g_from[h][x] > g_from[h][y] ? g_from[h][x] : g_from[h][y];
+    myri_time_ps b = g_to[h][x] < g_to[h][y] ? g_to[h][x] : g_to[h][y];
+    return b > a ? b - a : 0;
 }
 
 static void net_up(net *n, int model, uint32_t payload, uint32_t win, int sender_role)
@@ -184,6 +198,12 @@ static void net_up(net *n, int model, uint32_t payload, uint32_t win, int sender
     }
     g_send_int_ps = MYRI_TIME_NEVER;
     assert_int_equal(myri_lanai_add_trace(n->l[0], tracer, NULL), MYRI_OK);
+    assert_int_equal(myri_lanai_add_trace(n->l[1], tracer, n), MYRI_OK);
+    memset(g_from, 0, sizeof g_from);
+    memset(g_to, 0, sizeof g_to);
+    for (uint32_t i = 0; i < sizeof g_host_mem[1]; i++) g_host_mem[1][i] = (uint8_t)(i * 7u + 1u);
+    for (uint32_t h = 0; h < 2; h++)
+        assert_int_equal(myri_lanai_set_host_mem(n->l[h], g_host_mem[h], sizeof g_host_mem[h]), MYRI_OK);
     /* the sender's packet in SRAM: route byte right-aligned in its word, type, payload */
     uint8_t *b = myri_lanai_sram(n->l[0], TXBUF, 8 + payload);
     memset(b, 0xEE, 3); /* skipped by SA */
@@ -327,12 +347,62 @@ static void test_unarmed_stalls(void **state)
     assert_true(sent[1] > sent[0]);
 }
 
+typedef struct kick {
+    myri_lanai *l;
+} kick;
+static void kick_handle(myri_component *self, const myri_event *ev)
+{
+    kick *k = self->state;
+    myri_lanai_write(k->l, MYRI_LANAI_EAR, 0);
+    myri_lanai_write(k->l, MYRI_LANAI_LAR, 0x20000);
+    myri_lanai_write(k->l, MYRI_LANAI_DMA_DIR, MYRI_LANAI_DIR_E2L);
+    assert_int_equal(myri_lanai_write(k->l, MYRI_LANAI_DMA_CTR, (uint32_t)ev->arg), MYRI_OK);
+}
+static myri_status kick_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+static const myri_component_ops kick_ops = {.type = "kick", .help = "", .create = kick_create,
+                                            .handle = kick_handle};
+
+/* A host DMA on each NIC while the packet flows: the overlap statistics are
+ * the intersections of the intervals the observers saw. */
+static void test_overlap_stats(void **state)
+{
+    (void)state;
+    net n;
+    net_up(&n, 0, 3000, 8192, 0);
+    kick k[2] = {{n.l[0]}, {n.l[1]}};
+    myri_component *c[2];
+    assert_int_equal(myri_sim_add(n.sim, &kick_ops, "kick0", &k[0], &c[0]), MYRI_OK);
+    assert_int_equal(myri_sim_add(n.sim, &kick_ops, "kick1", &k[1], &c[1]), MYRI_OK);
+    myri_event e0 = {.target = c[0], .kind = 1, .arg = 4096}, e1 = {.target = c[1], .kind = 1, .arg = 8192};
+    myri_sim_schedule(n.sim, 5 * MYRI_PS_PER_US, &e0);  /* during the send */
+    myri_sim_schedule(n.sim, 15 * MYRI_PS_PER_US, &e1); /* during the receive */
+    net_run(&n);
+    check_bytes(&n, 3000, 0);
+    myri_lanai_stats s0, s1;
+    assert_int_equal(myri_lanai_get_stats(n.l[0], &s0), MYRI_OK);
+    assert_int_equal(myri_lanai_get_stats(n.l[1], &s1), MYRI_OK);
+    assert_true(overlap(0, 0, 1) > 0);
+    assert_int_equal(s0.hdma_sdma_ps, overlap(0, 0, 1));
+    assert_int_equal(s0.sdma_ps, g_to[0][1] - g_from[0][1]);
+    assert_true(overlap(1, 0, 2) > 0);
+    assert_int_equal(s1.hdma_rdma_ps, overlap(1, 0, 2));
+    assert_int_equal(s1.rdma_ps, g_to[1][2] - g_from[1][2]);
+    assert_int_equal(s1.hdma_ps[MYRI_LANAI_DIR_E2L], g_to[1][0] - g_from[1][0]);
+    assert_int_equal(s0.hdma_rdma_ps + s1.hdma_sdma_ps, 0);
+    assert_int_equal(memcmp(myri_lanai_sram(n.l[1], 0x20000, 8192), g_host_mem[1], 8192), 0);
+    net_down(&n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_send_receive), cmocka_unit_test(test_pio_send),
         cmocka_unit_test(test_corrupted),    cmocka_unit_test(test_buff_continues),
-        cmocka_unit_test(test_unarmed_stalls),
+        cmocka_unit_test(test_unarmed_stalls), cmocka_unit_test(test_overlap_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
