@@ -69,9 +69,10 @@ typedef struct myri_fw_event {
     uint32_t poll_cycles;  /* cycles one test of it costs in the polling loop */
     bool (*test)(void *fw, myri_lanai *l);
     /* A live pointer (LAR, RMP) changes without waking the idle CPU: while a
-     * machine's current state polls such an event, the idle loop looks again
-     * every follow_ps (myri_fw_inst: set by the firmware). */
-    bool follows_live;
+     * machine's current state polls an event whose `live` returns true, the
+     * idle loop looks again every follow_ps (myri_fw_set_follow).  NULL: the
+     * event changes only with what wakes the CPU (ISR, host writes). */
+    bool (*live)(void *fw, myri_lanai *l);
 } myri_fw_event;
 
 typedef struct myri_fw_guard {

@@ -270,7 +270,8 @@ static bool fw__any_live(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
 {
     (void)m;
     (void)ctx;
-    return fi->def->events[event].follows_live;
+    const myri_fw_event *e = &fi->def->events[event];
+    return e->live && e->live(fi->fw, fi->l);
 }
 
 typedef struct fw__scan {
@@ -305,7 +306,8 @@ static uint32_t fw__user(myri_fw_inst *fi)
         uint64_t spun = (myri_lanai_now(fi->l) - fi->idle_ps) / myri_lanai_cycle_ps(fi->l);
         s.skip = spun % pass;
     }
-    for (uint8_t k = 0; k < d->nmachines; k++) {
+    /* From the phase, up to one whole pass: two rounds of the machines. */
+    for (uint32_t k = 0; k < 2u * d->nmachines; k++) {
         uint8_t m = (uint8_t)((fi->next_m + k) % d->nmachines);
         if (d->machines[m].ctx != MYRI_LANAI_USER) continue;
         if (!fw__slots(fi, m, fw__try, &s)) continue;

@@ -95,27 +95,27 @@ void myri_mcp_params_default(void *params)
 
 /* ---- memory helpers -------------------------------------------------------------- */
 
-uint32_t mcp__rd(mcp *m, uint32_t addr)
+uint32_t myri_mcp_rd(mcp *m, uint32_t addr)
 {
     const uint8_t *p = myri_lanai_sram(m->l, addr, 4);
     return p ? myri_be32_get(p) : 0;
 }
 
-void mcp__wr(mcp *m, uint32_t addr, uint32_t v)
+void myri_mcp_wr(mcp *m, uint32_t addr, uint32_t v)
 {
     uint8_t *p = myri_lanai_sram(m->l, addr, 4);
     if (p) myri_be32_put(p, v);
 }
 
-uint32_t mcp__hcb(mcp *m, uint32_t off) { return mcp__rd(m, m->hcb + off); }
-void mcp__hcb_wr(mcp *m, uint32_t off, uint32_t v) { mcp__wr(m, m->hcb + off, v); }
+uint32_t myri_mcp_hcb(mcp *m, uint32_t off) { return myri_mcp_rd(m, m->hcb + off); }
+void myri_mcp_hcb_wr(mcp *m, uint32_t off, uint32_t v) { myri_mcp_wr(m, m->hcb + off, v); }
 
 static void mcp__count(mcp *m, uint32_t k)
 {
     myri_fw_count(m->fi, k);
-    mcp__hcb_wr(m, myri_hcb_count_off(&m->g, k), (uint32_t)myri_fw_counter(m->fi, k));
+    myri_mcp_hcb_wr(m, myri_hcb_count_off(&m->g, k), (uint32_t)myri_fw_counter(m->fi, k));
     if (k == MYRI_HCB_C_TX_SENT || k == MYRI_HCB_C_TX_DROPPED)
-        mcp__hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_SENT,
+        myri_mcp_hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_SENT,
                     (uint32_t)(myri_fw_counter(m->fi, MYRI_HCB_C_TX_SENT) +
                                myri_fw_counter(m->fi, MYRI_HCB_C_TX_DROPPED)));
 }
@@ -130,55 +130,55 @@ static void mcp__hdma(mcp *m, uint32_t host, uint32_t sram, uint32_t dir, uint32
     mcp__reg(m, MYRI_LANAI_DMA_CTR, myri_hcb_round4(bytes));
 }
 
-uint32_t mcp__rxbuf(const mcp *m, uint32_t i) { return m->rx_base + i * m->rx_buf_bytes; }
-uint32_t mcp__txbuf(const mcp *m, uint32_t i) { return m->tx_base + i * m->tx_buf_bytes; }
+uint32_t myri_mcp_rxbuf(const mcp *m, uint32_t i) { return m->rx_base + i * m->rx_buf_bytes; }
+uint32_t myri_mcp_txbuf(const mcp *m, uint32_t i) { return m->tx_base + i * m->tx_buf_bytes; }
 
 static void mcp__arm(mcp *m)
 {
-    uint32_t b = mcp__rxbuf(m, m->rx_tail) + 4;
+    uint32_t b = myri_mcp_rxbuf(m, m->rx_tail) + 4;
     mcp__reg(m, MYRI_LANAI_RMP, b);
     mcp__reg(m, MYRI_LANAI_RML, b + m->rx_win);
 }
 
 /* ---- queue state as the guards see it ------------------------------------------------- */
 
-uint32_t mcp__q_n(uint32_t head, uint32_t tail, uint32_t n) { return (tail + n - head) % n; }
-bool mcp__tx_full(const mcp *m) { return (m->tx_tail + 1) % m->ntx == m->tx_head; }
-bool mcp__rx_full(const mcp *m) { return (m->rx_tail + 1) % m->nrx == m->rx_head; }
+uint32_t myri_mcp_q_n(uint32_t head, uint32_t tail, uint32_t n) { return (tail + n - head) % n; }
+bool myri_mcp_tx_full(const mcp *m) { return (m->tx_tail + 1) % m->ntx == m->tx_head; }
+bool myri_mcp_rx_full(const mcp *m) { return (m->rx_tail + 1) % m->nrx == m->rx_head; }
 
 /* The send queue entry at the head, if the queue is not empty. */
-bool mcp__sq_entry(mcp *m, mcp_sentry *e)
+bool myri_mcp_sq_entry(mcp *m, mcp_sentry *e)
 {
-    uint32_t tail = mcp__hcb(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_TAIL);
+    uint32_t tail = myri_mcp_hcb(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_TAIL);
     if (tail >= m->g.send_q || tail == m->sq_head) return false;
     uint32_t a = m->hcb + myri_hcb_sentry_off(&m->g, m->sq_head);
-    e->addr = mcp__rd(m, a + MYRI_HCB_SE_ADDR);
-    e->len = mcp__rd(m, a + MYRI_HCB_SE_LEN);
-    e->route = mcp__rd(m, a + MYRI_HCB_SE_ROUTE);
-    uint32_t cf = mcp__rd(m, a + MYRI_HCB_SE_CHAN);
+    e->addr = myri_mcp_rd(m, a + MYRI_HCB_SE_ADDR);
+    e->len = myri_mcp_rd(m, a + MYRI_HCB_SE_LEN);
+    e->route = myri_mcp_rd(m, a + MYRI_HCB_SE_ROUTE);
+    uint32_t cf = myri_mcp_rd(m, a + MYRI_HCB_SE_CHAN);
     e->chan = cf & 0xffffu;
     e->pio = ((cf >> 16) & MYRI_HCB_SE_F_PIO) != 0;
     return true;
 }
 
 /* The head rx packet's frame (NULL if the pool is empty) and its bytes. */
-const uint8_t *mcp__rx_head(mcp *m, uint32_t *n)
+const uint8_t *myri_mcp_rx_head(mcp *m, uint32_t *n)
 {
     if (m->rx_head == m->rx_tail) return NULL;
     *n = m->rx_bytes[m->rx_head];
-    return myri_lanai_sram(m->l, mcp__rxbuf(m, m->rx_head) + 4, m->rx_win);
+    return myri_lanai_sram(m->l, myri_mcp_rxbuf(m, m->rx_head) + 4, m->rx_win);
 }
 
 /* Room for one more packet in channel c. */
-bool mcp__chan_room(mcp *m, uint32_t c)
+bool myri_mcp_chan_room(mcp *m, uint32_t c)
 {
     uint32_t base = myri_hcb_rchan_off(&m->g, c);
-    uint32_t freed = mcp__hcb(m, base + MYRI_HCB_RC_FREED);
+    uint32_t freed = myri_mcp_hcb(m, base + MYRI_HCB_RC_FREED);
     return m->rc_put[c] - freed < m->g.recv_q - 1;
 }
 
 /* The head frame's fault (MYRI_HCB_C_RX_GOOD: none). */
-uint32_t mcp__rx_verdict(mcp *m, const uint8_t *f, uint32_t n)
+uint32_t myri_mcp_rx_verdict(mcp *m, const uint8_t *f, uint32_t n)
 {
     if (n < MYRI_FRAME_HDR_BYTES + 1) return MYRI_HCB_C_DROP_SHORT;
     if (f[n - 1] != 0) return MYRI_HCB_C_DROP_CRC;
@@ -187,8 +187,8 @@ uint32_t mcp__rx_verdict(mcp *m, const uint8_t *f, uint32_t n)
     uint32_t c = f[3];
     if (c >= m->g.nchan) return MYRI_HCB_C_DROP_CHAN;
     uint32_t base = myri_hcb_rchan_off(&m->g, c);
-    uint32_t slot = mcp__hcb(m, base + MYRI_HCB_RC_SLOT_BYTES);
-    if (!mcp__hcb(m, base + MYRI_HCB_RC_ENABLED) || n - 5 + MYRI_SLOT_OVERHEAD > slot) return MYRI_HCB_C_DROP_CHAN;
+    uint32_t slot = myri_mcp_hcb(m, base + MYRI_HCB_RC_SLOT_BYTES);
+    if (!myri_mcp_hcb(m, base + MYRI_HCB_RC_ENABLED) || n - 5 + MYRI_SLOT_OVERHEAD > slot) return MYRI_HCB_C_DROP_CHAN;
     return MYRI_HCB_C_RX_GOOD;
 }
 
@@ -200,50 +200,50 @@ static void mcp__build_hcb(mcp *m)
     if (!h) return;
     memset(h, 0, myri_hcb_bytes(&m->g));
     const myri_hcb_geom *g = &m->g;
-    mcp__hcb_wr(m, MYRI_HCB_SIG_START_OFF, MYRI_HCB_SIG_START);
-    mcp__hcb_wr(m, MYRI_HCB_BYTES_OFF, myri_hcb_bytes(g));
-    mcp__hcb_wr(m, MYRI_HCB_NCHAN_OFF, g->nchan);
-    mcp__hcb_wr(m, MYRI_HCB_SEND_Q_OFF, g->send_q);
-    mcp__hcb_wr(m, MYRI_HCB_RECV_Q_OFF, g->recv_q);
-    mcp__hcb_wr(m, MYRI_HCB_NROUTES_OFF, g->nroutes);
-    mcp__hcb_wr(m, MYRI_HCB_ROUTE_MAX_OFF, g->route_max);
-    mcp__hcb_wr(m, MYRI_HCB_PIO_BYTES_OFF, g->pio_bytes);
-    mcp__hcb_wr(m, MYRI_HCB_MTU_OFF, g->mtu);
-    mcp__hcb_wr(m, MYRI_HCB_FLAGS_OFF, m->p.dma_notify ? MYRI_HCB_F_DMA_NOTIFY : 0);
-    mcp__hcb_wr(m, myri_hcb_sig_mid_off(g), MYRI_HCB_SIG_MID);
-    mcp__hcb_wr(m, myri_hcb_sig_end_off(g), MYRI_HCB_SIG_END);
+    myri_mcp_hcb_wr(m, MYRI_HCB_SIG_START_OFF, MYRI_HCB_SIG_START);
+    myri_mcp_hcb_wr(m, MYRI_HCB_BYTES_OFF, myri_hcb_bytes(g));
+    myri_mcp_hcb_wr(m, MYRI_HCB_NCHAN_OFF, g->nchan);
+    myri_mcp_hcb_wr(m, MYRI_HCB_SEND_Q_OFF, g->send_q);
+    myri_mcp_hcb_wr(m, MYRI_HCB_RECV_Q_OFF, g->recv_q);
+    myri_mcp_hcb_wr(m, MYRI_HCB_NROUTES_OFF, g->nroutes);
+    myri_mcp_hcb_wr(m, MYRI_HCB_ROUTE_MAX_OFF, g->route_max);
+    myri_mcp_hcb_wr(m, MYRI_HCB_PIO_BYTES_OFF, g->pio_bytes);
+    myri_mcp_hcb_wr(m, MYRI_HCB_MTU_OFF, g->mtu);
+    myri_mcp_hcb_wr(m, MYRI_HCB_FLAGS_OFF, m->p.dma_notify ? MYRI_HCB_F_DMA_NOTIFY : 0);
+    myri_mcp_hcb_wr(m, myri_hcb_sig_mid_off(g), MYRI_HCB_SIG_MID);
+    myri_mcp_hcb_wr(m, myri_hcb_sig_end_off(g), MYRI_HCB_SIG_END);
 }
 
-void mcp__a_boot(void *fw, myri_lanai *l)
+void myri_mcp_a_boot(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__build_hcb(m);
     mcp__arm(m);
     myri_fw_set(m->fi, MYRI_MCP_V_STATE, MYRI_HCB_STATE_READY);
-    mcp__hcb_wr(m, MYRI_HCB_STATE_OFF, MYRI_HCB_STATE_READY);
-    mcp__wr(m, MYRI_LANAI_HCB_PTR_ADDR, m->hcb); /* last: the API waits for it */
+    myri_mcp_hcb_wr(m, MYRI_HCB_STATE_OFF, MYRI_HCB_STATE_READY);
+    myri_mcp_wr(m, MYRI_LANAI_HCB_PTR_ADDR, m->hcb); /* last: the API waits for it */
 }
 
-uint32_t mcp__x_boot(void *fw, myri_lanai *l)
+uint32_t myri_mcp_x_boot(void *fw, myri_lanai *l)
 {
     (void)l;
     return myri_hcb_bytes(&((mcp *)fw)->g) / 4; /* one store per HCB word */
 }
 
-void mcp__a_enable_intr(void *fw, myri_lanai *l)
+void myri_mcp_a_enable_intr(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__reg(m, MYRI_LANAI_IMR, MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT);
 }
 
-void mcp__a_handshake(void *fw, myri_lanai *l)
+void myri_mcp_a_handshake(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    uint32_t tok = mcp__hcb(m, MYRI_HCB_HANDSHAKE_OFF);
-    mcp__hcb_wr(m, MYRI_HCB_HANDSHAKE_ACK_OFF, tok);
+    uint32_t tok = myri_mcp_hcb(m, MYRI_HCB_HANDSHAKE_OFF);
+    myri_mcp_hcb_wr(m, MYRI_HCB_HANDSHAKE_ACK_OFF, tok);
     myri_fw_set(m->fi, MYRI_MCP_V_HS, (int32_t)tok);
 }
 
@@ -256,13 +256,13 @@ static void mcp__rx_drop(mcp *m, uint32_t k)
     mcp__count(m, k);
 }
 
-void mcp__a_drop_short(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_SHORT); }
-void mcp__a_drop_crc(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_CRC); }
-void mcp__a_drop_type(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_TYPE); }
-void mcp__a_drop_subtype(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_SUBTYPE); }
-void mcp__a_drop_chan(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_CHAN); }
+void myri_mcp_a_drop_short(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_SHORT); }
+void myri_mcp_a_drop_crc(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_CRC); }
+void myri_mcp_a_drop_type(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_TYPE); }
+void myri_mcp_a_drop_subtype(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_SUBTYPE); }
+void myri_mcp_a_drop_chan(void *fw, myri_lanai *l) { (void)l, mcp__rx_drop(fw, MYRI_HCB_C_DROP_CHAN); }
 
-void mcp__a_hold(void *fw, myri_lanai *l)
+void myri_mcp_a_hold(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -274,33 +274,33 @@ void mcp__a_hold(void *fw, myri_lanai *l)
 static uint32_t mcp__slot(mcp *m, uint32_t c)
 {
     uint32_t base = myri_hcb_rchan_off(&m->g, c);
-    uint32_t addr = mcp__hcb(m, base + MYRI_HCB_RC_HOST_ADDR);
-    uint32_t sb = mcp__hcb(m, base + MYRI_HCB_RC_SLOT_BYTES);
+    uint32_t addr = myri_mcp_hcb(m, base + MYRI_HCB_RC_HOST_ADDR);
+    uint32_t sb = myri_mcp_hcb(m, base + MYRI_HCB_RC_SLOT_BYTES);
     return addr + (m->rc_put[c] % m->g.recv_q) * sb;
 }
 
 /* To-host DMA of the head frame (header, payload, CRC byte) into its slot after the length word. */
-void mcp__a_to_host(void *fw, myri_lanai *l)
+void myri_mcp_a_to_host(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     uint32_t n = 0;
-    const uint8_t *f = mcp__rx_head(m, &n);
+    const uint8_t *f = myri_mcp_rx_head(m, &n);
     uint32_t c = f ? f[3] : 0;
     m->cur_chan = c;
     m->cur_slot = mcp__slot(m, c);
-    uint32_t buf = mcp__rxbuf(m, m->rx_head);
-    mcp__wr(m, buf, n - MYRI_FRAME_HDR_BYTES - 1); /* the length word, DMA'd last */
+    uint32_t buf = myri_mcp_rxbuf(m, m->rx_head);
+    myri_mcp_wr(m, buf, n - MYRI_FRAME_HDR_BYTES - 1); /* the length word, DMA'd last */
     myri_fw_set(m->fi, MYRI_MCP_V_HELD, 0);
     mcp__hdma(m, m->cur_slot + MYRI_SLOT_HDR, buf + 4, MYRI_LANAI_DIR_L2E, n);
 }
 
-void mcp__a_to_host_len(void *fw, myri_lanai *l)
+void myri_mcp_a_to_host_len(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
-    uint32_t buf = mcp__rxbuf(m, m->rx_head);
+    uint32_t buf = myri_mcp_rxbuf(m, m->rx_head);
     mcp__hdma(m, m->cur_slot + MYRI_SLOT_LEN, buf, MYRI_LANAI_DIR_L2E, 4);
 }
 
@@ -311,29 +311,29 @@ static void mcp__deliver(mcp *m)
     myri_fw_q_get(m->fi, MYRI_MCP_Q_RX);
     uint32_t c = m->cur_chan;
     m->rc_put[c]++;
-    mcp__hcb_wr(m, myri_hcb_rchan_off(&m->g, c) + MYRI_HCB_RC_PUT, m->rc_put[c]);
+    myri_mcp_hcb_wr(m, myri_hcb_rchan_off(&m->g, c) + MYRI_HCB_RC_PUT, m->rc_put[c]);
     myri_fw_q_put(m->fi, MYRI_MCP_Q_RCHAN);
     mcp__count(m, MYRI_HCB_C_RX_GOOD);
 }
 
-void mcp__a_deliver(void *fw, myri_lanai *l)
+void myri_mcp_a_deliver(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp__deliver(fw);
 }
 
-void mcp__a_deliver_notify(void *fw, myri_lanai *l)
+void myri_mcp_a_deliver_notify(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__deliver(m);
     uint32_t c = m->cur_chan;
-    mcp__wr(m, m->scratch, m->rc_put[c]);
-    uint32_t poll = mcp__hcb(m, myri_hcb_rchan_off(&m->g, c) + MYRI_HCB_RC_POLL_ADDR);
+    myri_mcp_wr(m, m->scratch, m->rc_put[c]);
+    uint32_t poll = myri_mcp_hcb(m, myri_hcb_rchan_off(&m->g, c) + MYRI_HCB_RC_POLL_ADDR);
     mcp__hdma(m, poll, m->scratch, MYRI_LANAI_DIR_L2E, 4);
 }
 
-void mcp__a_dma_done(void *fw, myri_lanai *l)
+void myri_mcp_a_dma_done(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
@@ -341,9 +341,9 @@ void mcp__a_dma_done(void *fw, myri_lanai *l)
 
 static void mcp__sq_take(mcp *m, mcp_sentry *e)
 {
-    (void)mcp__sq_entry(m, e);
+    (void)myri_mcp_sq_entry(m, e);
     m->sq_head = (m->sq_head + 1) % m->g.send_q;
-    mcp__hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_HEAD, m->sq_head);
+    myri_mcp_hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_HEAD, m->sq_head);
     myri_fw_q_get(m->fi, MYRI_MCP_Q_SENDQ);
 }
 
@@ -354,7 +354,7 @@ static void mcp__tx_put(mcp *m, const mcp_sentry *e, uint32_t src)
     myri_fw_q_put(m->fi, MYRI_MCP_Q_TX);
 }
 
-void mcp__a_sq_bad(void *fw, myri_lanai *l)
+void myri_mcp_a_sq_bad(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -364,7 +364,7 @@ void mcp__a_sq_bad(void *fw, myri_lanai *l)
 }
 
 /* PIO send (or an empty payload): the tx pool entry points at the PIO buffer. */
-void mcp__a_send_pio(void *fw, myri_lanai *l)
+void myri_mcp_a_send_pio(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -378,10 +378,10 @@ static void mcp__from_host(mcp *m, mcp_sentry *e)
 {
     mcp__sq_take(m, e);
     m->cur_tx = m->tx_tail;
-    mcp__hdma(m, e->addr, mcp__txbuf(m, m->tx_tail), MYRI_LANAI_DIR_E2L, e->len);
+    mcp__hdma(m, e->addr, myri_mcp_txbuf(m, m->tx_tail), MYRI_LANAI_DIR_E2L, e->len);
 }
 
-void mcp__a_send_dma(void *fw, myri_lanai *l)
+void myri_mcp_a_send_dma(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -390,12 +390,12 @@ void mcp__a_send_dma(void *fw, myri_lanai *l)
     m->cur_e = e;
 }
 
-void mcp__a_send_dma_ovl(void *fw, myri_lanai *l)
+void myri_mcp_a_send_dma_ovl(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp_sentry e;
-    uint32_t src = mcp__txbuf(m, m->tx_tail);
+    uint32_t src = myri_mcp_txbuf(m, m->tx_tail);
     mcp__sq_take(m, &e);
     mcp__tx_put(m, &e, src); /* queued at once: the send DMA follows the live LAR */
     myri_fw_set(m->fi, MYRI_MCP_V_OVL_TX, 1);
@@ -403,15 +403,15 @@ void mcp__a_send_dma_ovl(void *fw, myri_lanai *l)
     mcp__hdma(m, e.addr, src, MYRI_LANAI_DIR_E2L, e.len);
 }
 
-void mcp__a_from_host_done(void *fw, myri_lanai *l)
+void myri_mcp_a_from_host_done(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
-    mcp__tx_put(m, &m->cur_e, mcp__txbuf(m, m->cur_tx));
+    mcp__tx_put(m, &m->cur_e, myri_mcp_txbuf(m, m->cur_tx));
 }
 
-void mcp__a_from_host_done_ovl(void *fw, myri_lanai *l)
+void myri_mcp_a_from_host_done_ovl(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -427,7 +427,7 @@ static uint32_t mcp__route(mcp *m, const mcp_txe *t, uint32_t *len)
     *len = 0;
     if (t->route == 0 || t->route >= m->g.nroutes) return 0;
     uint32_t e = m->hcb + myri_hcb_route_off(&m->g, t->route);
-    uint32_t n = mcp__rd(m, e);
+    uint32_t n = myri_mcp_rd(m, e);
     if (n > m->g.route_max) return 0;
     *len = n;
     return e + 4;
@@ -472,7 +472,7 @@ static void mcp__body(mcp *m, uint32_t from, uint32_t to)
 
 static const mcp_txe *mcp__txh(const mcp *m) { return &m->txe[m->tx_head]; }
 
-void mcp__a_send_route(void *fw, myri_lanai *l)
+void myri_mcp_a_send_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -480,7 +480,7 @@ void mcp__a_send_route(void *fw, myri_lanai *l)
     mcp__route_sa(m, mcp__txh(m));
 }
 
-void mcp__a_send_pio_route(void *fw, myri_lanai *l)
+void myri_mcp_a_send_pio_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -491,7 +491,7 @@ void mcp__a_send_pio_route(void *fw, myri_lanai *l)
     mcp__body(m, t->src, t->src + t->len);
 }
 
-void mcp__a_send_empty(void *fw, myri_lanai *l)
+void myri_mcp_a_send_empty(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -503,7 +503,7 @@ void mcp__a_send_empty(void *fw, myri_lanai *l)
     mcp__reg(m, MYRI_LANAI_ST, t->chan & 0xffu);
 }
 
-void mcp__a_route_sent(void *fw, myri_lanai *l)
+void myri_mcp_a_route_sent(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -513,7 +513,7 @@ void mcp__a_route_sent(void *fw, myri_lanai *l)
     mcp__body(m, t->src, t->src + t->len);
 }
 
-void mcp__a_sent(void *fw, myri_lanai *l)
+void myri_mcp_a_sent(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -523,7 +523,7 @@ void mcp__a_sent(void *fw, myri_lanai *l)
     mcp__count(m, MYRI_HCB_C_TX_SENT);
 }
 
-void mcp__a_drop_route(void *fw, myri_lanai *l)
+void myri_mcp_a_drop_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -533,7 +533,7 @@ void mcp__a_drop_route(void *fw, myri_lanai *l)
 }
 
 /* Overlapped send: bytes of the head packet landed in SRAM so far. */
-uint32_t mcp__ovl_landed(mcp *m)
+uint32_t myri_mcp_ovl_landed(mcp *m)
 {
     const mcp_txe *t = mcp__txh(m);
     if (!myri_fw_get(m->fi, MYRI_MCP_V_OVL_TX)) return t->len;
@@ -542,7 +542,7 @@ uint32_t mcp__ovl_landed(mcp *m)
     return got < t->len ? got : t->len;
 }
 
-void mcp__a_ovl_route(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -551,7 +551,7 @@ void mcp__a_ovl_route(void *fw, myri_lanai *l)
     m->ovl_pos = mcp__txh(m)->src;
 }
 
-void mcp__a_ovl_start(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_start(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -562,7 +562,7 @@ void mcp__a_ovl_start(void *fw, myri_lanai *l)
     m->ovl_pos = t->src;
 }
 
-void mcp__a_ovl_route_sent(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_route_sent(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -570,18 +570,18 @@ void mcp__a_ovl_route_sent(void *fw, myri_lanai *l)
     mcp__hdr(m, mcp__txh(m));
 }
 
-void mcp__a_ovl_chunk(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_chunk(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    uint32_t end = mcp__txh(m)->src + mcp__ovl_landed(m);
+    uint32_t end = mcp__txh(m)->src + myri_mcp_ovl_landed(m);
     mcp__reg(m, MYRI_LANAI_SMP, m->ovl_pos);
     mcp__reg(m, MYRI_LANAI_SA, 0);
     mcp__reg(m, MYRI_LANAI_SML, end);
     m->ovl_pos = end;
 }
 
-void mcp__a_ovl_last(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_last(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -590,7 +590,7 @@ void mcp__a_ovl_last(void *fw, myri_lanai *l)
     m->ovl_pos = t->src + t->len;
 }
 
-void mcp__a_ovl_chunk_sent(void *fw, myri_lanai *l)
+void myri_mcp_a_ovl_chunk_sent(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_SEND_INT);
@@ -598,25 +598,25 @@ void mcp__a_ovl_chunk_sent(void *fw, myri_lanai *l)
 
 /* ---- actions: receive DMA machines ---------------------------------------------------------------- */
 
-uint32_t mcp__received(mcp *m)
+uint32_t myri_mcp_received(mcp *m)
 {
-    uint32_t start = mcp__rxbuf(m, m->rx_tail) + 4;
+    uint32_t start = myri_mcp_rxbuf(m, m->rx_tail) + 4;
     uint32_t rmp = myri_lanai_read(m->l, MYRI_LANAI_RMP);
     return rmp > start ? rmp - start : 0;
 }
 
-void mcp__a_rx_good(void *fw, myri_lanai *l)
+void myri_mcp_a_rx_good(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
     mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_RECV_INT);
-    m->rx_bytes[m->rx_tail] = mcp__received(m);
+    m->rx_bytes[m->rx_tail] = myri_mcp_received(m);
     m->rx_tail = (m->rx_tail + 1) % m->nrx;
     myri_fw_q_put(m->fi, MYRI_MCP_Q_RX);
     mcp__arm(m);
 }
 
-void mcp__a_rx_stop(void *fw, myri_lanai *l)
+void myri_mcp_a_rx_stop(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
@@ -630,17 +630,17 @@ static void mcp__rx_reuse(mcp *m, uint32_t bit, uint32_t k)
     mcp__arm(m);
 }
 
-void mcp__a_rx_crc_bad(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_C_DROP_CRC); }
-void mcp__a_rx_pool_full(void *fw, myri_lanai *l)
+void myri_mcp_a_rx_crc_bad(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_C_DROP_CRC); }
+void myri_mcp_a_rx_pool_full(void *fw, myri_lanai *l)
 {
     (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_C_DROP_POOL_FULL);
 }
-void mcp__a_rx_too_long(void *fw, myri_lanai *l)
+void myri_mcp_a_rx_too_long(void *fw, myri_lanai *l)
 {
     (void)l, mcp__rx_reuse(fw, MYRI_LANAI_BUFF_INT, MYRI_HCB_C_DROP_TOO_LONG);
 }
-void mcp__a_discard_more(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_BUFF_INT, MYRI_HCB_NCOUNT); }
-void mcp__a_discard_end(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_NCOUNT); }
+void myri_mcp_a_discard_more(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_BUFF_INT, MYRI_HCB_NCOUNT); }
+void myri_mcp_a_discard_end(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_NCOUNT); }
 
 /* ---- life -------------------------------------------------------------------------------------------- */
 
@@ -680,7 +680,7 @@ static myri_status mcp__create(const void *params, myri_lanai *l, myri_fw_inst *
         if (!m->txe || !m->rx_bytes || !m->rc_put) st = MYRI_ENOMEM;
     }
     if (st != MYRI_OK) {
-        mcp__destroy(m);
+        myri_mcp_destroy(m);
         return st;
     }
     myri_fw_set_follow(fi, m->p.follow_ps);
@@ -688,7 +688,7 @@ static myri_status mcp__create(const void *params, myri_lanai *l, myri_fw_inst *
     return MYRI_OK;
 }
 
-void mcp__destroy(void *fw)
+void myri_mcp_destroy(void *fw)
 {
     mcp *m = fw;
     if (!m) return;
@@ -698,7 +698,7 @@ void mcp__destroy(void *fw)
     free(m);
 }
 
-myri_status mcp__create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out)
+myri_status myri_mcp_create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out)
 {
     return mcp__create(params, l, fi, out);
 }

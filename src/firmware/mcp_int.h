@@ -32,25 +32,25 @@ typedef struct mcp {
     uint32_t ovl_pos;                   /* overlapped send: next byte to send (SRAM) */
 } mcp;
 
-uint32_t mcp__rd(mcp *m, uint32_t addr);
-void mcp__wr(mcp *m, uint32_t addr, uint32_t v);
-uint32_t mcp__hcb(mcp *m, uint32_t off);
-void mcp__hcb_wr(mcp *m, uint32_t off, uint32_t v);
-uint32_t mcp__rxbuf(const mcp *m, uint32_t i);
-uint32_t mcp__txbuf(const mcp *m, uint32_t i);
-uint32_t mcp__q_n(uint32_t head, uint32_t tail, uint32_t n);
-bool mcp__tx_full(const mcp *m);
-bool mcp__rx_full(const mcp *m);
-bool mcp__sq_entry(mcp *m, mcp_sentry *e);
-const uint8_t *mcp__rx_head(mcp *m, uint32_t *n);
-bool mcp__chan_room(mcp *m, uint32_t c);
-uint32_t mcp__rx_verdict(mcp *m, const uint8_t *f, uint32_t n);
-uint32_t mcp__ovl_landed(mcp *m);
-uint32_t mcp__received(mcp *m);
-void mcp__destroy(void *fw);
-myri_status mcp__create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out);
+uint32_t myri_mcp_rd(mcp *m, uint32_t addr);
+void myri_mcp_wr(mcp *m, uint32_t addr, uint32_t v);
+uint32_t myri_mcp_hcb(mcp *m, uint32_t off);
+void myri_mcp_hcb_wr(mcp *m, uint32_t off, uint32_t v);
+uint32_t myri_mcp_rxbuf(const mcp *m, uint32_t i);
+uint32_t myri_mcp_txbuf(const mcp *m, uint32_t i);
+uint32_t myri_mcp_q_n(uint32_t head, uint32_t tail, uint32_t n);
+bool myri_mcp_tx_full(const mcp *m);
+bool myri_mcp_rx_full(const mcp *m);
+bool myri_mcp_sq_entry(mcp *m, mcp_sentry *e);
+const uint8_t *myri_mcp_rx_head(mcp *m, uint32_t *n);
+bool myri_mcp_chan_room(mcp *m, uint32_t c);
+uint32_t myri_mcp_rx_verdict(mcp *m, const uint8_t *f, uint32_t n);
+uint32_t myri_mcp_ovl_landed(mcp *m);
+uint32_t myri_mcp_received(mcp *m);
+void myri_mcp_destroy(void *fw);
+myri_status myri_mcp_create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out);
 
-#define MCP__ACT(n) void mcp__a_##n(void *fw, myri_lanai *l);
+#define MCP__ACT(n) void myri_mcp_a_##n(void *fw, myri_lanai *l);
 MCP__ACT(boot) MCP__ACT(enable_intr) MCP__ACT(handshake)
 MCP__ACT(drop_short) MCP__ACT(drop_crc) MCP__ACT(drop_type) MCP__ACT(drop_subtype) MCP__ACT(drop_chan)
 MCP__ACT(hold) MCP__ACT(to_host) MCP__ACT(to_host_len) MCP__ACT(deliver) MCP__ACT(deliver_notify)
@@ -62,6 +62,6 @@ MCP__ACT(ovl_last) MCP__ACT(ovl_chunk_sent)
 MCP__ACT(rx_good) MCP__ACT(rx_stop) MCP__ACT(rx_crc_bad) MCP__ACT(rx_pool_full) MCP__ACT(rx_too_long)
 MCP__ACT(discard_more) MCP__ACT(discard_end)
 #undef MCP__ACT
-uint32_t mcp__x_boot(void *fw, myri_lanai *l);
+uint32_t myri_mcp_x_boot(void *fw, myri_lanai *l);
 
 #endif

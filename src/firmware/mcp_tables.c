@@ -38,13 +38,13 @@ static bool ev_ready(void *fw, myri_lanai *l) { return (void)l, V(fw, STATE) == 
 static bool ev_hs(void *fw, myri_lanai *l)
 {
     (void)l;
-    return mcp__hcb(M(fw), MYRI_HCB_HANDSHAKE_OFF) != mcp__hcb(M(fw), MYRI_HCB_HANDSHAKE_ACK_OFF);
+    return myri_mcp_hcb(M(fw), MYRI_HCB_HANDSHAKE_OFF) != myri_mcp_hcb(M(fw), MYRI_HCB_HANDSHAKE_ACK_OFF);
 }
 static bool ev_rx_pend(void *fw, myri_lanai *l) { return (void)l, M(fw)->rx_head != M(fw)->rx_tail; }
 static bool ev_sendq(void *fw, myri_lanai *l)
 {
     mcp_sentry e;
-    return (void)l, mcp__sq_entry(M(fw), &e);
+    return (void)l, myri_mcp_sq_entry(M(fw), &e);
 }
 static bool ev_isr(myri_lanai *l, uint32_t bit) { return (myri_lanai_read(l, MYRI_LANAI_ISR) & bit) != 0; }
 static bool ev_dma_int(void *fw, myri_lanai *l) { return (void)fw, ev_isr(l, MYRI_LANAI_DMA_INT); }
@@ -58,32 +58,34 @@ static bool ev_tx_ovl(void *fw, myri_lanai *l)
     (void)l;
     mcp *m = M(fw);
     if (m->tx_head == m->tx_tail || !V(fw, OVL_TX)) return false;
-    return mcp__ovl_landed(m) >= mcp__min((uint32_t)m->p.ovl_send_thr, m->txe[m->tx_head].len);
+    return myri_mcp_ovl_landed(m) >= mcp__min((uint32_t)m->p.ovl_send_thr, m->txe[m->tx_head].len);
 }
 static bool ev_ovl_ready(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp *m = M(fw);
     const mcp_txe *t = &m->txe[m->tx_head];
-    uint32_t landed = t->src + mcp__ovl_landed(m);
+    uint32_t landed = t->src + myri_mcp_ovl_landed(m);
     return landed == t->src + t->len || landed - m->ovl_pos >= m->p.ovl_send_thr;
 }
 
+static bool live_ovl_tx(void *fw, myri_lanai *l) { return (void)l, V(fw, OVL_TX) != 0; }
+
 static const myri_fw_event mcp__events[E_N] = {
-    [E_TRUE] = {"true", "true", 0, ev_true, false},
-    [E_READY] = {"ready", "mcp_state == READY", MCP_C_POLL_WORD, ev_ready, false},
-    [E_HS] = {"handshake", "hcb_handshake != hcb_handshake_ack", 2 * MCP_C_POLL_WORD, ev_hs, false},
-    [E_RX_PEND] = {"rx_pending", "rx_head != rx_tail", MCP_C_POLL_WORD, ev_rx_pend, false},
-    [E_SENDQ] = {"sendq", "sq_head != hcb_sq_tail", MCP_C_POLL_WORD, ev_sendq, false},
-    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", MCP_C_POLL_ISR, ev_dma_int, false},
-    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", MCP_C_POLL_ISR, ev_send_int, false},
-    [E_RECV_INT] = {"recv_int", "(ISR & RECV_INT) != 0", MCP_C_POLL_ISR, ev_recv_int, false},
-    [E_BUFF_INT] = {"buff_int", "(ISR & BUFF_INT) != 0", MCP_C_POLL_ISR, ev_buff_int, false},
-    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx", MCP_C_POLL_WORD, ev_tx_pend, false},
+    [E_TRUE] = {"true", "true", 0, ev_true, NULL},
+    [E_READY] = {"ready", "mcp_state == READY", MCP_C_POLL_WORD, ev_ready, NULL},
+    [E_HS] = {"handshake", "hcb_handshake != hcb_handshake_ack", 2 * MCP_C_POLL_WORD, ev_hs, NULL},
+    [E_RX_PEND] = {"rx_pending", "rx_head != rx_tail", MCP_C_POLL_WORD, ev_rx_pend, NULL},
+    [E_SENDQ] = {"sendq", "sq_head != hcb_sq_tail", MCP_C_POLL_WORD, ev_sendq, NULL},
+    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", MCP_C_POLL_ISR, ev_dma_int, NULL},
+    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", MCP_C_POLL_ISR, ev_send_int, NULL},
+    [E_RECV_INT] = {"recv_int", "(ISR & RECV_INT) != 0", MCP_C_POLL_ISR, ev_recv_int, NULL},
+    [E_BUFF_INT] = {"buff_int", "(ISR & BUFF_INT) != 0", MCP_C_POLL_ISR, ev_buff_int, NULL},
+    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx", MCP_C_POLL_WORD, ev_tx_pend, NULL},
     [E_TX_OVL] = {"tx_ovl_ready", "tx_head != tx_tail && ovl_tx && landed >= min(ovl_send_thr, len)",
-                  MCP_C_POLL_LIVE, ev_tx_ovl, true},
+                  MCP_C_POLL_LIVE, ev_tx_ovl, live_ovl_tx},
     [E_OVL_READY] = {"ovl_chunk_ready", "landed == len || landed - ovl_pos >= ovl_send_thr", MCP_C_POLL_LIVE,
-                     ev_ovl_ready, true},
+                     ev_ovl_ready, live_ovl_tx},
 };
 
 /* ---- guards ------------------------------------------------------------------------- */
@@ -98,8 +100,8 @@ static bool g_polled(void *fw, myri_lanai *l) { return (void)l, M(fw)->p.recv_mo
 static uint32_t head_verdict(mcp *m)
 {
     uint32_t n = 0;
-    const uint8_t *f = mcp__rx_head(m, &n);
-    return f ? mcp__rx_verdict(m, f, n) : MYRI_HCB_NCOUNT;
+    const uint8_t *f = myri_mcp_rx_head(m, &n);
+    return f ? myri_mcp_rx_verdict(m, f, n) : MYRI_HCB_NCOUNT;
 }
 static bool g_head_short(void *fw, myri_lanai *l) { return (void)l, head_verdict(M(fw)) == MYRI_HCB_C_DROP_SHORT; }
 static bool g_head_crc(void *fw, myri_lanai *l) { return (void)l, head_verdict(M(fw)) == MYRI_HCB_C_DROP_CRC; }
@@ -114,32 +116,32 @@ static bool g_head_chan(void *fw, myri_lanai *l) { return (void)l, head_verdict(
 static bool rx_deliverable(mcp *m)
 {
     uint32_t n = 0;
-    const uint8_t *f = mcp__rx_head(m, &n);
-    return f && mcp__rx_verdict(m, f, n) == MYRI_HCB_C_RX_GOOD && mcp__chan_room(m, f[3]);
+    const uint8_t *f = myri_mcp_rx_head(m, &n);
+    return f && myri_mcp_rx_verdict(m, f, n) == MYRI_HCB_C_RX_GOOD && myri_mcp_chan_room(m, f[3]);
 }
 static bool g_hold(void *fw, myri_lanai *l)
 {
     (void)l;
     uint32_t n = 0;
-    const uint8_t *f = mcp__rx_head(M(fw), &n);
-    return f && !V(fw, HELD) && mcp__rx_verdict(M(fw), f, n) == MYRI_HCB_C_RX_GOOD && !mcp__chan_room(M(fw), f[3]);
+    const uint8_t *f = myri_mcp_rx_head(M(fw), &n);
+    return f && !V(fw, HELD) && myri_mcp_rx_verdict(M(fw), f, n) == MYRI_HCB_C_RX_GOOD && !myri_mcp_chan_room(M(fw), f[3]);
 }
 static bool g_rx_hw(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp *m = M(fw);
-    return m->p.policy == 1 && mcp__q_n(m->rx_head, m->rx_tail, m->nrx) > (uint32_t)m->p.high_water &&
+    return m->p.policy == 1 && myri_mcp_q_n(m->rx_head, m->rx_tail, m->nrx) > (uint32_t)m->p.high_water &&
            rx_deliverable(m);
 }
 static bool g_rx_ok(void *fw, myri_lanai *l) { return (void)l, rx_deliverable(M(fw)); }
 
-static bool sq_head(mcp *m, mcp_sentry *e) { return mcp__sq_entry(m, e); }
+static bool sq_head(mcp *m, mcp_sentry *e) { return myri_mcp_sq_entry(m, e); }
 static bool sq_bad(mcp *m, const mcp_sentry *e)
 {
     return e->len > m->g.mtu || (e->pio && e->len > m->g.pio_bytes);
 }
 /* Sends may go now: the new policy serves a deliverable receive first. */
-static bool send_turn(mcp *m) { return !mcp__tx_full(m) && (m->p.policy == 1 || !rx_deliverable(m)); }
+static bool send_turn(mcp *m) { return !myri_mcp_tx_full(m) && (m->p.policy == 1 || !rx_deliverable(m)); }
 static bool g_sq_bad(void *fw, myri_lanai *l)
 {
     mcp_sentry e;
@@ -176,7 +178,7 @@ static int tx_route(mcp *m)
     const mcp_txe *t = &m->txe[m->tx_head];
     if (t->route == 0) return 0;
     if (t->route >= m->g.nroutes) return -1;
-    uint32_t n = mcp__hcb(m, myri_hcb_route_off(&m->g, t->route));
+    uint32_t n = myri_mcp_hcb(m, myri_hcb_route_off(&m->g, t->route));
     return n > m->g.route_max ? -1 : (int)n;
 }
 static bool g_tx_bad_route(void *fw, myri_lanai *l) { return (void)l, tx_route(M(fw)) < 0; }
@@ -194,23 +196,23 @@ static bool g_tx_empty(void *fw, myri_lanai *l) { return (void)l, !tx_len(M(fw))
 static bool g_ovl_all(void *fw, myri_lanai *l)
 {
     (void)l;
-    return mcp__ovl_landed(M(fw)) == M(fw)->txe[M(fw)->tx_head].len;
+    return myri_mcp_ovl_landed(M(fw)) == M(fw)->txe[M(fw)->tx_head].len;
 }
 static bool g_ovl_more(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp *m = M(fw);
-    return m->txe[m->tx_head].src + mcp__ovl_landed(m) - m->ovl_pos >= m->p.ovl_send_thr;
+    return m->txe[m->tx_head].src + myri_mcp_ovl_landed(m) - m->ovl_pos >= m->p.ovl_send_thr;
 }
 static bool g_norearm(void *fw, myri_lanai *l) { return (void)l, !M(fw)->p.rearm; }
 static bool g_crc_bad(void *fw, myri_lanai *l)
 {
     mcp *m = M(fw);
-    uint32_t n = mcp__received(m);
-    const uint8_t *p = n ? myri_lanai_sram(l, mcp__rxbuf(m, m->rx_tail) + 4 + n - 1, 1) : NULL;
+    uint32_t n = myri_mcp_received(m);
+    const uint8_t *p = n ? myri_lanai_sram(l, myri_mcp_rxbuf(m, m->rx_tail) + 4 + n - 1, 1) : NULL;
     return !p || *p != 0;
 }
-static bool g_pool_full(void *fw, myri_lanai *l) { return (void)l, mcp__rx_full(M(fw)); }
+static bool g_pool_full(void *fw, myri_lanai *l) { return (void)l, myri_mcp_rx_full(M(fw)); }
 
 static const myri_fw_guard mcp__guards[G_N] = {
     [G_TRUE] = {"true", "true", NULL},
@@ -259,12 +261,12 @@ static const myri_fw_guard mcp__guards[G_N] = {
 #define SDMA(t) EF(START_SDMA, (t), 0)
 #define PIO(t) EF(PIO_SEND, (t), 0)
 #define ARM EF(ARM_RDMA, 0, 0)
-#define R(from, to, ev, g, act, cyc, x, name, ...) {from, to, ev, g, {__VA_ARGS__}, mcp__a_##act, cyc, x, name}
+#define R(from, to, ev, g, act, cyc, x, name, ...) {from, to, ev, g, {__VA_ARGS__}, myri_mcp_a_##act, cyc, x, name}
 
 enum { I_RESET, I_READY };
 static const char *const mcp__init_states[] = {"RESET", "READY"};
 static const myri_fw_rule mcp__init_rules[] = {
-    R(I_RESET, I_READY, E_TRUE, G_TRUE, boot, 40 + MCP_C_HCB, mcp__x_boot, "boot", ARM,
+    R(I_RESET, I_READY, E_TRUE, G_TRUE, boot, 40 + MCP_C_HCB, myri_mcp_x_boot, "boot", ARM,
       SETV(STATE, MYRI_HCB_STATE_READY)),
 };
 
@@ -358,9 +360,9 @@ static const myri_fw_rule mcp__rdma_int_rules[] = {
     MCP_RDMA_RULES(MCP_C_ISR),
 };
 
-static void mcp__a_none(void *fw, myri_lanai *l) { (void)fw, (void)l; }
+static void myri_mcp_a_none(void *fw, myri_lanai *l) { (void)fw, (void)l; }
 static const myri_fw_rule mcp__rdma_poll_rules[] = {
-    {D_OFF, D_ARMED, E_READY, G_POLLED, {{0}}, mcp__a_none, 2, NULL, "enable"},
+    {D_OFF, D_ARMED, E_READY, G_POLLED, {{0}}, myri_mcp_a_none, 2, NULL, "enable"},
     MCP_RDMA_RULES(0),
 };
 
@@ -415,6 +417,6 @@ const myri_fw_def myri_mcp_def = {
     .nqueues = MYRI_MCP_NQUEUES,
     .nvars = MYRI_MCP_NVARS,
     .ncounters = MYRI_HCB_NCOUNT,
-    .create = mcp__create_fw,
-    .destroy = mcp__destroy,
+    .create = myri_mcp_create_fw,
+    .destroy = myri_mcp_destroy,
 };
