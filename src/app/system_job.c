@@ -114,8 +114,9 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     }
     if ((st = myri_preset_apply(p, c->ps, c->nps, root, err)) != MYRI_OK) return st;
     if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
-    c->nic.type_bytes = c->fp.type_bytes;
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
+    c->nic.type_bytes = c->fp.type_bytes;
+    c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
     if (c->fp.type_bytes != 2) {
         myri_error_at(err, root ? myri_node_path(root, "packet.type_bytes") : NULL,
                       "packet.type_bytes: seed 001's frame has a two-byte type (0x0370); expected 2");
@@ -304,10 +305,12 @@ void myri_sys_run_free(myri_sys_run *r)
     if (!r) return;
     myri_vcd_close(r->vcd, 0, NULL);
     r->vcd = NULL;
+    /* the LANais first (their pending events are then ignored), then the
+     * simulation with its hosts and programs, then what the LANais used */
+    for (uint32_t i = 0; r->nic && i < r->nnic; i++) myri_lanai_destroy(r->nic[i].lanai);
     myri_sim_destroy(r->sim);
     for (uint32_t i = 0; r->nic && i < r->nnic; i++) {
         myri_fw_destroy(r->nic[i].fw);
-        myri_lanai_destroy(r->nic[i].lanai);
         myri_bus_destroy(r->nic[i].bus);
     }
     free(r->nic);

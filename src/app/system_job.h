@@ -47,8 +47,9 @@ typedef struct myri_system_result {
 } myri_system_result;
 
 /* Runs a system scenario without printing (opts may carry vcd/program
- * paths; opts->out unused).  Returns MYRI_EINPUT with err for bad input. */
-myri_status myri_system_run_doc(const myri_node *root, const char *file, const myri_run_opts *opts,
+ * paths; opts->out unused).  `programs` (may be NULL) replaces the
+ * document's `programs:` list.  Returns MYRI_EINPUT with err for bad input. */
+myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs, const myri_run_opts *opts,
                                 myri_system_result *out, myri_error *err);
 void myri_system_result_free(myri_system_result *r);
 /* The first figure with this key (any host), or NAN. */

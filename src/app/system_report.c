@@ -158,14 +158,14 @@ double myri_system_figure_get(const myri_system_result *r, const char *key)
     return NAN;
 }
 
-myri_status myri_system_run_doc(const myri_node *root, const char *file, const myri_run_opts *opts,
+myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs, const myri_run_opts *opts,
                                 myri_system_result *out, myri_error *err)
 {
-    (void)file;
     if (!out) return MYRI_EINVAL;
     memset(out, 0, sizeof *out);
     myri_sys_cfg c;
     myri_status st = myri_sys_cfg_load(&c, root, err);
+    if (!st && programs) c.programs = programs;
     if (!st && opts && opts->have_seed) c.common.seed = opts->seed;
     myri_sys_run r;
     if (!st) {
