@@ -233,7 +233,8 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
         memset(on, 0, t->nhosts * sizeof *on);
         if ((st = sys__prog_hosts(t, e.hosts, on, err)) || (st = sys__prog_args(e.args, argv, &argc, err))) break;
         for (size_t h = 0; h < t->nhosts && !st; h++)
-            if (on[h]) st = myri_host_run(r->nic[h].host, e.program, fn, argc, argv, e.start_ps, NULL);
+            if (on[h] && !(st = myri_host_run(r->nic[h].host, e.program, fn, argc, argv, e.start_ps, NULL)))
+                r->nprograms++;
     }
     free(on);
     if (!st && opts && opts->program_path && !user_named)
@@ -251,6 +252,14 @@ static int sys__route(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int
     if (rt->len == MYRI_ROUTE_NONE || rt->len > (unsigned)max) return -1;
     memcpy(bytes, rt->byte, rt->len);
     return rt->len;
+}
+
+/* A program returned: when the last one has, the run is over. */
+static void sys__exit(void *ctx, const myri_program *p)
+{
+    (void)p;
+    myri_sys_run *r = ctx;
+    if (++r->nexited == r->nprograms) myri_sim_stop(r->sim);
 }
 
 /* The firmware is already running on the board (the driver loaded it at
@@ -275,7 +284,8 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     if (st) return st;
     if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
     if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
-    myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r};
+    myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
+                          .exit = sys__exit};
     if ((st = myri_host_create(r->sim, hname, i, &c->host, &env, &n->host)) != MYRI_OK) return st;
     if ((st = myri_host_add_board(n->host, 0, n->lanai, n->bus)) != MYRI_OK) return st;
     return myri_host_set_mcp_loader(n->host, sys__load_mcp, n);
