@@ -100,7 +100,7 @@ typedef struct myri_routes {
 /* Port counts a switch may have (seed 002: 4- and 8-port switches shipping,
  * 16- and 32-port in development). */
 #define MYRI_TOPO_MAX_PORTS 32u
-/* Hosts per topology (the route set covers every ordered pair: 17 MB for a
+/* Hosts per topology (the route set covers every ordered pair: 19 MB for a
  * 4-ary 6-tree at this limit, at most 4 bytes per pair). */
 #define MYRI_TOPO_MAX_HOSTS 4096u
 bool myri_topo_ports_ok(uint32_t nports); /* 4, 8, 16 or 32 */

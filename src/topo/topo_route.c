@@ -448,7 +448,12 @@ static bool route__deps(const myri_topo *t, myri_route_encoding enc, const myri_
     myri_route rtb, rrb;
     const myri_route *rt = myri_routes_get(r, s, d, &rtb);
     if (rt->len == MYRI_ROUTE_NONE) return true;
-    if (rep != UINT32_MAX && route__same_path(t, enc, s, rt, rep, myri_routes_get(r, rep, d, &rrb))) {
+    /* Sharing a row (hosts of one switch), s and rep store one entry: the
+     * same path after that switch, the same port out of it when it is valid
+     * for one of them (a port below 32 survives the re-encoding). */
+    bool shared = rep != UINT32_MAX && r->host_row[s] == r->host_row[rep] && rt->len > 0 &&
+                  route__first_out(t, enc, s, rt) >= 0;
+    if (shared || (rep != UINT32_MAX && route__same_path(t, enc, s, rt, rep, myri_routes_get(r, rep, d, &rrb)))) {
         dep[myri_topo_out_channel(t, t->host_node[s], 0)] |= 1u << route__first_out(t, enc, s, rt);
         return true;
     }
