@@ -247,9 +247,9 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
 static int sys__route(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max)
 {
     const myri_sys_run *r = ctx;
-    if (from >= r->b.routes.nhosts || to >= r->b.routes.nhosts || max < 0) return -1;
-    const myri_route *rt = myri_routes_get(&r->b.routes, from, to);
-    if (rt->len == MYRI_ROUTE_NONE || rt->len > (unsigned)max) return -1;
+    myri_route buf;
+    const myri_route *rt = max < 0 ? NULL : myri_routes_get(&r->b.routes, from, to, &buf);
+    if (!rt || rt->len == MYRI_ROUTE_NONE || rt->len > (unsigned)max) return -1;
     memcpy(bytes, rt->byte, rt->len);
     return rt->len;
 }
