@@ -25,8 +25,7 @@ static const myri_preset_value preset__sparc2[] = {
     {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4"},
     {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s"},
     {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts"},
-    {"host.api_call", "3us", "assumption: a SPARC-2 (about 28 MIPS) is about 10 times slower than the 533 MHz "
-                             "Alpha of alpha-pci-1998"},
+    {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha"},
 };
 
 static const myri_preset presets[] = {
@@ -90,7 +89,7 @@ myri_status myri_preset_apply(const myri_preset *p, const myri_pset *set, size_t
 void myri_preset_print(const myri_preset *p, FILE *out)
 {
     if (!p) return;
-    fprintf(out, "preset %s: %s\n", p->name, p->summary);
+    fprintf(out, "preset %s:\n  %s\n", p->name, p->summary);
     for (size_t i = 0; i < p->n; i++)
-        fprintf(out, "  %-18s = %-10s  # %s\n", p->values[i].key, p->values[i].value, p->values[i].source);
+        fprintf(out, "  %-18s = %s\n      (%s)\n", p->values[i].key, p->values[i].value, p->values[i].source);
 }

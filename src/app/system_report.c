@@ -373,8 +373,7 @@ static myri_status sys__run(const myri_node *root, const char *file, const myri_
 
 const myri_job myri_system_job = {
     .name = "system",
-    .help = "hosts running programs against the Myrinet API, LANai NICs running a firmware (seed 001's MCP), "
-            "on the fabric; ends when every program returned",
+    .help = "programs on hosts, the Myrinet API, LANai NICs with firmware, on the fabric",
     .help_params = sys__help_params,
     .run = sys__run,
 };
