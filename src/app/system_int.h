@@ -6,6 +6,7 @@
 #include "app/system_job.h"
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_faults.h"
 #include "firmware/firmware.h"
 #include "host/host.h"
 #include "nic/bus.h"
@@ -26,6 +27,7 @@ typedef struct myri_sys_cfg {
     myri_lanai_params nic;
     myri_bus_params bus;
     myri_host_params host;
+    myri_ffaults_config faults;
     const myri_fw_def *fw;
     void *fwp;                 /* the firmware's parameter struct */
     myri_pset ps[MYRI_SYS_MAX_PSETS];
@@ -47,6 +49,7 @@ typedef struct myri_sys_run {
     myri_sys_nic *nic;
     uint32_t nnic;
     myri_vcd *vcd;
+    myri_ffaults *faults;          /* scripted faults (NULL: none) */
     void *dl;                      /* the --program shared object */
     myri_prog_main user_main;
     const char *machine_names[MYRI_SYS_MAX_MACHINES];

@@ -61,6 +61,7 @@ static void sys__psets(myri_sys_cfg *c)
     c->ps[n++] = (myri_pset){"nic", myri_lanai_param_table, myri_lanai_nparams, &c->nic};
     c->ps[n++] = (myri_pset){"bus", myri_bus_param_table, myri_bus_nparams, &c->bus};
     c->ps[n++] = (myri_pset){"host", myri_host_param_table, myri_host_nparams, &c->host};
+    c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
     if (c->fw) c->ps[n++] = (myri_pset){c->fw->name, c->fw->params, c->fw->nparams, c->fwp};
     c->nps = n;
 }
@@ -307,6 +308,7 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
     for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
+    if (!st) st = myri_ffaults_apply(&c->faults, r->b.topo, r->fabric, c->common.duration_ps, &r->faults, err);
     return st;
 }
 
@@ -324,6 +326,7 @@ void myri_sys_run_free(myri_sys_run *r)
         myri_bus_destroy(r->nic[i].bus);
     }
     free(r->nic);
+    myri_ffaults_free(r->faults);
     if (r->have_b) myri_topo_built_free(&r->b);
     if (r->dl) dlclose(r->dl);
     memset(r, 0, sizeof *r);

@@ -201,28 +201,49 @@ static void sys__text_programs(const myri_sys_run *r, FILE *o)
     }
 }
 
+static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *f, const char *lead, FILE *o)
+{
+    char bn[160];
+    sys__bottleneck_text(f, bn, sizeof bn);
+    double el = (double)(f->ls.elapsed_ps ? f->ls.elapsed_ps : 1);
+    fprintf(o, "%-8s %s: %s\n", lead, r->b.topo->node[r->b.topo->host_node[i]].name, bn);
+    fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
+               "receive DMA %.1f %%, bus %.1f %%\n",
+            100 * f->util[SYS_R_CPU], 100.0 * (double)f->ls.cpu_ps[0] / el, 100.0 * (double)f->ls.cpu_ps[1] / el,
+            100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_SDMA], 100 * f->util[SYS_R_RDMA], 100 * f->util[SYS_R_BUS]);
+    fprintf(o, "           host DMA overlapped send DMA %.3f us, receive DMA %.3f us; packets sent %llu, "
+               "windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
+            (double)f->ls.hdma_sdma_ps / 1e6, (double)f->ls.hdma_rdma_ps / 1e6, (unsigned long long)f->ls.sdma_packets,
+            (unsigned long long)f->ls.rdma_windows, (unsigned long long)f->ls.interrupts,
+            (unsigned long long)f->hs.pio_reads, (unsigned long long)f->hs.pio_writes);
+    if (f->ls.faults) fprintf(o, "           FIRMWARE FAULTS: %llu\n", (unsigned long long)f->ls.faults);
+}
+
+/* Each NIC (up to 8), or the mean over all and the busiest one. */
 static void sys__text_nics(const myri_sys_run *r, FILE *o)
 {
+    double mean[SYS_NRES] = {0}, worst = -1;
+    uint32_t wi = 0;
+    uint64_t faults = 0;
     for (uint32_t i = 0; i < r->nnic; i++) {
         sys__nicfig f;
         sys__nic_figures(r, i, &f);
-        if (f.ls.sdma_packets == 0 && f.ls.rdma_windows <= 1 && f.hs.pio_reads == 0) continue; /* untouched */
-        char bn[160];
-        sys__bottleneck_text(&f, bn, sizeof bn);
-        fprintf(o, "nic      %s: %s\n", r->b.topo->node[r->b.topo->host_node[i]].name, bn);
-        fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
-                   "receive DMA %.1f %%, bus %.1f %%\n",
-                100 * f.util[SYS_R_CPU], 100.0 * (double)f.ls.cpu_ps[0] / (double)(f.ls.elapsed_ps ? f.ls.elapsed_ps : 1),
-                100.0 * (double)f.ls.cpu_ps[1] / (double)(f.ls.elapsed_ps ? f.ls.elapsed_ps : 1), 100 * f.util[SYS_R_HDMA],
-                100 * f.util[SYS_R_SDMA], 100 * f.util[SYS_R_RDMA], 100 * f.util[SYS_R_BUS]);
-        fprintf(o, "           host DMA overlapped send DMA %.3f us, receive DMA %.3f us; packets sent %llu, "
-                   "windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
-                (double)f.ls.hdma_sdma_ps / 1e6, (double)f.ls.hdma_rdma_ps / 1e6,
-                (unsigned long long)f.ls.sdma_packets, (unsigned long long)f.ls.rdma_windows,
-                (unsigned long long)f.ls.interrupts, (unsigned long long)f.hs.pio_reads,
-                (unsigned long long)f.hs.pio_writes);
-        if (f.ls.faults) fprintf(o, "           FIRMWARE FAULTS: %llu\n", (unsigned long long)f.ls.faults);
+        if (r->nnic <= 8) sys__text_nic(r, i, &f, "nic", o);
+        for (int k = 0; k < SYS_NRES; k++) mean[k] += f.util[k] / r->nnic;
+        if (f.util[f.worst] > worst) {
+            worst = f.util[f.worst];
+            wi = i;
+        }
+        faults += f.ls.faults;
     }
+    if (r->nnic <= 8 || !r->nnic) return;
+    fprintf(o, "nics     %u NICs, mean busy: CPU %.1f %%, host DMA %.1f %%, send DMA %.1f %%, receive DMA %.1f %%, "
+               "bus %.1f %%; firmware faults %llu\n",
+            r->nnic, 100 * mean[SYS_R_CPU], 100 * mean[SYS_R_HDMA], 100 * mean[SYS_R_SDMA], 100 * mean[SYS_R_RDMA],
+            100 * mean[SYS_R_BUS], (unsigned long long)faults);
+    sys__nicfig f;
+    sys__nic_figures(r, wi, &f);
+    sys__text_nic(r, wi, &f, "busiest", o);
 }
 
 static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
