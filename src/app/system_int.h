@@ -53,6 +53,7 @@ typedef struct myri_sys_run {
     void *dl;                      /* the --program shared object */
     myri_prog_main user_main;
     const char *machine_names[MYRI_SYS_MAX_MACHINES];
+    bool no_advance;               /* opts->no_advance */
     size_t nprograms, nexited;     /* programs started / returned: the run stops when all returned */
     myri_time_ps end_ps;
     double wall_s;

@@ -302,6 +302,7 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->have_b = true;
     r->sim = myri_sim_create(c->common.seed);
     if (!r->sim) return MYRI_ENOMEM;
+    myri_sim_set_advance(r->sim, !r->no_advance);
     myri_status st = myri_fabric_create(r->sim, r->b.topo, &c->fp, NULL, &r->fabric, err);
     if (st) return st;
     r->nnic = (uint32_t)r->b.topo->nhosts;
@@ -354,6 +355,7 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
                              const myri_run_opts *opts, bool progress, myri_error *err)
 {
     memset(r, 0, sizeof *r);
+    r->no_advance = opts && opts->no_advance;
     myri_status st = sys__build(r, c, root, err);
     for (size_t m = 0; !st && m < c->fw->nmachines && m < MYRI_SYS_MAX_MACHINES; m++)
         r->machine_names[m] = c->fw->machines[m].name;

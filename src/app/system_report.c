@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/presets.h"
+#include "common/hcb.h"
 #include "app/system_int.h"
 #include "myri/json.h"
 
@@ -111,10 +112,52 @@ static uint64_t sys__hash(const myri_sys_run *r, const sys__acct *a)
 
 /* ---- results for callers ---------------------------------------------------------------- */
 
+/* Figures of the whole system (program "system", host 0): the accounting of
+ * packets by the NICs and the fabric, so that a caller can check that every
+ * packet a program sent is received or counted with its reason. */
+#define SYS_NFIGS 8
+static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_system_result *out)
+{
+    double crc = 0, other = 0, rx_good = 0, received = 0;
+    if (r->nnic) {
+        rx_good = (double)a->fw[MYRI_HCB_C_RX_GOOD];
+        crc = (double)a->fw[MYRI_HCB_C_DROP_CRC];
+        for (int k = MYRI_HCB_C_DROP_POOL_FULL; k <= MYRI_HCB_C_DROP_SHORT; k++)
+            if (k != MYRI_HCB_C_DROP_CRC) other += (double)a->fw[k];
+        other += (double)a->fw[MYRI_HCB_C_TX_DROPPED];
+    }
+    for (size_t i = 0; i < out->nfig; i++)
+        if (strstr(out->fig[i].key, ".received") && !strchr(strchr(out->fig[i].key, '.') + 1, '.'))
+            received += out->fig[i].value;
+    /* packets the fabric lost on the way (the CRC-bad and misrouted ones reach a NIC, which counts them) */
+    double in_net = (double)(a->fc.dropped_total - a->fc.dropped[MYRI_FABRIC_DROP_CRC] -
+                             a->fc.dropped[MYRI_FABRIC_DROP_MISROUTED]);
+    const struct {
+        const char *key;
+        double v;
+    } f[SYS_NFIGS] = {
+        {"nic.rx_good", rx_good},
+        {"nic.drop_crc", crc},
+        {"nic.drops_other", other},
+        {"nic.left_in_channels", rx_good - received},
+        {"fabric.injected", (double)a->fc.injected},
+        {"fabric.dropped_in_network", in_net},
+        {"fabric.in_flight", (double)a->fc.in_flight},
+        {"fabric.misdelivered", (double)a->fc.misdelivered},
+    };
+    for (int k = 0; k < SYS_NFIGS; k++) {
+        myri_system_figure *g = &out->fig[out->nfig++];
+        g->host = 0;
+        snprintf(g->program, sizeof g->program, "system");
+        snprintf(g->key, sizeof g->key, "%s", f[k].key);
+        g->value = f[k].v;
+    }
+}
+
 static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
 {
     memset(out, 0, sizeof *out);
-    size_t n = 0;
+    size_t n = SYS_NFIGS;
     out->all_done = true;
     for (uint32_t i = 0; i < r->nnic; i++)
         for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++)
@@ -137,6 +180,7 @@ static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
         }
     sys__acct a;
     sys__accounting(r, &a);
+    sys__system_figures(r, &a, out);
     out->hash = sys__hash(r, &a);
     out->sim_time_ps = r->end_ps;
     out->events = myri_sim_events(r->sim);

@@ -302,7 +302,9 @@ myri_status myri_proc_sleep(myri_proc *p, myri_time_ps delay_ps)
 {
     if (!p) return MYRI_EINVAL;
     if (p->state != P_RUNNING) return MYRI_ESTATE;
-    if (!proc_schedule(p, after(p, delay_ps), EV_SLEEP)) return MYRI_EFULL;
+    myri_time_ps at = after(p, delay_ps);
+    if (myri_sim_advance(p->sim, at)) return MYRI_OK; /* nothing else happens before `at`: no switch needed */
+    if (!proc_schedule(p, at, EV_SLEEP)) return MYRI_EFULL;
     switch_out(p, P_SLEEPING);
     return MYRI_OK;
 }

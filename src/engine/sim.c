@@ -73,6 +73,8 @@ struct myri_sim {
     uint64_t seq;
     myri_time_ps now;
     myri_time_ps until; /* horizon of the running myri_sim_run */
+    bool no_advance;    /* myri_sim_advance disabled */
+    uint64_t advances;  /* clock moves by myri_sim_advance */
     uint64_t events;
     uint64_t hash;
     uint64_t seed;
@@ -420,6 +422,22 @@ myri_time_ps myri_sim_next_time(const myri_sim *s)
         if (ENT_T(s->heap[i]) < t) t = ENT_T(s->heap[i]);
     return t;
 }
+
+bool myri_sim_advance(myri_sim *s, myri_time_ps t)
+{
+    if (!s || !s->top_dead || s->no_advance || s->stop || t < s->now || t > s->until) return false;
+    if (t >= myri_sim_next_time(s)) return false;
+    s->now = t;
+    s->advances++;
+    return true;
+}
+
+void myri_sim_set_advance(myri_sim *s, bool on)
+{
+    if (s) s->no_advance = !on;
+}
+
+uint64_t myri_sim_advances(const myri_sim *s) { return s ? s->advances : 0; }
 
 myri_time_ps myri_sim_horizon(const myri_sim *s)
 {

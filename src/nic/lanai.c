@@ -97,9 +97,10 @@ static void lanai__cpu_run(myri_lanai *l)
 {
     myri_time_ps now = myri_sim_now(l->sim);
     l->cpu_ev = 0;
-    if (l->wake_at <= now) l->wake_at = MYRI_TIME_NEVER; /* this step is the look asked for */
     bool was_idle = l->idle;
     l->idle = false;
+next_step:
+    if (l->wake_at <= now) l->wake_at = MYRI_TIME_NEVER; /* this step is the look asked for */
     for (int spin = 0;; spin++) {
         if (l->ctx == MYRI_LANAI_USER && (l->isr & l->imr) != 0) {
             if (spin > LANAI_MAX_SPIN) { /* the handler never clears the bit: park the CPU */
@@ -117,6 +118,12 @@ static void lanai__cpu_run(myri_lanai *l)
             myri_time_ps busy = (myri_time_ps)cycles * l->cycle_ps;
             l->st.cpu_ps[l->ctx] += busy;
             l->stepping = true;
+            if (!l->cpu_ev && myri_sim_advance(l->sim, now + busy)) {
+                /* nothing else happens before the step ends: the next step now, without an event */
+                now += busy;
+                was_idle = false;
+                goto next_step;
+            }
             lanai__cpu_at(l, now + busy);
             return;
         }

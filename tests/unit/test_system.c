@@ -1,0 +1,220 @@
+/* test_system.c -- the system job end to end: programs on hosts through the
+ * API, LANai NICs running seed 001's MCP, the fabric.  Every byte a program
+ * sends is checked by the program that receives it (its `errors` figure).
+ * Same seed, same hash; the clock-advance shortcut changes nothing; packets
+ * are accounted for; the VCD timeline reads back; bad input is an error with
+ * its position. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "app/system_job.h"
+#include "myri/config.h"
+
+static const char two_hosts[] = "job: system\n"
+                                "preset: alpha-pci-1998\n"
+                                "topology: {generator: star, hosts_per_switch: 2}\n";
+
+/* Runs `base` + `extra` YAML with optional --set style assignments. */
+static myri_status run_text(const char *extra, const char *const *sets, const myri_run_opts *ro,
+                            myri_system_result *res, myri_error *err)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", two_hosts, extra);
+    myri_node *root = NULL;
+    myri_status st = myri_doc_parse("test.yaml", text, strlen(text), &root, err);
+    for (size_t i = 0; !st && sets && sets[i]; i++) st = myri_node_set(root, sets[i], err);
+    myri_run_opts none = {0};
+    if (!st) st = myri_system_run_doc(root, NULL, ro ? ro : &none, res, err);
+    myri_node_free(root);
+    return st;
+}
+
+static double fig(const myri_system_result *r, const char *key)
+{
+    double v = myri_system_figure_get(r, key);
+    if (isnan(v)) fail_msg("no figure %s", key);
+    return v;
+}
+
+/* Sum of a figure over every program that reported it. */
+static double fig_sum(const myri_system_result *r, const char *key)
+{
+    double s = 0;
+    for (size_t i = 0; i < r->nfig; i++)
+        if (!strcmp(r->fig[i].key, key)) s += r->fig[i].value;
+    return s;
+}
+
+static const char pingpong_sizes[] =
+    "programs:\n"
+    "  - program: pingpong\n"
+    "    hosts: [h0, h1]\n"
+    "    args: [\"sizes=1,4,255,256,257,1023,1024,1025,4096,8191,8192\", reps=3, warmup=1]\n";
+
+/* One packet per protocol class -- PIO (<= mcp.pio_bytes), DMA, overlapped
+ * send chunks, exactly at and around each threshold, the maximum size --
+ * in each receive mode: every byte arrives as sent. */
+static void test_every_class_every_byte(void **state)
+{
+    (void)state;
+    static const char *const modes[][4] = {
+        {"mcp.recv_mode=interrupt", "mcp.ovl_send=true", NULL},
+        {"mcp.recv_mode=polled", "mcp.ovl_send=true", NULL},
+        {"mcp.recv_mode=interrupt", "mcp.ovl_send=false", "mcp.pio_bytes=0", NULL},
+        {"mcp.recv_mode=polled", "mcp.dma_notify=false", "mcp.route_send=pio", NULL},
+    };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        myri_system_result r;
+        myri_error err;
+        assert_int_equal(run_text(pingpong_sizes, modes[m], NULL, &r, &err), MYRI_OK);
+        assert_true(r.all_done);
+        assert_int_equal(r.worst_exit, 0);
+        assert_true(fig_sum(&r, "pingpong.errors") == 0);
+        assert_true(fig(&r, "pingpong.1.latency_us") > 0);
+        assert_true(fig(&r, "pingpong.8192.latency_us") > fig(&r, "pingpong.1.latency_us"));
+        myri_system_result_free(&r);
+    }
+}
+
+/* Same seed, same hash; another seed with random traffic, another hash; the
+ * clock-advance shortcut gives the same run. */
+static void test_same_seed_same_hash(void **state)
+{
+    (void)state;
+    static const char traffic[] = "programs:\n"
+                                  "  - {program: traffic, hosts: all, args: [size=300, interval_us=20, "
+                                  "duration_us=300, drain_us=300]}\n";
+    static const char *const seed2[] = {"seed=2", NULL};
+    myri_system_result a, b, c, d;
+    myri_error err;
+    myri_run_opts slow = {.no_advance = true};
+    assert_int_equal(run_text(traffic, NULL, NULL, &a, &err), MYRI_OK);
+    assert_int_equal(run_text(traffic, NULL, NULL, &b, &err), MYRI_OK);
+    assert_int_equal(run_text(traffic, NULL, &slow, &c, &err), MYRI_OK);
+    assert_int_equal(run_text(traffic, seed2, NULL, &d, &err), MYRI_OK);
+    assert_true(a.hash == b.hash);
+    assert_true(a.hash == c.hash);
+    assert_true(a.sim_time_ps == c.sim_time_ps);
+    assert_true(a.hash != d.hash);
+    assert_true(fig_sum(&a, "traffic.sent") > 10);
+    assert_true(fig_sum(&a, "traffic.errors") == 0);
+    myri_system_result_free(&a);
+    myri_system_result_free(&b);
+    myri_system_result_free(&c);
+    myri_system_result_free(&d);
+}
+
+/* Conservation: every packet a program sent is received by a program, or
+ * counted by the MCPs with a drop reason, or by the fabric. */
+static void test_conservation_with_bit_errors(void **state)
+{
+    (void)state;
+    static const char traffic[] = "link: {ber: 2e-5}\n"
+                                  "programs:\n"
+                                  "  - {program: traffic, hosts: all, args: [size=600, interval_us=15, "
+                                  "duration_us=2000, drain_us=2000]}\n";
+    myri_system_result r;
+    myri_error err;
+    assert_int_equal(run_text(traffic, NULL, NULL, &r, &err), MYRI_OK);
+    double sent = fig_sum(&r, "traffic.sent"), received = fig_sum(&r, "traffic.received");
+    double crc = fig_sum(&r, "nic.drop_crc"), other = fig_sum(&r, "nic.drops_other");
+    double fabric = fig_sum(&r, "fabric.dropped_in_network"), left = fig_sum(&r, "nic.left_in_channels");
+    assert_true(sent > 100);
+    assert_true(crc > 0); /* the bit errors were seen and dropped by reason */
+    assert_true(sent == received + crc + other + fabric + left);
+    assert_true(fig_sum(&r, "traffic.errors") == 0); /* no corrupted byte reached a program */
+    myri_system_result_free(&r);
+}
+
+/* A timeline for GTKWave: header, one scope per NIC, value changes in time order. */
+static void test_vcd_reads_back(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/myri_test_vcd_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    myri_run_opts ro = {.vcd_path = path};
+    myri_system_result r;
+    myri_error err;
+    static const char pp[] = "programs:\n  - {program: pingpong, hosts: [h0, h1], args: [sizes=1024, reps=2]}\n";
+    assert_int_equal(run_text(pp, NULL, &ro, &r, &err), MYRI_OK);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    int scopes = 0, enddefs = 0, sdma_id_found = 0, changes = 0, sdma_rises = 0;
+    unsigned long long t = 0, last = 0;
+    char sdma_id[16] = "";
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "$scope module h", 15)) scopes++;
+        if (!strncmp(line, "$enddefinitions", 15)) enddefs++;
+        char id[16];
+        if (!sdma_id_found && sscanf(line, "$var wire 1 %15s send_dma $end", id) == 1) {
+            snprintf(sdma_id, sizeof sdma_id, "%s", id);
+            sdma_id_found = 1;
+        }
+        if (line[0] == '#') {
+            t = strtoull(line + 1, NULL, 10);
+            assert_true(t >= last);
+            last = t;
+        } else if (enddefs && (line[0] == '0' || line[0] == '1' || line[0] == 'b')) {
+            changes++;
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = '\0';
+            if (line[0] == '1' && sdma_id_found && !strcmp(line + 1, sdma_id) && t > 0) sdma_rises++;
+        }
+    }
+    fclose(f);
+    remove(path);
+    assert_int_equal(scopes, 2);
+    assert_int_equal(enddefs, 1);
+    assert_true(sdma_id_found);
+    assert_true(sdma_rises >= 3); /* h0 sent at least the warm-up and the two repetitions */
+    assert_true(changes > 50);
+    assert_true(last == r.sim_time_ps);
+    myri_system_result_free(&r);
+}
+
+/* Bad input: a clear error with its position, never a run. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *extra, *want;
+    } cases[] = {
+        {"firmware: nope\n", "unknown firmware 'nope'"},
+        {"preset: nope\n", "unknown preset 'nope'"},
+        {"packet: {type_bytes: 4}\n", "two-byte type"},
+        {"programs: {program: pingpong}\n", "expected a list"},
+        {"programs:\n  - {program: nope}\n", "unknown program 'nope'"},
+        {"programs:\n  - {program: pingpong, hosts: [h9]}\n", "'h9' is not a host"},
+        {"programs:\n  - {program: pingpong, args: {a: 1}}\n", "expected a list of key=value words"},
+        {"programs:\n  - {program: user}\n", "--program"},
+        {"mcp: {nchan: 0}\n", "mcp.nchan"},
+        {"nic: {clock: -1}\n", "nic.clock"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        myri_system_result r;
+        myri_error err;
+        myri_error_clear(&err);
+        assert_int_equal(run_text(cases[i].extra, NULL, NULL, &r, &err), MYRI_EINPUT);
+        if (!strstr(err.msg, cases[i].want) && !strstr(err.key, cases[i].want))
+            fail_msg("case %zu: '%s' not in '%s' (key %s)", i, cases[i].want, err.msg, err.key);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_class_every_byte), cmocka_unit_test(test_same_seed_same_hash),
+        cmocka_unit_test(test_conservation_with_bit_errors), cmocka_unit_test(test_vcd_reads_back),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
