@@ -239,13 +239,13 @@ static rig *rig_new(int n, uint32_t flags, bool started)
     return r;
 }
 
+/* The LANai goes before the simulation (lanai.h); the host never touches its
+ * LANai when the simulation frees it. */
 static void rig_free(rig *r)
 {
+    for (int i = 0; i < r->n; i++) myri_lanai_destroy(r->l[i]);
     myri_sim_destroy(r->sim);
-    for (int i = 0; i < r->n; i++) {
-        myri_lanai_destroy(r->l[i]);
-        myri_bus_destroy(r->bus[i]);
-    }
+    for (int i = 0; i < r->n; i++) myri_bus_destroy(r->bus[i]);
     free(r);
 }
 
