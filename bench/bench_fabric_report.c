@@ -45,7 +45,8 @@ static int rep__traffic(myri_fabric *f, const myri_routes *r)
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             uint32_t d = (uint32_t)((x >> 33) % r->nhosts);
             if (d == s) d = (d + 1) % (uint32_t)r->nhosts;
-            const myri_route *rt = &r->route[(size_t)s * r->nhosts + d];
+            myri_route rb;
+            const myri_route *rt = myri_routes_get(r, s, d, &rb);
             myri_fabric_packet pk = {.id = ((uint64_t)s << 40) | k, .src_host = s, .route_len = rt->len,
                                      .route = rt->byte, .type = 5, .payload_bytes = 64};
             if (myri_fabric_send(f, &pk) != MYRI_OK) return 1;

@@ -80,7 +80,8 @@ static int port_hello(void)
         fprintf(stderr, "fabric_hello: setup failed: %s\n", err.msg);
         goto out;
     }
-    const myri_route *r = myri_routes_get(&routes, 0, 1);
+    myri_route rb;
+    const myri_route *r = myri_routes_get(&routes, 0, 1, &rb);
     myri_fabric_packet pkt = {.id = 42, .src_host = 0, .route_len = r->len, .route = r->byte,
                               .type = 0x0100, .payload_bytes = (uint32_t)sizeof hello,
                               .payload = (const uint8_t *)hello};

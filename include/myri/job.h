@@ -29,6 +29,8 @@ typedef struct myri_run_opts {
     FILE *out;          /* results */
     FILE *progress;     /* a terminal for the progress line, or NULL */
     const char *pcap_path; /* --pcap FILE or NULL (jobs that support it) */
+    const char *vcd_path;  /* --vcd FILE or NULL: NIC timelines (the system job) */
+    const char *program_path; /* --program FILE.so or NULL: the user program (the system job) */
 } myri_run_opts;
 
 typedef struct myri_job {

@@ -8,6 +8,8 @@
 #include "analysis/qsim/qsim.h"
 #include "app/fabric_job.h"
 #include "app/hold.h"
+#include "app/system_job.h"
+#include "nic/lanai.h"
 #include "workload/hostdev.h"
 #include "workload/traffic.h"
 
@@ -17,6 +19,7 @@ static const myri_component_ops *const component_types[] = {
     &myri_traffic_source_ops,
     &myri_traffic_ops,
     &myri_hostdev_ops,
+    &myri_lanai_ops,
     &myri_qsim_station_ops,
     &myri_qsim_source_ops,
     NULL,
@@ -25,6 +28,7 @@ static const myri_component_ops *const component_types[] = {
 static const myri_job *const jobs[] = {
     &myri_fabric_job,
     &myri_hold_job,
+    &myri_system_job,
     NULL,
 };
 

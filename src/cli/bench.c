@@ -8,7 +8,9 @@
 #include "myri/json.h"
 
 static const char bench_usage[] =
-    "usage: myri bench engine [--pending N] [--events M] [--mean T_ps] [--seed S] [--json]\n\n"
+    "usage: myri bench engine [--pending N] [--events M] [--mean T_ps] [--seed S] [--json]\n"
+    "       myri bench pingpong|latency|stream [FILE] [--json] [--seed S] [--set key=value]...\n"
+    "           (seed 001's experiments on a system: see 'myri bench pingpong --help')\n\n"
     "Runs the classic hold model: N events are pending; each executed event schedules one\n"
     "new event at now + Exp(mean), so the pending count stays N.  Prints events per second\n"
     "(wall clock, after the N initial events are scheduled), the pending count and a hash\n"
@@ -22,12 +24,22 @@ int myri_cmd_bench(int argc, char **argv)
     myri_cli_opt opts[] = {{"pending", true, &pending_s}, {"events", true, &events_s}, {"mean", true, &mean_s}};
     myri_cli cli;
     if (myri_cli_parse("bench", argc, argv, &cli, opts, 3)) return MYRI_EXIT_INPUT;
+    if (cli.npositional >= 1 && (!strcmp(cli.positional[0], "pingpong") || !strcmp(cli.positional[0], "latency") ||
+                                 !strcmp(cli.positional[0], "stream"))) {
+        if (pending_s || events_s || mean_s) {
+            fprintf(stderr, "myri bench %s: --pending, --events and --mean belong to 'myri bench engine'\n",
+                    cli.positional[0]);
+            return MYRI_EXIT_INPUT;
+        }
+        return myri_cmd_bench_system(cli.positional[0], &cli);
+    }
     if (cli.help) {
         fputs(bench_usage, stdout);
         return MYRI_EXIT_OK;
     }
     if (cli.npositional != 1 || strcmp(cli.positional[0], "engine") != 0) {
-        fprintf(stderr, "myri bench: expected a benchmark name: engine (see 'myri bench --help')\n");
+        fprintf(stderr, "myri bench: expected a benchmark name: engine, pingpong, latency or stream "
+                        "(see 'myri bench --help')\n");
         return MYRI_EXIT_INPUT;
     }
     if (cli.nsets) {

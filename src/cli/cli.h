@@ -73,6 +73,19 @@ int myri_cli_finish(int rc);
 
 /* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
+/* bench_system.c: seed 001's experiments (pingpong, latency, stream) on a system. */
+typedef struct myri_bsys_point {
+    long bytes;
+    double latency_us, bandwidth_MBps;
+} myri_bsys_point;
+struct myri_system_result;
+struct myri_run_opts;
+int myri_cmd_bench_system(const char *which, myri_cli *cli);
+/* reproduce_seed001.c */
+int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
+myri_status myri_bsys_run(const char *which, const myri_node *root, const struct myri_run_opts *ro,
+                          struct myri_system_result *res, myri_error *err);
+size_t myri_bsys_points(const char *which, const struct myri_system_result *r, myri_bsys_point *pt, size_t max);
 int myri_cmd_bench(int argc, char **argv);
 int myri_cmd_topo(int argc, char **argv);
 int myri_cmd_qna(int argc, char **argv);

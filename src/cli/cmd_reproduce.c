@@ -26,11 +26,17 @@
 #include "analysis/qna/qna.h"
 
 static const char rep__usage[] =
-    "usage: myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
+    "usage: myri reproduce seed001 [--json] [--figures DIR] [--seed S]\n"
+    "       myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
     "                      [--threads N] [--plain] [--blocking hold|skip]\n"
     "                      [--discipline limited|gated|exhaustive]\n"
     "       myri reproduce seed004-sendrecv [--json] [--seed S] [--precision REL]\n"
     "\n"
+    "seed001: seed 001's ping-pong (up to 8 KB), small-packet latency and pipelined stream\n"
+    "(200 x 8 KB) on the old MCP (interrupt receive), polled receive, the new MCP (polled receive\n"
+    "with overlapped to-host DMA) and the new MCP without DMA receive notification, side by side;\n"
+    "the paper's claims checked on the run (crossover_bytes, polled_minus_interrupt_us,\n"
+    "notification_gain); --figures DIR writes SVG figures.\n"
     "seed004: prints Tables 3 to 9 of seed 004 next to ours.  Tables 3 and 8 (QNA):\n"
     "our converged QNA and our QNA under the paper's conditions.  Tables 4-7 and 9:\n"
     "both simulation models at the six arrival rates, each run until the 95 %\n"
@@ -657,7 +663,7 @@ int myri_cmd_reproduce(int argc, char **argv)
         return MYRI_EXIT_OK;
     }
     if (cli.npositional != 1 || cli.nsets) {
-        fprintf(stderr, "myri reproduce: expected one paper name (seed004 or seed004-sendrecv)\n");
+        fprintf(stderr, "myri reproduce: expected one paper name (seed001, seed004 or seed004-sendrecv)\n");
         return MYRI_EXIT_INPUT;
     }
     double precision = 0.02;
@@ -673,6 +679,13 @@ int myri_cmd_reproduce(int argc, char **argv)
         return MYRI_EXIT_INPUT;
     }
     const char *paper = cli.positional[0];
+    if (!strcmp(paper, "seed001")) {
+        if (a.precision || a.threads || a.plain || a.blocking || a.disc) {
+            fprintf(stderr, "myri reproduce: seed001 takes only --json, --seed, --figures DIR\n");
+            return MYRI_EXIT_INPUT;
+        }
+        return myri_cmd_reproduce_seed001(cli.json, a.figures, cli.have_seed, cli.seed);
+    }
     if (!strcmp(paper, "seed004")) return rep__seed004(&a, &cli, precision, (unsigned)threads);
     if (!strcmp(paper, "seed004-sendrecv")) {
         if (a.figures || a.plain || a.blocking || a.disc) {
@@ -681,6 +694,6 @@ int myri_cmd_reproduce(int argc, char **argv)
         }
         return myri_cmd_reproduce_sendrecv(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
     }
-    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed004 or seed004-sendrecv\n", paper);
+    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed001, seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;
 }

@@ -22,7 +22,7 @@ static void topo__route_stats(const myri_topo_built *b, topo__stats *s)
     memset(s, 0, sizeof *s);
     double sum = 0;
     for (size_t i = 0; i < b->routes.nhosts * b->routes.nhosts; i++) {
-        unsigned len = b->routes.route[i].len;
+        unsigned len = myri_routes_len(&b->routes, i / b->routes.nhosts, i % b->routes.nhosts);
         if (len == MYRI_ROUTE_NONE) continue;
         s->pairs++;
         sum += len;
@@ -144,7 +144,8 @@ static int topo__print_route(const myri_topo_built *b, const char *spec, bool js
     int32_t s, d;
     if (topo__route_ends(t, spec, &s, &d)) return MYRI_EXIT_INPUT;
     uint32_t sh = (uint32_t)t->node[s].host_index, dh = (uint32_t)t->node[d].host_index;
-    const myri_route *r = myri_routes_get(&b->routes, sh, dh);
+    myri_route rb;
+    const myri_route *r = myri_routes_get(&b->routes, sh, dh, &rb);
     uint32_t chan[40];
     size_t nc = 0;
     myri_error e;

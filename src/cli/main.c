@@ -12,7 +12,7 @@ static const myri_cmd commands[] = {
      "usage: myri help [SUBCOMMAND]\n\nLists the subcommands, or shows the help of one (as myri SUBCOMMAND --help).\n",
      cmd_help},
     {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
-    {"bench", "built-in benchmarks: engine (hold model)", NULL, myri_cmd_bench},
+    {"bench", "built-in benchmarks: engine (hold model); pingpong, latency, stream (seed 001)", NULL, myri_cmd_bench},
     {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
     {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
     {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},

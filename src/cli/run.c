@@ -9,12 +9,17 @@
 static void run__usage(FILE *out)
 {
     fprintf(out,
-            "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n\n"
+            "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n"
+            "                [--vcd FILE] [--program FILE.so]\n\n"
             "Runs the scenario in FILE (YAML), or the built-in default scenario when no FILE is\n"
             "given.  The scenario's `job:` key says what to run (default: %s).  --set overrides a\n"
             "scenario value by its dotted path, e.g. --set link.rate=1.28Gb/s.  The effective\n"
             "configuration is echoed at the top of the results.  A progress line is shown on a\n"
-            "terminal.\n\njobs:\n",
+            "terminal.\n"
+            "--vcd FILE (system job): a timeline of each NIC's engines, CPU context and firmware\n"
+            "states, for GTKWave.  --program FILE.so (system job): the program of the `programs:`\n"
+            "entries that say `program: user`, a shared object with `int myri_main(int, char **)`\n"
+            "built against the installed library (examples/programs/).\n\njobs:\n",
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
@@ -61,10 +66,10 @@ static const myri_job *run__job(const myri_node *root, myri_error *err)
 
 int myri_cmd_run(int argc, char **argv)
 {
-    const char *pcap = NULL;
-    myri_cli_opt opts[] = {{"pcap", true, &pcap}};
+    const char *pcap = NULL, *vcd = NULL, *program = NULL;
+    myri_cli_opt opts[] = {{"pcap", true, &pcap}, {"vcd", true, &vcd}, {"program", true, &program}};
     myri_cli cli;
-    if (myri_cli_parse("run", argc, argv, &cli, opts, 1)) return MYRI_EXIT_INPUT;
+    if (myri_cli_parse("run", argc, argv, &cli, opts, 3)) return MYRI_EXIT_INPUT;
     if (cli.help) {
         run__usage(stdout);
         return MYRI_EXIT_OK;
@@ -87,9 +92,15 @@ int myri_cmd_run(int argc, char **argv)
     int rc = myri_cli_apply_sets(&cli, root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
+    if (!rc && (vcd || program) && strcmp(job->name, "system") != 0) {
+        fprintf(stderr, "myri run: %s is taken by the system job only; this scenario's job is '%s'\n",
+                vcd ? "--vcd" : "--program", job->name);
+        rc = MYRI_EXIT_INPUT;
+    }
     if (!rc) {
         myri_run_opts ro = {.json = cli.json, .have_seed = cli.have_seed, .seed = cli.seed, .out = stdout,
-                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap};
+                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap,
+                            .vcd_path = vcd, .program_path = program};
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
     }
     myri_node_free(root);

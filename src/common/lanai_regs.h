@@ -52,7 +52,9 @@ enum myri_lanai_reg {
      * Written before the first SB/SH/SW/SML/SMLT of each packet. */
     MYRI_LANAI_SIM_SLEN = 0xa0,
     /* Processor registers on LANai 4, given pseudo-offsets. */
-    MYRI_LANAI_ISR = 0x100,    /* interrupt status; writing a 1 clears that bit (HOST_SIG: sets it) */
+    MYRI_LANAI_ISR = 0x100,    /* interrupt status; the firmware writing a 1 clears that bit (HOST_SIG
+                                * too: it acknowledges the host's signal); the host raises HOST_SIG
+                                * with myri_lanai_host_signal (nic/lanai.h) */
     MYRI_LANAI_IMR = 0x104     /* interrupt mask: an ISR bit also set here interrupts the user context */
 };
 

@@ -80,6 +80,7 @@ struct myri_program {
     int argc;
     char **argv;
     int exit_code;
+    myri_time_ps end_ps;     /* when main returned */
     bool done, waiting;
     bool attached[MYRI_API0_MAX_UNITS];
     void (*on_leave[MYRI_API0_MAX_UNITS])(void *, int);
@@ -363,7 +364,6 @@ myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx
  * semaphore's undo at process exit, seed 001). */
 static void host__prog_body(myri_proc *p, void *arg)
 {
-    (void)p;
     myri_program *pr = arg;
     host__cur = pr;
     pr->exit_code = pr->main(pr->argc, pr->argv);
@@ -379,7 +379,9 @@ static void host__prog_body(myri_proc *p, void *arg)
         }
     }
     pr->done = true;
+    pr->end_ps = myri_proc_now(p);
     host__cur = NULL;
+    if (pr->h->env.exit) pr->h->env.exit(pr->h->env.ctx, pr);
 }
 
 static myri_status host__prog_args(myri_program *pr, const char *name, int argc, const char *const *args)
@@ -437,6 +439,7 @@ size_t myri_host_nprograms(const myri_host *h) { return h ? h->nprog : 0; }
 myri_program *myri_host_program(const myri_host *h, size_t i) { return h && i < h->nprog ? h->prog[i] : NULL; }
 bool myri_program_done(const myri_program *p) { return p && p->done; }
 int myri_program_exit_code(const myri_program *p) { return p ? p->exit_code : -1; }
+myri_time_ps myri_program_end_ps(const myri_program *p) { return p ? p->end_ps : 0; }
 const char *myri_program_name(const myri_program *p) { return p ? p->name : NULL; }
 myri_host *myri_program_host(const myri_program *p) { return p ? p->h : NULL; }
 size_t myri_program_nreports(const myri_program *p) { return p ? p->nrep : 0; }

@@ -56,6 +56,8 @@ typedef struct myri_host_env {
     int (*route)(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max);
     void (*report)(void *ctx, const myri_program *p, const char *key, double value);
     void *ctx;
+    /* optional: called when a program's main has returned (its end time set) */
+    void (*exit)(void *ctx, const myri_program *p);
 } myri_host_env;
 
 /* Creates host number `index` named `name` (a component of sim, destroyed
@@ -86,6 +88,8 @@ myri_program *myri_host_program(const myri_host *h, size_t i);
 /* A program: whether it returned, its exit code, its reports in order. */
 bool myri_program_done(const myri_program *p);
 int myri_program_exit_code(const myri_program *p);
+/* The time main returned (0 while it runs). */
+myri_time_ps myri_program_end_ps(const myri_program *p);
 const char *myri_program_name(const myri_program *p);
 myri_host *myri_program_host(const myri_program *p);
 size_t myri_program_nreports(const myri_program *p);

@@ -13,7 +13,7 @@
 
 /* ---- observation, faults --------------------------------------------------------- */
 
-void lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
+void myri_lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
 {
     for (unsigned i = 0; i < l->ntr; i++) l->tr[i](l->tr_ctx[i], l, t, ev, a, b);
 }
@@ -21,7 +21,7 @@ void lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a
 void myri_lanai_trace(myri_lanai *l, myri_lanai_ev ev, uint32_t a, uint32_t b)
 {
     if (!l || (unsigned)ev >= MYRI_LANAI_NEVS) return;
-    lanai__trace_at(l, myri_sim_now(l->sim), ev, a, b);
+    myri_lanai__trace_at(l, myri_sim_now(l->sim), ev, a, b);
 }
 
 myri_status myri_lanai_add_trace(myri_lanai *l, myri_lanai_trace_fn fn, void *ctx)
@@ -33,9 +33,9 @@ myri_status myri_lanai_add_trace(myri_lanai *l, myri_lanai_trace_fn fn, void *ct
     return MYRI_OK;
 }
 
-void lanai__fault(myri_lanai *l) { l->st.faults++; }
+void myri_lanai__fault(myri_lanai *l) { l->st.faults++; }
 
-void lanai__acct(myri_lanai *l)
+void myri_lanai__acct(myri_lanai *l)
 {
     myri_time_ps now = myri_sim_now(l->sim);
     if (now > l->acct_ps && l->hdma_busy && l->on_port) l->st.hdma_sdma_ps += now - l->acct_ps;
@@ -61,29 +61,34 @@ static void lanai__cpu_at(myri_lanai *l, myri_time_ps at)
 
 void myri_lanai_wake(myri_lanai *l, myri_time_ps at_ps)
 {
-    if (!l || !l->started || !l->idle) return;
+    if (!l || !l->started) return;
     myri_time_ps now = myri_sim_now(l->sim);
-    lanai__cpu_at(l, at_ps < now ? now : at_ps);
+    if (at_ps < now) at_ps = now;
+    if (!l->idle) { /* asked during a step (or while busy): kept until the CPU goes idle */
+        if (at_ps < l->wake_at) l->wake_at = at_ps;
+        return;
+    }
+    lanai__cpu_at(l, at_ps);
 }
 
-void lanai__wake_now(myri_lanai *l)
+void myri_lanai__wake_now(myri_lanai *l)
 {
     if (l->started && l->idle) lanai__cpu_at(l, myri_sim_now(l->sim));
 }
 
-void lanai__set_isr(myri_lanai *l, uint32_t bits)
+void myri_lanai__set_isr(myri_lanai *l, uint32_t bits)
 {
     uint32_t old = l->isr;
     l->isr |= bits;
     if (l->isr != old) {
-        lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_ISR, l->isr, 0);
-        lanai__wake_now(l);
+        myri_lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_ISR, l->isr, 0);
+        myri_lanai__wake_now(l);
     }
 }
 
 static void lanai__cpu_state(myri_lanai *l, uint32_t a)
 {
-    lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_CPU, a, 0);
+    myri_lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_CPU, a, 0);
 }
 
 /* The CPU is free: interrupt if due, step, and either stay busy for the
@@ -92,12 +97,13 @@ static void lanai__cpu_run(myri_lanai *l)
 {
     myri_time_ps now = myri_sim_now(l->sim);
     l->cpu_ev = 0;
+    if (l->wake_at <= now) l->wake_at = MYRI_TIME_NEVER; /* this step is the look asked for */
     bool was_idle = l->idle;
     l->idle = false;
     for (int spin = 0;; spin++) {
         if (l->ctx == MYRI_LANAI_USER && (l->isr & l->imr) != 0) {
             if (spin > LANAI_MAX_SPIN) { /* the handler never clears the bit: park the CPU */
-                lanai__fault(l);
+                myri_lanai__fault(l);
                 break;
             }
             l->ctx = MYRI_LANAI_SYSTEM;
@@ -118,13 +124,17 @@ static void lanai__cpu_run(myri_lanai *l)
         l->ctx = MYRI_LANAI_USER; /* punt */
         lanai__cpu_state(l, 1);
         if (spin > LANAI_MAX_SPIN) {
-            lanai__fault(l);
+            myri_lanai__fault(l);
             break;
         }
     }
     l->stepping = false;
     l->idle = true;
     lanai__cpu_state(l, 0);
+    if (l->wake_at != MYRI_TIME_NEVER) {
+        lanai__cpu_at(l, l->wake_at);
+        l->wake_at = MYRI_TIME_NEVER;
+    }
 }
 
 myri_status myri_lanai_set_cpu(myri_lanai *l, const myri_lanai_cpu_ops *ops, void *fw)
@@ -153,6 +163,7 @@ myri_status myri_lanai_start(myri_lanai *l)
     l->started = true;
     l->idle = true;
     l->stepping = false;
+    l->wake_at = MYRI_TIME_NEVER;
     lanai__cpu_at(l, now);
     return MYRI_OK;
 }
@@ -191,7 +202,7 @@ uint32_t myri_lanai_read(myri_lanai *l, uint32_t reg)
     case MYRI_LANAI_LAR: return l->lar;
     case MYRI_LANAI_DMA_CTR: return l->ctr;
     case MYRI_LANAI_DMA_DIR: return l->dir;
-    case MYRI_LANAI_RMP: return lanai__rmp(l);
+    case MYRI_LANAI_RMP: return myri_lanai__rmp(l);
     case MYRI_LANAI_RML: return l->rml;
     case MYRI_LANAI_SMP: return l->smp;
     case MYRI_LANAI_SA: return l->sa;
@@ -201,38 +212,38 @@ uint32_t myri_lanai_read(myri_lanai *l, uint32_t reg)
     case MYRI_LANAI_SIM_SLEN: return l->slen;
     case MYRI_LANAI_ISR: return l->isr;
     case MYRI_LANAI_IMR: return l->imr;
-    default: lanai__fault(l); return 0;
+    default: myri_lanai__fault(l); return 0;
     }
 }
 
 myri_status myri_lanai_write(myri_lanai *l, uint32_t reg, uint32_t v)
 {
     if (!l) return MYRI_EINVAL;
-    lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_REG, reg, v);
+    myri_lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_REG, reg, v);
     switch (reg) {
     case MYRI_LANAI_IT: lanai__it_write(l, v); return MYRI_OK;
     case MYRI_LANAI_RTC: /* sets the clock's count to v now */
         l->rtc_base_ps = myri_sim_now(l->sim) - (myri_time_ps)v * l->p.rtc_tick_ps;
         return MYRI_OK;
     case MYRI_LANAI_EAR: case MYRI_LANAI_LAR: case MYRI_LANAI_DMA_CTR: case MYRI_LANAI_DMA_DIR:
-        return lanai__hdma_write(l, reg, v);
-    case MYRI_LANAI_RMP: case MYRI_LANAI_RML: return lanai__recv_write(l, reg, v);
+        return myri_lanai__hdma_write(l, reg, v);
+    case MYRI_LANAI_RMP: case MYRI_LANAI_RML: return myri_lanai__recv_write(l, reg, v);
     case MYRI_LANAI_SMP: case MYRI_LANAI_SML: case MYRI_LANAI_SMLT: case MYRI_LANAI_SA: case MYRI_LANAI_SB:
     case MYRI_LANAI_SH: case MYRI_LANAI_SW: case MYRI_LANAI_ST: case MYRI_LANAI_SIM_SLEN:
-        return lanai__send_write(l, reg, v);
+        return myri_lanai__send_write(l, reg, v);
     case MYRI_LANAI_TIMEOUT: l->timeout_reg = v; return MYRI_OK;
     case MYRI_LANAI_MYRINET: l->myrinet_reg = v; return MYRI_OK;
     case MYRI_LANAI_ISR: /* write 1 to clear (HOST_SIG included: the firmware acknowledges it) */
         if (l->isr & v) {
             l->isr &= ~v;
-            lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_ISR, l->isr, 0);
+            myri_lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_ISR, l->isr, 0);
         }
         return MYRI_OK;
     case MYRI_LANAI_IMR:
         l->imr = v;
-        if (l->isr & l->imr) lanai__wake_now(l);
+        if (l->isr & l->imr) myri_lanai__wake_now(l);
         return MYRI_OK;
-    default: lanai__fault(l); return MYRI_EINVAL;
+    default: myri_lanai__fault(l); return MYRI_EINVAL;
     }
 }
 
@@ -261,13 +272,13 @@ myri_status myri_lanai_host_write(myri_lanai *l, uint32_t addr, const void *src,
     uint8_t *d = myri_lanai_sram(l, addr, n);
     if (!d) return MYRI_ERANGE;
     if (n) memcpy(d, src, n);
-    lanai__wake_now(l);
+    myri_lanai__wake_now(l);
     return MYRI_OK;
 }
 
 void myri_lanai_host_signal(myri_lanai *l)
 {
-    if (l) lanai__set_isr(l, MYRI_LANAI_HOST_SIG);
+    if (l) myri_lanai__set_isr(l, MYRI_LANAI_HOST_SIG);
 }
 
 myri_status myri_lanai_set_host_mem(myri_lanai *l, uint8_t *base, uint64_t bytes)
@@ -304,11 +315,11 @@ static void lanai__comp_handle(myri_component *self, const myri_event *ev)
     if (!l) return; /* destroyed */
     switch (ev->kind) {
     case LANAI_EV_CPU: lanai__cpu_run(l); break;
-    case LANAI_EV_HDMA: lanai__hdma_event(l, ev); break;
-    case LANAI_EV_SML: lanai__sml_event(l); break;
+    case LANAI_EV_HDMA: myri_lanai__hdma_event(l, ev); break;
+    case LANAI_EV_SML: myri_lanai__sml_event(l); break;
     case LANAI_EV_TIMER:
         l->it_ev = 0;
-        lanai__set_isr(l, MYRI_LANAI_TIME_INT);
+        myri_lanai__set_isr(l, MYRI_LANAI_TIME_INT);
         break;
     default: break;
     }
@@ -349,12 +360,13 @@ myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_
     l->cycle_ps = (myri_time_ps)llround(1e12 / p->clock_hz);
     l->char_ps = p->link_char_ps ? p->link_char_ps : 6250; /* 8 bits at 1.28 Gb/s */
     l->last_byte = -1;
+    l->wake_at = MYRI_TIME_NEVER;
     if (!l->sram) {
         free(l);
         return MYRI_ENOMEM;
     }
     st = myri_sim_add(sim, &myri_lanai_ops, name, l, &l->comp);
-    if (st == MYRI_OK && port) st = myri_port_attach(port, &lanai__port_ops, l);
+    if (st == MYRI_OK && port) st = myri_port_attach(port, &myri_lanai__port_ops, l);
     if (st) {
         free(l->sram);
         free(l);
@@ -368,7 +380,7 @@ void myri_lanai_destroy(myri_lanai *l)
 {
     if (!l) return;
     if (l->comp) l->comp->state = NULL;
-    lanai__dma_free(l);
+    myri_lanai__dma_free(l);
     free(l->sram);
     free(l);
 }
@@ -380,7 +392,7 @@ myri_time_ps myri_lanai_now(const myri_lanai *l) { return l ? myri_sim_now(l->si
 myri_status myri_lanai_get_stats(myri_lanai *l, myri_lanai_stats *out)
 {
     if (!l || !out) return MYRI_EINVAL;
-    lanai__acct(l);
+    myri_lanai__acct(l);
     *out = l->st;
     myri_time_ps now = myri_sim_now(l->sim);
     /* intervals still open count up to now */

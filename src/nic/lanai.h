@@ -83,6 +83,9 @@ typedef struct myri_lanai_cpu_ops {
     uint32_t (*step)(void *fw, myri_lanai *l, myri_lanai_ctx ctx);
 } myri_lanai_cpu_ops;
 
+/* The LANai's component type ("lanai"): myri_lanai_create adds one. */
+extern const myri_component_ops myri_lanai_ops;
+
 /* Creates a LANai named `name` on `port` (may be NULL: no network, for
  * tests), sharing `bus` with the host.  The port is attached here. */
 myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_params *p, myri_bus *bus,

@@ -34,18 +34,18 @@ static void lanai__hdma_burst(myri_lanai *l)
 static myri_status lanai__hdma_start(myri_lanai *l, uint32_t count)
 {
     if (l->hdma_busy) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     uint32_t n = count > UINT32_MAX - 3 ? UINT32_MAX & ~3u : (count + 3u) & ~3u; /* whole words */
     bool sram_ok = l->lar <= l->sram_bytes && n <= l->sram_bytes - l->lar;
     bool host_ok = l->ear <= l->hmem_bytes && n <= l->hmem_bytes - l->ear;
     if (!sram_ok || !host_ok || (l->lar & 3u) || (l->ear & 3u)) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ERANGE;
     }
     myri_time_ps now = myri_sim_now(l->sim);
-    lanai__acct(l);
+    myri_lanai__acct(l);
     l->ctr = n;
     l->hdma_left = n;
     l->hdma_total = n;
@@ -53,21 +53,21 @@ static myri_status lanai__hdma_start(myri_lanai *l, uint32_t count)
     l->hdma_busy = true;
     l->hdma_start = now;
     l->st.hdma_ops[l->dir]++;
-    lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 1, l->dir);
+    myri_lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 1, l->dir);
     lanai__hdma_at(l, now + myri_bus_params_of(l->bus)->dma_setup_ps, 0, 0);
     return MYRI_OK;
 }
 
-myri_status lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v)
+myri_status myri_lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v)
 {
     if (reg == MYRI_LANAI_DMA_CTR) return lanai__hdma_start(l, v);
     if (l->hdma_busy) { /* the live registers belong to the running transfer */
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     if (reg == MYRI_LANAI_DMA_DIR) {
         if (v != MYRI_LANAI_DIR_E2L && v != MYRI_LANAI_DIR_L2E) {
-            lanai__fault(l);
+            myri_lanai__fault(l);
             return MYRI_EINVAL;
         }
         l->dir = v;
@@ -96,17 +96,17 @@ static void lanai__span_add(myri_lanai *l, myri_time_ps from, myri_time_ps to)
 static void lanai__hdma_done(myri_lanai *l)
 {
     myri_time_ps now = myri_sim_now(l->sim);
-    lanai__acct(l);
+    myri_lanai__acct(l);
     l->hdma_busy = false;
     l->st.hdma_ps[l->dir] += now - l->hdma_start;
     l->st.hdma_bytes[l->dir] += l->hdma_total;
     lanai__span_add(l, l->hdma_start, now);
-    lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 0, l->dir);
-    lanai__set_isr(l, MYRI_LANAI_DMA_INT);
+    myri_lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 0, l->dir);
+    myri_lanai__set_isr(l, MYRI_LANAI_DMA_INT);
     if (l->dir == MYRI_LANAI_DIR_L2E && l->notify) l->notify(l->notify_ctx, l->hdma_ear0, l->hdma_total);
 }
 
-void lanai__hdma_event(myri_lanai *l, const myri_event *ev)
+void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev)
 {
     if (!l->hdma_busy) return;
     if (ev->arg32 == 1) { /* a burst landed: copy its bytes, advance the live registers */
@@ -127,15 +127,15 @@ void lanai__hdma_event(myri_lanai *l, const myri_event *ev)
 static void lanai__send_flag(myri_lanai *l, bool on)
 {
     myri_time_ps now = myri_sim_now(l->sim);
-    lanai__acct(l);
+    myri_lanai__acct(l);
     if (on) {
         l->on_port = true;
         l->sdma_start = now;
-        lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 1, l->slen);
+        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 1, l->slen);
     } else {
         l->on_port = false;
         l->st.sdma_ps += now - l->sdma_start;
-        lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 0, l->slen);
+        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 0, l->slen);
     }
 }
 
@@ -144,7 +144,7 @@ static void lanai__send_flag(myri_lanai *l, bool on)
 static myri_status lanai__send_push(myri_lanai *l)
 {
     if (!l->port) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     if (l->on_port) return myri_port_send_more(l->port, l->have);
@@ -153,7 +153,7 @@ static myri_status lanai__send_push(myri_lanai *l)
     uint32_t tb = (uint32_t)l->p.type_bytes;
     if (rl == l->have || l->have < rl + tb) return MYRI_OK; /* not yet */
     if (rl > 32 || l->slen < rl + tb) { /* a route the fabric cannot carry */
-        lanai__fault(l);
+        myri_lanai__fault(l);
         l->slen_set = false;
         return MYRI_EINVAL;
     }
@@ -165,7 +165,7 @@ static myri_status lanai__send_push(myri_lanai *l)
                                   .payload_bytes = pay, .payload = pay ? l->stage + rl + tb : NULL};
     myri_status st = myri_port_send(l->port, &l->pkt, l->have);
     if (st) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return st;
     }
     l->seq++;
@@ -177,12 +177,12 @@ static myri_status lanai__send_push(myri_lanai *l)
 static myri_status lanai__stage(myri_lanai *l, const uint8_t *src, uint32_t n, bool tail)
 {
     if (!l->slen_set || (l->tail && (n || tail))) { /* no SIM_SLEN for this packet, or bytes after its tail */
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     myri_status st = MYRI_OK;
     if (n > l->slen - l->have) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         st = MYRI_ERANGE;
         n = l->slen - l->have;
     }
@@ -191,7 +191,7 @@ static myri_status lanai__stage(myri_lanai *l, const uint8_t *src, uint32_t n, b
     if (tail) {
         l->tail = true;
         if (l->have < l->slen) { /* tail before the announced length: the rest is sent as zeros */
-            lanai__fault(l);
+            myri_lanai__fault(l);
             memset(l->stage + l->have, 0, l->slen - l->have);
             l->have = l->slen;
             st = MYRI_ERANGE;
@@ -204,11 +204,11 @@ static myri_status lanai__stage(myri_lanai *l, const uint8_t *src, uint32_t n, b
 static myri_status lanai__slen(myri_lanai *l, uint32_t v)
 {
     if (l->on_port || (l->slen_set && !l->tail && l->have) || l->sml_busy) {
-        lanai__fault(l); /* the previous packet is still being sent */
+        myri_lanai__fault(l); /* the previous packet is still being sent */
         return MYRI_ESTATE;
     }
     if (v < 1 || v > l->sram_bytes) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ERANGE;
     }
     if (v > l->stage_cap) {
@@ -229,18 +229,18 @@ static myri_status lanai__slen(myri_lanai *l, uint32_t v)
 static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
 {
     if (l->sml_busy) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     uint32_t from = l->smp + l->sa;
     if (l->sa > 3 || from < l->smp || from > limit || limit > l->sram_bytes) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ERANGE;
     }
     uint32_t n = limit - from;
     if (tail && n == 0 && !l->slen_set && l->sent_untailed) { /* every byte left already: just the end */
         l->sent_untailed = false;
-        lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+        myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
         return MYRI_OK;
     }
     myri_status st = lanai__stage(l, l->sram + from, n, tail);
@@ -256,21 +256,21 @@ static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
     return st;
 }
 
-void lanai__sml_event(myri_lanai *l)
+void myri_lanai__sml_event(myri_lanai *l)
 {
     if (!l->sml_busy) return;
     l->sml_busy = false;
-    lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+    myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
 }
 
-myri_status lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v)
+myri_status myri_lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
     switch (reg) {
     case MYRI_LANAI_SMP: l->smp = v; return MYRI_OK;
     case MYRI_LANAI_SA:
         if (v > 3) {
-            lanai__fault(l);
+            myri_lanai__fault(l);
             return MYRI_ERANGE;
         }
         l->sa = v;
@@ -299,21 +299,21 @@ static void lanai__port_tx(void *dev, myri_port *p, const myri_port_tx *t)
     /* SMLT / ST: SEND_INT when the tail left.  A packet whose bytes were all
      * given by SML ends on the wire without a tail write: its SML chunks gave
      * their own SEND_INT. */
-    if (l->tail) lanai__set_isr(l, MYRI_LANAI_SEND_INT);
+    if (l->tail) myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
     else l->sent_untailed = true;
 }
 
 /* ---- receive DMA ------------------------------------------------------------------------------ */
 
-uint32_t lanai__rmp(const myri_lanai *l)
+uint32_t myri_lanai__rmp(const myri_lanai *l)
 {
     return l->armed && l->port ? l->win_base + myri_port_rx_count(l->port) : l->rmp;
 }
 
-myri_status lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
+myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
 {
     if (l->armed) { /* the window belongs to the receive DMA until its notice */
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     if (reg == MYRI_LANAI_RMP) {
@@ -321,16 +321,16 @@ myri_status lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
         return MYRI_OK;
     }
     if (v <= l->rmp || v > l->sram_bytes) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ERANGE;
     }
     if (!l->port) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
     myri_status st = myri_port_rx_arm(l->port, l->sram + l->rmp, v - l->rmp);
     if (st) {
-        lanai__fault(l);
+        myri_lanai__fault(l);
         return st;
     }
     l->rml = v;
@@ -367,29 +367,29 @@ static void lanai__port_rx(void *dev, myri_port *p, const myri_port_rx *r)
     if (r->bytes) {
         l->st.rdma_ps += now - from;
         l->st.hdma_rdma_ps += lanai__hdma_within(l, from, now);
-        lanai__trace_at(l, from, MYRI_LANAI_EV_RDMA, 1, r->bytes);
+        myri_lanai__trace_at(l, from, MYRI_LANAI_EV_RDMA, 1, r->bytes);
         l->last_byte = (int64_t)l->win_base + r->bytes - 1;
     }
-    lanai__trace_at(l, now, MYRI_LANAI_EV_RDMA, 0, r->bytes);
+    myri_lanai__trace_at(l, now, MYRI_LANAI_EV_RDMA, 0, r->bytes);
     l->armed = false;
     l->nspans = 0;
     l->rmp = l->win_base + r->bytes;
     l->st.rdma_windows++;
     l->st.rdma_bytes += r->bytes;
     if (r->end == MYRI_PORT_RX_BUFF) {
-        lanai__set_isr(l, MYRI_LANAI_BUFF_INT);
+        myri_lanai__set_isr(l, MYRI_LANAI_BUFF_INT);
         return;
     }
     /* the trailer byte's place holds the CRC remainder: 0 for a good packet */
     uint8_t rem = r->end == MYRI_PORT_RX_TAIL ? r->crc_rem : (r->crc_rem ? r->crc_rem : 0xFFu);
     if (l->last_byte >= 0 && (uint64_t)l->last_byte < l->sram_bytes) l->sram[l->last_byte] = rem;
     l->last_byte = -1;
-    lanai__set_isr(l, MYRI_LANAI_RECV_INT);
+    myri_lanai__set_isr(l, MYRI_LANAI_RECV_INT);
 }
 
-const myri_port_ops lanai__port_ops = {.rx = lanai__port_rx, .tx = lanai__port_tx, .link = NULL};
+const myri_port_ops myri_lanai__port_ops = {.rx = lanai__port_rx, .tx = lanai__port_tx, .link = NULL};
 
-void lanai__dma_free(myri_lanai *l)
+void myri_lanai__dma_free(myri_lanai *l)
 {
     free(l->stage);
     free(l->spans);

@@ -45,6 +45,7 @@ struct myri_lanai {
     myri_lanai_ctx ctx;
     myri_event_id cpu_ev;        /* the one pending CPU event (0: none) */
     myri_time_ps cpu_ev_at;
+    myri_time_ps wake_at;        /* a wake asked for while the CPU was not idle (NEVER: none) */
     /* interrupt timer */
     myri_event_id it_ev;
     myri_time_ps it_at;
@@ -81,21 +82,21 @@ struct myri_lanai {
 };
 
 /* lanai.c */
-void lanai__fault(myri_lanai *l);
-void lanai__set_isr(myri_lanai *l, uint32_t bits);
-void lanai__wake_now(myri_lanai *l);
-void lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b);
+void myri_lanai__fault(myri_lanai *l);
+void myri_lanai__set_isr(myri_lanai *l, uint32_t bits);
+void myri_lanai__wake_now(myri_lanai *l);
+void myri_lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b);
 /* Brings the send/host-DMA overlap counters up to now (call before a busy flag changes). */
-void lanai__acct(myri_lanai *l);
+void myri_lanai__acct(myri_lanai *l);
 
 /* lanai_dma.c */
-myri_status lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v);
-void lanai__hdma_event(myri_lanai *l, const myri_event *ev);
-myri_status lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v);
-void lanai__sml_event(myri_lanai *l);
-myri_status lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v);
-uint32_t lanai__rmp(const myri_lanai *l);
-extern const myri_port_ops lanai__port_ops;
-void lanai__dma_free(myri_lanai *l);
+myri_status myri_lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v);
+void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev);
+myri_status myri_lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v);
+void myri_lanai__sml_event(myri_lanai *l);
+myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v);
+uint32_t myri_lanai__rmp(const myri_lanai *l);
+extern const myri_port_ops myri_lanai__port_ops;
+void myri_lanai__dma_free(myri_lanai *l);
 
 #endif

@@ -66,10 +66,29 @@ typedef struct myri_route {
     uint8_t byte[32];
 } myri_route;
 
-/* Routes for every ordered pair of hosts: route[src * nhosts + dst]. */
+typedef enum myri_route_encoding {
+    MYRI_ROUTE_ABSOLUTE = 0, /* byte = 0x80 | output port */
+    MYRI_ROUTE_RELATIVE = 1  /* byte = 0x80 | ((out - in) & 0x3f) (myrinet-facts 1.3, [U]) */
+} myri_route_encoding;
+
+/* Routes for every ordered pair of hosts, stored compactly (topo_routes.c):
+ * distinct routes are kept once, and the hosts attached to one switch share
+ * one row of nhosts 32-bit references (their routes differ at most in the
+ * first byte, which is re-encoded for each host's entry port on lookup).
+ * Read it with myri_routes_get / myri_routes_len; the other fields are
+ * internal. */
 typedef struct myri_routes {
     size_t nhosts;
-    myri_route *route;
+    myri_route_encoding enc; /* encoding the first bytes are stored for */
+    uint32_t *host_row;    /* per host: its row */
+    uint8_t *host_in;      /* per host: the port it enters its switch on (0: no switch) */
+    uint32_t *row_users;   /* per row: hosts sharing it */
+    size_t nrows;
+    uint32_t **row;        /* per row: nhosts pool offsets, one per destination */
+    uint8_t *pool;         /* distinct routes: length, then bytes (byte 0 as for entry port 0) */
+    size_t pool_len, pool_cap;
+    uint32_t *slot;        /* hash set of pool offsets + 1 (0 = empty) */
+    size_t nslots, ndistinct;
 } myri_routes;
 
 /* ---- construction ---------------------------------------------------------
@@ -81,8 +100,8 @@ typedef struct myri_routes {
 /* Port counts a switch may have (seed 002: 4- and 8-port switches shipping,
  * 16- and 32-port in development). */
 #define MYRI_TOPO_MAX_PORTS 32u
-/* Hosts per topology: the route table holds every ordered pair (33 bytes
- * each), 550 MB at this limit. */
+/* Hosts per topology (the route set covers every ordered pair: 19 MB for a
+ * 4-ary 6-tree at this limit, at most 4 bytes per pair). */
 #define MYRI_TOPO_MAX_HOSTS 4096u
 bool myri_topo_ports_ok(uint32_t nports); /* 4, 8, 16 or 32 */
 
@@ -151,25 +170,36 @@ const char *myri_topo_generator_name(myri_topo_generator g);
  *    is d-mod-k routing on a fat tree).
  * Route bytes use `encoding`.  Returns MYRI_OK, MYRI_EINVAL (no legal route
  * for some pair: reason in err; a route longer than 32 bytes) or ENOMEM. */
-typedef enum myri_route_encoding {
-    MYRI_ROUTE_ABSOLUTE = 0, /* byte = 0x80 | output port */
-    MYRI_ROUTE_RELATIVE = 1  /* byte = 0x80 | ((out - in) & 0x3f) (myrinet-facts 1.3, [U]) */
-} myri_route_encoding;
 
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
                                myri_error *err);
-void myri_routes_free(myri_routes *r); /* frees r->route; r itself is the caller's */
+void myri_routes_free(myri_routes *r); /* frees what r holds (NULL allowed); r itself is the caller's */
 /* Dimension-order (x then y) routes on a network made by the `mesh` generator
  * with these parameters (seed 002, Figure 1: "the x-then-y dimension-order
  * routing illustrated eliminates cyclic dependencies").  EINVAL (reason in
  * msg) if the topology is not that mesh or a route is longer than 32 bytes. */
 myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
                                 myri_route_encoding enc, myri_routes *out, myri_error *err);
-/* The route from host index src to dst. */
-static inline const myri_route *myri_routes_get(const myri_routes *r, size_t src, size_t dst)
-{
-    return &r->route[src * r->nhosts + dst];
-}
+/* An empty route set for t (every pair without a route), first bytes
+ * encoded with enc.  EINVAL (NULL, no host, more than MYRI_TOPO_MAX_HOSTS)
+ * or ENOMEM, *r then empty. */
+myri_status myri_routes_init(myri_routes *r, const myri_topo *t, myri_route_encoding enc);
+/* Copies the route from host index src to dst into *buf and returns buf;
+ * the pair (h, h) has none (len MYRI_ROUTE_NONE).  NULL if an argument is
+ * NULL or an index out of range. */
+const myri_route *myri_routes_get(const myri_routes *r, size_t src, size_t dst, myri_route *buf);
+/* Its length alone (MYRI_ROUTE_NONE too when misused). */
+uint8_t myri_routes_len(const myri_routes *r, size_t src, size_t dst);
+/* Replaces the route of the pair (src, dst) alone (len MYRI_ROUTE_NONE:
+ * no route).  EINVAL for src == dst, an index out of range, len above 32;
+ * ENOMEM. */
+myri_status myri_routes_set(myri_routes *r, size_t src, size_t dst, const myri_route *rt);
+/* Route builders: sets the route to dst of every host that shares src's row
+ * (after myri_routes_init: the hosts on src's switch), its first byte
+ * re-encoded for each host's entry port.  Errors as myri_routes_set. */
+myri_status myri_routes_set_switch(myri_routes *r, size_t src, size_t dst, const myri_route *rt);
+/* Bytes of memory the route set holds. */
+size_t myri_routes_memory(const myri_routes *r);
 /* Output port selected by route byte b at a switch entered on port in_port
  * (of nports); -1 if the byte is not a to-switch byte. */
 int myri_route_decode(uint8_t b, uint32_t in_port, uint32_t nports, myri_route_encoding enc);

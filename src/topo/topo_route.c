@@ -30,14 +30,6 @@ int myri_route_decode(uint8_t b, uint32_t in_port, uint32_t nports, myri_route_e
     return out >= 0 && out < (int64_t)nports ? (int)out : -1;
 }
 
-void myri_routes_free(myri_routes *r)
-{
-    if (!r) return;
-    free(r->route);
-    r->route = NULL;
-    r->nhosts = 0;
-}
-
 static void route__chan_name(const myri_topo *t, uint32_t c, char *buf, size_t len)
 {
     const myri_topo_link *lk = &t->link[c / 2];
@@ -150,8 +142,7 @@ typedef struct route__ctx {
     int32_t *rank;     /* per node; -1 for hosts */
     int32_t *dist;     /* per (node, phase): 2*node + phase */
     uint32_t *queue;   /* 2 * nnodes */
-    uint32_t *rep;     /* per switch: the first source host on it routed to the current dst */
-    uint32_t *stamp;   /* per switch: dst + 1 when rep is valid for dst */
+    uint32_t *stamp;   /* per switch: dst + 1 once its hosts have their route to dst */
 } route__ctx;
 
 /* True if the hop from switch u to switch v goes up. */
@@ -285,23 +276,10 @@ static myri_status route__walk_one(route__ctx *c, myri_route_encoding enc, uint3
     return MYRI_OK;
 }
 
-/* The route from src to dst when host rep, on the same switch, has one: the
- * walk depends only on the switch and dst (route__walk_one), so the path is
- * the same; only the first byte differs (relative encoding: other in port). */
-static void route__copy_rep(const myri_topo *t, myri_route_encoding enc, uint32_t src, uint32_t rep,
-                            const myri_route *rr, myri_route *r)
-{
-    uint32_t in_rep = (uint32_t)t->node[t->host_node[rep]].port[0].peer_port;
-    uint32_t in = (uint32_t)t->node[t->host_node[src]].port[0].peer_port;
-    int32_t sw = t->node[t->host_node[src]].port[0].peer_node;
-    *r = *rr;
-    int out = myri_route_decode(rr->byte[0], in_rep, t->node[sw].nports, enc);
-    r->byte[0] = myri_route_encode(in, (uint32_t)out, enc);
-}
-
 /* Routes to every host attached to switch w.  One walk per (source switch,
- * destination host), the other hosts of that switch copy it: the routes are
- * those of a walk per host, found about hosts-per-switch times faster. */
+ * destination host), stored for all the hosts of that switch (their rows are
+ * one): the routes are those of a walk per host, found about
+ * hosts-per-switch times faster. */
 static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint32_t w,
                                     myri_routes *out, myri_error *err)
 {
@@ -312,18 +290,13 @@ static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint
         if (d < 0 || t->node[d].kind != MYRI_TOPO_HOST) continue;
         uint32_t dst = (uint32_t)t->node[d].host_index;
         for (uint32_t src = 0; src < t->nhosts; src++) {
-            if (src == dst) continue;
             int32_t sw = t->node[t->host_node[src]].port[0].peer_node;
-            myri_route *r = &out->route[(size_t)src * t->nhosts + dst];
-            if (c->stamp[sw] == dst + 1) {
-                const myri_route *rr = &out->route[(size_t)c->rep[sw] * t->nhosts + dst];
-                route__copy_rep(t, enc, src, c->rep[sw], rr, r);
-                continue;
-            }
-            myri_status st = route__walk_one(c, enc, src, dst, r, err);
+            if (src == dst || c->stamp[sw] == dst + 1) continue;
+            myri_route r;
+            myri_status st = route__walk_one(c, enc, src, dst, &r, err);
+            if (!st) st = myri_routes_set_switch(out, src, dst, &r);
             if (st) return st;
             c->stamp[sw] = dst + 1;
-            c->rep[sw] = src;
         }
     }
     return MYRI_OK;
@@ -333,20 +306,15 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
                                myri_error *err)
 {
     if (!t || !out || t->nhosts == 0) return MYRI_EINVAL;
-    out->nhosts = t->nhosts;
-    out->route = calloc(t->nhosts * t->nhosts, sizeof(myri_route));
+    myri_status st = myri_routes_init(out, t, enc);
+    if (st == MYRI_EINVAL) return st;
     route__ctx c = {.t = t};
     c.rank = malloc(t->nnodes * sizeof(int32_t));
     c.dist = malloc(2 * t->nnodes * sizeof(int32_t));
     c.queue = malloc(2 * t->nnodes * sizeof(uint32_t));
-    c.rep = malloc(t->nnodes * sizeof(uint32_t));
     c.stamp = calloc(t->nnodes, sizeof(uint32_t));
-    myri_status st = MYRI_OK;
-    if (!out->route || !c.rank || !c.dist || !c.queue || !c.rep || !c.stamp) st = MYRI_ENOMEM;
-    if (!st) {
-        for (size_t i = 0; i < t->nhosts * t->nhosts; i++) out->route[i].len = MYRI_ROUTE_NONE;
-        route__ranks(&c);
-    }
+    if (!c.rank || !c.dist || !c.queue || !c.stamp) st = MYRI_ENOMEM;
+    if (!st) route__ranks(&c);
     for (uint32_t h = 0; h < t->nhosts && !st; h++) { /* back-to-back pairs */
         int32_t peer = t->node[t->host_node[h]].port[0].peer_node;
         if (peer < 0) {
@@ -354,7 +322,8 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
             myri_error_set_node(err, t->node[t->host_node[h]].name);
             st = MYRI_EINVAL;
         } else if (t->node[peer].kind == MYRI_TOPO_HOST) {
-            out->route[h * t->nhosts + (uint32_t)t->node[peer].host_index].len = 0;
+            myri_route r = {.len = 0};
+            st = myri_routes_set(out, h, (uint32_t)t->node[peer].host_index, &r);
         }
     }
     for (uint32_t w = 0; w < t->nnodes && !st; w++)
@@ -362,7 +331,6 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
     free(c.rank);
     free(c.dist);
     free(c.queue);
-    free(c.rep);
     free(c.stamp);
     if (st) {
         if (st == MYRI_ENOMEM) myri_error_at(err, NULL, "out of memory");
@@ -382,32 +350,35 @@ myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint
         myri_error_at(err, NULL, "dimension-order routes need the network of the mesh generator");
         return MYRI_EINVAL;
     }
-    if ((uint64_t)x + y - 1 > sizeof out->route[0].byte) {
+    if ((uint64_t)x + y - 1 > sizeof ((myri_route *)0)->byte) {
         myri_error_at(err, NULL, "dimension-order routes on a %ux%u mesh cross more than 32 switches", x, y);
         return MYRI_EINVAL;
     }
-    out->nhosts = t->nhosts;
-    out->route = malloc(t->nhosts * t->nhosts * sizeof(myri_route));
-    if (!out->route) return MYRI_ENOMEM;
-    for (uint32_t s = 0; s < t->nhosts; s++) {
-        for (uint32_t d = 0; d < t->nhosts; d++) {
-            myri_route *r = &out->route[(size_t)s * t->nhosts + d];
-            r->len = s == d ? MYRI_ROUTE_NONE : 0;
-            if (s == d) continue;
+    myri_status st = myri_routes_init(out, t, enc);
+    if (st) return st;
+    /* One source per switch: its first host, or its second for the route to
+     * the first (the hosts of a switch share their routes). */
+    for (uint32_t s = 0; s < t->nhosts && !st; s++) {
+        for (uint32_t d = 0; d < t->nhosts && !st; d++) {
+            uint32_t first = s - s % h;
+            if (s == d || s != first + (d == first)) continue;
+            myri_route r = {.len = 0};
             uint32_t i = (s / h) % x, j = (s / h) / x, di = (d / h) % x, dj = (d / h) / x;
             uint32_t in = 4 + s % h, port;
             while (i != di || j != dj) {
                 /* ports 0 = +x, 1 = -x, 2 = +y, 3 = -y; arriving on the opposite one */
                 port = i < di ? 0 : i > di ? 1 : j < dj ? 2 : 3;
-                r->byte[r->len++] = myri_route_encode(in, port, enc);
+                r.byte[r.len++] = myri_route_encode(in, port, enc);
                 in = port ^ 1u;
                 i = port == 0 ? i + 1 : port == 1 ? i - 1 : i;
                 j = port == 2 ? j + 1 : port == 3 ? j - 1 : j;
             }
-            r->byte[r->len++] = myri_route_encode(in, 4 + d % h, enc);
+            r.byte[r.len++] = myri_route_encode(in, 4 + d % h, enc);
+            st = myri_routes_set_switch(out, s, d, &r);
         }
     }
-    return MYRI_OK;
+    if (st) myri_routes_free(out);
+    return st;
 }
 
 /* ---- channel dependency graph ----------------------------------------------- */
@@ -474,9 +445,15 @@ static bool route__same_path(const myri_topo *t, myri_route_encoding enc, size_t
 static bool route__deps(const myri_topo *t, myri_route_encoding enc, const myri_routes *r, size_t s, size_t d,
                         uint32_t rep, uint32_t *dep, myri_error *err)
 {
-    const myri_route *rt = myri_routes_get(r, s, d);
+    myri_route rtb, rrb;
+    const myri_route *rt = myri_routes_get(r, s, d, &rtb);
     if (rt->len == MYRI_ROUTE_NONE) return true;
-    if (rep != UINT32_MAX && route__same_path(t, enc, s, rt, rep, myri_routes_get(r, rep, d))) {
+    /* Sharing a row (hosts of one switch), s and rep store one entry: the
+     * same path after that switch, the same port out of it when it is valid
+     * for one of them (a port below 32 survives the re-encoding). */
+    bool shared = rep != UINT32_MAX && r->host_row[s] == r->host_row[rep] && rt->len > 0 &&
+                  route__first_out(t, enc, s, rt) >= 0;
+    if (shared || (rep != UINT32_MAX && route__same_path(t, enc, s, rt, rep, myri_routes_get(r, rep, d, &rrb)))) {
         dep[myri_topo_out_channel(t, t->host_node[s], 0)] |= 1u << route__first_out(t, enc, s, rt);
         return true;
     }

@@ -331,9 +331,11 @@ static myri_status yaml__routes(myri_topo_built *b, const myri_node *routes, myr
             ports[j] = (uint32_t)v;
         }
         myri_error e;
-        if (myri_route_from_ports(t, b->encoding, (uint32_t)s, (uint32_t)d, ports, r.ports->n,
-                                  &b->routes.route[(size_t)s * t->nhosts + (size_t)d], &e))
+        myri_route rt;
+        if (myri_route_from_ports(t, b->encoding, (uint32_t)s, (uint32_t)d, ports, r.ports->n, &rt, &e))
             return yaml__at(err, r.ports, "", &e);
+        if (myri_routes_set(&b->routes, (size_t)s, (size_t)d, &rt))
+            return myri_error_at(err, it, "out of memory");
     }
     return MYRI_OK;
 }

@@ -143,7 +143,8 @@ static void traffic__send(traffic__src *s, uint32_t dst)
 {
     myri_traffic *t = s->tr;
     if (dst >= t->nhosts || dst == s->host) return;
-    const myri_route *rt = myri_routes_get(&t->b->routes, s->host, dst);
+    myri_route rb;
+    const myri_route *rt = myri_routes_get(&t->b->routes, s->host, dst, &rb);
     if (rt->len == MYRI_ROUTE_NONE) return;
     uint32_t size = traffic__size(t, &s->self->rng);
     myri_fabric_packet pkt = {
@@ -267,14 +268,14 @@ static double traffic__mean_route(const myri_traffic *t, uint32_t s)
 {
     const myri_routes *r = &t->b->routes;
     uint32_t h = t->nhosts;
-    if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION) return myri_routes_get(r, s, t->partner[s])->len;
+    if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION) return myri_routes_len(r, s, t->partner[s]);
     double sum = 0;
     for (uint32_t d = 0; d < h; d++)
-        if (d != s) sum += myri_routes_get(r, s, d)->len;
+        if (d != s) sum += myri_routes_len(r, s, d);
     double uni = h > 1 ? sum / (h - 1) : 0;
     if (t->tp.pattern == MYRI_TRAFFIC_HOTSPOT && s != t->hot) {
         double f = t->tp.hotspot_fraction;
-        return f * myri_routes_get(r, s, t->hot)->len + (1 - f) * uni;
+        return f * myri_routes_len(r, s, t->hot) + (1 - f) * uni;
     }
     return uni;
 }

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* every computed route must reach its destination */
         for (size_t s = 0; s < b.topo->nhosts && s < 64; s++) {
             for (size_t d = 0; d < b.topo->nhosts && d < 64; d++) {
-                const myri_route *r = myri_routes_get(&b.routes, s, d);
+                const myri_route *r = myri_routes_get(&b.routes, s, d, &(myri_route){0});
                 if (r->len == MYRI_ROUTE_NONE) continue;
                 uint32_t reached = 0;
                 myri_error e;

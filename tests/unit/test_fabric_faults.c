@@ -77,7 +77,7 @@ static void fx_free(fx *x)
 /* Host `src` sends packet `id` with `payload` bytes to the other host now. */
 static void fx_send(fx *x, uint32_t src, uint64_t id, uint32_t payload)
 {
-    const myri_route *r = myri_routes_get(&x->b.routes, src, 1 - src);
+    const myri_route *r = myri_routes_get(&x->b.routes, src, 1 - src, &(myri_route){0});
     myri_fabric_packet pk = {.id = id, .src_host = src, .route_len = r->len, .route = r->byte, .type = 5,
                              .payload_bytes = payload};
     assert_int_equal(myri_fabric_send(x->f, &pk), MYRI_OK);

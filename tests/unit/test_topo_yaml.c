@@ -96,7 +96,7 @@ static void test_explicit_routes_override(void **state)
     assert_int_equal(load(doc, &b), MYRI_OK);
     assert_false(b.deadlock_free);
     assert_non_null(strstr(b.deadlock_msg, "cycle"));
-    const myri_route *r = myri_routes_get(&b.routes, 0, 2);
+    const myri_route *r = myri_routes_get(&b.routes, 0, 2, &(myri_route){0});
     assert_int_equal(r->len, 3);
     assert_int_equal(r->byte[0], 0x80);
     assert_int_equal(r->byte[2], 0x82);

@@ -1,0 +1,96 @@
+/* presets.c -- named system parameter sets with their sources (presets.h). */
+#include "app/presets.h"
+
+#include <string.h>
+
+/* seed 001: two AlphaServer 1200 (533 MHz), PCI Myrinet cards with the LANai
+ * 4.x, one 8-port switch, 160 MB/s per direction. */
+static const myri_preset_value preset__alpha[] = {
+    {"link.rate", "1280Mb/s", "seed 001: \"full duplex operation at 160 MB/s in each direction\""},
+    {"packet.type_bytes", "2", "seed 001, figure 2: the type field is two bytes (CRL type 0x0370)"},
+    {"switch.ports", "8", "seed 001: the two machines \"were connected through a Myrinet 8-way switch\""},
+    {"nic.clock", "33e6", "seed 001: \"the LANai processor, a 33MHz pipelined 32-bit microprocessor\""},
+    {"nic.sram", "1MiB", "myrinet-facts 3.3: 1 MB on LANai 4.x PCI cards (USENIX NT'99, Chen et al.)"},
+    {"bus.burst", "256B", "myrinet-facts 3.3: GM's default PCI burst of 256 bytes (SISSA notes)"},
+    {"bus.dma_rate", "120e6", "assumption: 90 % of the 132 MB/s 32-bit/33 MHz PCI ceiling (myrinet-facts 3.3)"},
+};
+
+/* seed 002, Table 1: SPARC-2 with a 20 MHz SBus, 16-word bursts, the
+ * first-generation 640 Mb/s channel and the 128 KB SBus board. */
+static const myri_preset_value preset__sparc2[] = {
+    {"link.rate", "640Mb/s", "seed 002: 640 Mb/s per channel (myrinet-facts 3.4)"},
+    {"packet.type_bytes", "2", "assumption: seed 001's MCP frame (two-byte type) run on this board"},
+    {"switch.ports", "8", "seed 002: 4- and 8-port switches in 1995"},
+    {"nic.sram", "128KiB", "seed 002: 32K x 32 SRAM on the SBus board (myrinet-facts 3.3)"},
+    {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4"},
+    {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s"},
+    {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts"},
+    {"host.api_call", "3us", "assumption: a SPARC-2 (about 28 MIPS) is about 10 times slower than the 533 MHz "
+                             "Alpha of alpha-pci-1998"},
+};
+
+static const myri_preset presets[] = {
+    {"alpha-pci-1998", "seed 001's AlphaServer 1200 + 32-bit/33 MHz PCI + LANai 4.x (33 MHz, 1 MiB) + 1.28 Gb/s",
+     preset__alpha, sizeof preset__alpha / sizeof preset__alpha[0]},
+    {"sparc2-sbus-1994", "seed 002's SPARC-2 + 20 MHz SBus + 128 KiB LANai board + 640 Mb/s", preset__sparc2,
+     sizeof preset__sparc2 / sizeof preset__sparc2[0]},
+};
+
+const myri_preset *myri_preset_find(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (!strcmp(presets[i].name, name)) return &presets[i];
+    return NULL;
+}
+
+const char *myri_preset_names(void) { return "alpha-pci-1998|sparc2-sbus-1994"; }
+
+/* The table and parameter of a dotted key, or false. */
+static bool preset__lookup(const myri_pset *set, size_t nset, const char *key, const myri_pset **s,
+                           const myri_param **p)
+{
+    for (size_t i = 0; i < nset; i++) {
+        size_t pl = strlen(set[i].prefix);
+        if (pl && (strncmp(key, set[i].prefix, pl) != 0 || key[pl] != '.')) continue;
+        const char *rest = pl ? key + pl + 1 : key;
+        for (size_t k = 0; k < set[i].n; k++)
+            if (!strcmp(set[i].params[k].name, rest)) {
+                *s = &set[i];
+                *p = &set[i].params[k];
+                return true;
+            }
+    }
+    return false;
+}
+
+myri_status myri_preset_apply(const myri_preset *p, const myri_pset *set, size_t nset, const myri_node *root,
+                              myri_error *err)
+{
+    if (!p) return MYRI_OK;
+    for (size_t i = 0; i < p->n; i++) {
+        const myri_preset_value *v = &p->values[i];
+        if (root && myri_node_path(root, v->key)) continue; /* the document wins */
+        const myri_pset *s;
+        const myri_param *prm;
+        if (!preset__lookup(set, nset, v->key, &s, &prm)) {
+            if (err) myri_error_key(err, v->key, "preset %s sets a key no table has", p->name);
+            return MYRI_EINPUT;
+        }
+        myri_node n = {.kind = MYRI_NODE_SCALAR, .file = "preset", .scalar = (char *)v->value};
+        myri_status st = myri_param_parse(prm, &n, s->out, err);
+        if (st) {
+            if (err) myri_error_set_key(err, v->key);
+            return MYRI_EINPUT;
+        }
+    }
+    return MYRI_OK;
+}
+
+void myri_preset_print(const myri_preset *p, FILE *out)
+{
+    if (!p) return;
+    fprintf(out, "preset %s: %s\n", p->name, p->summary);
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(out, "  %-18s = %-10s  # %s\n", p->values[i].key, p->values[i].value, p->values[i].source);
+}

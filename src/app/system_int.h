@@ -1,0 +1,70 @@
+/* system_int.h -- inside the system job: its configuration and one run
+ * (system_job.c builds and runs, system_report.c writes the results). */
+#ifndef MYRI_APP_SYSTEM_INT_H
+#define MYRI_APP_SYSTEM_INT_H
+
+#include "app/system_job.h"
+#include "app/system_vcd.h"
+#include "fabric/fabric.h"
+#include "firmware/firmware.h"
+#include "host/host.h"
+#include "nic/bus.h"
+#include "nic/lanai.h"
+#include "topo/topo.h"
+
+#define MYRI_SYS_MAX_PSETS 12
+#define MYRI_SYS_MAX_ARGS 64
+#define MYRI_SYS_MAX_MACHINES 32
+#define MYRI_SYS_MAX_COUNTERS 64
+
+typedef struct myri_sys_cfg {
+    myri_scenario_common common;
+    const char *preset, *firmware;
+    const myri_node *programs;
+    myri_fabric_params fp;
+    myri_topo_config topo;
+    myri_lanai_params nic;
+    myri_bus_params bus;
+    myri_host_params host;
+    const myri_fw_def *fw;
+    void *fwp;                 /* the firmware's parameter struct */
+    myri_pset ps[MYRI_SYS_MAX_PSETS];
+    size_t nps;
+} myri_sys_cfg;
+
+typedef struct myri_sys_nic {
+    myri_bus *bus;
+    myri_lanai *lanai;
+    myri_fw_inst *fw;
+    myri_host *host;
+} myri_sys_nic;
+
+typedef struct myri_sys_run {
+    myri_topo_built b;
+    bool have_b;
+    myri_sim *sim;
+    myri_fabric *fabric;
+    myri_sys_nic *nic;
+    uint32_t nnic;
+    myri_vcd *vcd;
+    void *dl;                      /* the --program shared object */
+    myri_prog_main user_main;
+    const char *machine_names[MYRI_SYS_MAX_MACHINES];
+    size_t nprograms, nexited;     /* programs started / returned: the run stops when all returned */
+    myri_time_ps end_ps;
+    double wall_s;
+} myri_sys_run;
+
+/* Loads the configuration (firmware chosen first, then every table, then
+ * the preset for the keys the document leaves out). */
+myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error *err);
+void myri_sys_cfg_free(myri_sys_cfg *c);
+/* Builds and runs; r is filled even on error (free it with myri_sys_run_free). */
+myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
+                             const myri_run_opts *opts, bool progress, myri_error *err);
+void myri_sys_run_free(myri_sys_run *r);
+/* The JSON members of a run (programs, nics, fabric, times). */
+typedef struct myri_json myri_json;
+void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j);
+
+#endif

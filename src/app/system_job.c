@@ -1,0 +1,371 @@
+/* system_job.c -- the `system` job: hosts, programs, API, LANai NICs with
+ * their firmware, on the fabric (system_job.h, docs/SYSTEM.md). */
+#include "app/system_job.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/presets.h"
+#include "app/system_int.h"
+#include "app/system_vcd.h"
+#include "fabric/fabric.h"
+#include "firmware/firmware.h"
+#include "host/host.h"
+#include "nic/bus.h"
+#include "nic/lanai.h"
+
+/* ---- configuration ---------------------------------------------------------- */
+
+static const myri_param sys__top_params[] = {
+    {"preset", MYRI_P_STRING, NULL, "alpha-pci-1998", NULL, NULL,
+     "system preset: alpha-pci-1998 (seed 001) or sparc2-sbus-1994 (seed 002); its values replace the defaults "
+     "of keys the scenario does not set (myri run --help lists them with their sources)",
+     offsetof(myri_sys_cfg, preset), NULL},
+    {"firmware", MYRI_P_STRING, NULL, "mcp", NULL, NULL,
+     "firmware every NIC runs (its parameters under FIRMWARE.*): mcp = seed 001's MCP",
+     offsetof(myri_sys_cfg, firmware), NULL},
+    {"programs", MYRI_P_NODE, NULL, "", NULL, NULL,
+     "list of {program, hosts, args, start}: which program runs on which hosts", offsetof(myri_sys_cfg, programs),
+     NULL},
+};
+
+typedef struct sys__prog {
+    const char *program;
+    const myri_node *hosts, *args;
+    uint64_t start_ps;
+} sys__prog;
+
+static const myri_param sys__prog_params[] = {
+    {"program", MYRI_P_STRING, NULL, NULL, NULL, NULL,
+     "a built-in program (pingpong, latency, stream, traffic) or `user` (the --program FILE.so)",
+     offsetof(sys__prog, program), NULL},
+    {"hosts", MYRI_P_NODE, NULL, "all", NULL, NULL, "`all`, a host name, or a list of host names",
+     offsetof(sys__prog, hosts), NULL},
+    {"args", MYRI_P_NODE, NULL, "", NULL, NULL, "the program's arguments: a list of key=value words",
+     offsetof(sys__prog, args), NULL},
+    {"start", MYRI_P_TIME, "us", "0us", "0ns", NULL, "when the program starts", offsetof(sys__prog, start_ps),
+     NULL},
+};
+
+/* Builds the parameter sets (the firmware's table under its name). */
+static void sys__psets(myri_sys_cfg *c)
+{
+    size_t n = 0;
+    c->ps[n++] = (myri_pset){"", myri_scenario_params, myri_scenario_nparams, &c->common};
+    c->ps[n++] = (myri_pset){"", sys__top_params, sizeof sys__top_params / sizeof sys__top_params[0], c};
+    n += myri_fabric_psets(&c->fp, c->ps + n);
+    c->ps[n++] = (myri_pset){"topology", myri_topo_params, myri_topo_nparams, &c->topo};
+    c->ps[n++] = (myri_pset){"nic", myri_lanai_param_table, myri_lanai_nparams, &c->nic};
+    c->ps[n++] = (myri_pset){"bus", myri_bus_param_table, myri_bus_nparams, &c->bus};
+    c->ps[n++] = (myri_pset){"host", myri_host_param_table, myri_host_nparams, &c->host};
+    if (c->fw) c->ps[n++] = (myri_pset){c->fw->name, c->fw->params, c->fw->nparams, c->fwp};
+    c->nps = n;
+}
+
+void myri_sys_cfg_free(myri_sys_cfg *c)
+{
+    if (!c) return;
+    free(c->fwp);
+    c->fwp = NULL;
+}
+
+/* The firmware named by the document (before the tables are loaded). */
+static myri_status sys__firmware(myri_sys_cfg *c, const myri_node *root, myri_error *err)
+{
+    const myri_node *n = root ? myri_node_get(root, "firmware") : NULL;
+    const char *name = "mcp";
+    if (n) {
+        if (n->kind != MYRI_NODE_SCALAR) return myri_error_at(err, n, "firmware: expected a firmware name"), MYRI_EINPUT;
+        name = n->scalar;
+    }
+    c->fw = myri_fw_find(name);
+    if (!c->fw) {
+        char names[256] = "";
+        for (size_t i = 0; i < myri_fw_ndefs(); i++) {
+            if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, myri_fw_at(i)->name, sizeof names - strlen(names) - 1);
+        }
+        myri_error_at(err, n, "unknown firmware '%s'; expected one of: %s", name, names);
+        myri_error_set_key(err, "firmware");
+        return MYRI_EINPUT;
+    }
+    c->fwp = calloc(1, c->fw->params_size ? c->fw->params_size : 1);
+    if (!c->fwp) return MYRI_ENOMEM;
+    if (c->fw->params_default) c->fw->params_default(c->fwp);
+    return MYRI_OK;
+}
+
+myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error *err)
+{
+    memset(c, 0, sizeof *c);
+    myri_status st = sys__firmware(c, root, err);
+    if (st) return st;
+    sys__psets(c);
+    if ((st = myri_params_load(c->ps, c->nps, root, NULL, err)) != MYRI_OK) return st;
+    const myri_preset *p = myri_preset_find(c->preset);
+    if (!p) {
+        myri_error_at(err, root ? myri_node_get(root, "preset") : NULL, "unknown preset '%s'; expected one of: %s",
+                      c->preset, myri_preset_names());
+        myri_error_set_key(err, "preset");
+        return MYRI_EINPUT;
+    }
+    if ((st = myri_preset_apply(p, c->ps, c->nps, root, err)) != MYRI_OK) return st;
+    if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
+    if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
+    c->nic.type_bytes = c->fp.type_bytes;
+    c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
+    if (c->fp.type_bytes != 2) {
+        myri_error_at(err, root ? myri_node_path(root, "packet.type_bytes") : NULL,
+                      "packet.type_bytes: seed 001's frame has a two-byte type (0x0370); expected 2");
+        myri_error_set_key(err, "packet.type_bytes");
+        return MYRI_EINPUT;
+    }
+    return MYRI_OK;
+}
+
+/* ---- programs ------------------------------------------------------------------ */
+
+/* The host index named `name`, or -1. */
+static int64_t sys__host_by_name(const myri_topo *t, const char *name)
+{
+    for (size_t i = 0; i < t->nhosts; i++)
+        if (!strcmp(t->node[t->host_node[i]].name, name)) return (int64_t)i;
+    return -1;
+}
+
+/* Marks the hosts an entry names in `on` (nhosts flags). */
+static myri_status sys__prog_hosts(const myri_topo *t, const myri_node *hosts, bool *on, myri_error *err)
+{
+    if (!hosts || (hosts->kind == MYRI_NODE_SCALAR && !strcmp(hosts->scalar, "all"))) {
+        for (size_t i = 0; i < t->nhosts; i++) on[i] = true;
+        return MYRI_OK;
+    }
+    size_t n = hosts->kind == MYRI_NODE_SEQ ? hosts->n : 1;
+    if (hosts->kind == MYRI_NODE_MAP)
+        return myri_error_at(err, hosts, "hosts: expected `all`, a host name or a list of host names"), MYRI_EINPUT;
+    for (size_t k = 0; k < n; k++) {
+        const myri_node *h = hosts->kind == MYRI_NODE_SEQ ? hosts->item[k] : hosts;
+        int64_t i = h->kind == MYRI_NODE_SCALAR ? sys__host_by_name(t, h->scalar) : -1;
+        if (i < 0)
+            return myri_error_at(err, h, "hosts: '%s' is not a host of the topology; expected a host name such as '%s'",
+                                 h->kind == MYRI_NODE_SCALAR ? h->scalar : "(not a name)",
+                                 t->nhosts ? t->node[t->host_node[0]].name : "h0"),
+                   MYRI_EINPUT;
+        on[i] = true;
+    }
+    return MYRI_OK;
+}
+
+/* The argument words of an entry (pointers into the document). */
+static myri_status sys__prog_args(const myri_node *args, const char **argv, int *argc, myri_error *err)
+{
+    *argc = 0;
+    if (!args || (args->kind == MYRI_NODE_SCALAR && !args->scalar[0])) return MYRI_OK;
+    if (args->kind != MYRI_NODE_SEQ)
+        return myri_error_at(err, args, "args: expected a list of key=value words"), MYRI_EINPUT;
+    if (args->n > MYRI_SYS_MAX_ARGS)
+        return myri_error_at(err, args, "args: %zu words; expected at most %d", args->n, MYRI_SYS_MAX_ARGS),
+               MYRI_EINPUT;
+    for (size_t k = 0; k < args->n; k++) {
+        if (args->item[k]->kind != MYRI_NODE_SCALAR)
+            return myri_error_at(err, args->item[k], "args: expected a word (key=value)"), MYRI_EINPUT;
+        argv[(*argc)++] = args->item[k]->scalar;
+    }
+    return MYRI_OK;
+}
+
+/* The user program's entry point, from --program FILE.so. */
+static myri_status sys__user_main(myri_sys_run *r, const char *path, myri_error *err)
+{
+    if (r->user_main) return MYRI_OK;
+    if (!path) return myri_error_at(err, NULL, "a programs entry names `user`: give the program with "
+                                               "--program FILE.so"), MYRI_EINPUT;
+    r->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!r->dl) return myri_error_at(err, NULL, "--program %s: cannot load: %s", path, dlerror()), MYRI_EINPUT;
+    void *sym = dlsym(r->dl, "myri_main");
+    if (!sym)
+        return myri_error_at(err, NULL, "--program %s: no function `int myri_main(int argc, char **argv)`", path),
+               MYRI_EINPUT;
+    /* POSIX: a function pointer is converted through the object pointer dlsym returns */
+    memcpy(&r->user_main, &sym, sizeof r->user_main);
+    return MYRI_OK;
+}
+
+/* Starts every program of the `programs:` list. */
+static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, const myri_run_opts *opts,
+                                       myri_error *err)
+{
+    const myri_node *list = c->programs;
+    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0])) {
+        if (opts && opts->program_path)
+            return myri_error_at(err, NULL, "--program: the scenario has no `programs:` entry with program: user"),
+                   MYRI_EINPUT;
+        return MYRI_OK;
+    }
+    if (list->kind != MYRI_NODE_SEQ)
+        return myri_error_at(err, list, "programs: expected a list of {program, hosts, args, start}"), MYRI_EINPUT;
+    bool user_named = false;
+    const myri_topo *t = r->b.topo;
+    bool *on = calloc(t->nhosts ? t->nhosts : 1, sizeof *on);
+    if (!on) return MYRI_ENOMEM;
+    myri_status st = MYRI_OK;
+    for (size_t k = 0; k < list->n && !st; k++) {
+        sys__prog e;
+        if ((st = myri_params_load_map(sys__prog_params, sizeof sys__prog_params / sizeof sys__prog_params[0],
+                                       list->item[k], &e, err)) != MYRI_OK)
+            break;
+        myri_prog_main fn = NULL;
+        if (!strcmp(e.program, "user")) {
+            user_named = true;
+            if ((st = sys__user_main(r, opts ? opts->program_path : NULL, err)) != MYRI_OK) break;
+            fn = r->user_main;
+        } else if (!(fn = myri_program_find(e.program))) {
+            st = myri_error_at(err, myri_node_get(list->item[k], "program"),
+                               "unknown program '%s'; expected one of: %s|user", e.program, myri_program_names());
+            st = MYRI_EINPUT;
+            break;
+        }
+        const char *argv[MYRI_SYS_MAX_ARGS];
+        int argc;
+        memset(on, 0, t->nhosts * sizeof *on);
+        if ((st = sys__prog_hosts(t, e.hosts, on, err)) || (st = sys__prog_args(e.args, argv, &argc, err))) break;
+        for (size_t h = 0; h < t->nhosts && !st; h++)
+            if (on[h] && !(st = myri_host_run(r->nic[h].host, e.program, fn, argc, argv, e.start_ps, NULL)))
+                r->nprograms++;
+    }
+    free(on);
+    if (!st && opts && opts->program_path && !user_named)
+        st = (myri_error_at(err, list, "--program: no `programs:` entry has program: user"), MYRI_EINPUT);
+    return st;
+}
+
+/* ---- building and running -------------------------------------------------------------- */
+
+static int sys__route(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max)
+{
+    const myri_sys_run *r = ctx;
+    myri_route buf;
+    const myri_route *rt = max < 0 ? NULL : myri_routes_get(&r->b.routes, from, to, &buf);
+    if (!rt || rt->len == MYRI_ROUTE_NONE || rt->len > (unsigned)max) return -1;
+    memcpy(bytes, rt->byte, rt->len);
+    return rt->len;
+}
+
+/* A program returned: when the last one has, the run is over. */
+static void sys__exit(void *ctx, const myri_program *p)
+{
+    (void)p;
+    myri_sys_run *r = ctx;
+    if (++r->nexited == r->nprograms) myri_sim_stop(r->sim);
+}
+
+/* The firmware is already running on the board (the driver loaded it at
+ * boot): loading the same firmware again by name is accepted as a no-op. */
+static myri_status sys__load_mcp(void *ctx, int unit, const char *name)
+{
+    const myri_sys_nic *n = ctx;
+    if (unit != 0 || !name) return MYRI_EINVAL;
+    return strcmp(name, myri_fw_def_of(n->fw)->name) == 0 ? MYRI_OK : MYRI_ENOTFOUND;
+}
+
+/* One host: its bus, LANai with the firmware started, the host with the board. */
+static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_t i)
+{
+    myri_sys_nic *n = &r->nic[i];
+    const char *hname = r->b.topo->node[r->b.topo->host_node[i]].name;
+    char name[96];
+    n->bus = myri_bus_create(&c->bus);
+    if (!n->bus) return MYRI_ENOMEM;
+    snprintf(name, sizeof name, "nic.%s", hname);
+    myri_status st = myri_lanai_create(r->sim, name, &c->nic, n->bus, myri_fabric_port(r->fabric, i), &n->lanai);
+    if (st) return st;
+    if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
+    if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
+    myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
+                          .exit = sys__exit};
+    if ((st = myri_host_create(r->sim, hname, i, &c->host, &env, &n->host)) != MYRI_OK) return st;
+    if ((st = myri_host_add_board(n->host, 0, n->lanai, n->bus)) != MYRI_OK) return st;
+    return myri_host_set_mcp_loader(n->host, sys__load_mcp, n);
+}
+
+static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root, myri_error *err)
+{
+    myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing, .at = root};
+    if (root && myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
+    else env.ports = (uint32_t)c->fp.switch_ports; /* the preset's switch (seed 001: 8 ports) */
+    if (myri_topo_build(&c->topo, root ? myri_node_get(root, "topology") : NULL, &env, &r->b, err))
+        return MYRI_EINPUT;
+    r->have_b = true;
+    r->sim = myri_sim_create(c->common.seed);
+    if (!r->sim) return MYRI_ENOMEM;
+    myri_status st = myri_fabric_create(r->sim, r->b.topo, &c->fp, NULL, &r->fabric, err);
+    if (st) return st;
+    r->nnic = (uint32_t)r->b.topo->nhosts;
+    r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
+    if (!r->nic) return MYRI_ENOMEM;
+    for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
+    return st;
+}
+
+void myri_sys_run_free(myri_sys_run *r)
+{
+    if (!r) return;
+    myri_vcd_close(r->vcd, 0, NULL);
+    r->vcd = NULL;
+    /* the LANais first (their pending events are then ignored), then the
+     * simulation with its hosts and programs, then what the LANais used */
+    for (uint32_t i = 0; r->nic && i < r->nnic; i++) myri_lanai_destroy(r->nic[i].lanai);
+    myri_sim_destroy(r->sim);
+    for (uint32_t i = 0; r->nic && i < r->nnic; i++) {
+        myri_fw_destroy(r->nic[i].fw);
+        myri_bus_destroy(r->nic[i].bus);
+    }
+    free(r->nic);
+    if (r->have_b) myri_topo_built_free(&r->b);
+    if (r->dl) dlclose(r->dl);
+    memset(r, 0, sizeof *r);
+}
+
+static double sys__now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static myri_status sys__vcd(myri_sys_run *r, const myri_sys_cfg *c, const char *path, myri_error *err)
+{
+    myri_status st = myri_vcd_open(path, &r->vcd, err);
+    size_t nm = c->fw->nmachines < MYRI_SYS_MAX_MACHINES ? c->fw->nmachines : MYRI_SYS_MAX_MACHINES;
+    for (uint32_t i = 0; i < r->nnic && !st; i++) {
+        const char *hname = r->b.topo->node[r->b.topo->host_node[i]].name;
+        st = myri_vcd_add_nic(r->vcd, r->nic[i].lanai, hname, r->machine_names, nm);
+    }
+    return st ? st : myri_vcd_begin(r->vcd);
+}
+
+myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
+                             const myri_run_opts *opts, bool progress, myri_error *err)
+{
+    memset(r, 0, sizeof *r);
+    myri_status st = sys__build(r, c, root, err);
+    for (size_t m = 0; !st && m < c->fw->nmachines && m < MYRI_SYS_MAX_MACHINES; m++)
+        r->machine_names[m] = c->fw->machines[m].name;
+    if (!st) st = sys__start_programs(r, c, opts, err);
+    if (!st && opts && opts->vcd_path) st = sys__vcd(r, c, opts->vcd_path, err);
+    if (st) return st;
+    if (progress && opts && opts->progress) myri_sim_set_progress(r->sim, opts->progress, c->common.duration_ps);
+    double t0 = sys__now_s();
+    myri_sim_run(r->sim, c->common.duration_ps, 0);
+    r->wall_s = sys__now_s() - t0;
+    r->end_ps = myri_sim_now(r->sim);
+    myri_sim_finish(r->sim);
+    if (r->vcd) {
+        st = myri_vcd_close(r->vcd, r->end_ps, err);
+        r->vcd = NULL;
+    }
+    return st;
+}

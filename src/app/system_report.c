@@ -1,0 +1,380 @@
+/* system_report.c -- what a system run measured: program figures, per-NIC
+ * utilisation with the bottleneck named, packet accounting, the run's hash;
+ * as text or JSON (system_job.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/presets.h"
+#include "app/system_int.h"
+#include "myri/json.h"
+
+/* ---- per-NIC figures ------------------------------------------------------------- */
+
+enum { SYS_R_CPU, SYS_R_HDMA, SYS_R_SDMA, SYS_R_RDMA, SYS_R_BUS, SYS_NRES };
+static const char *const sys__res_name[SYS_NRES] = {"LANai CPU", "host DMA", "send DMA", "receive DMA", "I/O bus"};
+static const char *const sys__res_key[SYS_NRES] = {"cpu", "host_dma", "send_dma", "recv_dma", "bus"};
+
+typedef struct sys__nicfig {
+    myri_lanai_stats ls;
+    myri_bus_stats bs;
+    myri_host_stats hs;
+    double util[SYS_NRES];
+    int worst;             /* the busiest resource */
+} sys__nicfig;
+
+static void sys__nic_figures(const myri_sys_run *r, uint32_t i, sys__nicfig *f)
+{
+    memset(f, 0, sizeof *f);
+    myri_lanai_get_stats(r->nic[i].lanai, &f->ls);
+    myri_bus_get_stats(r->nic[i].bus, &f->bs);
+    myri_host_get_stats(r->nic[i].host, &f->hs);
+    double el = f->ls.elapsed_ps ? (double)f->ls.elapsed_ps : 1.0;
+    f->util[SYS_R_CPU] = (double)(f->ls.cpu_ps[0] + f->ls.cpu_ps[1]) / el;
+    f->util[SYS_R_HDMA] = (double)(f->ls.hdma_ps[0] + f->ls.hdma_ps[1]) / el;
+    f->util[SYS_R_SDMA] = (double)f->ls.sdma_ps / el;
+    f->util[SYS_R_RDMA] = (double)f->ls.rdma_ps / el;
+    myri_time_ps bus = 0;
+    for (int u = 0; u < MYRI_BUS_NUSERS; u++) bus += f->bs.busy_ps[u];
+    f->util[SYS_R_BUS] = (double)bus / el;
+    f->worst = 0;
+    for (int k = 1; k < SYS_NRES; k++)
+        if (f->util[k] > f->util[f->worst]) f->worst = k;
+}
+
+/* "host DMA is the bottleneck: busy 97 % (...)" or "no engine is saturated". */
+static void sys__bottleneck_text(const sys__nicfig *f, char *buf, size_t len)
+{
+    int w = f->worst;
+    double p = 100.0 * f->util[w];
+    if (f->util[w] >= 0.5)
+        snprintf(buf, len, "%s is the bottleneck: busy %.0f %% of the run", sys__res_name[w], p);
+    else
+        snprintf(buf, len, "no engine is saturated: the busiest, the %s, is busy %.0f %% of the run",
+                 sys__res_name[w], p);
+}
+
+/* ---- accounting ------------------------------------------------------------------ */
+
+typedef struct sys__acct {
+    myri_fabric_counters fc;
+    uint64_t fw[MYRI_SYS_MAX_COUNTERS];   /* firmware counters summed over NICs */
+    size_t nfw;
+} sys__acct;
+
+static void sys__accounting(const myri_sys_run *r, sys__acct *a)
+{
+    memset(a, 0, sizeof *a);
+    myri_fabric_get_counters(r->fabric, &a->fc);
+    if (!r->nnic) return;
+    const myri_fw_def *d = myri_fw_def_of(r->nic[0].fw);
+    a->nfw = d->ncounters < MYRI_SYS_MAX_COUNTERS ? d->ncounters : MYRI_SYS_MAX_COUNTERS;
+    for (uint32_t i = 0; i < r->nnic; i++)
+        for (size_t k = 0; k < a->nfw; k++) a->fw[k] += myri_fw_counter(r->nic[i].fw, (uint32_t)k);
+}
+
+/* ---- hash -------------------------------------------------------------------------- */
+
+static uint64_t sys__mix(uint64_t h, uint64_t v)
+{
+    for (int k = 0; k < 8; k++) {
+        h ^= (v >> (8 * k)) & 0xffu;
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static uint64_t sys__hash(const myri_sys_run *r, const sys__acct *a)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    h = sys__mix(h, a->fc.result_hash);
+    h = sys__mix(h, r->end_ps);
+    for (size_t k = 0; k < a->nfw; k++) h = sys__mix(h, a->fw[k]);
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        const myri_host *host = r->nic[i].host;
+        for (size_t p = 0; p < myri_host_nprograms(host); p++) {
+            const myri_program *pg = myri_host_program(host, p);
+            h = sys__mix(h, (uint64_t)(int64_t)myri_program_exit_code(pg));
+            for (size_t k = 0; k < myri_program_nreports(pg); k++) {
+                const char *key;
+                double v;
+                myri_program_report(pg, k, &key, &v);
+                uint64_t bits;
+                memcpy(&bits, &v, sizeof bits);
+                for (const char *c = key; *c; c++) h = sys__mix(h, (uint8_t)*c);
+                h = sys__mix(h, bits);
+            }
+        }
+    }
+    return h;
+}
+
+/* ---- results for callers ---------------------------------------------------------------- */
+
+static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = 0;
+    out->all_done = true;
+    for (uint32_t i = 0; i < r->nnic; i++)
+        for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++)
+            n += myri_program_nreports(myri_host_program(r->nic[i].host, p));
+    out->fig = calloc(n ? n : 1, sizeof *out->fig);
+    if (!out->fig) return MYRI_ENOMEM;
+    for (uint32_t i = 0; i < r->nnic; i++)
+        for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++) {
+            const myri_program *pg = myri_host_program(r->nic[i].host, p);
+            if (!myri_program_done(pg)) out->all_done = false;
+            else if (myri_program_exit_code(pg) > out->worst_exit) out->worst_exit = myri_program_exit_code(pg);
+            for (size_t k = 0; k < myri_program_nreports(pg); k++) {
+                myri_system_figure *f = &out->fig[out->nfig++];
+                const char *key;
+                myri_program_report(pg, k, &key, &f->value);
+                f->host = i;
+                snprintf(f->program, sizeof f->program, "%s", myri_program_name(pg));
+                snprintf(f->key, sizeof f->key, "%s", key);
+            }
+        }
+    sys__acct a;
+    sys__accounting(r, &a);
+    out->hash = sys__hash(r, &a);
+    out->sim_time_ps = r->end_ps;
+    out->events = myri_sim_events(r->sim);
+    out->wall_s = r->wall_s;
+    return MYRI_OK;
+}
+
+void myri_system_result_free(myri_system_result *r)
+{
+    if (!r) return;
+    free(r->fig);
+    memset(r, 0, sizeof *r);
+}
+
+double myri_system_figure_get(const myri_system_result *r, const char *key)
+{
+    for (size_t i = 0; r && key && i < r->nfig; i++)
+        if (!strcmp(r->fig[i].key, key)) return r->fig[i].value;
+    return NAN;
+}
+
+myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs, const myri_run_opts *opts,
+                                myri_system_result *out, myri_error *err)
+{
+    if (!out) return MYRI_EINVAL;
+    memset(out, 0, sizeof *out);
+    myri_sys_cfg c;
+    myri_status st = myri_sys_cfg_load(&c, root, err);
+    if (!st && programs) c.programs = programs;
+    if (!st && opts && opts->have_seed) c.common.seed = opts->seed;
+    myri_sys_run r;
+    if (!st) {
+        st = myri_sys_run_cfg(&r, &c, root, opts, false, err);
+        if (!st) st = sys__collect(&r, out);
+        myri_sys_run_free(&r);
+    }
+    myri_sys_cfg_free(&c);
+    return st;
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+static void sys__text_programs(const myri_sys_run *r, FILE *o)
+{
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        const myri_host *host = r->nic[i].host;
+        for (size_t p = 0; p < myri_host_nprograms(host); p++) {
+            const myri_program *pg = myri_host_program(host, p);
+            const char *hn = r->b.topo->node[r->b.topo->host_node[i]].name;
+            if (myri_program_done(pg))
+                fprintf(o, "program  %s %s: exit %d\n", hn, myri_program_name(pg), myri_program_exit_code(pg));
+            else
+                fprintf(o, "program  %s %s: STILL RUNNING at the end of the run (duration reached)\n", hn,
+                        myri_program_name(pg));
+            for (size_t k = 0; k < myri_program_nreports(pg); k++) {
+                const char *key;
+                double v;
+                myri_program_report(pg, k, &key, &v);
+                fprintf(o, "           %-34s %.6g\n", key, v);
+            }
+        }
+    }
+}
+
+static void sys__text_nics(const myri_sys_run *r, FILE *o)
+{
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        sys__nicfig f;
+        sys__nic_figures(r, i, &f);
+        if (f.ls.sdma_packets == 0 && f.ls.rdma_windows <= 1 && f.hs.pio_reads == 0) continue; /* untouched */
+        char bn[160];
+        sys__bottleneck_text(&f, bn, sizeof bn);
+        fprintf(o, "nic      %s: %s\n", r->b.topo->node[r->b.topo->host_node[i]].name, bn);
+        fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
+                   "receive DMA %.1f %%, bus %.1f %%\n",
+                100 * f.util[SYS_R_CPU], 100.0 * (double)f.ls.cpu_ps[0] / (double)(f.ls.elapsed_ps ? f.ls.elapsed_ps : 1),
+                100.0 * (double)f.ls.cpu_ps[1] / (double)(f.ls.elapsed_ps ? f.ls.elapsed_ps : 1), 100 * f.util[SYS_R_HDMA],
+                100 * f.util[SYS_R_SDMA], 100 * f.util[SYS_R_RDMA], 100 * f.util[SYS_R_BUS]);
+        fprintf(o, "           host DMA overlapped send DMA %.3f us, receive DMA %.3f us; packets sent %llu, "
+                   "windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
+                (double)f.ls.hdma_sdma_ps / 1e6, (double)f.ls.hdma_rdma_ps / 1e6,
+                (unsigned long long)f.ls.sdma_packets, (unsigned long long)f.ls.rdma_windows,
+                (unsigned long long)f.ls.interrupts, (unsigned long long)f.hs.pio_reads,
+                (unsigned long long)f.hs.pio_writes);
+        if (f.ls.faults) fprintf(o, "           FIRMWARE FAULTS: %llu\n", (unsigned long long)f.ls.faults);
+    }
+}
+
+static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
+{
+    fprintf(o, "fabric   injected %llu = delivered %llu + misdelivered %llu + dropped %llu + in flight %llu\n",
+            (unsigned long long)a->fc.injected, (unsigned long long)a->fc.delivered,
+            (unsigned long long)a->fc.misdelivered, (unsigned long long)a->fc.dropped_total,
+            (unsigned long long)a->fc.in_flight);
+    if (!r->nnic) return;
+    const myri_fw_def *d = myri_fw_def_of(r->nic[0].fw);
+    fprintf(o, "firmware %s counters (all NICs):", d->name);
+    for (size_t k = 0; k < a->nfw; k++)
+        if (a->fw[k]) fprintf(o, " %s %llu", d->counters[k].name, (unsigned long long)a->fw[k]);
+    fprintf(o, "\n");
+}
+
+static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts)
+{
+    FILE *o = opts->out ? opts->out : stdout;
+    sys__acct a;
+    sys__accounting(r, &a);
+    uint64_t h = sys__hash(r, &a);
+    myri_system_result res;
+    myri_status st = sys__collect(r, &res);
+    if (st) return st;
+    if (opts->json) {
+        myri_json *j = myri_json_create(o, false);
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "job", "system");
+        myri_json_key(j, "configuration");
+        myri_json_obj_begin(j);
+        myri_params_echo_json(c->ps, c->nps, j);
+        myri_json_obj_end(j);
+        myri_sys_json_body(r, &res, j);
+        myri_json_key(j, "hash");
+        myri_json_hash(j, h);
+        myri_json_obj_end(j);
+        st = myri_json_finish(j);
+    } else {
+        fprintf(o, "system   %zu hosts, firmware %s, preset %s, seed %llu\n", r->b.topo->nhosts, c->fw->name,
+                c->preset, (unsigned long long)c->common.seed);
+        sys__text_programs(r, o);
+        sys__text_nics(r, o);
+        sys__text_acct(r, &a, o);
+        fprintf(o, "run      %.3f us simulated in %.3f s wall, %llu events\n", (double)r->end_ps / 1e6, r->wall_s,
+                (unsigned long long)myri_sim_events(r->sim));
+        fprintf(o, "hash     0x%016llx\n", (unsigned long long)h);
+    }
+    bool ok = res.all_done && res.worst_exit == 0;
+    myri_system_result_free(&res);
+    return st ? st : ok ? MYRI_OK : MYRI_EMODEL;
+}
+
+/* The JSON members of a run: programs, nics, accounting. */
+void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
+{
+    myri_json_key(j, "programs");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < res->nfig; i++) {
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "host", r->b.topo->node[r->b.topo->host_node[res->fig[i].host]].name);
+        myri_json_kstr(j, "program", res->fig[i].program);
+        myri_json_kstr(j, "key", res->fig[i].key);
+        myri_json_knum(j, "value", res->fig[i].value);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_kbool(j, "all_done", res->all_done);
+    myri_json_kint(j, "worst_exit", res->worst_exit);
+    myri_json_key(j, "nics");
+    myri_json_arr_begin(j);
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        sys__nicfig f;
+        sys__nic_figures(r, i, &f);
+        char bn[160];
+        sys__bottleneck_text(&f, bn, sizeof bn);
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "host", r->b.topo->node[r->b.topo->host_node[i]].name);
+        for (int k = 0; k < SYS_NRES; k++) {
+            char key[40];
+            snprintf(key, sizeof key, "util_%s", sys__res_key[k]);
+            myri_json_knum(j, key, f.util[k]);
+        }
+        myri_json_kstr(j, "bottleneck", sys__res_key[f.worst]);
+        myri_json_kstr(j, "bottleneck_text", bn);
+        myri_json_kuint(j, "hdma_sdma_overlap_ps", f.ls.hdma_sdma_ps);
+        myri_json_kuint(j, "hdma_rdma_overlap_ps", f.ls.hdma_rdma_ps);
+        myri_json_kuint(j, "faults", f.ls.faults);
+        const myri_fw_def *d = myri_fw_def_of(r->nic[i].fw);
+        myri_json_key(j, "firmware");
+        myri_json_obj_begin(j);
+        for (size_t k = 0; k < d->ncounters; k++)
+            myri_json_kuint(j, d->counters[k].name, myri_fw_counter(r->nic[i].fw, (uint32_t)k));
+        myri_json_obj_end(j);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_fabric_counters fc;
+    myri_fabric_get_counters(r->fabric, &fc);
+    myri_json_key(j, "fabric");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "injected", fc.injected);
+    myri_json_kuint(j, "delivered", fc.delivered);
+    myri_json_kuint(j, "misdelivered", fc.misdelivered);
+    myri_json_kuint(j, "dropped", fc.dropped_total);
+    myri_json_kuint(j, "in_flight", fc.in_flight);
+    myri_json_obj_end(j);
+    myri_json_knum(j, "sim_time_us", (double)r->end_ps / 1e6);
+    myri_json_knum(j, "wall_s", r->wall_s);
+    myri_json_kuint(j, "events", myri_sim_events(r->sim));
+}
+
+/* ---- the job ------------------------------------------------------------------------------ */
+
+static void sys__help_params(FILE *out)
+{
+    myri_sys_cfg c;
+    myri_error err;
+    if (myri_sys_cfg_load(&c, NULL, &err) == MYRI_OK) myri_params_help(c.ps, c.nps, out);
+    myri_sys_cfg_free(&c);
+    fprintf(out, "\nsystem presets (`preset:`), each value with its source:\n");
+    const char *names[] = {"alpha-pci-1998", "sparc2-sbus-1994"};
+    for (size_t i = 0; i < 2; i++) myri_preset_print(myri_preset_find(names[i]), out);
+}
+
+static myri_status sys__run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
+{
+    (void)file;
+    myri_sys_cfg c;
+    myri_status st = myri_sys_cfg_load(&c, root, err);
+    if (!st && opts->have_seed) c.common.seed = opts->seed;
+    if (!st && opts->pcap_path) st = (myri_error_at(err, NULL, "--pcap is not supported by the system job yet"), MYRI_EINPUT);
+    myri_sys_run r;
+    memset(&r, 0, sizeof r);
+    if (!st) {
+        st = myri_sys_run_cfg(&r, &c, root, opts, true, err);
+        if (!st) {
+            st = sys__print(&c, &r, opts);
+            if (st == MYRI_EMODEL)
+                myri_error_at(err, NULL, "the run failed: a program did not finish or returned a non-zero exit code "
+                                         "(see its figures above)");
+        }
+    }
+    myri_sys_run_free(&r);
+    myri_sys_cfg_free(&c);
+    return st;
+}
+
+const myri_job myri_system_job = {
+    .name = "system",
+    .help = "hosts running programs against the Myrinet API, LANai NICs running a firmware (seed 001's MCP), "
+            "on the fabric; ends when every program returned",
+    .help_params = sys__help_params,
+    .run = sys__run,
+};

@@ -1,0 +1,210 @@
+/* system_vcd.c -- NIC timelines as VCD (see system_vcd.h). */
+#include "app/system_vcd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VCD_SIG_HDMA = 0, VCD_SIG_SDMA, VCD_SIG_RDMA, VCD_SIG_CPU, VCD_SIG_ISR, VCD_NFIXED };
+
+typedef struct vcd__sig {
+    char id[8];          /* the VCD identifier code */
+    unsigned width;      /* bits */
+    uint32_t value;
+} vcd__sig;
+
+typedef struct vcd__nic {
+    struct myri_vcd *v;
+    char name[64];
+    const char *const *machines;
+    size_t nmachines;
+    vcd__sig *sig;       /* VCD_NFIXED + nmachines */
+} vcd__nic;
+
+struct myri_vcd {
+    FILE *f;
+    vcd__nic *nic;
+    size_t nnic, capnic;
+    unsigned next_id;
+    bool begun, failed;
+    myri_time_ps t;      /* the last time stamp written */
+    bool t_written;
+};
+
+static void vcd__id(unsigned n, char *out)
+{
+    /* printable identifier codes '!'..'~', little-endian base 94 */
+    size_t k = 0;
+    do {
+        out[k++] = (char)('!' + n % 94u);
+        n /= 94u;
+    } while (n && k < 6);
+    out[k] = '\0';
+}
+
+myri_status myri_vcd_open(const char *path, myri_vcd **out, myri_error *err)
+{
+    if (!out) return MYRI_EINVAL;
+    *out = NULL;
+    if (!path) return MYRI_EINVAL;
+    myri_vcd *v = calloc(1, sizeof *v);
+    if (!v) return MYRI_ENOMEM;
+    v->f = fopen(path, "w");
+    if (!v->f) {
+        if (err) myri_error_at(err, NULL, "--vcd %s: cannot write: %s", path, strerror(errno));
+        free(v);
+        return MYRI_EIO;
+    }
+    *out = v;
+    return MYRI_OK;
+}
+
+static void vcd__stamp(myri_vcd *v, myri_time_ps t)
+{
+    if (t < v->t) t = v->t; /* never backwards (events arrive in engine order) */
+    if (!v->t_written || t != v->t) {
+        if (fprintf(v->f, "#%llu\n", (unsigned long long)t) < 0) v->failed = true;
+        v->t = t;
+        v->t_written = true;
+    }
+}
+
+static void vcd__put(myri_vcd *v, const vcd__sig *s)
+{
+    int rc;
+    if (s->width == 1) {
+        rc = fprintf(v->f, "%u%s\n", (unsigned)(s->value & 1u), s->id);
+    } else {
+        char bits[40];
+        unsigned n = 0;
+        bool lead = true;
+        for (int b = (int)s->width - 1; b >= 0; b--) {
+            unsigned bit = (s->value >> b) & 1u;
+            if (lead && !bit && b > 0) continue;
+            lead = false;
+            bits[n++] = (char)('0' + bit);
+        }
+        bits[n] = '\0';
+        rc = fprintf(v->f, "b%s %s\n", bits, s->id);
+    }
+    if (rc < 0) v->failed = true;
+}
+
+static void vcd__set(vcd__nic *n, size_t k, uint32_t value, myri_time_ps t)
+{
+    myri_vcd *v = n->v;
+    vcd__sig *s = &n->sig[k];
+    if (s->width < 32) value &= (1u << s->width) - 1u;
+    if (s->value == value) return;
+    s->value = value;
+    if (!v->begun) return;
+    vcd__stamp(v, t);
+    vcd__put(v, s);
+}
+
+static void vcd__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
+{
+    (void)l;
+    vcd__nic *n = ctx;
+    switch (ev) {
+    case MYRI_LANAI_EV_HDMA: vcd__set(n, VCD_SIG_HDMA, a ? (b == MYRI_LANAI_DIR_E2L ? 2u : 1u) : 0u, t); break;
+    case MYRI_LANAI_EV_SDMA: vcd__set(n, VCD_SIG_SDMA, a ? 1u : 0u, t); break;
+    case MYRI_LANAI_EV_RDMA: vcd__set(n, VCD_SIG_RDMA, a ? 1u : 0u, t); break;
+    case MYRI_LANAI_EV_CPU: vcd__set(n, VCD_SIG_CPU, a, t); break;
+    case MYRI_LANAI_EV_ISR: vcd__set(n, VCD_SIG_ISR, a, t); break;
+    case MYRI_LANAI_EV_FW:
+        if (a < n->nmachines) vcd__set(n, VCD_NFIXED + a, b, t);
+        break;
+    default: break;
+    }
+}
+
+static void vcd__scope_name(const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; in && *in && k + 1 < len; in++) {
+        char c = *in;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = '\0';
+    if (k == 0 && len > 1) snprintf(out, len, "nic");
+}
+
+myri_status myri_vcd_add_nic(myri_vcd *v, myri_lanai *l, const char *name, const char *const *machines,
+                             size_t nmachines)
+{
+    if (!v || !l || v->begun || (nmachines && !machines)) return v && v->begun ? MYRI_ESTATE : MYRI_EINVAL;
+    if (v->nnic == v->capnic) {
+        size_t cap = v->capnic ? 2 * v->capnic : 8;
+        vcd__nic *p = realloc(v->nic, cap * sizeof *p);
+        if (!p) return MYRI_ENOMEM;
+        v->nic = p;
+        v->capnic = cap;
+    }
+    vcd__nic *n = &v->nic[v->nnic];
+    memset(n, 0, sizeof *n);
+    n->sig = calloc(VCD_NFIXED + nmachines, sizeof *n->sig);
+    if (!n->sig) return MYRI_ENOMEM;
+    n->v = v;
+    vcd__scope_name(name, n->name, sizeof n->name);
+    n->machines = machines;
+    n->nmachines = nmachines;
+    static const unsigned width[VCD_NFIXED] = {2, 1, 1, 2, 32};
+    for (size_t k = 0; k < VCD_NFIXED + nmachines; k++) {
+        n->sig[k].width = k < VCD_NFIXED ? width[k] : 8;
+        vcd__id(v->next_id++, n->sig[k].id);
+    }
+    myri_status st = myri_lanai_add_trace(l, vcd__trace, n);
+    if (st) {
+        free(n->sig);
+        return st;
+    }
+    v->nnic++;
+    return MYRI_OK;
+}
+
+myri_status myri_vcd_begin(myri_vcd *v)
+{
+    if (!v) return MYRI_EINVAL;
+    if (v->begun) return MYRI_ESTATE;
+    static const char *const fixed[VCD_NFIXED] = {"host_dma", "send_dma", "recv_dma", "cpu", "isr"};
+    FILE *f = v->f;
+    fprintf(f, "$comment Myri NIC timeline: host_dma 0 idle 1 to host 2 from host; cpu 0 idle 1 user 2 system; "
+               "firmware machines by state index $end\n$timescale 1ps $end\n$scope module myri $end\n");
+    for (size_t i = 0; i < v->nnic; i++) {
+        const vcd__nic *n = &v->nic[i];
+        fprintf(f, "$scope module %s $end\n", n->name);
+        for (size_t k = 0; k < VCD_NFIXED + n->nmachines; k++) {
+            char nm[64];
+            vcd__scope_name(k < VCD_NFIXED ? fixed[k] : n->machines[k - VCD_NFIXED], nm, sizeof nm);
+            fprintf(f, "$var wire %u %s %s%s $end\n", n->sig[k].width, n->sig[k].id, k < VCD_NFIXED ? "" : "fw_", nm);
+        }
+        fprintf(f, "$upscope $end\n");
+    }
+    fprintf(f, "$upscope $end\n$enddefinitions $end\n");
+    v->begun = true;
+    vcd__stamp(v, 0);
+    fprintf(f, "$dumpvars\n");
+    for (size_t i = 0; i < v->nnic; i++)
+        for (size_t k = 0; k < VCD_NFIXED + v->nic[i].nmachines; k++) vcd__put(v, &v->nic[i].sig[k]);
+    if (fprintf(f, "$end\n") < 0) v->failed = true;
+    return MYRI_OK;
+}
+
+myri_status myri_vcd_close(myri_vcd *v, myri_time_ps end_ps, myri_error *err)
+{
+    if (!v) return MYRI_OK;
+    if (v->begun) vcd__stamp(v, end_ps);
+    bool failed = v->failed || ferror(v->f);
+    if (fclose(v->f) != 0) failed = true;
+    for (size_t i = 0; i < v->nnic; i++) free(v->nic[i].sig);
+    free(v->nic);
+    free(v);
+    if (failed) {
+        if (err) myri_error_at(err, NULL, "--vcd: writing the timeline failed");
+        return MYRI_EIO;
+    }
+    return MYRI_OK;
+}

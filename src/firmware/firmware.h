@@ -1,0 +1,187 @@
+/* firmware.h -- firmware as data: state machines held as tables, run by one
+ * interpreter (fw.c) on a LANai's CPU.  See docs/FIRMWARE.md.
+ *
+ * A firmware module (myri_fw_def, found by name) is:
+ *   machines  each with its states and the context it runs in (user: polled
+ *             by the main loop; system: run when an interrupt switches the
+ *             CPU to system context, and at reset);
+ *   events    named predicates over the LANai and the firmware state, each
+ *             with a Promela expression and the cycles one poll of it costs;
+ *   guards    named predicates with their Promela text;
+ *   rules     {from, to, event, guard, abstract effects, action, cycles, name}
+ *             per machine: when the machine is in `from`, its event holds
+ *             and its guard holds, the rule fires: the action (a C function,
+ *             the concrete work) runs and the machine goes to `to`;
+ *   queues, variables, counters   named in tables; the actions change them
+ *             only through myri_fw_q_put/q_get/set/count, which the
+ *             interpreter logs so that a test can check each action against
+ *             its row's effects (myri_fw_set_check).
+ * The interpreter is the only control flow: actions are straight-line work
+ * (no choice between effects; a choice is two rules with two guards).
+ *
+ * Time unit: LANai CPU cycles (nic.clock) for costs, picoseconds for times.
+ */
+#ifndef MYRI_FIRMWARE_FIRMWARE_H
+#define MYRI_FIRMWARE_FIRMWARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "myri/config.h"
+#include "nic/lanai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct myri_fw_inst myri_fw_inst;
+
+/* ---- abstract effects ------------------------------------------------------ */
+typedef enum myri_fw_op {
+    MYRI_FW_NOP = 0,      /* end of a rule's effect list */
+    MYRI_FW_START_HDMA,   /* a = DMA_DIR (MYRI_LANAI_DIR_*): the DMA_CTR write */
+    MYRI_FW_START_SDMA,   /* a = 1 with tail (SMLT), 0 without (SML) */
+    MYRI_FW_ARM_RDMA,     /* the RML write */
+    MYRI_FW_CLEAR_ISR,    /* a = the ISR bits written (write-1-to-clear) */
+    MYRI_FW_SET_IMR,      /* a = the IMR value written */
+    MYRI_FW_PIO_SEND,     /* SB/SH/SW writes (one effect for the run of them, a = 0) or ST (a = 1: tail) */
+    MYRI_FW_Q_PUT,        /* a = queue index */
+    MYRI_FW_Q_GET,        /* a = queue index */
+    MYRI_FW_SET,          /* a = variable index, b = value (MYRI_FW_ANY: computed by the action) */
+    MYRI_FW_COUNT,        /* a = counter index */
+    MYRI_FW_NOPS
+} myri_fw_op;
+#define MYRI_FW_ANY INT32_MIN
+#define MYRI_FW_MAX_EFF 6
+
+typedef struct myri_fw_effect {
+    uint8_t op;   /* myri_fw_op */
+    uint32_t a;
+    int32_t b;
+} myri_fw_effect;
+
+/* ---- tables ----------------------------------------------------------------- */
+typedef struct myri_fw_event {
+    const char *name;
+    const char *promela;   /* the predicate as a Promela expression */
+    uint32_t poll_cycles;  /* cycles one test of it costs in the polling loop */
+    bool (*test)(void *fw, myri_lanai *l);
+    /* A live pointer (LAR, RMP) changes without waking the idle CPU: while a
+     * machine's current state polls an event whose `live` returns true, the
+     * idle loop looks again every follow_ps (myri_fw_set_follow).  NULL: the
+     * event changes only with what wakes the CPU (ISR, host writes). */
+    bool (*live)(void *fw, myri_lanai *l);
+} myri_fw_event;
+
+typedef struct myri_fw_guard {
+    const char *name;
+    const char *promela;
+    bool (*test)(void *fw, myri_lanai *l);  /* NULL: always true */
+} myri_fw_guard;
+
+typedef struct myri_fw_rule {
+    uint8_t from, to;
+    uint8_t event;                        /* index into def->events */
+    uint8_t guard;                        /* index into def->guards (0: the "true" guard) */
+    myri_fw_effect eff[MYRI_FW_MAX_EFF];  /* in the order the action does them; ends at NOP */
+    void (*act)(void *fw, myri_lanai *l); /* the concrete work */
+    uint32_t cycles;                      /* fixed LANai cycles */
+    uint32_t (*extra)(void *fw, myri_lanai *l);  /* data-dependent cycles (NULL: none), at choice time */
+    const char *name;
+} myri_fw_rule;
+
+typedef struct myri_fw_machine {
+    const char *name;
+    myri_lanai_ctx ctx;          /* where its rules run */
+    const char *const *states;   /* state names; state 0 is the initial state */
+    uint8_t nstates;
+    const myri_fw_rule *rules;   /* tried in table order */
+    uint16_t nrules;
+} myri_fw_machine;
+
+typedef struct myri_fw_name {
+    const char *name;
+    const char *help;
+} myri_fw_name;
+
+typedef struct myri_fw_def {
+    const char *name;             /* "mcp"; also the prefix of its parameters */
+    const char *summary;
+    const myri_param *params;     /* the firmware's parameter table (prefix = name) */
+    size_t nparams, params_size;  /* params_size: bytes of the parameter struct */
+    void (*params_default)(void *params);
+    const myri_fw_machine *machines;
+    uint8_t nmachines;
+    const myri_fw_event *events;
+    uint8_t nevents;
+    const myri_fw_guard *guards;  /* guards[0] is "true" */
+    uint8_t nguards;
+    const myri_fw_name *queues, *vars, *counters;
+    uint8_t nqueues, nvars, ncounters;
+    /* The firmware's own state: created with its parameters on a LANai, with
+     * the interpreter instance it reports through (myri_fw_inst). */
+    myri_status (*create)(const void *params, myri_lanai *l, myri_fw_inst *rt, void **fw);
+    void (*destroy)(void *fw);
+} myri_fw_def;
+
+/* The registry of firmwares: NULL if unknown. */
+const myri_fw_def *myri_fw_find(const char *name);
+size_t myri_fw_ndefs(void);
+const myri_fw_def *myri_fw_at(size_t i);
+
+/* ---- instances ------------------------------------------------------------------ */
+
+/* Creates the firmware `def` with its parameters (NULL: defaults) on l and
+ * makes it l's CPU (myri_lanai_set_cpu).  Start the LANai with
+ * myri_lanai_start(l) afterwards.  The instance must outlive the LANai's
+ * stepping (destroy it after the simulation ends). */
+myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out);
+void myri_fw_destroy(myri_fw_inst *fi);
+void *myri_fw_state(myri_fw_inst *fi);            /* the firmware's own state */
+const myri_fw_def *myri_fw_def_of(const myri_fw_inst *fi);
+uint8_t myri_fw_machine_state(const myri_fw_inst *fi, uint8_t machine);
+
+/* For actions and guards: the logged operations on named things. */
+void myri_fw_q_put(myri_fw_inst *fi, uint32_t q);
+void myri_fw_q_get(myri_fw_inst *fi, uint32_t q);
+void myri_fw_set(myri_fw_inst *fi, uint32_t var, int32_t value);
+int32_t myri_fw_get(const myri_fw_inst *fi, uint32_t var);
+void myri_fw_count(myri_fw_inst *fi, uint32_t counter);
+uint64_t myri_fw_counter(const myri_fw_inst *fi, uint32_t counter);
+/* While idle in a state that follows a live pointer, look again this often. */
+void myri_fw_set_follow(myri_fw_inst *fi, myri_time_ps follow_ps);
+
+/* ---- checking and report ---------------------------------------------------------- */
+/* With check on, every action's register writes (seen through a LANai trace)
+ * and logged operations are compared with its row's effects.  Off by default
+ * (it adds a trace observer). */
+myri_status myri_fw_set_check(myri_fw_inst *fi, bool on);
+typedef struct myri_fw_check {
+    uint64_t actions;        /* actions checked */
+    uint64_t mismatches;     /* actions whose operations differ from their row */
+    char first[256];         /* the first mismatch, in words */
+} myri_fw_check;
+void myri_fw_get_check(const myri_fw_inst *fi, myri_fw_check *out);
+/* Times rule r of machine m fired. */
+uint64_t myri_fw_fired(const myri_fw_inst *fi, uint8_t m, uint16_t r);
+
+typedef struct myri_fw_stats {
+    uint64_t steps;          /* CPU steps that did work (rules fired) */
+    uint64_t idle_wakes;     /* returns from idle that found nothing to do */
+    uint64_t poll_cycles;    /* cycles charged for polling */
+    uint64_t rule_cycles;    /* cycles charged for rules (fixed + extra) */
+} myri_fw_stats;
+void myri_fw_get_stats(const myri_fw_inst *fi, myri_fw_stats *out);
+/* Time machine m spent in state s so far (ps). */
+myri_time_ps myri_fw_state_ps(const myri_fw_inst *fi, uint8_t m, uint8_t s);
+/* Counters, rule counts and state times, as text (JSON goes through the
+ * lead's report: the getters above). */
+void myri_fw_report(const myri_fw_inst *fi, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

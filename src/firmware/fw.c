@@ -1,0 +1,474 @@
+/* fw.c -- the firmware interpreter: runs the state-machine tables of a
+ * firmware (firmware.h) on a LANai's CPU.  See docs/FIRMWARE.md.
+ *
+ * One CPU step (myri_lanai_cpu_ops.step) does two things:
+ *   1. applies the rule chosen by the previous step (its action runs and its
+ *      machine changes state): a rule's effects take place at the end of the
+ *      cycles charged for it;
+ *   2. chooses the next rule and returns its cycles (plus, in user context,
+ *      the cycles of the polling that found it), or 0 if none is enabled.
+ *
+ * System context: the system machines' rules are tried in table order (the
+ * interrupt vector goes straight to them: no polling cost); 0 = punt.
+ * User context: the main loop visits the user machines in table order and,
+ * in each, tests the events of the rules leaving its current state (one poll
+ * per distinct event, poll_cycles each).  Instead of an engine event per loop
+ * iteration, the loop sleeps while nothing it tests can change (the LANai
+ * wakes it on an ISR bit, a host write or myri_lanai_wake) and, on waking,
+ * is charged from the position the spinning loop would have reached at that
+ * time (its phase, counted from when it went idle in whole passes) to the
+ * end of the poll that sees the change.  A test is taken to happen at the
+ * end of its poll cycles.  After a rule fires the loop goes on with the next
+ * machine.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "firmware/firmware.h"
+#include "firmware/mcp.h"
+
+#define FW_LOG_MAX 24
+
+struct myri_fw_inst {
+    const myri_fw_def *def;
+    void *fw;
+    myri_lanai *l;
+    uint8_t *state;           /* per machine */
+    uint32_t *rule_base;      /* first flat rule index per machine */
+    uint32_t *state_base;     /* first flat state index per machine */
+    uint64_t *fired;          /* per flat rule */
+    myri_time_ps *state_ps;   /* per flat state */
+    myri_time_ps *since_ps;   /* per machine: entered its current state */
+    int32_t *vars;
+    uint64_t *counters;
+    /* the chosen rule, applied at the next step */
+    bool pend;
+    uint8_t pend_m;
+    uint16_t pend_r;
+    /* the user loop */
+    uint8_t next_m;           /* machine the loop visits next */
+    bool idle;
+    myri_time_ps idle_ps;     /* the loop started its idle spinning at next_m then */
+    myri_time_ps follow_ps;
+    myri_fw_stats st;
+    /* checking */
+    bool check, trace_on, logging;
+    uint32_t dir;
+    myri_fw_effect log[FW_LOG_MAX];
+    uint32_t nlog;
+    myri_fw_check ck;
+};
+
+/* ---- registry ------------------------------------------------------------------ */
+
+static const myri_fw_def *const fw__defs[] = {&myri_mcp_def};
+
+size_t myri_fw_ndefs(void) { return sizeof fw__defs / sizeof fw__defs[0]; }
+
+const myri_fw_def *myri_fw_at(size_t i) { return i < myri_fw_ndefs() ? fw__defs[i] : NULL; }
+
+const myri_fw_def *myri_fw_find(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < myri_fw_ndefs(); i++)
+        if (strcmp(fw__defs[i]->name, name) == 0) return fw__defs[i];
+    return NULL;
+}
+
+/* ---- logged operations ------------------------------------------------------------ */
+
+static void fw__log(myri_fw_inst *fi, uint8_t op, uint32_t a, int32_t b)
+{
+    if (!fi->logging) return;
+    if (op == MYRI_FW_PIO_SEND && a == 0 && fi->nlog > 0 && fi->log[fi->nlog - 1].op == MYRI_FW_PIO_SEND &&
+        fi->log[fi->nlog - 1].a == 0)
+        return; /* a run of SB/SH/SW is one effect */
+    if (fi->nlog < FW_LOG_MAX) fi->log[fi->nlog] = (myri_fw_effect){op, a, b};
+    fi->nlog++;
+}
+
+void myri_fw_q_put(myri_fw_inst *fi, uint32_t q) { fw__log(fi, MYRI_FW_Q_PUT, q, 0); }
+void myri_fw_q_get(myri_fw_inst *fi, uint32_t q) { fw__log(fi, MYRI_FW_Q_GET, q, 0); }
+
+void myri_fw_set(myri_fw_inst *fi, uint32_t var, int32_t value)
+{
+    if (var >= fi->def->nvars) return;
+    fi->vars[var] = value;
+    fw__log(fi, MYRI_FW_SET, var, value);
+}
+
+int32_t myri_fw_get(const myri_fw_inst *fi, uint32_t var) { return var < fi->def->nvars ? fi->vars[var] : 0; }
+
+void myri_fw_count(myri_fw_inst *fi, uint32_t counter)
+{
+    if (counter >= fi->def->ncounters) return;
+    fi->counters[counter]++;
+    fw__log(fi, MYRI_FW_COUNT, counter, 0);
+}
+
+uint64_t myri_fw_counter(const myri_fw_inst *fi, uint32_t counter)
+{
+    return counter < fi->def->ncounters ? fi->counters[counter] : 0;
+}
+
+void myri_fw_set_follow(myri_fw_inst *fi, myri_time_ps follow_ps) { fi->follow_ps = follow_ps; }
+
+/* Register writes seen through the LANai's trace, as effects. */
+static void fw__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
+{
+    (void)l;
+    (void)t;
+    myri_fw_inst *fi = ctx;
+    if (ev != MYRI_LANAI_EV_REG || !fi->check) return;
+    switch (a) {
+    case MYRI_LANAI_DMA_DIR: fi->dir = b; break;
+    case MYRI_LANAI_DMA_CTR: fw__log(fi, MYRI_FW_START_HDMA, fi->dir, 0); break;
+    case MYRI_LANAI_SML: fw__log(fi, MYRI_FW_START_SDMA, 0, 0); break;
+    case MYRI_LANAI_SMLT: fw__log(fi, MYRI_FW_START_SDMA, 1, 0); break;
+    case MYRI_LANAI_RML: fw__log(fi, MYRI_FW_ARM_RDMA, 0, 0); break;
+    case MYRI_LANAI_ISR: fw__log(fi, MYRI_FW_CLEAR_ISR, b, 0); break;
+    case MYRI_LANAI_IMR: fw__log(fi, MYRI_FW_SET_IMR, b, 0); break;
+    case MYRI_LANAI_SB:
+    case MYRI_LANAI_SH:
+    case MYRI_LANAI_SW: fw__log(fi, MYRI_FW_PIO_SEND, 0, 0); break;
+    case MYRI_LANAI_ST: fw__log(fi, MYRI_FW_PIO_SEND, 1, 0); break;
+    default: break; /* operands of the writes above (EAR, LAR, SMP, SA, RMP, SIM_SLEN) */
+    }
+}
+
+static const char *const fw__op_names[MYRI_FW_NOPS] = {"NOP",  "START_HDMA", "START_SDMA", "ARM_RDMA",
+                                                       "CLEAR_ISR", "SET_IMR", "PIO_SEND", "Q_PUT",
+                                                       "Q_GET", "SET", "COUNT"};
+
+static bool fw__eff_eq(const myri_fw_effect *want, const myri_fw_effect *got)
+{
+    if (want->op != got->op || want->a != got->a) return false;
+    return want->op != MYRI_FW_SET || want->b == MYRI_FW_ANY || want->b == got->b;
+}
+
+static void fw__compare(myri_fw_inst *fi, uint8_t m, const myri_fw_rule *r)
+{
+    uint32_t n = 0;
+    while (n < MYRI_FW_MAX_EFF && r->eff[n].op != MYRI_FW_NOP) n++;
+    fi->ck.actions++;
+    bool ok = fi->nlog == n;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; ok && i < n; i++)
+        if (!fw__eff_eq(&r->eff[i], &fi->log[i])) ok = false, bad = i;
+    if (ok) return;
+    if (fi->ck.mismatches++ == 0) {
+        const myri_fw_effect *g = bad < fi->nlog && bad < FW_LOG_MAX ? &fi->log[bad] : NULL;
+        snprintf(fi->ck.first, sizeof fi->ck.first,
+                 "%s.%s: declared %u effects, did %u; first difference at %u: did %s(%u, %d)",
+                 fi->def->machines[m].name, r->name, n, fi->nlog, bad, g ? fw__op_names[g->op] : "-",
+                 g ? g->a : 0, g ? g->b : 0);
+    }
+}
+
+/* ---- stepping -------------------------------------------------------------------------- */
+
+static void fw__enter(myri_fw_inst *fi, uint8_t m, uint8_t to)
+{
+    myri_time_ps now = myri_lanai_now(fi->l);
+    uint32_t sb = fi->state_base[m];
+    fi->state_ps[sb + fi->state[m]] += now - fi->since_ps[m];
+    fi->since_ps[m] = now;
+    if (to == fi->state[m]) return;
+    fi->state[m] = to;
+    myri_lanai_trace(fi->l, MYRI_LANAI_EV_FW, m, to);
+}
+
+static void fw__apply(myri_fw_inst *fi)
+{
+    uint8_t m = fi->pend_m;
+    const myri_fw_rule *r = &fi->def->machines[m].rules[fi->pend_r];
+    fi->pend = false;
+    fi->fired[fi->rule_base[m] + fi->pend_r]++;
+    fi->logging = fi->check;
+    fi->nlog = 0;
+    if (r->act) r->act(fi->fw, fi->l);
+    fi->logging = false;
+    if (fi->check) fw__compare(fi, m, r);
+    fw__enter(fi, m, r->to);
+}
+
+static bool fw__enabled(myri_fw_inst *fi, const myri_fw_rule *r)
+{
+    const myri_fw_guard *g = &fi->def->guards[r->guard];
+    return !g->test || g->test(fi->fw, fi->l);
+}
+
+/* The first enabled rule of machine m whose event is `ev_true` (already
+ * tested true), or -1. */
+static int fw__rule_for(myri_fw_inst *fi, uint8_t m, uint8_t event)
+{
+    const myri_fw_machine *mc = &fi->def->machines[m];
+    for (uint16_t i = 0; i < mc->nrules; i++) {
+        const myri_fw_rule *r = &mc->rules[i];
+        if (r->from == fi->state[m] && r->event == event && fw__enabled(fi, r)) return i;
+    }
+    return -1;
+}
+
+static uint32_t fw__pick(myri_fw_inst *fi, uint8_t m, uint16_t r)
+{
+    const myri_fw_rule *ru = &fi->def->machines[m].rules[r];
+    uint32_t c = ru->cycles + (ru->extra ? ru->extra(fi->fw, fi->l) : 0);
+    fi->pend = true;
+    fi->pend_m = m;
+    fi->pend_r = r;
+    fi->st.steps++;
+    fi->st.rule_cycles += c;
+    return c;
+}
+
+static uint32_t fw__system(myri_fw_inst *fi)
+{
+    const myri_fw_def *d = fi->def;
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        const myri_fw_machine *mc = &d->machines[m];
+        if (mc->ctx != MYRI_LANAI_SYSTEM) continue;
+        for (uint16_t i = 0; i < mc->nrules; i++) {
+            const myri_fw_rule *r = &mc->rules[i];
+            if (r->from != fi->state[m] || !d->events[r->event].test(fi->fw, fi->l) || !fw__enabled(fi, r)) continue;
+            uint32_t c = fw__pick(fi, m, i);
+            if (fi->idle) fi->idle_ps += (myri_time_ps)c * myri_lanai_cycle_ps(fi->l); /* the loop pauses */
+            return c;
+        }
+    }
+    return 0;
+}
+
+/* Poll slots of machine m in its current state: the distinct events of its
+ * rules, in table order (a rule whose event equals the previous rule's
+ * shares its poll).  Calls fn for each; stops when fn returns true. */
+typedef bool (*fw__slot_fn)(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx);
+
+static bool fw__slots(myri_fw_inst *fi, uint8_t m, fw__slot_fn fn, void *ctx)
+{
+    const myri_fw_machine *mc = &fi->def->machines[m];
+    int prev = -1;
+    for (uint16_t i = 0; i < mc->nrules; i++) {
+        const myri_fw_rule *r = &mc->rules[i];
+        if (r->from != fi->state[m] || r->event == prev) continue;
+        prev = r->event;
+        if (fn(fi, m, r->event, ctx)) return true;
+    }
+    return false;
+}
+
+static bool fw__add_cost(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
+{
+    (void)m;
+    uint64_t *c = ctx;
+    *c += fi->def->events[event].poll_cycles;
+    return false;
+}
+
+static bool fw__any_live(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
+{
+    (void)m;
+    (void)ctx;
+    const myri_fw_event *e = &fi->def->events[event];
+    return e->live && e->live(fi->fw, fi->l);
+}
+
+typedef struct fw__scan {
+    uint64_t skip;     /* cycles of the pass already spun through (phase) */
+    uint64_t charged;  /* cycles charged so far */
+    int rule;          /* found */
+} fw__scan;
+
+static bool fw__try(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
+{
+    fw__scan *s = ctx;
+    uint64_t c = fi->def->events[event].poll_cycles;
+    if (s->skip >= c && c > 0) { /* this poll ended before the change */
+        s->skip -= c;
+        return false;
+    }
+    s->charged += c - s->skip; /* the rest of the poll in progress, or a whole one */
+    s->skip = 0;
+    if (!fi->def->events[event].test(fi->fw, fi->l)) return false;
+    s->rule = fw__rule_for(fi, m, event);
+    return s->rule >= 0;
+}
+
+static uint32_t fw__user(myri_fw_inst *fi)
+{
+    const myri_fw_def *d = fi->def;
+    uint64_t pass = 0;
+    for (uint8_t m = 0; m < d->nmachines; m++)
+        if (d->machines[m].ctx == MYRI_LANAI_USER) fw__slots(fi, m, fw__add_cost, &pass);
+    fw__scan s = {0, 0, -1};
+    if (fi->idle && pass > 0) {
+        uint64_t spun = (myri_lanai_now(fi->l) - fi->idle_ps) / myri_lanai_cycle_ps(fi->l);
+        s.skip = spun % pass;
+    }
+    /* From the phase, up to one whole pass: two rounds of the machines. */
+    for (uint32_t k = 0; k < 2u * d->nmachines; k++) {
+        uint8_t m = (uint8_t)((fi->next_m + k) % d->nmachines);
+        if (d->machines[m].ctx != MYRI_LANAI_USER) continue;
+        if (!fw__slots(fi, m, fw__try, &s)) continue;
+        fi->idle = false;
+        fi->next_m = (uint8_t)((m + 1) % d->nmachines);
+        fi->st.poll_cycles += s.charged;
+        uint64_t c = s.charged + fw__pick(fi, m, (uint16_t)s.rule);
+        return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    }
+    /* Nothing: the loop spins on (from next_m, since idle_ps if already idle). */
+    if (fi->idle) fi->st.idle_wakes++;
+    else {
+        fi->idle = true;
+        fi->idle_ps = myri_lanai_now(fi->l);
+    }
+    bool live = false;
+    for (uint8_t m = 0; m < d->nmachines && !live; m++)
+        if (d->machines[m].ctx == MYRI_LANAI_USER) live = fw__slots(fi, m, fw__any_live, NULL);
+    if (live && fi->follow_ps > 0) myri_lanai_wake(fi->l, myri_lanai_now(fi->l) + fi->follow_ps);
+    return 0;
+}
+
+static uint32_t fw__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
+{
+    myri_fw_inst *fi = p;
+    (void)l;
+    if (fi->pend) fw__apply(fi);
+    return ctx == MYRI_LANAI_SYSTEM ? fw__system(fi) : fw__user(fi);
+}
+
+static const myri_lanai_cpu_ops fw__cpu_ops = {fw__step};
+
+/* ---- life ----------------------------------------------------------------------------------- */
+
+static myri_status fw__alloc(myri_fw_inst *fi)
+{
+    const myri_fw_def *d = fi->def;
+    size_t nr = 0, ns = 0;
+    for (uint8_t m = 0; m < d->nmachines; m++) nr += d->machines[m].nrules, ns += d->machines[m].nstates;
+    fi->state = calloc(d->nmachines + 1u, 1);
+    fi->rule_base = calloc(d->nmachines + 1u, sizeof *fi->rule_base);
+    fi->state_base = calloc(d->nmachines + 1u, sizeof *fi->state_base);
+    fi->since_ps = calloc(d->nmachines + 1u, sizeof *fi->since_ps);
+    fi->fired = calloc(nr + 1, sizeof *fi->fired);
+    fi->state_ps = calloc(ns + 1, sizeof *fi->state_ps);
+    fi->vars = calloc(d->nvars + 1u, sizeof *fi->vars);
+    fi->counters = calloc(d->ncounters + 1u, sizeof *fi->counters);
+    if (!fi->state || !fi->rule_base || !fi->state_base || !fi->since_ps || !fi->fired || !fi->state_ps ||
+        !fi->vars || !fi->counters)
+        return MYRI_ENOMEM;
+    uint32_t rb = 0, sb = 0;
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        fi->rule_base[m] = rb;
+        fi->state_base[m] = sb;
+        rb += d->machines[m].nrules;
+        sb += d->machines[m].nstates;
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out)
+{
+    if (!def || !l || !out || def->nguards == 0 || !def->create) return MYRI_EINVAL;
+    *out = NULL;
+    myri_fw_inst *fi = calloc(1, sizeof *fi);
+    if (!fi) return MYRI_ENOMEM;
+    fi->def = def;
+    fi->l = l;
+    myri_status st = fw__alloc(fi);
+    void *pdef = NULL;
+    if (st == MYRI_OK && !params && def->params_size) {
+        pdef = calloc(1, def->params_size);
+        if (!pdef) st = MYRI_ENOMEM;
+        else def->params_default(pdef);
+        params = pdef;
+    }
+    if (st == MYRI_OK) st = def->create(params, l, fi, &fi->fw);
+    free(pdef);
+    if (st == MYRI_OK) st = myri_lanai_set_cpu(l, &fw__cpu_ops, fi);
+    if (st != MYRI_OK) {
+        myri_fw_destroy(fi);
+        return st;
+    }
+    *out = fi;
+    return MYRI_OK;
+}
+
+void myri_fw_destroy(myri_fw_inst *fi)
+{
+    if (!fi) return;
+    if (fi->fw && fi->def->destroy) fi->def->destroy(fi->fw);
+    free(fi->state);
+    free(fi->rule_base);
+    free(fi->state_base);
+    free(fi->since_ps);
+    free(fi->fired);
+    free(fi->state_ps);
+    free(fi->vars);
+    free(fi->counters);
+    free(fi);
+}
+
+void *myri_fw_state(myri_fw_inst *fi) { return fi ? fi->fw : NULL; }
+const myri_fw_def *myri_fw_def_of(const myri_fw_inst *fi) { return fi ? fi->def : NULL; }
+
+uint8_t myri_fw_machine_state(const myri_fw_inst *fi, uint8_t m)
+{
+    return fi && m < fi->def->nmachines ? fi->state[m] : 0;
+}
+
+myri_status myri_fw_set_check(myri_fw_inst *fi, bool on)
+{
+    if (!fi) return MYRI_EINVAL;
+    if (on && !fi->trace_on) {
+        myri_status st = myri_lanai_add_trace(fi->l, fw__trace, fi);
+        if (st != MYRI_OK) return st;
+        fi->trace_on = true;
+    }
+    fi->check = on;
+    return MYRI_OK;
+}
+
+void myri_fw_get_check(const myri_fw_inst *fi, myri_fw_check *out)
+{
+    if (fi && out) *out = fi->ck;
+}
+
+uint64_t myri_fw_fired(const myri_fw_inst *fi, uint8_t m, uint16_t r)
+{
+    if (!fi || m >= fi->def->nmachines || r >= fi->def->machines[m].nrules) return 0;
+    return fi->fired[fi->rule_base[m] + r];
+}
+
+void myri_fw_get_stats(const myri_fw_inst *fi, myri_fw_stats *out)
+{
+    if (fi && out) *out = fi->st;
+}
+
+myri_time_ps myri_fw_state_ps(const myri_fw_inst *fi, uint8_t m, uint8_t s)
+{
+    if (!fi || m >= fi->def->nmachines || s >= fi->def->machines[m].nstates) return 0;
+    myri_time_ps t = fi->state_ps[fi->state_base[m] + s];
+    if (fi->state[m] == s) t += myri_lanai_now(fi->l) - fi->since_ps[m];
+    return t;
+}
+
+void myri_fw_report(const myri_fw_inst *fi, FILE *out)
+{
+    if (!fi || !out) return;
+    const myri_fw_def *d = fi->def;
+    fprintf(out, "firmware %s: %" PRIu64 " rules fired, %" PRIu64 " rule cycles, %" PRIu64 " poll cycles\n",
+            d->name, fi->st.steps, fi->st.rule_cycles, fi->st.poll_cycles);
+    for (uint8_t c = 0; c < d->ncounters; c++)
+        fprintf(out, "  counter %-16s %" PRIu64 "\n", d->counters[c].name, fi->counters[c]);
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        const myri_fw_machine *mc = &d->machines[m];
+        for (uint8_t s = 0; s < mc->nstates; s++)
+            fprintf(out, "  machine %s state %-10s %" PRIu64 " ps\n", mc->name, mc->states[s],
+                    (uint64_t)myri_fw_state_ps(fi, m, s));
+        for (uint16_t r = 0; r < mc->nrules; r++)
+            fprintf(out, "  machine %s rule %-22s fired %" PRIu64 "\n", mc->name, mc->rules[r].name,
+                    fi->fired[fi->rule_base[m] + r]);
+    }
+}
