@@ -152,7 +152,7 @@ static int api0__enter(int unit, api0__ctx *c, bool need_ready)
 {
     memset(c, 0, sizeof *c);
     c->hi = myri_hostif_current();
-    if (!c->hi || !c->hi->ops) return MYRI_API0_ENOHOST;
+    if (!c->hi || !c->hi->ops || !c->hi->costs) return MYRI_API0_ENOHOST;
     if (unit < 0 || unit >= MYRI_API0_MAX_UNITS) return MYRI_API0_EBADUNIT;
     c->unit = unit;
     c->self = c->hi->ops->self(c->hi->h);

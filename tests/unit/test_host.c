@@ -185,7 +185,17 @@ typedef struct rig {
     tfw f[2];
     myri_host *h[2];
     int n;
+    int exits;            /* env.exit calls */
+    myri_time_ps exit_ps; /* the last program's end time as the hook saw it */
 } rig;
+
+static void on_exit_hook(void *ctx, const myri_program *p)
+{
+    rig *r = ctx;
+    r->exits++;
+    assert_true(myri_program_done(p));
+    r->exit_ps = myri_program_end_ps(p);
+}
 
 static int route0(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max)
 {
@@ -216,7 +226,7 @@ static rig *rig_new(int n, uint32_t flags, bool started)
     myri_host_params hp;
     myri_host_params_default(&hp);
     hp.dma_bytes = 1 << 20;
-    myri_host_env env = {.nhosts = (uint32_t)n, .route = route0};
+    myri_host_env env = {.nhosts = (uint32_t)n, .route = route0, .ctx = r, .exit = on_exit_hook};
     for (int i = 0; i < n; i++) {
         myri_bus_params bp = {.dma_rate_Bps = 120e6, .burst_bytes = 256, .dma_setup_ps = 500000,
                               .pio_read_ps = 1000000, .pio_write_ps = 120000};
@@ -239,13 +249,13 @@ static rig *rig_new(int n, uint32_t flags, bool started)
     return r;
 }
 
+/* The LANai goes before the simulation (lanai.h); the host never touches its
+ * LANai when the simulation frees it. */
 static void rig_free(rig *r)
 {
+    for (int i = 0; i < r->n; i++) myri_lanai_destroy(r->l[i]);
     myri_sim_destroy(r->sim);
-    for (int i = 0; i < r->n; i++) {
-        myri_lanai_destroy(r->l[i]);
-        myri_bus_destroy(r->bus[i]);
-    }
+    for (int i = 0; i < r->n; i++) myri_bus_destroy(r->bus[i]);
     free(r);
 }
 
@@ -308,6 +318,8 @@ static void test_pio_costs(void **state)
     assert_true(rep(p, "get_chan_ps") == 300000);
     assert_true(rep(p, "sleep_compute_copy_ps") == 15000000);
     assert_true(rep(p, "host") == 0 && rep(p, "nhosts") == 1);
+    assert_int_equal(r->exits, 1);
+    assert_true(r->exit_ps > 0 && r->exit_ps == myri_program_end_ps(p));
     myri_bus_stats bs;
     assert_int_equal(myri_bus_get_stats(r->bus[0], &bs), MYRI_OK);
     myri_host_stats hs;
