@@ -189,7 +189,6 @@ static void test_bad_input(void **state)
         const char *extra, *want;
     } cases[] = {
         {"firmware: nope\n", "unknown firmware 'nope'"},
-        {"preset: nope\n", "unknown preset 'nope'"},
         {"packet: {type_bytes: 4}\n", "two-byte type"},
         {"programs: {program: pingpong}\n", "expected a list"},
         {"programs:\n  - {program: nope}\n", "unknown program 'nope'"},
@@ -207,6 +206,11 @@ static void test_bad_input(void **state)
         if (!strstr(err.msg, cases[i].want) && !strstr(err.key, cases[i].want))
             fail_msg("case %zu: '%s' not in '%s' (key %s)", i, cases[i].want, err.msg, err.key);
     }
+    static const char *const bad_preset[] = {"preset=nope", NULL};
+    myri_system_result r;
+    myri_error err;
+    assert_int_equal(run_text("", bad_preset, NULL, &r, &err), MYRI_EINPUT);
+    assert_non_null(strstr(err.msg, "unknown preset 'nope'"));
 }
 
 int main(void)
