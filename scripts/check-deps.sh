@@ -4,7 +4,13 @@
 #   (b) libmyri.a never references the command line (no undefined myri_cli_*);
 #   (c) src/fabric/ never includes what sits on its ports (app/, cli/,
 #       analysis/, workload/, host/, nic/, firmware/);
-#   (d) with --symbols: every exported symbol of libmyri.a starts with myri_.
+#   (d) with --symbols: every exported symbol of libmyri.a starts with myri_;
+#   (e) src/firmware/ includes only firmware/, nic/, common/ and myri/ headers
+#       (the Promela export of its tables needs no fabric, host or job);
+#   (f) src/host/api0.c includes only host/hostif.h, common/ and myri/ headers
+#       (live mode reuses it unchanged over another host interface);
+#   (g) src/nic/ includes only nic/, common/, fabric/port.h, fabric/fabric.h
+#       and myri/ headers (the NIC knows no firmware, host or job).
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -35,6 +41,21 @@ out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/engin
 out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(app\|cli\|analysis\|workload\|host\|nic\|firmware\)/' \
       "$src"/src/fabric/*.[ch])
 [ -z "$out" ] || breach c "src/fabric/ includes a part that sits on its ports" "$out"
+
+# (e) the firmware depends on the NIC model and the shared formats only.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/firmware/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(firmware\|nic\|common\|myri\)/')
+[ -z "$out" ] || breach e "src/firmware/ includes a header outside firmware/, nic/, common/ and myri/" "$out"
+
+# (f) the API's host code sees only the host interface.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/host/api0.c |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(host/hostif\.h\|common/\|myri/\)')
+[ -z "$out" ] || breach f "src/host/api0.c includes more than host/hostif.h, common/ and myri/" "$out"
+
+# (g) the NIC knows the fabric's port, not what runs on it.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/nic/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(nic/\|common/\|myri/\|fabric/port\.h\|fabric/fabric\.h\)')
+[ -z "$out" ] || breach g "src/nic/ includes a header outside nic/, common/, fabric's port and myri/" "$out"
 
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then
