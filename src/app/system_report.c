@@ -120,7 +120,7 @@ static uint64_t sys__hash(const myri_sys_run *r, const sys__acct *a)
 /* Figures of the whole system (program "system", host 0): the accounting of
  * packets by the NICs and the fabric, so that a caller can check that every
  * packet a program sent is received or counted with its reason. */
-#define SYS_NFIGS 8
+#define SYS_NFIGS (8 + MYRI_FABRIC_DROP_NREASONS)
 static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_system_result *out)
 {
     double crc = 0, other = 0, rx_good = 0, received = 0;
@@ -140,7 +140,7 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
     const struct {
         const char *key;
         double v;
-    } f[SYS_NFIGS] = {
+    } f[8] = {
         {"nic.rx_good", rx_good},
         {"nic.drop_crc", crc},
         {"nic.drops_other", other},
@@ -154,8 +154,13 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
         myri_system_figure *g = &out->fig[out->nfig++];
         g->host = 0;
         snprintf(g->program, sizeof g->program, "system");
-        snprintf(g->key, sizeof g->key, "%s", f[k].key);
-        g->value = f[k].v;
+        if (k < 8) {
+            snprintf(g->key, sizeof g->key, "%s", f[k].key);
+            g->value = f[k].v;
+        } else { /* the fabric's drops by reason (what the wire did) */
+            snprintf(g->key, sizeof g->key, "fabric.drop.%s", myri_fabric_drop_name((myri_fabric_drop_reason)(k - 8)));
+            g->value = (double)a->fc.dropped[k - 8];
+        }
     }
 }
 

@@ -133,6 +133,28 @@ static void test_conservation_with_bit_errors(void **state)
     myri_system_result_free(&r);
 }
 
+/* A firmware that never re-arms its receive DMA: the receiver's slack fills,
+ * STOP holds the switch's output, and the long-period timeout (link.timeout)
+ * breaks the blocked path with FRES: the packets are counted as dropped by
+ * timeout, nothing hangs. */
+static void test_never_rearm_timeout(void **state)
+{
+    (void)state;
+    static const char one_way[] = "duration: 6ms\n"
+                                  "link: {timeout: 1ms}\n"
+                                  "mcp: {rearm: false}\n"
+                                  "programs:\n"
+                                  "  - {program: stream, hosts: [h0, h1], args: [count=20, size=2000, window=4, "
+                                  "timeout_us=4000]}\n";
+    myri_system_result r;
+    myri_error err;
+    assert_int_equal(run_text(one_way, NULL, NULL, &r, &err), MYRI_OK);
+    assert_false(r.all_done && r.worst_exit == 0); /* the stream cannot complete */
+    assert_true(fig(&r, "fabric.drop.timeout") >= 1);
+    assert_true(fig(&r, "nic.rx_good") <= 2); /* at most what the never re-armed buffer took */
+    myri_system_result_free(&r);
+}
+
 /* A timeline for GTKWave: header, one scope per NIC, value changes in time order. */
 static void test_vcd_reads_back(void **state)
 {
@@ -217,7 +239,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_class_every_byte), cmocka_unit_test(test_same_seed_same_hash),
-        cmocka_unit_test(test_conservation_with_bit_errors), cmocka_unit_test(test_vcd_reads_back),
+        cmocka_unit_test(test_conservation_with_bit_errors), cmocka_unit_test(test_never_rearm_timeout),
+        cmocka_unit_test(test_vcd_reads_back),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
