@@ -22,6 +22,9 @@
  *
  * Arguments (the scenario's `args:`, key=value words):
  *   sizes=4,64,1024   payload sizes in bytes (default 4,64,256,1024,4096,8192)
+ *   mtu=N             the board's largest payload in bytes, the size of a send
+ *                     buffer (default 8192: the MCP's mcp.mtu default); no
+ *                     size may exceed it
  *   reps=N            timed round trips per size (default 10)
  *   warmup=N          untimed round trips per size first (default 2)
  *   chan=N            the receive channel both hosts use (default 1)
@@ -167,8 +170,11 @@ int myri_main(int argc, char **argv)
     int nsizes = parse_sizes(st ? st : "4,64,256,1024,4096,8192", sizes);
     long reps = arg_long(argc, argv, "reps", 10), warmup = arg_long(argc, argv, "warmup", 2);
     long chan = arg_long(argc, argv, "chan", 1), timeout = arg_long(argc, argv, "timeout_us", 100000);
+    long mtu = arg_long(argc, argv, "mtu", 8192);
     int me = myri_prog_host();
-    if (nsizes <= 0 || reps < 1 || reps > 1000000 || warmup < 0 || warmup > 1000000 || chan < 0 ||
+    for (int s = 0; s < nsizes; s++)
+        if (sizes[s] > mtu) return 2; /* would not fit in a send buffer */
+    if (nsizes <= 0 || mtu < 1 || reps < 1 || reps > 1000000 || warmup < 0 || warmup > 1000000 || chan < 0 ||
         chan >= MYRI_API0_NUM_CHANNELS || timeout < 1)
         return 2;
     if (me != 0 && me != 1) return 2; /* this ping-pong is between hosts 0 and 1 */

@@ -75,6 +75,12 @@ check "timed-out run fails" expect_rc 1 "$myri" run "$tmp/short.yaml" --program 
 check "timed-out run exit 1" grep -q '^program  h0 user: exit 1' "$tmp/out"
 check "timed-out run counts errors" grep -Eq '^ +user_pingpong\.errors +[1-9]' "$tmp/out"
 
+# A size over the send buffer (mtu=8192) is refused by the program (exit 2)
+# before it writes past the buffer.
+sed 's/"sizes=4,64,256,1024,4096,8192"/"sizes=64,16384"/' "$scen" >"$tmp/big.yaml"
+check "size over the MTU refused" expect_rc 1 "$myri" run "$tmp/big.yaml" --program "$so"
+check "size over the MTU: exit 2" grep -q '^program  h0 user: exit 2' "$tmp/out"
+
 # ---- misuse: a clear message, exit 2 ---------------------------------------
 misuse() { # misuse NAME WORD CMD...: exit 2 and WORD in stderr
   local name=$1 word=$2; shift 2
