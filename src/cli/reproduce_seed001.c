@@ -122,8 +122,16 @@ static const char *r1__verdict(bool holds) { return holds ? "holds" : "DIFFERS";
 
 static void r1__print_exp(const r1__all *a, int e)
 {
-    printf("\n%s (%s)\n%-8s", r1__exp_name[e],
-           e == R1_STREAM ? "200 x 8 KiB, up to 8 in flight, one ack" : "latency us / bandwidth MB/s", "bytes");
+    if (e == R1_STREAM) { /* one line per system */
+        printf("\nstream (200 x 8 KiB, up to 8 in flight, one ack after the 200)\n%-16s %12s %16s\n", "system",
+               "us/packet", "bandwidth MB/s");
+        for (int v = 0; v < R1_NVAR; v++)
+            if (a->c[e][v].n)
+                printf("%-16s %12.2f %16.2f\n", r1__var_name[v], a->c[e][v].pt[0].latency_us,
+                       a->c[e][v].pt[0].bandwidth_MBps);
+        return;
+    }
+    printf("\n%s (latency us / bandwidth MB/s)\n%-8s", r1__exp_name[e], "bytes");
     for (int v = 0; v < R1_NVAR; v++)
         if (r1__runs(e, v)) printf(" %22s", r1__var_name[v]);
     printf("\n");
@@ -146,18 +154,19 @@ static void r1__print(const r1__all *a)
     for (int e = 0; e < R1_NEXP; e++) r1__print_exp(a, e);
     printf("\nclaims of seed 001, checked on these runs\n");
     bool c1 = a->small_cost_us > 0 && a->small_cost_us < 10 && a->crossover_bytes >= 256 && a->crossover_bytes <= 2048;
-    printf("  overlapped receive costs small packets a few us (%.2f us at %ld B) and wins above about 800 B "
-           "(new < old from %.0f B on, interpolated): %s\n",
-           a->small_cost_us, a->c[R1_LATENCY][R1_OLD].n ? a->c[R1_LATENCY][R1_OLD].pt[0].bytes : 0L,
-           a->crossover_bytes, r1__verdict(c1));
+    printf("  overlapped receive costs small packets a few us and wins above about 800 B: %s\n"
+           "    costs %.2f us at %ld B; new < old from %.0f B on (interpolated)\n",
+           r1__verdict(c1), a->small_cost_us, a->c[R1_LATENCY][R1_OLD].n ? a->c[R1_LATENCY][R1_OLD].pt[0].bytes : 0L,
+           a->crossover_bytes);
     bool c2 = a->polled_minus_interrupt_us >= 2.5 && a->polled_minus_interrupt_us <= 7.5;
-    printf("  polled receive adds about 5 us: %.2f us: %s\n", a->polled_minus_interrupt_us, r1__verdict(c2));
+    printf("  polled receive adds about 5 us: %s\n    %.2f us\n", r1__verdict(c2), a->polled_minus_interrupt_us);
     bool c3 = a->notification_gain > 0;
-    printf("  DMA notification raises the DMA rate where host polling interferes (up to +50 %%): %+.1f %%: %s\n",
-           100 * a->notification_gain, r1__verdict(c3));
-    printf("  the \"mystery\": pipelined stream old %.2f MB/s, new %.2f MB/s (%s); with the LANai clocked twice as "
-           "fast, old %.2f, new %.2f: the gap (%.2f -> %.2f MB/s) is the MCP's reaction time; docs/SYSTEM.md says why\n",
-           a->stream_old, a->stream_new, a->stream_new < a->stream_old ? "new is slower, as in the paper" : "new is not slower",
+    printf("  DMA notification raises the DMA rate where host polling interferes (up to +50 %%): %s\n"
+           "    %+.1f %% on the stream\n", r1__verdict(c3), 100 * a->notification_gain);
+    printf("  the \"mystery\": the new system is slower when pipelining: %s\n"
+           "    old %.2f MB/s, new %.2f MB/s; on a LANai clocked twice as fast old %.2f, new %.2f:\n"
+           "    the gap (%.2f -> %.2f MB/s) is the MCP's reaction time (docs/SYSTEM.md)\n",
+           a->stream_new < a->stream_old ? "reproduced" : "NOT REPRODUCED", a->stream_old, a->stream_new,
            a->stream_old_2x, a->stream_new_2x, a->stream_old - a->stream_new, a->stream_old_2x - a->stream_new_2x);
     printf("hash 0x%016" PRIx64 "\n", a->hash);
 }

@@ -1,0 +1,60 @@
+#!/bin/bash
+# The system from the command line (issue 9): `myri bench pingpong|latency|
+# stream` give points with every byte checked; `myri reproduce seed001` puts
+# the variants side by side, checks the paper's claims on the run and writes
+# its figures; outputs fit 100 columns; misuse exits 2.
+# usage: system_cli.sh path/to/myri source_dir
+set -u
+myri=$1
+src=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+want() { # want RC WHAT -- CMD...: exit code RC, stdout in $tmp/out, stderr in $tmp/err
+  local rc=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" = "$rc" ]; then ok "$what (exit $rc)"; else bad "$what: exit $got, expected $rc"; cat "$tmp/err"; fi
+}
+json() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); $1" 2>"$tmp/perr"; }
+
+want 0 "bench pingpong --json" -- "$myri" bench pingpong --json
+if command -v python3 >/dev/null 2>&1; then
+  check "pingpong: 11 points 4 B..8 KiB" json "p=d['points']; assert len(p)==11 and p[0]['bytes']==4 and p[-1]['bytes']==8192"
+  check "pingpong: bandwidth = bytes/2/time" json "p=d['points'][-1]; assert abs(p['bandwidth_MBps'] - p['bytes']/2/p['latency_us']) < 1e-6*p['bandwidth_MBps']"
+  check "pingpong: ok and hash" json "assert d['ok'] and d['hash'].startswith('0x')"
+fi
+h1=$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/out")
+want 0 "bench pingpong again" -- "$myri" bench pingpong --json
+check "same seed, same hash" test "$h1" = "$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/out")"
+want 0 "bench latency (polled receive)" -- "$myri" bench latency --set mcp.recv_mode=polled
+check "latency: 11 lines of points" test "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+$' "$tmp/out")" -eq 11
+want 0 "bench stream from a FILE" -- "$myri" bench stream "$src/scenarios/pingpong.yaml" --json
+command -v python3 >/dev/null 2>&1 && check "stream: one point of 8 KiB" json "p=d['points']; assert len(p)==1 and p[0]['bytes']==8192 and p[0]['bandwidth_MBps']>10"
+want 2 "bench pingpong: --pending is the engine's" -- "$myri" bench pingpong --pending 3
+want 2 "bench pingpong: missing FILE" -- "$myri" bench pingpong "$tmp/none.yaml"
+want 2 "bench pingpong: bad --set" -- "$myri" bench pingpong --set mcp.recv_mode=sometimes
+grep -q "mcp.recv_mode" "$tmp/err" || bad "bad --set names its key"
+want 2 "bench engine: still refuses --set" -- "$myri" bench engine --set a=1
+
+want 0 "reproduce seed001" -- "$myri" reproduce seed001 --figures "$tmp/fig"
+check "reproduce seed001: within 100 columns" test "$(awk 'length > 100' "$tmp/out" | wc -l)" -eq 0
+check "reproduce seed001: the claims hold" test "$(grep -c ': holds$' "$tmp/out")" -eq 3
+check "reproduce seed001: the mystery reproduced" grep -q 'slower when pipelining: reproduced' "$tmp/out"
+for f in pingpong-latency pingpong-bandwidth latency-latency; do
+  check "figure $f" grep -q '<svg' "$tmp/fig/seed001-$f.svg"
+done
+want 0 "reproduce seed001 --json" -- "$myri" reproduce seed001 --json
+if command -v python3 >/dev/null 2>&1; then
+  check "JSON: the claims' figures" json "assert 256 <= d['crossover_bytes'] <= 2048 and 2.5 <= d['polled_minus_interrupt_us'] <= 7.5 and d['notification_gain'] > 0"
+  check "JSON: every variant's points" json "e=d['experiments']; assert set(e['pingpong'])=={'old','polled','new'} and len(e['stream'])==6"
+fi
+want 2 "reproduce seed001 --precision" -- "$myri" reproduce seed001 --precision 0.1
+want 0 "default scenario with a VCD" -- "$myri" run --vcd "$tmp/run.vcd"
+check "VCD has both NICs" test "$(grep -c '^\$scope module h' "$tmp/run.vcd")" -eq 2
+want 2 "--vcd with a fabric scenario" -- "$myri" run "$src/scenarios/hotspot8.yaml" --vcd "$tmp/x.vcd"
+want 1 "--vcd to an unwritable place" -- "$myri" run --vcd "$tmp/no/such/dir/x.vcd"
+exit $fail
