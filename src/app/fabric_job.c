@@ -775,29 +775,11 @@ static void fjob__resolve(fjob__cfg *c, const myri_node *root)
 }
 
 /* link.preset brings slack values that work at its rate (unless the scenario
- * gives link.slack itself).  NO SOURCE gives the slack buffers of the 1.28
- * and 2 Gb/s links: these are an ASSUMPTION.  The 80/52/40 B layout of the
- * defaults (the unverified UPV/UCLM model, facts 1.2) is multiplied by the
- * smallest whole factor that leaves room above STOP for what arrives after
- * STOP (fabric_core.c: control delay + 2 propagation delays, in characters,
- * + 2) on a 25 m cable (seed 002's copper limit) or link.length if longer:
- * 1995: x1 (80/52/40 B), 1280: x2 (160/104/80 B), 2000: x3 (240/156/120 B)
- * with the default control delay and propagation speed. */
+ * gives link.slack itself): myri_fabric_preset_slack. */
 static void fjob__preset_slack(fjob__cfg *c, const myri_node *root)
 {
-    static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
-    myri_fabric_params *p = &c->fp;
-    if (p->preset <= 0 || p->preset > 3 || myri_node_path(root, "link.slack")) return;
-    double len = p->length_m > 25.0 ? p->length_m : 25.0;
-    double T = 8e12 / preset_bps[p->preset];
-    double prop_ps = len / (p->prop_speed_c * 299792458.0) * 1e12;
-    double need = ceil(((double)p->ctrl_delay_ps + 2.0 * prop_ps) / T) + 2.0;
-    double k = ceil(need / 28.0); /* 28 = 80 - 52, the defaults' room above STOP */
-    if (k < 1) k = 1;
-    if (k > 1000) k = 1000;
-    p->slack_size_bytes = (uint64_t)(80 * k);
-    p->slack_stop_bytes = (uint64_t)(52 * k);
-    p->slack_go_bytes = (uint64_t)(40 * k);
+    if (myri_node_path(root, "link.slack")) return;
+    myri_fabric_preset_slack(&c->fp);
 }
 
 /* Reads and checks the scenario's keys into c: MYRI_OK, or MYRI_EINPUT with

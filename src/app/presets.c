@@ -6,26 +6,27 @@
 /* seed 001: two AlphaServer 1200 (533 MHz), PCI Myrinet cards with the LANai
  * 4.x, one 8-port switch, 160 MB/s per direction. */
 static const myri_preset_value preset__alpha[] = {
-    {"link.rate", "1280Mb/s", "seed 001: \"full duplex operation at 160 MB/s in each direction\""},
-    {"packet.type_bytes", "2", "seed 001, figure 2: the type field is two bytes (CRL type 0x0370)"},
-    {"switch.ports", "8", "seed 001: the two machines \"were connected through a Myrinet 8-way switch\""},
-    {"nic.clock", "33e6", "seed 001: \"the LANai processor, a 33MHz pipelined 32-bit microprocessor\""},
-    {"nic.sram", "1MiB", "myrinet-facts 3.3: 1 MB on LANai 4.x PCI cards (USENIX NT'99, Chen et al.)"},
-    {"bus.burst", "256B", "myrinet-facts 3.3: GM's default PCI burst of 256 bytes (SISSA notes)"},
-    {"bus.dma_rate", "120e6", "assumption: 90 % of the 132 MB/s 32-bit/33 MHz PCI ceiling (myrinet-facts 3.3)"},
+    {"link.preset", "1280", "seed 001: \"full duplex operation at 160 MB/s in each direction\" (with the slack "
+                            "buffers of that rate, docs/FABRIC.md)", "link.rate"},
+    {"packet.type_bytes", "2", "seed 001, figure 2: the type field is two bytes (CRL type 0x0370)", NULL},
+    {"switch.ports", "8", "seed 001: the two machines \"were connected through a Myrinet 8-way switch\"", NULL},
+    {"nic.clock", "33e6", "seed 001: \"the LANai processor, a 33MHz pipelined 32-bit microprocessor\"", NULL},
+    {"nic.sram", "1MiB", "myrinet-facts 3.3: 1 MB on LANai 4.x PCI cards (USENIX NT'99, Chen et al.)", NULL},
+    {"bus.burst", "256B", "myrinet-facts 3.3: GM's default PCI burst of 256 bytes (SISSA notes)", NULL},
+    {"bus.dma_rate", "120e6", "assumption: 90 % of the 132 MB/s 32-bit/33 MHz PCI ceiling (myrinet-facts 3.3)", NULL},
 };
 
 /* seed 002, Table 1: SPARC-2 with a 20 MHz SBus, 16-word bursts, the
  * first-generation 640 Mb/s channel and the 128 KB SBus board. */
 static const myri_preset_value preset__sparc2[] = {
-    {"link.rate", "640Mb/s", "seed 002: 640 Mb/s per channel (myrinet-facts 3.4)"},
-    {"packet.type_bytes", "2", "assumption: seed 001's MCP frame (two-byte type) run on this board"},
-    {"switch.ports", "8", "seed 002: 4- and 8-port switches in 1995"},
-    {"nic.sram", "128KiB", "seed 002: 32K x 32 SRAM on the SBus board (myrinet-facts 3.3)"},
-    {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4"},
-    {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s"},
-    {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts"},
-    {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha"},
+    {"link.preset", "1995", "seed 002: 640 Mb/s per channel (myrinet-facts 3.4)", "link.rate"},
+    {"packet.type_bytes", "2", "assumption: seed 001's MCP frame (two-byte type) run on this board", NULL},
+    {"switch.ports", "8", "seed 002: 4- and 8-port switches in 1995", NULL},
+    {"nic.sram", "128KiB", "seed 002: 32K x 32 SRAM on the SBus board (myrinet-facts 3.3)", NULL},
+    {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4", NULL},
+    {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s", NULL},
+    {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts", NULL},
+    {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha", NULL},
 };
 
 static const myri_preset presets[] = {
@@ -70,6 +71,7 @@ myri_status myri_preset_apply(const myri_preset *p, const myri_pset *set, size_t
     for (size_t i = 0; i < p->n; i++) {
         const myri_preset_value *v = &p->values[i];
         if (root && myri_node_path(root, v->key)) continue; /* the document wins */
+        if (root && v->unless && myri_node_path(root, v->unless)) continue;
         const myri_pset *s;
         const myri_param *prm;
         if (!preset__lookup(set, nset, v->key, &s, &prm)) {

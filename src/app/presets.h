@@ -18,6 +18,7 @@ typedef struct myri_preset_value {
     const char *key;     /* dotted key, e.g. "bus.dma_rate" */
     const char *value;   /* in the key's own syntax */
     const char *source;  /* seed / myrinet-facts section, or "assumption: why" */
+    const char *unless;  /* not applied when the document sets this key either (NULL: none) */
 } myri_preset_value;
 
 typedef struct myri_preset {

@@ -114,6 +114,7 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
         return MYRI_EINPUT;
     }
     if ((st = myri_preset_apply(p, c->ps, c->nps, root, err)) != MYRI_OK) return st;
+    if (!root || !myri_node_path(root, "link.slack")) myri_fabric_preset_slack(&c->fp);
     if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
     c->nic.type_bytes = c->fp.type_bytes;

@@ -88,6 +88,11 @@ void myri_fabric_params_default(myri_fabric_params *p);
 /* Applies the preset and checks consistency (GO < STOP <= size, etc.).
  * Returns MYRI_OK or MYRI_EINPUT with a message in err (no position). */
 myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err);
+/* link.preset's slack buffers: the 80/52/40 B defaults scaled so that what
+ * arrives after STOP fits at the preset's rate (an assumption, see
+ * fabric_params.c).  Call when the scenario gives no link.slack; no-op
+ * without a preset. */
+void myri_fabric_preset_slack(myri_fabric_params *p);
 /* Character time in ps for the parameters (8 bits / rate, rounded). */
 uint64_t myri_fabric_char_ps(const myri_fabric_params *p);
 

@@ -132,6 +132,30 @@ myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err)
     return MYRI_OK;
 }
 
+/* NO SOURCE gives the slack buffers of the 1.28 and 2 Gb/s links: these are
+ * an ASSUMPTION.  The 80/52/40 B layout of the defaults (the unverified
+ * UPV/UCLM model, facts 1.2) is multiplied by the smallest whole factor that
+ * leaves room above STOP for what arrives after STOP (fabric_core.c: control
+ * delay + 2 propagation delays, in characters, + 2) on a 25 m cable (seed
+ * 002's copper limit) or link.length if longer: 1995: x1 (80/52/40 B), 1280:
+ * x2 (160/104/80 B), 2000: x3 (240/156/120 B) with the default control delay
+ * and propagation speed. */
+void myri_fabric_preset_slack(myri_fabric_params *p)
+{
+    static const double preset_bps[] = {0, 640e6, 1280e6, 2000e6};
+    if (!p || p->preset <= 0 || p->preset > 3) return;
+    double len = p->length_m > 25.0 ? p->length_m : 25.0;
+    double T = 8e12 / preset_bps[p->preset];
+    double prop_ps = len / (p->prop_speed_c * 299792458.0) * 1e12;
+    double need = ceil(((double)p->ctrl_delay_ps + 2.0 * prop_ps) / T) + 2.0;
+    double k = ceil(need / 28.0); /* 28 = 80 - 52, the defaults' room above STOP */
+    if (k < 1) k = 1;
+    if (k > 1000) k = 1000;
+    p->slack_size_bytes = (uint64_t)(80 * k);
+    p->slack_stop_bytes = (uint64_t)(52 * k);
+    p->slack_go_bytes = (uint64_t)(40 * k);
+}
+
 uint64_t myri_fabric_char_ps(const myri_fabric_params *p)
 {
     return (uint64_t)floor(8e12 / p->rate_bps + 0.5);
