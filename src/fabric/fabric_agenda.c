@@ -376,9 +376,14 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
     fab_key top;
     if (fab__which(f, &top) >= 0) fab__schedule_tick(f, KEY_T(top));
     if (f->cqn) fab__schedule_tick(f, fab_cq_top_time(f));
-    /* Ran ahead of every other event: let the engine's clock reach the last
-     * instant processed, so that results read after the run are consistent. */
-    if (f->now > now && myri_sim_next_time(f->sim) > f->now) {
+    /* Ran ahead of every other event.  The engine's clock passes the last
+     * instant processed with the next event of anybody (every later event is
+     * scheduled from a handler at or after that one, and a run with a finite
+     * end sets the clock to it): only when nothing at all is pending, let the
+     * clock reach it by an event of its own, so that results read after a
+     * run without an end are consistent.  (An event per pass would also keep
+     * myri_sim_advance from applying.) */
+    if (f->now > now && myri_sim_pending(f->sim) == 0) {
         myri_event cu = {.target = f->comp, .kind = 3};
         if (!myri_sim_schedule(f->sim, f->now, &cu)) myri_panic(f->comp, "cannot schedule");
     }

@@ -319,23 +319,34 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
 
 /* Characters [wr_j, upto) of the packet at the DMA went into the window at
  * time t each (fast model: computed from the packet's bytes and the hops'
- * XORs; reference: `byte` is the one character given, upto = wr_j + 1). */
+ * XORs, as one run: copied, the XORs applied, the CRC updated over the run;
+ * reference: `byte` is the one character given, upto = wr_j + 1). */
 void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
 {
     myri_port *p = myri_fab_dma_port(f, o);
     fab_pkt *pkt = o->cur;
     uint32_t data = o->cur_n - 1;
     if (upto > data) upto = data;
-    if (p->wr_j < upto && p->head_ps == MYRI_TIME_NEVER) p->head_ps = first_ps;
-    for (; p->wr_j < upto; p->wr_j++) {
-        uint8_t b = byte ? *byte : myri_fab_pkt_byte(pkt, o->cur_hop, o->cur_hop + p->wr_j);
-        MYRI_ASSERT(f->comp, p->armed && p->count < p->max, "port %u: DMA writes outside its window",
-                    p->host);
-        p->buf[p->count++] = b;
-        p->crc = myri_crc8_update(&f->crc, p->crc, &b, 1);
-        p->pkt_bytes++;
-        p->st.rx_bytes++;
+    if (p->wr_j >= upto) return;
+    if (p->head_ps == MYRI_TIME_NEVER) p->head_ps = first_ps;
+    uint32_t n = upto - p->wr_j;
+    MYRI_ASSERT(f->comp, p->armed && n <= p->max - p->count, "port %u: DMA writes outside its window", p->host);
+    uint8_t *dst = p->buf + p->count;
+    if (byte) {
+        MYRI_ASSERT(f->comp, n == 1, "port %u: one character at a time", p->host);
+        dst[0] = *byte;
+    } else {
+        uint32_t from = o->cur_hop + p->wr_j, to = o->cur_hop + upto; /* positions in the packet */
+        memcpy(dst, pkt->bytes + from, n);
+        for (uint32_t i = 0; i < pkt->nxl; i++) /* the bit errors of the hops so far (myri_fab_pkt_byte) */
+            if (pkt->xl[i].hop <= o->cur_hop && pkt->xl[i].pos >= from && pkt->xl[i].pos < to)
+                dst[pkt->xl[i].pos - from] ^= pkt->xl[i].mask;
     }
+    p->crc = myri_crc8_update(&f->crc, p->crc, dst, n);
+    p->count += n;
+    p->wr_j = upto;
+    p->pkt_bytes += n;
+    p->st.rx_bytes += n;
 }
 
 /* Is the window full with data bytes of the packet still to come? */
