@@ -143,6 +143,12 @@ int myri_api0_reap_sent(int unit_num);
  * not; or ENOTINIT, EBADBUF. */
 int myri_api0_buffer_busy_p(int unit_num, void *buf);
 
+/* Extension (not in seed 001, where the buffer size is the compile-time
+ * constant of myri_api0_k.h): the largest payload a buffer of board unit_num
+ * holds, in bytes (the MCP's mtu, read from the HCB at init).
+ * Returns > 0, or < 0: see the return codes (ENOTINIT before init). */
+int myri_api0_mtu(int unit_num);
+
 /* The number of packets queued on the send channel and not yet sent (never
  * fewer than really are: the MCP's count is read afresh, and can only grow
  * after the read). */

@@ -184,6 +184,11 @@ static myri_status sys__user_main(myri_sys_run *r, const char *path, myri_error 
     if (r->user_main) return MYRI_OK;
     if (!path) return myri_error_at(err, NULL, "a programs entry names `user`: give the program with "
                                                "--program FILE.so"), MYRI_EINPUT;
+    char local[4096];
+    if (!strchr(path, '/')) { /* a bare name is a file here, not a library on the search path */
+        snprintf(local, sizeof local, "./%s", path);
+        path = local;
+    }
     r->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!r->dl) return myri_error_at(err, NULL, "--program %s: cannot load: %s", path, dlerror()), MYRI_EINPUT;
     void *sym = dlsym(r->dl, "myri_main");

@@ -316,7 +316,8 @@ static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
     fprintf(o, "\n");
 }
 
-static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts)
+static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts,
+                              const char *file)
 {
     FILE *o = opts->out ? opts->out : stdout;
     sys__acct a;
@@ -339,6 +340,8 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
         myri_json_obj_end(j);
         st = myri_json_finish(j);
     } else {
+        fprintf(o, "# system job: %s\n", file ? file : "(document)");
+        myri_params_echo_text(c->ps, c->nps, o);
         fprintf(o, "system   %zu hosts, firmware %s, preset %s, seed %llu\n", r->b.topo->nhosts, c->fw->name,
                 c->preset, (unsigned long long)c->common.seed);
         sys__text_programs(r, o);
@@ -349,6 +352,9 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
         fprintf(o, "hash     0x%016llx\n", (unsigned long long)h);
     }
     bool ok = res.all_done && res.worst_exit == 0;
+    if (!ok && !opts->json)
+        fprintf(o, "FAILED   %s\n", !res.all_done ? "a program did not finish before `duration`"
+                                                 : "a program returned a non-zero exit code (see its figures)");
     myri_system_result_free(&res);
     return st ? st : ok ? MYRI_OK : MYRI_EMODEL;
 }
@@ -428,7 +434,6 @@ static void sys__help_params(FILE *out)
 
 static myri_status sys__run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
 {
-    (void)file;
     myri_sys_cfg c;
     myri_status st = myri_sys_cfg_load(&c, root, err);
     if (!st && opts->have_seed) c.common.seed = opts->seed;
@@ -438,7 +443,7 @@ static myri_status sys__run(const myri_node *root, const char *file, const myri_
     if (!st) {
         st = myri_sys_run_cfg(&r, &c, root, opts, true, err);
         if (!st) {
-            st = sys__print(&c, &r, opts);
+            st = sys__print(&c, &r, opts, file);
             if (st == MYRI_EMODEL)
                 myri_error_at(err, NULL, "the run failed: a program did not finish or returned a non-zero exit code "
                                          "(see its figures above)");

@@ -122,7 +122,7 @@ int myri_cli_exit(myri_status st, const myri_error *err)
 {
     if (st == MYRI_OK) return MYRI_EXIT_OK;
     if (st == MYRI_EINPUT) return myri_cli_input_error(err);
-    if (st == MYRI_EIO && err && err->msg[0]) fprintf(stderr, "myri: %s\n", err->msg);
+    if ((st == MYRI_EIO || st == MYRI_EMODEL) && err && err->msg[0]) fprintf(stderr, "myri: %s\n", err->msg);
     return MYRI_EXIT_FAIL;
 }
 

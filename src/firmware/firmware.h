@@ -99,6 +99,10 @@ typedef struct myri_fw_machine {
     uint8_t nstates;
     const myri_fw_rule *rules;   /* tried in table order */
     uint16_t nrules;
+    /* User machines: cycles the polling loop spends on each visit of a state
+     * that has rules, before its tests (the service routine's call, state
+     * dispatch and return).  A state without rules is not visited. */
+    uint32_t visit_cycles;
 } myri_fw_machine;
 
 typedef struct myri_fw_name {

@@ -245,10 +245,22 @@ static uint32_t fw__system(myri_fw_inst *fi)
  * shares its poll).  Calls fn for each; stops when fn returns true. */
 typedef bool (*fw__slot_fn)(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx);
 
+#define FW_VISIT 0xFFu /* the pseudo-slot of a machine's visit cost */
+
+static uint64_t fw__slot_cost(const myri_fw_inst *fi, uint8_t m, uint8_t event)
+{
+    return event == FW_VISIT ? fi->def->machines[m].visit_cycles : fi->def->events[event].poll_cycles;
+}
+
 static bool fw__slots(myri_fw_inst *fi, uint8_t m, fw__slot_fn fn, void *ctx)
 {
     const myri_fw_machine *mc = &fi->def->machines[m];
     int prev = -1;
+    if (mc->visit_cycles > 0) {
+        bool any = false;
+        for (uint16_t i = 0; i < mc->nrules && !any; i++) any = mc->rules[i].from == fi->state[m];
+        if (any && fn(fi, m, FW_VISIT, ctx)) return true;
+    }
     for (uint16_t i = 0; i < mc->nrules; i++) {
         const myri_fw_rule *r = &mc->rules[i];
         if (r->from != fi->state[m] || r->event == prev) continue;
@@ -260,9 +272,8 @@ static bool fw__slots(myri_fw_inst *fi, uint8_t m, fw__slot_fn fn, void *ctx)
 
 static bool fw__add_cost(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
 {
-    (void)m;
     uint64_t *c = ctx;
-    *c += fi->def->events[event].poll_cycles;
+    *c += fw__slot_cost(fi, m, event);
     return false;
 }
 
@@ -270,6 +281,7 @@ static bool fw__any_live(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
 {
     (void)m;
     (void)ctx;
+    if (event == FW_VISIT) return false;
     const myri_fw_event *e = &fi->def->events[event];
     return e->live && e->live(fi->fw, fi->l);
 }
@@ -283,14 +295,14 @@ typedef struct fw__scan {
 static bool fw__try(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
 {
     fw__scan *s = ctx;
-    uint64_t c = fi->def->events[event].poll_cycles;
+    uint64_t c = fw__slot_cost(fi, m, event);
     if (s->skip >= c && c > 0) { /* this poll ended before the change */
         s->skip -= c;
         return false;
     }
     s->charged += c - s->skip; /* the rest of the poll in progress, or a whole one */
     s->skip = 0;
-    if (!fi->def->events[event].test(fi->fw, fi->l)) return false;
+    if (event == FW_VISIT || !fi->def->events[event].test(fi->fw, fi->l)) return false;
     s->rule = fw__rule_for(fi, m, event);
     return s->rule >= 0;
 }

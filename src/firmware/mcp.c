@@ -69,6 +69,16 @@ const myri_param myri_mcp_param_table[] = {
      "overlapped send: least bytes sent per chunk (the last chunk goes whatever its size); assumption: seed 001 "
      "calls it \"a variable\"",
      OFF(ovl_send_thr), NULL},
+    {"ovl_recv", MYRI_P_BOOL, NULL, "false", NULL, NULL,
+     "overlap the to-host DMA with the receive DMA in chunks, following the live RMP (seed 001's new MCP); "
+     "polled receive only: with recv_mode interrupt it is ignored (seed 001: interrupt-driven receive does not "
+     "allow the overlap); default false with the default interrupt mode, seed 001's original (old) MCP",
+     OFF(ovl_recv), NULL},
+    {"ovl_recv_thr", MYRI_P_SIZE, "B", "256B", "5B", "1MiB",
+     "overlapped receive: least bytes per to-host chunk (the last chunk goes whatever its size); must exceed the "
+     "4-byte frame header (seed 001: the channel is read from it); assumption: the same 256 B as ovl_send_thr; "
+     "at or above the MTU no chunk goes before the tail",
+     OFF(ovl_recv_thr), NULL},
     {"dma_notify", MYRI_P_BOOL, NULL, "true", NULL, NULL,
      "after each delivery DMA the channel's count into its poll word in host memory (seed 001)",
      OFF(dma_notify), NULL},
@@ -133,10 +143,21 @@ static void mcp__hdma(mcp *m, uint32_t host, uint32_t sram, uint32_t dir, uint32
 uint32_t myri_mcp_rxbuf(const mcp *m, uint32_t i) { return m->rx_base + i * m->rx_buf_bytes; }
 uint32_t myri_mcp_txbuf(const mcp *m, uint32_t i) { return m->tx_base + i * m->tx_buf_bytes; }
 
+/* Arms the receive window of the rx pool's tail buffer: the whole window, or
+ * with overlapped receive only its head (rx_hw bytes: the frame header and
+ * the first chunk), whose BUFF_INT tells the idle CPU that a packet is
+ * coming in (the live RMP does not wake it); the rest is armed then. */
 static void mcp__arm(mcp *m)
 {
     uint32_t b = myri_mcp_rxbuf(m, m->rx_tail) + 4;
     mcp__reg(m, MYRI_LANAI_RMP, b);
+    mcp__reg(m, MYRI_LANAI_RML, b + (m->ovl_rx_on ? m->rx_hw : m->rx_win));
+}
+
+static void mcp__arm_rest(mcp *m)
+{
+    uint32_t b = myri_mcp_rxbuf(m, m->rx_tail) + 4;
+    mcp__reg(m, MYRI_LANAI_RMP, b + m->rx_hw);
     mcp__reg(m, MYRI_LANAI_RML, b + m->rx_win);
 }
 
@@ -190,6 +211,32 @@ uint32_t myri_mcp_rx_verdict(mcp *m, const uint8_t *f, uint32_t n)
     uint32_t slot = myri_mcp_hcb(m, base + MYRI_HCB_RC_SLOT_BYTES);
     if (!myri_mcp_hcb(m, base + MYRI_HCB_RC_ENABLED) || n - 5 + MYRI_SLOT_OVERHEAD > slot) return MYRI_HCB_C_DROP_CHAN;
     return MYRI_HCB_C_RX_GOOD;
+}
+
+/* Overlapped receive may start on the packet coming into the armed buffer:
+ * its header is good (type, subtype, channel enabled), the channel has room,
+ * and the slot holds whatever the window can take (length word + window), so
+ * no chunk can spill out of it. */
+bool myri_mcp_ovl_rx_ok(mcp *m)
+{
+    const uint8_t *f = myri_lanai_sram(m->l, myri_mcp_rxbuf(m, m->rx_tail) + 4, MYRI_FRAME_HDR_BYTES);
+    if (!f || ((uint32_t)f[0] << 8 | f[1]) != MYRI_FRAME_TYPE_CRL || f[2] != MYRI_FRAME_SUBTYPE_API0_DATA) return false;
+    uint32_t c = f[3];
+    if (c >= m->g.nchan) return false;
+    uint32_t base = myri_hcb_rchan_off(&m->g, c);
+    if (!myri_mcp_hcb(m, base + MYRI_HCB_RC_ENABLED)) return false;
+    if (myri_mcp_hcb(m, base + MYRI_HCB_RC_SLOT_BYTES) < 4 + m->rx_win) return false;
+    return myri_mcp_chan_room(m, c);
+}
+
+/* Overlapped receive: the end (SRAM address) of the bytes of the frame at
+ * fbuf that may go to the host now: whole words, never the last byte
+ * received (it may be the trailer byte, rewritten with the CRC remainder at
+ * the tail). */
+uint32_t myri_mcp_ovl_rx_end(mcp *m, uint32_t fbuf)
+{
+    uint32_t rmp = myri_lanai_read(m->l, MYRI_LANAI_RMP);
+    return rmp > fbuf ? fbuf + ((rmp - 1 - fbuf) & ~3u) : fbuf;
 }
 
 /* ---- actions: init and handshake ------------------------------------------------------ */
@@ -337,6 +384,60 @@ void myri_mcp_a_dma_done(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
+}
+
+/* Overlapped receive: DMA the frame bytes [rx_pos, end) to the same place in the slot. */
+static void mcp__ovl_rx_dma(mcp *m, uint32_t end)
+{
+    mcp__hdma(m, m->cur_slot + MYRI_SLOT_HDR + (m->rx_pos - m->rx_fbuf), m->rx_pos, MYRI_LANAI_DIR_L2E,
+              end - m->rx_pos);
+    m->rx_pos = end;
+}
+
+void myri_mcp_a_ovl_rx_start(void *fw, myri_lanai *l)
+{
+    mcp *m = fw;
+    (void)l;
+    uint32_t b = myri_mcp_rxbuf(m, m->rx_tail) + 4;
+    const uint8_t *f = myri_lanai_sram(m->l, b, MYRI_FRAME_HDR_BYTES);
+    m->cur_chan = f ? f[3] : 0;
+    m->cur_slot = mcp__slot(m, m->cur_chan);
+    m->rx_fbuf = m->rx_pos = b;
+    myri_fw_set(m->fi, MYRI_MCP_V_OVL_RX, MYRI_MCP_OVL_RX_FOLLOW);
+    mcp__ovl_rx_dma(m, myri_mcp_ovl_rx_end(m, b));
+}
+
+void myri_mcp_a_ovl_rx_chunk(void *fw, myri_lanai *l)
+{
+    mcp *m = fw;
+    (void)l;
+    mcp__ovl_rx_dma(m, myri_mcp_ovl_rx_end(m, m->rx_fbuf));
+}
+
+void myri_mcp_a_ovl_rx_abort(void *fw, myri_lanai *l)
+{
+    mcp *m = fw;
+    (void)l;
+    mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
+    myri_fw_set(m->fi, MYRI_MCP_V_OVL_RX, MYRI_MCP_OVL_RX_NONE);
+}
+
+void myri_mcp_a_ovl_rx_drop(void *fw, myri_lanai *l)
+{
+    (void)l;
+    myri_fw_set(((mcp *)fw)->fi, MYRI_MCP_V_OVL_RX, MYRI_MCP_OVL_RX_NONE);
+}
+
+/* The followed packet is complete and deliverable (the rx pool's head): its
+ * last chunk whatever its size, then (TO_HOST) the length word as usual. */
+void myri_mcp_a_ovl_rx_last(void *fw, myri_lanai *l)
+{
+    mcp *m = fw;
+    (void)l;
+    uint32_t n = m->rx_bytes[m->rx_head];
+    myri_fw_set(m->fi, MYRI_MCP_V_OVL_RX, MYRI_MCP_OVL_RX_NONE);
+    myri_mcp_wr(m, m->rx_fbuf - 4, n - MYRI_FRAME_HDR_BYTES - 1); /* the length word, DMA'd last */
+    mcp__ovl_rx_dma(m, m->rx_fbuf + n);
 }
 
 static void mcp__sq_take(mcp *m, mcp_sentry *e)
@@ -642,6 +743,33 @@ void myri_mcp_a_rx_too_long(void *fw, myri_lanai *l)
 void myri_mcp_a_discard_more(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_BUFF_INT, MYRI_HCB_NCOUNT); }
 void myri_mcp_a_discard_end(void *fw, myri_lanai *l) { (void)l, mcp__rx_reuse(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_NCOUNT); }
 
+/* Overlapped receive: the head window is full, the packet goes on into the rest. */
+void myri_mcp_a_rx_head_in(void *fw, myri_lanai *l)
+{
+    mcp *m = fw;
+    (void)l;
+    mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_BUFF_INT);
+    mcp__arm_rest(m);
+}
+
+/* The followed packet is dropped: the host-DMA machine must not announce it. */
+static void mcp__rx_reuse_ovl(mcp *m, uint32_t bit, uint32_t k)
+{
+    mcp__reg(m, MYRI_LANAI_ISR, bit);
+    mcp__count(m, k);
+    myri_fw_set(m->fi, MYRI_MCP_V_OVL_RX, MYRI_MCP_OVL_RX_ABORT);
+    mcp__arm(m);
+}
+
+void myri_mcp_a_rx_crc_bad_ovl(void *fw, myri_lanai *l)
+{
+    (void)l, mcp__rx_reuse_ovl(fw, MYRI_LANAI_RECV_INT, MYRI_HCB_C_DROP_CRC);
+}
+void myri_mcp_a_rx_too_long_ovl(void *fw, myri_lanai *l)
+{
+    (void)l, mcp__rx_reuse_ovl(fw, MYRI_LANAI_BUFF_INT, MYRI_HCB_C_DROP_TOO_LONG);
+}
+
 /* ---- life -------------------------------------------------------------------------------------------- */
 
 static myri_status mcp__layout(mcp *m)
@@ -658,6 +786,9 @@ static myri_status mcp__layout(mcp *m)
     m->rx_buf_bytes = 4 + m->rx_win;
     m->rx_base = m->tx_base + m->ntx * m->tx_buf_bytes;
     m->scratch = m->rx_base + m->nrx * m->rx_buf_bytes;
+    if (p->ovl_recv_thr <= MYRI_FRAME_HDR_BYTES || p->ovl_recv_thr > UINT32_MAX / 2) return MYRI_EINVAL;
+    m->rx_hw = myri_hcb_round4((uint32_t)p->ovl_recv_thr) + 4; /* a first chunk of >= thr whole words */
+    m->ovl_rx_on = p->recv_mode == 1 && p->ovl_recv && p->rearm && m->rx_hw < m->rx_win;
     uint64_t end = (uint64_t)m->scratch + 4;
     uint64_t top = myri_lanai_sram_bytes(m->l);
     if (top > MYRI_LANAI_STACK_TOP) top = MYRI_LANAI_STACK_TOP;

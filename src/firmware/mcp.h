@@ -28,6 +28,8 @@ typedef struct myri_mcp_params {
     int route_send;           /* 0 sa (send DMA with SA), 1 pio (SB/SH/SW) */
     bool ovl_send, dma_notify, rearm;
     uint64_t ovl_send_thr;
+    bool ovl_recv;            /* overlapped receive (polled mode only; ignored with recv_mode interrupt) */
+    uint64_t ovl_recv_thr;    /* bytes, > MYRI_FRAME_HDR_BYTES */
     uint64_t hcb_addr;
     myri_time_ps follow_ps;
 } myri_mcp_params;
@@ -42,8 +44,10 @@ extern const myri_fw_def myri_mcp_def;
 enum { MYRI_MCP_M_INIT, MYRI_MCP_M_HS, MYRI_MCP_M_HDMA, MYRI_MCP_M_SDMA, MYRI_MCP_M_RDMA_INT,
        MYRI_MCP_M_RDMA_POLL, MYRI_MCP_NMACHINES };
 enum { MYRI_MCP_Q_SENDQ, MYRI_MCP_Q_TX, MYRI_MCP_Q_RX, MYRI_MCP_Q_RCHAN, MYRI_MCP_NQUEUES };
-enum { MYRI_MCP_V_STATE, MYRI_MCP_V_HS, MYRI_MCP_V_HELD, MYRI_MCP_V_OVL_TX, MYRI_MCP_NVARS };
-#define MYRI_MCP_NPARAMS 19
+enum { MYRI_MCP_V_STATE, MYRI_MCP_V_HS, MYRI_MCP_V_HELD, MYRI_MCP_V_OVL_TX, MYRI_MCP_V_OVL_RX, MYRI_MCP_NVARS };
+#define MYRI_MCP_NPARAMS 21
+/* Values of the ovl_rx variable. */
+enum { MYRI_MCP_OVL_RX_NONE = 0, MYRI_MCP_OVL_RX_FOLLOW = 1, MYRI_MCP_OVL_RX_ABORT = 2 };
 
 /* The HCB's SRAM address and geometry of a running MCP. */
 uint32_t myri_mcp_hcb_addr(const myri_fw_inst *fi);

@@ -30,6 +30,9 @@ typedef struct mcp {
     uint32_t cur_chan, cur_slot, cur_tx;
     mcp_sentry cur_e;
     uint32_t ovl_pos;                   /* overlapped send: next byte to send (SRAM) */
+    bool ovl_rx_on;                     /* overlapped receive in effect (polled, ovl_recv, rearm, head < window) */
+    uint32_t rx_hw;                     /* overlapped receive: bytes of the head window */
+    uint32_t rx_fbuf, rx_pos;           /* overlapped receive: frame start of the followed buffer, next byte */
 } mcp;
 
 uint32_t myri_mcp_rd(mcp *m, uint32_t addr);
@@ -47,6 +50,8 @@ bool myri_mcp_chan_room(mcp *m, uint32_t c);
 uint32_t myri_mcp_rx_verdict(mcp *m, const uint8_t *f, uint32_t n);
 uint32_t myri_mcp_ovl_landed(mcp *m);
 uint32_t myri_mcp_received(mcp *m);
+bool myri_mcp_ovl_rx_ok(mcp *m);
+uint32_t myri_mcp_ovl_rx_end(mcp *m, uint32_t fbuf);
 void myri_mcp_destroy(void *fw);
 myri_status myri_mcp_create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out);
 
@@ -61,6 +66,8 @@ MCP__ACT(drop_route) MCP__ACT(ovl_route) MCP__ACT(ovl_start) MCP__ACT(ovl_route_
 MCP__ACT(ovl_last) MCP__ACT(ovl_chunk_sent)
 MCP__ACT(rx_good) MCP__ACT(rx_stop) MCP__ACT(rx_crc_bad) MCP__ACT(rx_pool_full) MCP__ACT(rx_too_long)
 MCP__ACT(discard_more) MCP__ACT(discard_end)
+MCP__ACT(rx_head_in) MCP__ACT(rx_crc_bad_ovl) MCP__ACT(rx_too_long_ovl)
+MCP__ACT(ovl_rx_start) MCP__ACT(ovl_rx_chunk) MCP__ACT(ovl_rx_abort) MCP__ACT(ovl_rx_drop) MCP__ACT(ovl_rx_last)
 #undef MCP__ACT
 uint32_t myri_mcp_x_boot(void *fw, myri_lanai *l);
 

@@ -518,6 +518,14 @@ int myri_api0_num_pending(int unit_num)
     return pending > INT32_MAX ? INT32_MAX : (int)pending;
 }
 
+int myri_api0_mtu(int unit_num)
+{
+    api0__ctx c;
+    int rc = api0__enter(unit_num, &c, true);
+    if (rc) return rc;
+    return c.s->g.mtu > INT32_MAX ? INT32_MAX : (int)c.s->g.mtu;
+}
+
 /* ---- send ----------------------------------------------------------------------------- */
 
 /* Makes room for one entry: the shadowed head is re-read from SRAM only when

@@ -81,6 +81,8 @@ struct myri_program {
     char **argv;
     int exit_code;
     myri_time_ps end_ps;     /* when main returned */
+    void **mem;              /* myri_prog_alloc blocks, freed with the program */
+    size_t nmem, capmem;
     bool done, waiting;
     bool attached[MYRI_API0_MAX_UNITS];
     void (*on_leave[MYRI_API0_MAX_UNITS])(void *, int);
@@ -274,6 +276,8 @@ static void host__comp_handle(myri_component *self, const myri_event *ev)
 }
 static void host__prog_free(myri_program *pr)
 {
+    for (size_t i = 0; i < pr->nmem; i++) free(pr->mem[i]);
+    free(pr->mem);
     for (int i = 0; i < pr->argc; i++) free(pr->argv[i]);
     free(pr->argv);
     free(pr->name);
@@ -571,6 +575,22 @@ double myri_prog_random_exp(double mean)
 {
     myri_program *pr = host__running();
     return pr && mean > 0 ? myri_rng_exponential(myri_proc_rng(pr->proc), mean) : 0;
+}
+
+void *myri_prog_alloc(size_t bytes)
+{
+    myri_program *pr = host__running();
+    if (!pr || bytes == 0) return NULL;
+    if (pr->nmem == pr->capmem) {
+        size_t cap = pr->capmem ? 2 * pr->capmem : 8;
+        void **m = realloc(pr->mem, cap * sizeof *m);
+        if (!m) return NULL;
+        pr->mem = m;
+        pr->capmem = cap;
+    }
+    void *p = calloc(1, bytes);
+    if (p) pr->mem[pr->nmem++] = p;
+    return p;
 }
 
 int myri_prog_report(const char *key, double value)

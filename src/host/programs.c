@@ -148,6 +148,11 @@ static int programs__send(programs__env *e, int route, int len, uint32_t seq, in
     while ((rc = myri_api0_get_send_buffer_l(e->unit, &buf)) == MYRI_API0_NO_BUFFERS)
         if (myri_prog_now_ps() - t0 > limit) break;
     if (rc) return rc;
+    int mtu = myri_api0_mtu(e->unit);
+    if (mtu < 0 || len > mtu) { /* never write past the buffer: the send would be refused anyway */
+        myri_api0_free_send_l(e->unit, buf);
+        return mtu < 0 ? mtu : MYRI_API0_ETOOLONG;
+    }
     uint8_t *p = buf;
     int from = 0;
     if (hdr && len >= PROGRAMS__HDR) {
@@ -337,11 +342,9 @@ static int programs__traffic(int argc, char **argv)
     double drain = programs__num(argc, argv, "drain_us", 500);
     if (size < PROGRAMS__HDR || !(gap > 0) || dur < 0 || drain < 0) return 2;
     if (programs__setup(&t.e, argc, argv, "traffic") || t.e.n < 2) return 2;
-    t.route = calloc((size_t)t.e.n, sizeof *t.route);
-    t.next_seq = calloc((size_t)t.e.n, sizeof *t.next_seq);
+    t.route = myri_prog_alloc((size_t)t.e.n * sizeof *t.route);
+    t.next_seq = myri_prog_alloc((size_t)t.e.n * sizeof *t.next_seq);
     if (!t.route || !t.next_seq) {
-        free(t.route);
-        free(t.next_seq);
         return 2;
     }
     double start = myri_prog_now_us(), end = start + dur, next = start + myri_prog_random_exp(gap);
@@ -368,8 +371,6 @@ static int programs__traffic(int argc, char **argv)
     programs__report(&t.e, "latency_mean_us", -1, t.received ? t.lat_sum_us / (double)t.received : 0);
     programs__report(&t.e, "latency_max_us", -1, t.lat_max_us);
     programs__report(&t.e, "errors", -1, (double)t.e.errors);
-    free(t.route);
-    free(t.next_seq);
     return t.e.errors ? 1 : 0;
 }
 

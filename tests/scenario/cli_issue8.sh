@@ -156,7 +156,7 @@ grep -q '^  topology.length *= 10m$' "$tmp/echo1" || fail "topology.length not e
 grep -q '^  pcap.links *= \[a, s1.1\]$' "$tmp/echo1" || fail "pcap.links list not echoed"
 grep -q '^  topology.links *= \[{a: a, b: \[s0, 0\]}' "$tmp/echo1" || fail "topology.links list not echoed"
 echo_reruns "hotspot8" "$myri" run "$src/scenarios/hotspot8.yaml" --set duration=20us --set link.preset=2000
-echo_reruns "the default scenario" "$myri" run --set duration=5us
+echo_reruns "the fabric sweep" "$myri" run "$src/scenarios/fattree64-sweep.yaml" --set duration=5us
 grep -q '^  pcap.links *= hosts$' "$tmp/echo1" || fail "default pcap.links not echoed as hosts"
 printf 'duration: 2us\ntopology:\n  generator: star\n' >"$tmp/star.yaml"
 want 0 "echo of a star" -- "$myri" run "$tmp/star.yaml" --set switch.ports=16

@@ -5,7 +5,9 @@
 # compiles as C and C++ with the installed include path and that no internal
 # header is installed; build and run examples/fabric_hello.c with pkg-config
 # and with CMake's find_package(myri) (target myri::myri), the prefix moved
-# elsewhere first (both package files are relocatable).
+# elsewhere first (both package files are relocatable); build a user's own
+# program (examples/programs/pingpong.c) into a shared object with
+# pkg-config's cflags and run it with the installed `myri run --program`.
 # usage: install.sh PATH/TO/myri SOURCE_DIR
 set -eu
 myri=$1
@@ -61,6 +63,22 @@ cc -std=c11 -Wall -Wextra -Werror -o "$tmp/hello_pc" "$src/examples/fabric_hello
   $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs myri)
 out=$("$tmp/hello_pc")
 echo "$out" | grep -q 'payload "hello, Myrinet"' || { echo "FAIL: pkg-config build: $out"; exit 1; }
+pass=$((pass + 1))
+# A user's own program (issue 9): examples/programs/pingpong.c, only
+# <myri/api0.h> and <myri/prog.h>, built into a shared object with the
+# installed headers (cflags only: libmyri is not linked into it, its calls
+# resolve against the installed `myri`), run by the installed `myri run
+# --program` on the hosts of scenarios/pingpong-user.yaml.
+test -f "$tmp/moved/include/myri/api0.h" && test -f "$tmp/moved/include/myri/prog.h" ||
+  { echo "FAIL: api0.h / prog.h not installed"; exit 1; }
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -shared -fPIC -o "$tmp/pingpong.so" \
+  "$src/examples/programs/pingpong.c" $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags myri)
+"$tmp/moved/bin/myri" run "$src/scenarios/pingpong-user.yaml" --program "$tmp/pingpong.so" >"$tmp/pp.out" 2>&1 ||
+  { cat "$tmp/pp.out"; echo "FAIL: the installed myri did not run the user program"; exit 1; }
+grep -Eq '^ +user_pingpong\.8192\.latency_us +[0-9]' "$tmp/pp.out" &&
+  [ "$(grep -Ec '^ +user_pingpong\.errors +0$' "$tmp/pp.out")" -eq 2 ] ||
+  { cat "$tmp/pp.out"; echo "FAIL: user program figures"; exit 1; }
 pass=$((pass + 1))
 if command -v cmake >/dev/null 2>&1; then
   mkdir "$tmp/user_cmake"
