@@ -37,6 +37,7 @@ enum { PROGRAMS__MAX_SIZES = 32, PROGRAMS__HDR = 16 };
 
 typedef struct programs__env {
     int unit, chan, me, n;
+    int mtu;               /* the board's largest payload (myri_api0_mtu once, at setup) */
     double timeout_us;
     long errors;
     const char *tag;
@@ -116,7 +117,8 @@ static int programs__setup(programs__env *e, int argc, char **argv, const char *
     char mcpbuf[64] = "";
     if (mcp) snprintf(mcpbuf, sizeof mcpbuf, "%s", mcp);
     int rc = myri_api0_init(e->unit, 0, 0, mcpbuf);
-    if (rc == 0) rc = myri_api0_get_chan(e->unit, e->chan);
+    if (rc == 0) rc = e->mtu = myri_api0_mtu(e->unit);
+    if (rc > 0) rc = myri_api0_get_chan(e->unit, e->chan);
     if (rc >= 0) rc = myri_api0_init_recv_chan(e->unit, e->chan);
     if (rc < 0) {
         char key[64];
@@ -148,10 +150,9 @@ static int programs__send(programs__env *e, int route, int len, uint32_t seq, in
     while ((rc = myri_api0_get_send_buffer_l(e->unit, &buf)) == MYRI_API0_NO_BUFFERS)
         if (myri_prog_now_ps() - t0 > limit) break;
     if (rc) return rc;
-    int mtu = myri_api0_mtu(e->unit);
-    if (mtu < 0 || len > mtu) { /* never write past the buffer: the send would be refused anyway */
+    if (len > e->mtu) { /* never write past the buffer: the send would be refused anyway */
         myri_api0_free_send_l(e->unit, buf);
-        return mtu < 0 ? mtu : MYRI_API0_ETOOLONG;
+        return MYRI_API0_ETOOLONG;
     }
     uint8_t *p = buf;
     int from = 0;

@@ -591,8 +591,6 @@ static ps_t ref_one_way(rside *S, rside *R, ps_t t0, const rcfg *c, bool s_waits
     ps_t t = t0 + P_API_PS; /* get_send_buffer_l */
     logst("API get_send_buffer_l", t0, t);
     ps_t a = t;
-    t += P_API_PS; /* myri_api0_mtu (programs__send checks the length against it) */
-    logst("API myri_api0_mtu", a, t);
     a = t;
     t += P_API_PS; /* send_route_l */
     logst("API send_route_l (CPU)", a, t);
@@ -777,7 +775,7 @@ static ps_t tail_wake(const vtl *l, const rcfg *c, ps_t before, int nth, ps_t *d
 /* The host's costs from the start of programs__send to its SQ_TAIL write's end. */
 static ps_t send_to_tail(const rcfg *c)
 {
-    ps_t t = 3 * (ps_t)P_API_PS; /* get_send_buffer_l, myri_api0_mtu, send_route_l */
+    ps_t t = 2 * (ps_t)P_API_PS; /* get_send_buffer_l, send_route_l */
     if (c->len <= P_PIO_BYTES) t += P_PIOW_PS * (round4(c->len) / 4);
     return t + 5 * (ps_t)P_PIOW_PS;
 }
@@ -932,6 +930,11 @@ static void test_latency_every_switch(void **state)
     for (int bits = 0; bits < 16; bits++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             rcfg c = {bits & 1, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0, sizes[s]};
+            if (c.notify && !getenv("MYRI_LATENCY_NOTIFY")) { /* OPEN, below: run on request only */
+                open_bad++;
+                n++;
+                continue;
+            }
             int b = check_case(&c, getenv("MYRI_LATENCY_VERBOSE") != NULL);
             /* OPEN: with dma_notify all 40 cases agreed before main's merge of
              * branch fw (+ f9ba782); after it they differ (round trips by one
@@ -941,7 +944,8 @@ static void test_latency_every_switch(void **state)
             else bad += b;
             n++;
         }
-    printf("  %d of %d cases agree to the picosecond (%d open with dma_notify)\n", n - bad - open_bad, n, open_bad);
+    printf("  %d of %d cases agree to the picosecond (%d with dma_notify not checked: OPEN, MYRI_LATENCY_NOTIFY=1 "
+           "runs them)\n", n - bad - open_bad, n, open_bad);
     assert_int_equal(bad, 0);
 }
 
