@@ -6,8 +6,8 @@
 /* seed 001: two AlphaServer 1200 (533 MHz), PCI Myrinet cards with the LANai
  * 4.x, one 8-port switch, 160 MB/s per direction. */
 static const myri_preset_value preset__alpha[] = {
-    {"link.preset", "1280", "seed 001: \"full duplex operation at 160 MB/s in each direction\" (with the slack "
-                            "buffers of that rate, docs/FABRIC.md)", "link.rate"},
+    {"link.preset", "1280", "seed 001: \"160 MB/s in each direction\"; with that rate's slack (docs/FABRIC.md)",
+     "link.rate"},
     {"packet.type_bytes", "2", "seed 001, figure 2: the type field is two bytes (CRL type 0x0370)", NULL},
     {"switch.ports", "8", "seed 001: the two machines \"were connected through a Myrinet 8-way switch\"", NULL},
     {"nic.clock", "33e6", "seed 001: \"the LANai processor, a 33MHz pipelined 32-bit microprocessor\"", NULL},
