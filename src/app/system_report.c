@@ -255,6 +255,21 @@ static void sys__text_programs(const myri_sys_run *r, FILE *o)
     }
 }
 
+/* The firmware's pools (queues it both puts to and takes from): mean and largest occupancy. */
+static void sys__text_pools(const myri_sys_run *r, uint32_t i, myri_time_ps elapsed_ps, FILE *o)
+{
+    const myri_fw_def *d = myri_fw_def_of(r->nic[i].fw);
+    bool any = false;
+    for (uint32_t q = 0; q < d->nqueues; q++) {
+        myri_fw_qstat qs;
+        if (myri_fw_queue_stats(r->nic[i].fw, q, &qs) || !qs.puts || !qs.gets) continue;
+        fprintf(o, "%s %s mean %.2f max %lld", any ? "," : "           pools:", d->queues[q].name,
+                elapsed_ps ? qs.area / (double)elapsed_ps : 0.0, (long long)qs.max);
+        any = true;
+    }
+    if (any) fprintf(o, " (packets)\n");
+}
+
 static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *f, const char *lead, FILE *o)
 {
     char bn[160];
@@ -271,6 +286,7 @@ static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *
             (double)f->ls.hdma_sdma_ps / 1e6, (double)f->ls.hdma_rdma_ps / 1e6, (unsigned long long)f->ls.sdma_packets,
             (unsigned long long)f->ls.rdma_windows, (unsigned long long)f->ls.interrupts,
             (unsigned long long)f->hs.pio_reads, (unsigned long long)f->hs.pio_writes);
+    sys__text_pools(r, i, f->ls.elapsed_ps, o);
     if (f->ls.faults) fprintf(o, "           FIRMWARE FAULTS: %llu\n", (unsigned long long)f->ls.faults);
 }
 
@@ -396,6 +412,18 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
         myri_json_kuint(j, "hdma_rdma_overlap_ps", f.ls.hdma_rdma_ps);
         myri_json_kuint(j, "faults", f.ls.faults);
         const myri_fw_def *d = myri_fw_def_of(r->nic[i].fw);
+        myri_json_key(j, "pools");
+        myri_json_obj_begin(j);
+        for (uint32_t q = 0; q < d->nqueues; q++) {
+            myri_fw_qstat qs;
+            if (myri_fw_queue_stats(r->nic[i].fw, q, &qs) || !qs.puts || !qs.gets) continue;
+            myri_json_key(j, d->queues[q].name);
+            myri_json_obj_begin(j);
+            myri_json_knum(j, "mean", f.ls.elapsed_ps ? qs.area / (double)f.ls.elapsed_ps : 0.0);
+            myri_json_kint(j, "max", qs.max);
+            myri_json_obj_end(j);
+        }
+        myri_json_obj_end(j);
         myri_json_key(j, "firmware");
         myri_json_obj_begin(j);
         for (size_t k = 0; k < d->ncounters; k++)

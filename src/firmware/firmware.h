@@ -178,6 +178,16 @@ typedef struct myri_fw_stats {
     uint64_t rule_cycles;    /* cycles charged for rules (fixed + extra) */
 } myri_fw_stats;
 void myri_fw_get_stats(const myri_fw_inst *fi, myri_fw_stats *out);
+/* A queue's occupancy as its puts and gets (myri_fw_q_put/q_get) make it:
+ * a queue only put to or only taken from by the firmware (the HCB's send
+ * queue, filled by the host) has a one-sided count.  mean = area / time. */
+typedef struct myri_fw_qstat {
+    int64_t len, max;        /* now, and the largest */
+    uint64_t puts, gets;
+    double area;             /* integral of len over time, entries x ps (up to since_ps) */
+    myri_time_ps since_ps;
+} myri_fw_qstat;
+myri_status myri_fw_queue_stats(const myri_fw_inst *fi, uint32_t q, myri_fw_qstat *out);
 /* Time machine m spent in state s so far (ps). */
 myri_time_ps myri_fw_state_ps(const myri_fw_inst *fi, uint8_t m, uint8_t s);
 /* Counters, rule counts and state times, as text (JSON goes through the

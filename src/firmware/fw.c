@@ -42,6 +42,7 @@ struct myri_fw_inst {
     myri_time_ps *since_ps;   /* per machine: entered its current state */
     int32_t *vars;
     uint64_t *counters;
+    myri_fw_qstat *q;         /* per queue: occupancy from puts and gets */
     /* the chosen rule, applied at the next step */
     bool pend;
     uint8_t pend_m;
@@ -88,8 +89,42 @@ static void fw__log(myri_fw_inst *fi, uint8_t op, uint32_t a, int32_t b)
     fi->nlog++;
 }
 
-void myri_fw_q_put(myri_fw_inst *fi, uint32_t q) { fw__log(fi, MYRI_FW_Q_PUT, q, 0); }
-void myri_fw_q_get(myri_fw_inst *fi, uint32_t q) { fw__log(fi, MYRI_FW_Q_GET, q, 0); }
+/* Occupancy of queue q moves by d at the current time: the time-weighted
+ * integral is brought up to now first. */
+static void fw__q_move(myri_fw_inst *fi, uint32_t q, int d)
+{
+    if (!fi->q || q >= fi->def->nqueues) return;
+    myri_fw_qstat *s = &fi->q[q];
+    myri_time_ps now = myri_lanai_now(fi->l);
+    if (now > s->since_ps) s->area += (double)s->len * (double)(now - s->since_ps);
+    s->since_ps = now;
+    if (d > 0) s->puts++;
+    else s->gets++;
+    s->len += d;
+    if (s->len > s->max) s->max = s->len;
+}
+
+void myri_fw_q_put(myri_fw_inst *fi, uint32_t q)
+{
+    fw__log(fi, MYRI_FW_Q_PUT, q, 0);
+    fw__q_move(fi, q, +1);
+}
+
+void myri_fw_q_get(myri_fw_inst *fi, uint32_t q)
+{
+    fw__log(fi, MYRI_FW_Q_GET, q, 0);
+    fw__q_move(fi, q, -1);
+}
+
+myri_status myri_fw_queue_stats(const myri_fw_inst *fi, uint32_t q, myri_fw_qstat *out)
+{
+    if (!fi || !out || !fi->q || q >= fi->def->nqueues) return MYRI_EINVAL;
+    *out = fi->q[q];
+    myri_time_ps now = myri_lanai_now(fi->l);
+    if (now > out->since_ps) out->area += (double)out->len * (double)(now - out->since_ps);
+    out->since_ps = now;
+    return MYRI_OK;
+}
 
 void myri_fw_set(myri_fw_inst *fi, uint32_t var, int32_t value)
 {
@@ -367,8 +402,9 @@ static myri_status fw__alloc(myri_fw_inst *fi)
     fi->state_ps = calloc(ns + 1, sizeof *fi->state_ps);
     fi->vars = calloc(d->nvars + 1u, sizeof *fi->vars);
     fi->counters = calloc(d->ncounters + 1u, sizeof *fi->counters);
+    fi->q = calloc(d->nqueues + 1u, sizeof *fi->q);
     if (!fi->state || !fi->rule_base || !fi->state_base || !fi->since_ps || !fi->fired || !fi->state_ps ||
-        !fi->vars || !fi->counters)
+        !fi->vars || !fi->counters || !fi->q)
         return MYRI_ENOMEM;
     uint32_t rb = 0, sb = 0;
     for (uint8_t m = 0; m < d->nmachines; m++) {
@@ -419,6 +455,7 @@ void myri_fw_destroy(myri_fw_inst *fi)
     free(fi->state_ps);
     free(fi->vars);
     free(fi->counters);
+    free(fi->q);
     free(fi);
 }
 
