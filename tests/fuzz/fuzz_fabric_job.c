@@ -21,28 +21,9 @@
 
 #include "app/fabric_job.h"
 #include "myri/config.h"
+#include "fuzz_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* The integer at `path` is absent (use the default) or <= max. */
-static bool fz__int_le(const myri_node *root, const char *path, int64_t max)
-{
-    const myri_node *n = myri_node_path(root, path);
-    if (!n) return true;
-    int64_t v;
-    myri_error err;
-    if (!n->scalar || myri_parse_int(n->scalar, &v, &err) != MYRI_OK) return false;
-    return v <= max;
-}
-
-/* The list (or count) at `path` has at most max items. */
-static bool fz__list_le(const myri_node *root, const char *path, size_t max)
-{
-    const myri_node *n = myri_node_path(root, path);
-    if (!n) return true;
-    if (n->scalar) return fz__int_le(root, path, (int64_t)max);
-    return n->n <= max;
-}
 
 /* Small networks only: k^n <= 64 (k <= 4, n <= 3), meshes and rings of a
  * few switches, at most 8 hosts per switch, short explicit lists. */

@@ -22,26 +22,9 @@
 
 #include "app/system_job.h"
 #include "myri/config.h"
+#include "fuzz_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static bool fz__int_le(const myri_node *root, const char *path, int64_t max)
-{
-    const myri_node *n = myri_node_path(root, path);
-    if (!n) return true;
-    int64_t v;
-    myri_error err;
-    if (!n->scalar || myri_parse_int(n->scalar, &v, &err) != MYRI_OK) return false;
-    return v <= max;
-}
-
-static bool fz__list_le(const myri_node *root, const char *path, size_t max)
-{
-    const myri_node *n = myri_node_path(root, path);
-    if (!n) return true;
-    if (n->scalar) return fz__int_le(root, path, (int64_t)max);
-    return n->n <= max;
-}
 
 /* A time at `path` absent or >= min_ps. */
 static bool fz__time_ge(const myri_node *root, const char *path, uint64_t min_ps)

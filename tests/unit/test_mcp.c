@@ -15,6 +15,7 @@
 
 #include "fabric_port_testlib.h"
 #include "firmware/mcp.h"
+#include "nic_testlib.h"
 
 #define HMEM (1u << 20)
 #define SLOTS 0x10000u  /* receive slots in host memory */
@@ -44,10 +45,8 @@ static void net_up(net *n, int model, const myri_mcp_params *p0, const myri_mcp_
     myri_fabric_params_default(&n->fp);
     n->fp.type_bytes = 2; /* hcb.h: the frame's type is 2 bytes */
     n->f = mk(n->sim, n->t, model, &n->fp);
-    myri_bus_params bp = {.dma_rate_Bps = 120e6, .burst_bytes = 256, .dma_setup_ps = 500000,
-                          .pio_read_ps = 1000000, .pio_write_ps = 120000};
-    myri_lanai_params np = {.sram_bytes = 1 << 20, .clock_hz = 33e6, .rtc_tick_ps = 500000,
-                            .type_bytes = n->fp.type_bytes, .link_char_ps = myri_fabric_char_ps(&n->fp)};
+    myri_bus_params bp = nt_bus_params();
+    myri_lanai_params np = nt_lanai_params(&n->fp);
     for (uint32_t h = 0; h < 2; h++) {
         n->bus[h] = myri_bus_create(&bp);
         char name[16];
