@@ -76,7 +76,7 @@ static int bsys__system(const char *dir, bsys__case *c, double *offered_load)
     }
     *c = (bsys__case){"system", res.wall_s, (double)res.sim_time_ps * 1e-12, res.events, received, res.hash};
     /* offered load: packets sent in the 1 ms of traffic, each 521 characters of 6.25 ns, over 64 links */
-    *offered_load = (double)sent * 521.0 * 6.25e-9 / (64.0 * 1e-3);
+    *offered_load = (double)sent * 521.0 * 6.25e-9 / (64.0 * 5e-3);
     printf("system  sent %" PRIu64 ", received %" PRIu64 ", errors %" PRIu64 ", all programs done: %s\n", sent,
            received, errors, res.all_done ? "yes" : "NO");
     int bad = !res.all_done || res.worst_exit != 0 || sent != received;
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     bsys__case sys, bare;
     double load = 0;
     int rc = bsys__system(dir, &sys, &load);
-    if (!rc) rc = bsys__bare(load, 1e-3, &bare);
+    if (!rc) rc = bsys__bare(load, 5e-3, &bare);
     if (rc) return rc;
     printf("offered load %.3f of the links (measured from the system's packets)\n", load);
     bsys__print(&sys);

@@ -47,14 +47,24 @@ static void sys__nic_figures(const myri_sys_run *r, uint32_t i, sys__nicfig *f)
         if (f->util[k] > f->util[f->worst]) f->worst = k;
 }
 
-/* "host DMA is the bottleneck: busy 97 % (...)" or "no engine is saturated". */
+/* The busiest resource in words: "host DMA is the bottleneck: busy 97 % of
+ * the run (the I/O bus 98 %)", "the I/O bus is the bottleneck: busy 66 % of
+ * the run (host DMA 45 %, host PIO 39 %)" when the host's PIO takes a real
+ * share of it, or "no engine is saturated" (nothing busy half the time). */
 static void sys__bottleneck_text(const sys__nicfig *f, char *buf, size_t len)
 {
     int w = f->worst;
     double p = 100.0 * f->util[w];
-    if (f->util[w] >= 0.5)
+    bool bus = f->bus_util > f->util[w] && f->util[SYS_R_BUS] >= 0.1; /* PIO makes the bus busier than any engine */
+    if (bus && f->bus_util >= 0.5)
+        snprintf(buf, len, "the I/O bus is the bottleneck: busy %.0f %% of the run (host DMA %.0f %%, host PIO %.0f %%)",
+                 100 * f->bus_util, 100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_BUS]);
+    else if (f->util[w] >= 0.5)
         snprintf(buf, len, "%s is the bottleneck: busy %.0f %% of the run (the I/O bus %.0f %%)", sys__res_name[w],
                  p, 100 * f->bus_util);
+    else if (bus)
+        snprintf(buf, len, "no engine is saturated: the busiest, the I/O bus, is busy %.0f %% of the run",
+                 100 * f->bus_util);
     else
         snprintf(buf, len, "no engine is saturated: the busiest, the %s, is busy %.0f %% of the run",
                  sys__res_name[w], p);
