@@ -22,7 +22,20 @@ typedef struct vcd__nic {
     vcd__sig *sig;       /* VCD_NFIXED + nmachines */
 } vcd__nic;
 
+/* A value change waiting to be written: records can arrive out of time order
+ * (the receive DMA's start is known only when its window ends), so they wait
+ * in a buffer sorted by (time, arrival) until nothing earlier can arrive. */
+typedef struct vcd__rec {
+    myri_time_ps t;
+    uint64_t seq;
+    uint32_t nic, sig, value;
+} vcd__rec;
+
 struct myri_vcd {
+    vcd__rec *buf;
+    size_t nbuf, capbuf;
+    uint64_t seq;
+    myri_time_ps lag;    /* the largest (now - t) seen: records older than now - lag are final */
     FILE *f;
     vcd__nic *nic;
     size_t nnic, capnic;
@@ -91,30 +104,63 @@ static void vcd__put(myri_vcd *v, const vcd__sig *s)
     if (rc < 0) v->failed = true;
 }
 
-static void vcd__set(vcd__nic *n, size_t k, uint32_t value, myri_time_ps t)
+/* Writes the buffered changes up to (and not including) time `upto`. */
+static void vcd__flush(myri_vcd *v, myri_time_ps upto)
+{
+    size_t k = 0;
+    for (; k < v->nbuf && v->buf[k].t < upto; k++) {
+        const vcd__rec *r = &v->buf[k];
+        vcd__sig *s = &v->nic[r->nic].sig[r->sig];
+        if (s->value == r->value) continue;
+        s->value = r->value;
+        vcd__stamp(v, r->t);
+        vcd__put(v, s);
+    }
+    if (k) memmove(v->buf, v->buf + k, (v->nbuf - k) * sizeof *v->buf);
+    v->nbuf -= k;
+}
+
+static void vcd__set(vcd__nic *n, size_t k, uint32_t value, myri_time_ps t, myri_time_ps now)
 {
     myri_vcd *v = n->v;
     vcd__sig *s = &n->sig[k];
     if (s->width < 32) value &= (1u << s->width) - 1u;
-    if (s->value == value) return;
-    s->value = value;
-    if (!v->begun) return;
-    vcd__stamp(v, t);
-    vcd__put(v, s);
+    if (!v->begun) {
+        s->value = value;
+        return;
+    }
+    if (v->nbuf == v->capbuf) {
+        size_t cap = v->capbuf ? 2 * v->capbuf : 256;
+        vcd__rec *b = realloc(v->buf, cap * sizeof *b);
+        if (!b) {
+            v->failed = true;
+            return;
+        }
+        v->buf = b;
+        v->capbuf = cap;
+    }
+    size_t i = v->nbuf++; /* insertion from the end: records come almost in order */
+    while (i > 0 && v->buf[i - 1].t > t) {
+        v->buf[i] = v->buf[i - 1];
+        i--;
+    }
+    v->buf[i] = (vcd__rec){t, v->seq++, (uint32_t)(n - v->nic), (uint32_t)k, value};
+    if (now > t && now - t > v->lag) v->lag = now - t;
+    if (now > v->lag) vcd__flush(v, now - v->lag);
 }
 
 static void vcd__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
 {
-    (void)l;
     vcd__nic *n = ctx;
+    myri_time_ps now = myri_lanai_now(l);
     switch (ev) {
-    case MYRI_LANAI_EV_HDMA: vcd__set(n, VCD_SIG_HDMA, a ? (b == MYRI_LANAI_DIR_E2L ? 2u : 1u) : 0u, t); break;
-    case MYRI_LANAI_EV_SDMA: vcd__set(n, VCD_SIG_SDMA, a ? 1u : 0u, t); break;
-    case MYRI_LANAI_EV_RDMA: vcd__set(n, VCD_SIG_RDMA, a ? 1u : 0u, t); break;
-    case MYRI_LANAI_EV_CPU: vcd__set(n, VCD_SIG_CPU, a, t); break;
-    case MYRI_LANAI_EV_ISR: vcd__set(n, VCD_SIG_ISR, a, t); break;
+    case MYRI_LANAI_EV_HDMA: vcd__set(n, VCD_SIG_HDMA, a ? (b == MYRI_LANAI_DIR_E2L ? 2u : 1u) : 0u, t, now); break;
+    case MYRI_LANAI_EV_SDMA: vcd__set(n, VCD_SIG_SDMA, a ? 1u : 0u, t, now); break;
+    case MYRI_LANAI_EV_RDMA: vcd__set(n, VCD_SIG_RDMA, a ? 1u : 0u, t, now); break;
+    case MYRI_LANAI_EV_CPU: vcd__set(n, VCD_SIG_CPU, a, t, now); break;
+    case MYRI_LANAI_EV_ISR: vcd__set(n, VCD_SIG_ISR, a, t, now); break;
     case MYRI_LANAI_EV_FW:
-        if (a < n->nmachines) vcd__set(n, VCD_NFIXED + a, b, t);
+        if (a < n->nmachines) vcd__set(n, VCD_NFIXED + a, b, t, now);
         break;
     default: break;
     }
@@ -196,11 +242,15 @@ myri_status myri_vcd_begin(myri_vcd *v)
 myri_status myri_vcd_close(myri_vcd *v, myri_time_ps end_ps, myri_error *err)
 {
     if (!v) return MYRI_OK;
-    if (v->begun) vcd__stamp(v, end_ps);
+    if (v->begun) {
+        vcd__flush(v, MYRI_TIME_NEVER);
+        vcd__stamp(v, end_ps);
+    }
     bool failed = v->failed || ferror(v->f);
     if (fclose(v->f) != 0) failed = true;
     for (size_t i = 0; i < v->nnic; i++) free(v->nic[i].sig);
     free(v->nic);
+    free(v->buf);
     free(v);
     if (failed) {
         if (err) myri_error_at(err, NULL, "--vcd: writing the timeline failed");

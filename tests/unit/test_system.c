@@ -170,13 +170,15 @@ static void test_vcd_reads_back(void **state)
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[512];
-    int scopes = 0, enddefs = 0, sdma_id_found = 0, changes = 0, sdma_rises = 0;
-    unsigned long long t = 0, last = 0;
-    char sdma_id[16] = "";
+    int scopes = 0, enddefs = 0, sdma_id_found = 0, changes = 0, sdma_rises = 0, rdma_wide = 0, rdma_ids = 0;
+    unsigned long long t = 0, last = 0, rdma_rise[2] = {0, 0};
+    char sdma_id[16] = "", rdma_id[2][16] = {"", ""};
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "$scope module h", 15)) scopes++;
         if (!strncmp(line, "$enddefinitions", 15)) enddefs++;
         char id[16];
+        if (rdma_ids < 2 && sscanf(line, "$var wire 1 %15s recv_dma $end", id) == 1)
+            snprintf(rdma_id[rdma_ids++], sizeof rdma_id[0], "%s", id);
         if (!sdma_id_found && sscanf(line, "$var wire 1 %15s send_dma $end", id) == 1) {
             snprintf(sdma_id, sizeof sdma_id, "%s", id);
             sdma_id_found = 1;
@@ -190,6 +192,11 @@ static void test_vcd_reads_back(void **state)
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
             if (line[0] == '1' && sdma_id_found && !strcmp(line + 1, sdma_id) && t > 0) sdma_rises++;
+            for (int k = 0; k < 2 && k < rdma_ids; k++) { /* the receive DMA is busy from a packet's head to its tail */
+                if (strncmp(line + 1, rdma_id[k], sizeof rdma_id[k]) != 0) continue;
+                if (line[0] == '1') rdma_rise[k] = t;
+                else if (t > rdma_rise[k] && rdma_rise[k] > 0) rdma_wide++;
+            }
         }
     }
     fclose(f);
@@ -198,6 +205,7 @@ static void test_vcd_reads_back(void **state)
     assert_int_equal(enddefs, 1);
     assert_true(sdma_id_found);
     assert_true(sdma_rises >= 3); /* h0 sent at least the warm-up and the two repetitions */
+    assert_true(rdma_wide >= 3);  /* the receive DMA's busy times have their width (written in time order) */
     assert_true(changes > 50);
     assert_true(last == r.sim_time_ps);
     myri_system_result_free(&r);
