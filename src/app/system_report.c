@@ -465,6 +465,9 @@ static void sys__help_params(FILE *out)
     myri_error err;
     if (myri_sys_cfg_load(&c, NULL, &err) == MYRI_OK) myri_params_help(c.ps, c.nps, out);
     myri_sys_cfg_free(&c);
+    fprintf(out, "\nIn the system job `duration` is a limit: the run ends when the last program returns, or at\n"
+                 "`duration` (10 s when not given), and programs still running then fail the run; `warmup` is\n"
+                 "not used (programs measure what they report).\n");
     fprintf(out, "\nsystem presets (`preset:`), each value with its source:\n");
     const char *names[] = {"alpha-pci-1998", "sparc2-sbus-1994"};
     for (size_t i = 0; i < 2; i++) myri_preset_print(myri_preset_find(names[i]), out);
