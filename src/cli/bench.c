@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "app/hold.h"
 #include "myri/json.h"
 
@@ -20,53 +20,21 @@ static const char bench_usage[] =
 
 int myri_cmd_bench(int argc, char **argv)
 {
-    const char *pending_s, *events_s, *mean_s;
-    myri_cli_opt opts[] = {{"pending", true, &pending_s}, {"events", true, &events_s}, {"mean", true, &mean_s}};
-    myri_cli cli;
-    if (myri_cli_parse("bench", argc, argv, &cli, opts, 3)) return MYRI_EXIT_INPUT;
-    if (cli.npositional >= 1 && (!strcmp(cli.positional[0], "pingpong") || !strcmp(cli.positional[0], "latency") ||
-                                 !strcmp(cli.positional[0], "stream"))) {
-        if (pending_s || events_s || mean_s) {
-            fprintf(stderr, "myri bench %s: --pending, --events and --mean belong to 'myri bench engine'\n",
-                    cli.positional[0]);
-            return MYRI_EXIT_INPUT;
-        }
-        return myri_cmd_bench_system(cli.positional[0], &cli);
-    }
-    if (cli.help) {
+    myri_cmd_bench_args a;
+    if (myri_cmd_bench_parse(argc, argv, &a)) return MYRI_EXIT_INPUT;
+    if (a.system) return myri_cmd_bench_system(&a);
+    if (a.cli.help) {
         fputs(bench_usage, stdout);
         return MYRI_EXIT_OK;
     }
-    if (cli.npositional != 1 || strcmp(cli.positional[0], "engine") != 0) {
-        fprintf(stderr, "myri bench: expected a benchmark name: engine, pingpong, latency or stream "
-                        "(see 'myri bench --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (cli.nsets) {
-        fprintf(stderr, "myri bench: --set is not used by benchmarks\n");
-        return MYRI_EXIT_INPUT;
-    }
-    uint64_t pending = 10000, events = 0, mean = 1000000, seed = cli.have_seed ? cli.seed : 1;
-    if (pending_s && myri_cli_uint("bench", "pending", pending_s, &pending)) return MYRI_EXIT_INPUT;
-    if (events_s && myri_cli_uint("bench", "events", events_s, &events)) return MYRI_EXIT_INPUT;
-    if (mean_s && myri_cli_uint("bench", "mean", mean_s, &mean)) return MYRI_EXIT_INPUT;
-    if (events_s && events == 0) {
-        fprintf(stderr, "myri bench: --events expects a positive number of events, got '%s' "
-                        "(leave --events out for the default)\n", events_s);
-        return MYRI_EXIT_INPUT;
-    }
-    if (pending < 1 || pending > 16000000 || mean < 1) {
-        fprintf(stderr, "myri bench: --pending must be in 1..16000000 and --mean at least 1 ps\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (!events_s) events = pending * 10 > 20000000 ? pending * 10 : 20000000;
+    uint64_t seed = a.seed;
     myri_hold_result r;
-    myri_status st = myri_hold_bench(seed, pending, events, mean, &r);
+    myri_status st = myri_hold_bench(seed, a.pending, a.events, a.mean, &r);
     if (st != MYRI_OK) {
         fprintf(stderr, "myri bench: %s\n", myri_strerror(st));
         return MYRI_EXIT_FAIL;
     }
-    if (cli.json) {
+    if (a.cli.json) {
         myri_json *j = myri_json_create(stdout, false);
         myri_json_obj_begin(j);
         myri_json_kstr(j, "benchmark", "engine-hold");

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "app/system_job.h"
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "myri/json.h"
 
 /* Two hosts through one 8-port switch (seed 001's test bed). */
@@ -92,22 +92,19 @@ static const char bsys__usage[] =
     "  stream    200 x 8 KiB one way, up to 8 in flight, one ack after the 200 (seed 001)\n"
     "JSON: {benchmark, points: [{bytes, latency_us, bandwidth_MBps}], hash, ...}.\n";
 
-int myri_cmd_bench_system(const char *which, myri_cli *cli)
+int myri_cmd_bench_system(const myri_cmd_bench_args *a)
 {
+    const char *which = a->system;
+    const myri_cli *cli = &a->cli;
     if (cli->help) {
         fputs(bsys__usage, stdout);
         return MYRI_EXIT_OK;
     }
-    if (cli->npositional > 2) {
-        fprintf(stderr, "myri bench %s: expected at most one scenario FILE\n", which);
-        return MYRI_EXIT_INPUT;
-    }
     myri_error err;
     myri_error_clear(&err);
     myri_node *root = NULL;
-    myri_status st = cli->npositional == 2
-                         ? myri_doc_load(cli->positional[1], &root, &err)
-                         : myri_doc_parse("(built-in two-host system)", bsys__base, strlen(bsys__base), &root, &err);
+    myri_status st = a->file ? myri_doc_load(a->file, &root, &err)
+                             : myri_doc_parse("(built-in two-host system)", bsys__base, strlen(bsys__base), &root, &err);
     if (st) return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(cli, root);
     if (rc) {

@@ -80,7 +80,6 @@ typedef struct myri_bsys_point {
 } myri_bsys_point;
 struct myri_system_result;
 struct myri_run_opts;
-int myri_cmd_bench_system(const char *which, myri_cli *cli);
 /* reproduce_seed001.c */
 int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
 myri_status myri_bsys_run(const char *which, const myri_node *root, const struct myri_run_opts *ro,

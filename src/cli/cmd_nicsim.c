@@ -4,12 +4,11 @@
  * run failed (a station's offered utilisation >= 1, or the precision was not
  * reached within --max-arrivals); 2 bad input or usage.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "myri/json.h"
 #include "analysis/qsim/qsim.h"
 
@@ -43,84 +42,7 @@ static const char nicsim__usage[] =
     "                      queue_length_ci ...), queues (polling), run figures\n"
     "Exit: 0 done, 1 run failed (unstable or precision not reached), 2 bad input.\n";
 
-typedef struct nicsim__args {
-    const char *model, *lambda, *rx, *arrivals, *precision, *disc, *blocking, *warmup, *maxarr,
-        *plain;
-} nicsim__args;
-
-static int nicsim__choice(const char *opt, const char *v, const char *const *names, int n, int *out)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    fprintf(stderr, "myri nicsim: --%s expects one of", opt);
-    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : " ", names[i]);
-    fprintf(stderr, "; got '%s'\n", v);
-    return MYRI_EXIT_INPUT;
-}
-
-static int nicsim__rate(const char *opt, const char *text, double *out)
-{
-    if (myri_cli_double("nicsim", opt, text, out)) return MYRI_EXIT_INPUT;
-    if (!(*out > 0.0) || !isfinite(*out)) {
-        fprintf(stderr, "myri nicsim: --%s expects a positive rate per microsecond, got '%s'\n", opt, text);
-        return MYRI_EXIT_INPUT;
-    }
-    return 0;
-}
-
-/* Builds the network and options from the arguments; returns 0 or 2. */
-static int nicsim__setup(const nicsim__args *a, const myri_cli *cli, myri_qsim_net *net, myri_qsim_opts *o)
-{
-    static const char *const models[] = {"pooled", "polling", "sendrecv"};
-    static const char *const discs[] = {"limited", "gated", "exhaustive"};
-    static const char *const blocks[] = {"hold", "skip"};
-    int model = 0, disc = 0, blk = 0;
-    double lambda = 0.0, rx = 0.0;
-    if (!a->model || !a->lambda) {
-        fprintf(stderr, "myri nicsim: --model and --lambda are required (see 'myri nicsim --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (nicsim__choice("model", a->model, models, 3, &model) || nicsim__rate("lambda", a->lambda, &lambda))
-        return MYRI_EXIT_INPUT;
-    if (a->disc && nicsim__choice("discipline", a->disc, discs, 3, &disc)) return MYRI_EXIT_INPUT;
-    if (a->blocking && nicsim__choice("blocking", a->blocking, blocks, 2, &blk)) return MYRI_EXIT_INPUT;
-    rx = lambda;
-    if (a->rx && nicsim__rate("rx-lambda", a->rx, &rx)) return MYRI_EXIT_INPUT;
-    if (a->rx && model != MYRI_QSIM_SENDRECV) {
-        fprintf(stderr, "myri nicsim: --rx-lambda only applies to --model sendrecv\n");
-        return MYRI_EXIT_INPUT;
-    }
-    memset(o, 0, sizeof *o);
-    o->seed = cli->have_seed ? cli->seed : 1;
-    o->precision = 0.02;
-    o->plain_batch_means = a->plain != NULL;
-    if (a->arrivals && a->precision) {
-        fprintf(stderr, "myri nicsim: give either --arrivals or --precision, not both\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->arrivals && (myri_cli_uint("nicsim", "arrivals", a->arrivals, &o->arrivals) || o->arrivals < 1000)) {
-        fprintf(stderr, "myri nicsim: --arrivals expects an integer >= 1000\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->precision && (myri_cli_double("nicsim", "precision", a->precision, &o->precision) ||
-                         !(o->precision > 0.0 && o->precision < 1.0))) {
-        fprintf(stderr, "myri nicsim: --precision expects a relative half-width in (0, 1), e.g. 0.02\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->warmup && myri_cli_uint("nicsim", "warmup", a->warmup, &o->warmup_arrivals)) return MYRI_EXIT_INPUT;
-    if (a->maxarr && myri_cli_uint("nicsim", "max-arrivals", a->maxarr, &o->max_arrivals)) return MYRI_EXIT_INPUT;
-    if (myri_qsim_net_seed004(net, (myri_qsim_model)model, lambda, model == MYRI_QSIM_SENDRECV ? rx : 0.0,
-                           (myri_qsim_discipline)disc, (myri_qsim_blocking)blk) != MYRI_OK) {
-        fprintf(stderr, "myri nicsim: invalid model parameters\n");
-        return MYRI_EXIT_INPUT;
-    }
-    return 0;
-}
-
-static void nicsim__print(const nicsim__args *a, const myri_qsim_net *net, const myri_qsim_opts *o,
+static void nicsim__print(const myri_cmd_nicsim_args *a, const myri_qsim_net *net, const myri_qsim_opts *o,
                           const myri_qsim_result *r, double wall_s)
 {
     printf("# myri nicsim --model %s --lambda %s", a->model, a->lambda);
@@ -153,30 +75,17 @@ static void nicsim__print(const nicsim__args *a, const myri_qsim_net *net, const
 
 int myri_cmd_nicsim(int argc, char **argv)
 {
-    nicsim__args a = {0};
-    const myri_cli_opt opts[] = {
-        {"model", true, &a.model},         {"lambda", true, &a.lambda},
-        {"rx-lambda", true, &a.rx},        {"arrivals", true, &a.arrivals},
-        {"precision", true, &a.precision}, {"discipline", true, &a.disc},
-        {"blocking", true, &a.blocking},   {"warmup", true, &a.warmup},
-        {"max-arrivals", true, &a.maxarr}, {"plain", false, &a.plain},
-    };
-    myri_cli cli;
-    int rc = myri_cli_parse("nicsim", argc, argv, &cli, opts, sizeof opts / sizeof opts[0]);
+    myri_cmd_nicsim_args a;
+    int rc = myri_cmd_nicsim_parse(argc, argv, &a);
     if (rc) return rc;
-    if (cli.help) {
+    if (a.cli.help) {
         fputs(nicsim__usage, stdout);
         return MYRI_EXIT_OK;
     }
-    if (cli.npositional || cli.nsets) {
-        fprintf(stderr, "myri nicsim: takes no FILE and no --set (see 'myri nicsim --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
-    myri_qsim_net net;
-    myri_qsim_opts o;
-    if ((rc = nicsim__setup(&a, &cli, &net, &o))) return rc;
+    const myri_qsim_net *net = &a.net;
+    const myri_qsim_opts *o = &a.opts;
     char why[400];
-    myri_status st = myri_qsim_check(&net, &o, why, sizeof why);
+    myri_status st = myri_qsim_check(net, o, why, sizeof why);
     if (st != MYRI_OK) {
         /* An unstable model is a failed run (1); a plan that cannot run is an input error (2). */
         fprintf(stderr, "myri nicsim: %s\n", why);
@@ -185,10 +94,10 @@ int myri_cmd_nicsim(int argc, char **argv)
     myri_qsim_result r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    st = myri_qsim_run(&net, &o, &r);
+    st = myri_qsim_run(net, o, &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (st == MYRI_ERANGE && myri_qsim_result_check(&net, &r, why, sizeof why) != MYRI_OK) {
+    if (st == MYRI_ERANGE && myri_qsim_result_check(net, &r, why, sizeof why) != MYRI_OK) {
         fprintf(stderr, "myri nicsim: %s\n", why);
         return MYRI_EXIT_FAIL;
     }
@@ -196,25 +105,25 @@ int myri_cmd_nicsim(int argc, char **argv)
         fprintf(stderr, "myri nicsim: %s\n", myri_strerror(st));
         return MYRI_EXIT_FAIL;
     }
-    if (cli.json) {
+    if (a.cli.json) {
         myri_json *j = myri_json_create(stdout, true);
         if (!j) return MYRI_EXIT_FAIL;
         myri_json_obj_begin(j);
         myri_json_kstr(j, "model", a.model);
-        myri_json_knum(j, "lambda", net.src[0].rate_per_us);
-        if (net.nsources > 1) myri_json_knum(j, "rx_lambda", net.src[1].rate_per_us);
-        myri_json_kuint(j, "seed", o.seed);
-        myri_json_kstr(j, "blocking", net.st[0].blocking == MYRI_QSIM_HOLD ? "hold" : "skip");
+        myri_json_knum(j, "lambda", net->src[0].rate_per_us);
+        if (net->nsources > 1) myri_json_knum(j, "rx_lambda", net->src[1].rate_per_us);
+        myri_json_kuint(j, "seed", o->seed);
+        myri_json_kstr(j, "blocking", net->st[0].blocking == MYRI_QSIM_HOLD ? "hold" : "skip");
         myri_json_kstr(j, "discipline", a.disc ? a.disc : "limited");
-        myri_json_kstr(j, "estimator", o.plain_batch_means ? "batch means" : "batch means with control variates");
-        myri_qsim_result_json(&net, &r, j);
+        myri_json_kstr(j, "estimator", o->plain_batch_means ? "batch means" : "batch means with control variates");
+        myri_qsim_result_json(net, &r, j);
         myri_json_obj_end(j);
         if (myri_json_finish(j) != MYRI_OK) return MYRI_EXIT_FAIL;
     } else {
-        nicsim__print(&a, &net, &o, &r, wall);
+        nicsim__print(&a, net, o, &r, wall);
     }
     if (!r.converged) {
-        fprintf(stderr, "myri nicsim: precision %.3g not reached within %llu arrivals%s\n", o.precision,
+        fprintf(stderr, "myri nicsim: precision %.3g not reached within %llu arrivals%s\n", o->precision,
                 (unsigned long long)r.arrivals,
                 r.time_limit ? " (stopped at the longest simulated time a run may span, 4.6e12 us)" : "");
         return MYRI_EXIT_FAIL;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "myri/json.h"
 #include "analysis/qna/qna.h"
 
@@ -44,67 +44,23 @@ static const char qna__usage[] =
     "Limits: 32 nodes, 16 classes, 1024 routes (docs/QNA.md).\n"
     "Exit: 0 solved, 1 not solvable (utilisation >= 1, no exit), 2 bad input.\n";
 
-typedef struct qna__args {
-    const char *model, *lambda, *sweeps, *wq, *split, *cond, *search;
-} qna__args;
-
-/* Fills opt from the options; returns 0 or 2 (message printed). */
-static int qna__options(const qna__args *a, myri_qna_options *opt)
+/* Builds the built-in model (the arguments are checked by myri_cmd_qna_parse);
+ * returns 0, 1 or 2. */
+static int qna__model(myri_cmd_qna_args *a, myri_qna_net **net)
 {
-    myri_qna_options_default(opt);
-    if (a->sweeps) {
-        uint64_t n;
-        if (myri_cli_uint("qna", "sweeps", a->sweeps, &n)) return MYRI_EXIT_INPUT;
-        if (n < 1 || n > 1000000) {
-            fprintf(stderr, "myri qna: --sweeps expects 1 to 1000000, got '%s'\n", a->sweeps);
-            return MYRI_EXIT_INPUT;
-        }
-        opt->sweeps = (int)n;
-    }
-    if (a->wq && strcmp(a->wq, "whitt") && strcmp(a->wq, "paper")) {
-        fprintf(stderr, "myri qna: --wq expects whitt or paper, got '%s'\n", a->wq);
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->wq) opt->wq = strcmp(a->wq, "paper") == 0 ? QNA_WQ_PAPER : QNA_WQ_WHITT;
-    if (a->split && strcmp(a->split, "class") && strcmp(a->split, "aggregate")) {
-        fprintf(stderr, "myri qna: --split expects class or aggregate, got '%s'\n", a->split);
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->split)
-        opt->split = strcmp(a->split, "aggregate") == 0 ? QNA_SPLIT_AGGREGATE : QNA_SPLIT_CLASS;
-    return 0;
-}
-
-/* Builds the built-in model; returns 0 or 2. */
-static int qna__model(const qna__args *a, const myri_cli *cli, myri_qna_options *opt, double *lambda,
-                      myri_qna_net **net)
-{
-    if (strcmp(a->model, "nic-seed004") != 0) {
-        fprintf(stderr, "myri qna: unknown model '%s'; expected nic-seed004\n", a->model);
-        return MYRI_EXIT_INPUT;
-    }
-    if (cli->npositional || cli->nsets) {
-        fprintf(stderr, "myri qna: --model takes no FILE and no --set (see 'myri qna --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (!a->lambda) {
-        fprintf(stderr, "myri qna: --model nic-seed004 needs --lambda RATE (per microsecond)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (myri_cli_double("qna", "lambda", a->lambda, lambda)) return MYRI_EXIT_INPUT;
     myri_qna_nic_params p;
     myri_qna_nic_params_default(&p);
     if (a->cond) {
         int sweeps;
         myri_qna_seed004_conditions(&p, &sweeps);
-        if (!a->sweeps) opt->sweeps = sweeps;
+        if (!a->have_sweeps) a->opt.sweeps = sweeps;
     }
-    myri_status st = myri_qna_nic_build(*lambda, &p, net);
+    myri_status st = myri_qna_nic_build(a->lambda, &p, net);
     if (st == MYRI_ERANGE) {
         fprintf(stderr,
                 "myri qna: --lambda %s out of range; expected 0 < lambda < 1/t = %g per us "
                 "(NSDMA service t = %g us)\n",
-                a->lambda, 1 / p.nsdma_data_us, p.nsdma_data_us);
+                a->lambda_text, 1 / p.nsdma_data_us, p.nsdma_data_us);
         return MYRI_EXIT_INPUT;
     }
     if (st != MYRI_OK) {
@@ -115,35 +71,31 @@ static int qna__model(const qna__args *a, const myri_cli *cli, myri_qna_options 
 }
 
 /* Reads FILE, applies --set, builds the network; returns 0 or 2. */
-static int qna__file(const myri_cli *cli, myri_qna_net **net)
+static int qna__file(const myri_cmd_qna_args *a, myri_qna_net **net)
 {
-    if (cli->npositional != 1) {
-        fprintf(stderr, "myri qna: expected one network FILE or --model (see 'myri qna --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
     myri_node *root = NULL;
     myri_error err;
-    if (myri_doc_load(cli->positional[0], &root, &err) != MYRI_OK)
+    if (myri_doc_load(a->file, &root, &err) != MYRI_OK)
         return myri_cli_input_error(&err);
-    int rc = myri_cli_apply_sets(cli, root);
+    int rc = myri_cli_apply_sets(&a->cli, root);
     if (rc == 0 && myri_qna_net_from_doc(root, net, &err) != MYRI_OK) rc = myri_cli_input_error(&err);
     myri_node_free(root);
     return rc;
 }
 
-static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
-                        const myri_qna_result *res)
+static void qna__output(const myri_cmd_qna_args *a, const myri_qna_result *res)
 {
-    if (cli->json) {
+    double lambda = a->lambda;
+    if (a->cli.json) {
         myri_json *j = myri_json_create(stdout, true);
         if (!j) return;
         myri_json_obj_begin(j);
         if (a->model) {
             myri_json_kstr(j, "model", a->model);
             myri_json_knum(j, "lambda_per_us", lambda);
-            myri_json_kbool(j, "paper_conditions", a->cond != NULL);
+            myri_json_kbool(j, "paper_conditions", a->cond);
         } else {
-            myri_json_kstr(j, "network", cli->positional[0]);
+            myri_json_kstr(j, "network", a->file);
         }
         myri_qna_result_json(res, j);
         myri_json_obj_end(j);
@@ -154,7 +106,7 @@ static void qna__output(const myri_cli *cli, const qna__args *a, double lambda,
         printf("model: %s, doorbell rate %g per us%s\n", a->model, lambda,
                a->cond ? " (paper conditions)" : "");
     else
-        printf("network: %s\n", cli->positional[0]);
+        printf("network: %s\n", a->file);
     myri_qna_result_print(res, stdout);
 }
 
@@ -208,42 +160,23 @@ static int qna__search(const myri_cli *cli)
 
 int myri_cmd_qna(int argc, char **argv)
 {
-    qna__args a = {0};
-    const myri_cli_opt opts[] = {
-        {"model", true, &a.model},   {"lambda", true, &a.lambda},
-        {"sweeps", true, &a.sweeps}, {"wq", true, &a.wq},
-        {"split", true, &a.split},   {"paper-conditions", false, &a.cond},
-        {"search-seed004", false, &a.search},
-    };
-    myri_cli cli;
-    int rc = myri_cli_parse("qna", argc, argv, &cli, opts, sizeof opts / sizeof opts[0]);
+    myri_cmd_qna_args a;
+    int rc = myri_cmd_qna_parse(argc, argv, &a);
     if (rc) return rc;
-    if (cli.help) {
+    if (a.cli.help) {
         fputs(qna__usage, stdout);
         return MYRI_EXIT_OK;
     }
-    if (a.search) return qna__search(&cli);
-    myri_qna_options opt;
-    if ((rc = qna__options(&a, &opt)) != 0) return rc;
-    if (a.cond && !a.model) {
-        fprintf(stderr, "myri qna: --paper-conditions applies to --model nic-seed004\n");
-        return MYRI_EXIT_INPUT;
-    }
+    if (a.search) return qna__search(&a.cli);
     myri_qna_net *net = NULL;
-    double lambda = 0;
-    if (a.lambda && !a.model) {
-        fprintf(stderr, "myri qna: --lambda applies to --model nic-seed004; with a FILE, set the "
-                        "arrival rates in the file or with --set network.arrivals.N.rate=RATE\n");
-        return MYRI_EXIT_INPUT;
-    }
-    rc = a.model ? qna__model(&a, &cli, &opt, &lambda, &net) : qna__file(&cli, &net);
+    rc = a.model ? qna__model(&a, &net) : qna__file(&a, &net);
     if (rc) return rc;
     myri_qna_result res;
     myri_error err;
-    myri_status st = myri_qna_solve(net, &opt, &res, &err);
+    myri_status st = myri_qna_solve(net, &a.opt, &res, &err);
     myri_qna_net_destroy(net);
     if (st == MYRI_EINPUT) {
-        fprintf(stderr, "myri qna: %s: %s\n", a.model ? a.model : cli.positional[0], err.msg);
+        fprintf(stderr, "myri qna: %s: %s\n", a.model ? a.model : a.file, err.msg);
         return MYRI_EXIT_INPUT;
     }
     if (st != MYRI_OK) {
@@ -253,6 +186,6 @@ int myri_cmd_qna(int argc, char **argv)
             fprintf(stderr, "myri qna: %s\n", myri_strerror(st));
         return MYRI_EXIT_FAIL;
     }
-    qna__output(&cli, &a, lambda, &res);
+    qna__output(&a, &res);
     return MYRI_EXIT_OK;
 }

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "myri/json.h"
 #include "myri/sim.h"
 #include "analysis/qsim/qsim.h"
@@ -54,9 +54,6 @@ static const char rep__usage[] =
     "direction, QNA next to simulation, with the bottleneck named.\n"
     "Exit: 0 done, 1 a run failed, 2 bad input.\n";
 
-typedef struct rep__args {
-    const char *figures, *precision, *threads, *plain, *blocking, *disc;
-} rep__args;
 
 static double rep__diff(double ours, double paper) { return paper != 0.0 ? 100.0 * (ours - paper) / paper : 0.0; }
 
@@ -588,26 +585,14 @@ static int rep__figures(const char *dir, const myri_qsim_seed004 *s, const myri_
 
 /* ---- seed004 ----------------------------------------------------------------------------- */
 
-static int rep__seed004(const rep__args *a, const myri_cli *cli, double precision, unsigned threads)
+static int rep__seed004(const myri_cmd_reproduce_args *a)
 {
-    myri_qsim_blocking blocking = MYRI_QSIM_HOLD;
-    if (a->blocking && strcmp(a->blocking, "hold") && strcmp(a->blocking, "skip")) {
-        fprintf(stderr, "myri reproduce: --blocking expects hold or skip, got '%s'\n", a->blocking);
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->blocking && !strcmp(a->blocking, "skip")) blocking = MYRI_QSIM_SKIP;
     static const char *const discs[] = {"limited", "gated", "exhaustive"};
-    myri_qsim_discipline disc = MYRI_QSIM_LIMITED;
-    if (a->disc) {
-        int i = 0;
-        while (i < 3 && strcmp(a->disc, discs[i])) i++;
-        if (i == 3) {
-            fprintf(stderr, "myri reproduce: --discipline expects limited, gated or exhaustive, got '%s'\n", a->disc);
-            return MYRI_EXIT_INPUT;
-        }
-        disc = (myri_qsim_discipline)i;
-    }
-    uint64_t seed = cli->have_seed ? cli->seed : 1;
+    myri_qsim_blocking blocking = a->blocking;
+    myri_qsim_discipline disc = a->disc;
+    uint64_t seed = a->seed;
+    double precision = a->precision;
+    unsigned threads = a->threads;
     myri_qna_seed004_row q[QNA_SEED004_ROWS];
     myri_error err = {.msg = ""};
     if (myri_qna_seed004_tables(q, &err) != MYRI_OK) {
@@ -616,7 +601,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
     }
     myri_qsim_seed004 *s = malloc(sizeof *s);
     if (!s) return MYRI_EXIT_FAIL;
-    myri_status st = myri_qsim_seed004_run(seed, precision, threads, a->plain != NULL, blocking, disc, s);
+    myri_status st = myri_qsim_seed004_run(seed, precision, threads, a->plain, blocking, disc, s);
     rep__pder d[MYRI_QSIM_NRATES];
     if (st == MYRI_OK) st = rep__pderive(s, d);
     if (st != MYRI_OK) {
@@ -624,7 +609,7 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
         free(s);
         return MYRI_EXIT_FAIL;
     }
-    if (cli->json) {
+    if (a->cli.json) {
         rep__json(s, q, d, precision, seed, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc]);
     } else {
         printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s\n# %s\n",
@@ -650,50 +635,20 @@ static int rep__seed004(const rep__args *a, const myri_cli *cli, double precisio
 
 int myri_cmd_reproduce(int argc, char **argv)
 {
-    rep__args a = {0};
-    const myri_cli_opt opts[] = {
-        {"figures", true, &a.figures}, {"precision", true, &a.precision}, {"threads", true, &a.threads},
-        {"plain", false, &a.plain},    {"blocking", true, &a.blocking}, {"discipline", true, &a.disc},
-    };
-    myri_cli cli;
-    int rc = myri_cli_parse("reproduce", argc, argv, &cli, opts, sizeof opts / sizeof opts[0]);
+    myri_cmd_reproduce_args a;
+    int rc = myri_cmd_reproduce_parse(argc, argv, &a);
     if (rc) return rc;
-    if (cli.help) {
+    if (a.cli.help) {
         fputs(rep__usage, stdout);
         return MYRI_EXIT_OK;
     }
-    if (cli.npositional != 1 || cli.nsets) {
-        fprintf(stderr, "myri reproduce: expected one paper name (seed001, seed004 or seed004-sendrecv)\n");
-        return MYRI_EXIT_INPUT;
+    switch (a.paper) {
+    case MYRI_PAPER_SEED001:
+        return myri_cmd_reproduce_seed001(a.cli.json, a.figures, a.cli.have_seed, a.cli.seed);
+    case MYRI_PAPER_SEED004:
+        return rep__seed004(&a);
+    case MYRI_PAPER_SEED004_SENDRECV:
+        return myri_cmd_reproduce_sendrecv(a.cli.json, a.seed, a.precision, a.threads);
     }
-    double precision = 0.02;
-    if (a.precision && (myri_cli_double("reproduce", "precision", a.precision, &precision) ||
-                        !(precision > 0.0 && precision < 1.0))) {
-        fprintf(stderr, "myri reproduce: --precision expects a relative half-width in (0, 1)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t threads = ncpu >= 2 ? 2 : 1;
-    if (a.threads && (myri_cli_uint("reproduce", "threads", a.threads, &threads) || threads < 1 || threads > 16)) {
-        fprintf(stderr, "myri reproduce: --threads expects 1 to 16\n");
-        return MYRI_EXIT_INPUT;
-    }
-    const char *paper = cli.positional[0];
-    if (!strcmp(paper, "seed001")) {
-        if (a.precision || a.threads || a.plain || a.blocking || a.disc) {
-            fprintf(stderr, "myri reproduce: seed001 takes only --json, --seed, --figures DIR\n");
-            return MYRI_EXIT_INPUT;
-        }
-        return myri_cmd_reproduce_seed001(cli.json, a.figures, cli.have_seed, cli.seed);
-    }
-    if (!strcmp(paper, "seed004")) return rep__seed004(&a, &cli, precision, (unsigned)threads);
-    if (!strcmp(paper, "seed004-sendrecv")) {
-        if (a.figures || a.plain || a.blocking || a.disc) {
-            fprintf(stderr, "myri reproduce: seed004-sendrecv takes only --json, --seed, --precision, --threads\n");
-            return MYRI_EXIT_INPUT;
-        }
-        return myri_cmd_reproduce_sendrecv(cli.json, cli.have_seed ? cli.seed : 1, precision, (unsigned)threads);
-    }
-    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed001, seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;
 }

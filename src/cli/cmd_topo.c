@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "app/fabric_job.h"
 #include "app/registry.h"
 #include "topo/topo.h"
@@ -215,12 +215,10 @@ static myri_status topo__check(const myri_node *root, myri_error *err)
 
 int myri_cmd_topo(int argc, char **argv)
 {
-    myri_cli cli;
-    const char *dot = NULL, *route = NULL;
-    myri_cli_opt opts[] = {{"dot", false, &dot}, {"route", true, &route}};
-    int rc = myri_cli_parse("topo", argc, argv, &cli, opts, 2);
+    myri_cmd_topo_args a;
+    int rc = myri_cmd_topo_parse(argc, argv, &a);
     if (rc) return rc;
-    if (cli.help) {
+    if (a.cli.help) {
         printf("usage: myri topo FILE [--dot | --json | --route SRC:DST [--json]] [--set key=value]...\n\n"
                "Reads the topology: section of a scenario or network file (generators, explicit\n"
                "hosts/switches/links, roots, explicit routes; see docs/TOPOLOGY.md), builds it and its\n"
@@ -237,29 +235,20 @@ int myri_cmd_topo(int argc, char **argv)
                "--route.\n");
         return MYRI_EXIT_OK;
     }
-    if (dot && (cli.json || route)) {
-        fprintf(stderr, "myri topo: --dot cannot be combined with %s; expected one of --dot, --json, --route "
-                        "(--route with --json gives the route as JSON)\n", cli.json ? "--json" : "--route");
-        return MYRI_EXIT_INPUT;
-    }
-    if (cli.npositional != 1) {
-        fprintf(stderr, "myri topo: expected one FILE (a scenario or network file with a topology: section)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    const char *file = cli.positional[0];
+    const char *file = a.file;
     myri_error err = {.msg = ""};
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;
-    if (myri_cli_apply_sets(&cli, root) || topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)) {
+    if (myri_cli_apply_sets(&a.cli, root) || topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)) {
         myri_node_free(root);
         return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
     }
-    if (route)
-        rc = topo__print_route(&b, route, cli.json, stdout);
-    else if (dot)
+    if (a.route)
+        rc = topo__print_route(&b, a.route, a.cli.json, stdout);
+    else if (a.dot)
         myri_topo_write_dot(b.topo, stdout);
-    else if (cli.json)
+    else if (a.cli.json)
         topo__json(file, &b, stdout);
     else
         topo__text(file, &b, stdout);

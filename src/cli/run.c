@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "app/registry.h"
 
 static void run__usage(FILE *out)
@@ -66,41 +66,35 @@ static const myri_job *run__job(const myri_node *root, myri_error *err)
 
 int myri_cmd_run(int argc, char **argv)
 {
-    const char *pcap = NULL, *vcd = NULL, *program = NULL;
-    myri_cli_opt opts[] = {{"pcap", true, &pcap}, {"vcd", true, &vcd}, {"program", true, &program}};
-    myri_cli cli;
-    if (myri_cli_parse("run", argc, argv, &cli, opts, 3)) return MYRI_EXIT_INPUT;
-    if (cli.help) {
+    myri_cmd_run_args a;
+    if (myri_cmd_run_parse(argc, argv, &a)) return MYRI_EXIT_INPUT;
+    if (a.cli.help) {
         run__usage(stdout);
         return MYRI_EXIT_OK;
     }
-    if (cli.npositional > 1) {
-        fprintf(stderr, "myri run: expected at most one scenario FILE (see 'myri run --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
     myri_error err;
     myri_node *root = NULL;
-    const char *file = cli.npositional ? cli.positional[0] : "(built-in default scenario)";
+    const char *file = a.file ? a.file : "(built-in default scenario)";
     myri_status st;
-    if (cli.npositional) {
+    if (a.file) {
         st = myri_doc_load(file, &root, &err);
     } else {
         const char *text = myri_default_scenario();
         st = myri_doc_parse(file, text, strlen(text), &root, &err);
     }
     if (st != MYRI_OK) return myri_cli_input_error(&err);
-    int rc = myri_cli_apply_sets(&cli, root);
+    int rc = myri_cli_apply_sets(&a.cli, root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
-    if (!rc && (vcd || program) && strcmp(job->name, "system") != 0) {
+    if (!rc && (a.vcd || a.program) && strcmp(job->name, "system") != 0) {
         fprintf(stderr, "myri run: %s is taken by the system job only; this scenario's job is '%s'\n",
-                vcd ? "--vcd" : "--program", job->name);
+                a.vcd ? "--vcd" : "--program", job->name);
         rc = MYRI_EXIT_INPUT;
     }
     if (!rc) {
-        myri_run_opts ro = {.json = cli.json, .have_seed = cli.have_seed, .seed = cli.seed, .out = stdout,
-                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = pcap,
-                            .vcd_path = vcd, .program_path = program};
+        myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed, .out = stdout,
+                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = a.pcap,
+                            .vcd_path = a.vcd, .program_path = a.program};
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
     }
     myri_node_free(root);
