@@ -1,6 +1,7 @@
 /* presets.c -- named system parameter sets with their sources (presets.h). */
 #include "app/presets.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* seed 001: two AlphaServer 1200 (533 MHz), PCI Myrinet cards with the LANai
@@ -44,7 +45,16 @@ const myri_preset *myri_preset_find(const char *name)
     return NULL;
 }
 
-const char *myri_preset_names(void) { return "alpha-pci-1998|sparc2-sbus-1994"; }
+const myri_preset *myri_preset_at(size_t i) { return i < sizeof presets / sizeof presets[0] ? &presets[i] : NULL; }
+
+const char *myri_preset_names(void)
+{
+    static char names[256];
+    if (!names[0])
+        for (size_t i = 0; myri_preset_at(i); i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "|" : "", presets[i].name);
+    return names;
+}
 
 /* The table and parameter of a dotted key, or false. */
 static bool preset__lookup(const myri_pset *set, size_t nset, const char *key, const myri_pset **s,

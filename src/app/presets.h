@@ -30,7 +30,9 @@ typedef struct myri_preset {
 
 /* NULL if unknown. */
 const myri_preset *myri_preset_find(const char *name);
-/* "alpha-pci-1998|sparc2-sbus-1994" */
+/* The i-th preset of the table, NULL past the last. */
+const myri_preset *myri_preset_at(size_t i);
+/* Their names, "alpha-pci-1998|sparc2-sbus-1994" (from the table). */
 const char *myri_preset_names(void);
 /* Applies p to the tables of `set` for every key `root` does not set.
  * MYRI_EINPUT (err names the preset and key) if a value is rejected or a key

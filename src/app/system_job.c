@@ -301,8 +301,7 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
 static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root, myri_error *err)
 {
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing, .at = root};
-    if (root && myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
-    else env.ports = (uint32_t)c->fp.switch_ports; /* the preset's switch (seed 001: 8 ports) */
+    env.ports = (uint32_t)c->fp.switch_ports; /* given, or the preset's switch (seed 001: 8 ports) */
     if (myri_topo_build(&c->topo, root ? myri_node_get(root, "topology") : NULL, &env, &r->b, err))
         return MYRI_EINPUT;
     r->have_b = true;

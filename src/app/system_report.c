@@ -346,12 +346,12 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
                               const char *file)
 {
     FILE *o = opts->out ? opts->out : stdout;
-    sys__acct a;
+    sys__acct a; /* for the text lines; the hash is the one sys__collect computed */
     sys__accounting(r, &a);
-    uint64_t h = sys__hash(r, &a);
     myri_system_result res;
     myri_status st = sys__collect(r, &res);
     if (st) return st;
+    uint64_t h = res.hash;
     if (opts->json) {
         myri_json *j = myri_json_create(o, false);
         myri_json_obj_begin(j);
@@ -469,8 +469,7 @@ static void sys__help_params(FILE *out)
                  "`duration` (10 s when not given), and programs still running then fail the run; `warmup` is\n"
                  "not used (programs measure what they report).\n");
     fprintf(out, "\nsystem presets (`preset:`), each value with its source:\n");
-    const char *names[] = {"alpha-pci-1998", "sparc2-sbus-1994"};
-    for (size_t i = 0; i < 2; i++) myri_preset_print(myri_preset_find(names[i]), out);
+    for (size_t i = 0; myri_preset_at(i); i++) myri_preset_print(myri_preset_at(i), out);
 }
 
 static myri_status sys__run(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err)
