@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "app/presets.h"
-#include "common/hcb.h"
 #include "app/system_int.h"
 #include "myri/json.h"
 
@@ -134,12 +133,18 @@ static uint64_t sys__hash(const myri_sys_run *r, const sys__acct *a)
 static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_system_result *out)
 {
     double crc = 0, other = 0, rx_good = 0, received = 0;
-    if (r->nnic) {
-        rx_good = (double)a->fw[MYRI_HCB_C_RX_GOOD];
-        crc = (double)a->fw[MYRI_HCB_C_DROP_CRC];
-        for (int k = MYRI_HCB_C_DROP_POOL_FULL; k <= MYRI_HCB_C_DROP_SHORT; k++)
-            if (k != MYRI_HCB_C_DROP_CRC) other += (double)a->fw[k];
-        other += (double)a->fw[MYRI_HCB_C_TX_DROPPED];
+    if (r->nnic) { /* by the roles the firmware gives its counters */
+        const myri_fw_def *d = myri_fw_def_of(r->nic[0].fw);
+        for (size_t k = 0; k < a->nfw; k++) {
+            double v = (double)a->fw[k];
+            switch (d->counters[k].role) {
+            case MYRI_FW_ROLE_RX_GOOD: rx_good += v; break;
+            case MYRI_FW_ROLE_DROP_CRC: crc += v; break;
+            case MYRI_FW_ROLE_DROP_OTHER:
+            case MYRI_FW_ROLE_TX_DROPPED: other += v; break;
+            default: break;
+            }
+        }
     }
     for (size_t i = 0; i < out->nfig; i++)
         if (strstr(out->fig[i].key, ".received") && !strchr(strchr(out->fig[i].key, '.') + 1, '.'))

@@ -105,9 +105,23 @@ typedef struct myri_fw_machine {
     uint32_t visit_cycles;
 } myri_fw_machine;
 
+/* What a counter means to the system job's packet accounting (counters
+ * only; queues and variables leave it 0).  Every packet a NIC takes off the
+ * wire is counted once under RX_GOOD, DROP_CRC or DROP_OTHER; every packet
+ * whose send the firmware abandoned under TX_DROPPED. */
+typedef enum myri_fw_role {
+    MYRI_FW_ROLE_NONE = 0,
+    MYRI_FW_ROLE_RX_GOOD,     /* delivered to the host */
+    MYRI_FW_ROLE_DROP_CRC,    /* received with a bad CRC and dropped */
+    MYRI_FW_ROLE_DROP_OTHER,  /* received and dropped for another reason (the counter's name says which) */
+    MYRI_FW_ROLE_TX_SENT,     /* sent (tail left) */
+    MYRI_FW_ROLE_TX_DROPPED   /* a send the firmware abandoned */
+} myri_fw_role;
+
 typedef struct myri_fw_name {
     const char *name;
     const char *help;
+    uint8_t role;             /* counters: myri_fw_role */
 } myri_fw_name;
 
 typedef struct myri_fw_def {

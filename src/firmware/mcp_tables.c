@@ -482,25 +482,31 @@ static const myri_fw_machine mcp__machines[MYRI_MCP_NMACHINES] = {
 };
 
 static const myri_fw_name mcp__queues[MYRI_MCP_NQUEUES] = {
-    {"send_q", "the HCB's send channel (API puts, MCP gets)"},
-    {"tx_pool", "packets in SRAM waiting for or in the send DMA"},
-    {"rx_pool", "packets received, waiting for the to-host DMA (the armed buffer is the unusable slot)"},
-    {"recv_chan", "the host's receive channels (MCP puts: RC_PUT)"},
+    {"send_q", "the HCB's send channel (API puts, MCP gets)", 0},
+    {"tx_pool", "packets in SRAM waiting for or in the send DMA", 0},
+    {"rx_pool", "packets received, waiting for the to-host DMA (the armed buffer is the unusable slot)", 0},
+    {"recv_chan", "the host's receive channels (MCP puts: RC_PUT)", 0},
 };
 static const myri_fw_name mcp__vars[MYRI_MCP_NVARS] = {
-    {"mcp_state", "the HCB's state word"},
-    {"handshake", "the last handshake token acknowledged"},
-    {"held", "the rx pool's head packet waits for room in its channel (counted once)"},
-    {"ovl_tx", "an overlapped send's from-host DMA is running"},
+    {"mcp_state", "the HCB's state word", 0},
+    {"handshake", "the last handshake token acknowledged", 0},
+    {"held", "the rx pool's head packet waits for room in its channel (counted once)", 0},
+    {"ovl_tx", "an overlapped send's from-host DMA is running", 0},
     {"ovl_rx", "overlapped receive: NONE, FOLLOW (the to-host DMA follows the live RMP), ABORT (the followed "
-               "packet was dropped: not to be announced)"},
+               "packet was dropped: not to be announced)", 0},
 };
 static const myri_fw_name mcp__counters[MYRI_HCB_NCOUNT] = {
-    {"rx_good", "delivered"},          {"drop_pool_full", "rx pool full"}, {"drop_crc", "CRC byte not 0"},
-    {"drop_too_long", "BUFF_INT"},     {"drop_type", "not 0x0370"},        {"drop_subtype", "not API0_DATA"},
-    {"drop_chan", "bad channel"},      {"drop_short", "shorter than a header"},
-    {"tx_sent", "tails sent"},         {"tx_dropped", "sends dropped (bad entry or route)"},
-    {"held", "waits for channel room"},
+    {"rx_good", "delivered", MYRI_FW_ROLE_RX_GOOD},
+    {"drop_pool_full", "rx pool full", MYRI_FW_ROLE_DROP_OTHER},
+    {"drop_crc", "CRC byte not 0", MYRI_FW_ROLE_DROP_CRC},
+    {"drop_too_long", "BUFF_INT", MYRI_FW_ROLE_DROP_OTHER},
+    {"drop_type", "not 0x0370", MYRI_FW_ROLE_DROP_OTHER},
+    {"drop_subtype", "not API0_DATA", MYRI_FW_ROLE_DROP_OTHER},
+    {"drop_chan", "bad channel", MYRI_FW_ROLE_DROP_OTHER},
+    {"drop_short", "shorter than a header", MYRI_FW_ROLE_DROP_OTHER},
+    {"tx_sent", "tails sent", MYRI_FW_ROLE_TX_SENT},
+    {"tx_dropped", "sends dropped (bad entry or route)", MYRI_FW_ROLE_TX_DROPPED},
+    {"held", "waits for channel room", MYRI_FW_ROLE_NONE},
 };
 
 const myri_fw_def myri_mcp_def = {
