@@ -1,5 +1,6 @@
 /* presets.c -- named system parameter sets with their sources (presets.h). */
 #include "app/presets.h"
+#include "firmware/firmware.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,15 @@ static const myri_preset_value preset__sparc2[] = {
     {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s", NULL},
     {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts", NULL},
     {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha", NULL},
+    {"bus.pio_read", "500ns",
+     "assumption: ten 20 MHz SBus cycles for a single-word read of the board (translation, slave latency); "
+     "the raw speed-test row of seed 002 Table 1 depends on it (myri reproduce seed002)", NULL},
+    {"mcp.packet_cycles", "3800",
+     "calibrated to seed 002 Table 1: the Myrinet API reaches 250 Mb/s with 8 KB packets, \"limited by the number "
+     "of instructions the interface's processor executes to handle each packet\" (152 us at 25 MHz)", NULL},
+    {"mcp.rx_pool", "8",
+     "seed 002: the board's 128 KB SRAM (myrinet-facts 3.3) holds the HCB, 4 tx and 8 rx buffers of 8 KB; "
+     "assumption on the split", NULL},
 };
 
 static const myri_preset presets[] = {
@@ -74,6 +84,17 @@ static bool preset__lookup(const myri_pset *set, size_t nset, const char *key, c
     return false;
 }
 
+/* True if key is FIRMWARE.name for a firmware of the registry. */
+static bool preset__other_firmware(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    char fw[32];
+    if (!dot || (size_t)(dot - key) >= sizeof fw) return false;
+    memcpy(fw, key, (size_t)(dot - key));
+    fw[dot - key] = '\0';
+    return myri_fw_find(fw) != NULL;
+}
+
 myri_status myri_preset_apply(const myri_preset *p, const myri_pset *set, size_t nset, const myri_node *root,
                               myri_error *err)
 {
@@ -85,6 +106,7 @@ myri_status myri_preset_apply(const myri_preset *p, const myri_pset *set, size_t
         const myri_pset *s;
         const myri_param *prm;
         if (!preset__lookup(set, nset, v->key, &s, &prm)) {
+            if (preset__other_firmware(v->key)) continue; /* a firmware's key, and another firmware runs */
             if (err) myri_error_key(err, v->key, "preset %s sets a key no table has", p->name);
             return MYRI_EINPUT;
         }
@@ -102,6 +124,21 @@ void myri_preset_print(const myri_preset *p, FILE *out)
 {
     if (!p) return;
     fprintf(out, "preset %s:\n  %s\n", p->name, p->summary);
-    for (size_t i = 0; i < p->n; i++)
-        fprintf(out, "  %-18s = %s\n      (%s)\n", p->values[i].key, p->values[i].value, p->values[i].source);
+    for (size_t i = 0; i < p->n; i++) {
+        fprintf(out, "  %-18s = %s\n", p->values[i].key, p->values[i].value);
+        /* the source in parentheses, wrapped at word boundaries within 100 columns */
+        const char *src = p->values[i].source;
+        size_t len = strlen(src), pos = 0;
+        while (pos < len) {
+            size_t n = len - pos;
+            if (n > 90) {
+                n = 90;
+                while (n > 0 && src[pos + n] != ' ') n--;
+                if (n == 0) n = 90;
+            }
+            fprintf(out, "      %s%.*s%s\n", pos ? " " : "(", (int)n, src + pos, pos + n >= len ? ")" : "");
+            pos += n;
+            while (pos < len && src[pos] == ' ') pos++;
+        }
+    }
 }

@@ -314,6 +314,13 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
     for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
+    if (st == MYRI_ERANGE || st == MYRI_EINVAL) { /* the firmware's layout or parameters do not fit this NIC */
+        myri_error_key(err, "nic.sram",
+                       "firmware %s cannot run with these parameters on a NIC of nic.sram = %llu bytes (%s): make "
+                       "its buffers or pools smaller (%s.*) or nic.sram larger",
+                       c->fw->name, (unsigned long long)c->nic.sram_bytes, myri_strerror(st), c->fw->name);
+        st = MYRI_EINPUT;
+    }
     if (!st) st = myri_ffaults_apply(&c->faults, r->b.topo, r->fabric, c->common.duration_ps, &r->faults, err);
     return st;
 }

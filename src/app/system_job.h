@@ -54,6 +54,14 @@ myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs
 void myri_system_result_free(myri_system_result *r);
 /* The first figure with this key (any host), or NAN. */
 double myri_system_figure_get(const myri_system_result *r, const char *key);
+/* The figure with this key reported on host index `host`, or NAN.  Besides
+ * the programs' reports, every NIC reports (program "nic"): nic.util_cpu,
+ * nic.util_hdma, nic.util_sdma, nic.util_rdma, nic.util_bus (fractions of the
+ * run), nic.overlap_hdma_sdma (fraction of the run with host DMA and send DMA
+ * busy at once), nic.hdma_e2l_MBps, nic.hdma_l2e_MBps, nic.sdma_MBps (bytes
+ * per busy time of each engine, 1e6 bytes/s), nic.hdma_e2l_own_MBps (the same
+ * without the host DMA's waits for the bus). */
+double myri_system_figure_host(const myri_system_result *r, uint32_t host, const char *key);
 
 #ifdef __cplusplus
 }

@@ -179,6 +179,41 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
     }
 }
 
+/* Each NIC's engines as figures (program "nic", host = the NIC's host): the
+ * utilisations, the overlap of host DMA and send DMA, and the rate of each
+ * engine while busy (bytes / busy time), for `reproduce` to read. */
+#define SYS_NNICFIGS 10
+static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_result *out)
+{
+    sys__nicfig f;
+    sys__nic_figures(r, i, &f);
+    double el = f.ls.elapsed_ps ? (double)f.ls.elapsed_ps : 1.0;
+    /* host -> SRAM DMA time without its waits for the bus (host PIO): the engine's own rate */
+    double own_ps = (double)f.ls.hdma_ps[1] - (double)f.bs.wait_ps[MYRI_BUS_DMA_E2L];
+    const struct {
+        const char *key;
+        double v;
+    } v[SYS_NNICFIGS] = {
+        {"nic.util_cpu", f.util[SYS_R_CPU]},
+        {"nic.util_hdma", f.util[SYS_R_HDMA]},
+        {"nic.util_sdma", f.util[SYS_R_SDMA]},
+        {"nic.util_rdma", f.util[SYS_R_RDMA]},
+        {"nic.util_bus", f.bus_util},
+        {"nic.overlap_hdma_sdma", (double)f.ls.hdma_sdma_ps / el},
+        {"nic.hdma_e2l_MBps", f.ls.hdma_ps[1] ? (double)f.ls.hdma_bytes[1] / ((double)f.ls.hdma_ps[1] * 1e-6) : 0},
+        {"nic.hdma_l2e_MBps", f.ls.hdma_ps[0] ? (double)f.ls.hdma_bytes[0] / ((double)f.ls.hdma_ps[0] * 1e-6) : 0},
+        {"nic.sdma_MBps", f.ls.sdma_ps ? (double)f.ls.sdma_bytes / ((double)f.ls.sdma_ps * 1e-6) : 0},
+        {"nic.hdma_e2l_own_MBps", own_ps > 0 ? (double)f.ls.hdma_bytes[1] / (own_ps * 1e-6) : 0},
+    };
+    for (int k = 0; k < SYS_NNICFIGS; k++) {
+        myri_system_figure *g = &out->fig[out->nfig++];
+        g->host = i;
+        snprintf(g->program, sizeof g->program, "nic");
+        snprintf(g->key, sizeof g->key, "%s", v[k].key);
+        g->value = v[k].v;
+    }
+}
+
 static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -187,6 +222,7 @@ static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
     for (uint32_t i = 0; i < r->nnic; i++)
         for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++)
             n += myri_program_nreports(myri_host_program(r->nic[i].host, p));
+    n += (size_t)r->nnic * SYS_NNICFIGS;
     out->fig = calloc(n ? n : 1, sizeof *out->fig);
     if (!out->fig) return MYRI_ENOMEM;
     for (uint32_t i = 0; i < r->nnic; i++)
@@ -206,6 +242,7 @@ static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
     sys__acct a;
     sys__accounting(r, &a);
     sys__system_figures(r, &a, out);
+    for (uint32_t i = 0; i < r->nnic; i++) sys__nic_result(r, i, out);
     out->hash = sys__hash(r, &a);
     out->sim_time_ps = r->end_ps;
     out->events = myri_sim_events(r->sim);
@@ -218,6 +255,13 @@ void myri_system_result_free(myri_system_result *r)
     if (!r) return;
     free(r->fig);
     memset(r, 0, sizeof *r);
+}
+
+double myri_system_figure_host(const myri_system_result *r, uint32_t host, const char *key)
+{
+    for (size_t i = 0; r && key && i < r->nfig; i++)
+        if (r->fig[i].host == host && !strcmp(r->fig[i].key, key)) return r->fig[i].value;
+    return NAN;
 }
 
 double myri_system_figure_get(const myri_system_result *r, const char *key)
@@ -396,6 +440,7 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     myri_json_key(j, "programs");
     myri_json_arr_begin(j);
     for (size_t i = 0; i < res->nfig; i++) {
+        if (!strcmp(res->fig[i].program, "nic")) continue; /* in "nics" below */
         myri_json_obj_begin(j);
         myri_json_kstr(j, "host", r->b.topo->node[r->b.topo->host_node[res->fig[i].host]].name);
         myri_json_kstr(j, "program", res->fig[i].program);

@@ -325,6 +325,14 @@ static int args__reproduce_paper(myri_cmd_reproduce_args *out, const char *preci
         }
         return MYRI_EXIT_OK;
     }
+    if (!strcmp(paper, "seed002")) {
+        out->paper = MYRI_PAPER_SEED002;
+        if (out->figures || precision || threads || out->plain || blocking || disc) {
+            fprintf(stderr, "myri reproduce: seed002 takes only --json, --seed\n");
+            return MYRI_EXIT_INPUT;
+        }
+        return MYRI_EXIT_OK;
+    }
     if (!strcmp(paper, "seed004")) {
         out->paper = MYRI_PAPER_SEED004;
         return args__reproduce_seed004(out, blocking, disc);
@@ -337,7 +345,7 @@ static int args__reproduce_paper(myri_cmd_reproduce_args *out, const char *preci
         }
         return MYRI_EXIT_OK;
     }
-    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed001, seed004 or seed004-sendrecv\n", paper);
+    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed001, seed002, seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;
 }
 
@@ -353,7 +361,7 @@ int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out
     if (rc) return rc;
     if (out->cli.help) return MYRI_EXIT_OK;
     if (out->cli.npositional != 1 || out->cli.nsets) {
-        fprintf(stderr, "myri reproduce: expected one paper name (seed001, seed004 or seed004-sendrecv)\n");
+        fprintf(stderr, "myri reproduce: expected one paper name (seed001, seed002, seed004 or seed004-sendrecv)\n");
         return MYRI_EXIT_INPUT;
     }
     out->plain = plain != NULL;

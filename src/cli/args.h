@@ -75,8 +75,13 @@ typedef struct myri_cmd_nicsim_args {
 } myri_cmd_nicsim_args;
 int myri_cmd_nicsim_parse(int argc, char **argv, myri_cmd_nicsim_args *out);
 
-/* myri reproduce seed001 | seed004 | seed004-sendrecv */
-typedef enum myri_cmd_paper { MYRI_PAPER_SEED001, MYRI_PAPER_SEED004, MYRI_PAPER_SEED004_SENDRECV } myri_cmd_paper;
+/* myri reproduce seed001 | seed002 | seed004 | seed004-sendrecv */
+typedef enum myri_cmd_paper {
+    MYRI_PAPER_SEED001,
+    MYRI_PAPER_SEED002,
+    MYRI_PAPER_SEED004,
+    MYRI_PAPER_SEED004_SENDRECV
+} myri_cmd_paper;
 typedef struct myri_cmd_reproduce_args {
     myri_cli cli;
     myri_cmd_paper paper;

@@ -100,7 +100,7 @@ int myri_cmd_bench_system(const myri_cmd_bench_args *a)
         fputs(bsys__usage, stdout);
         return MYRI_EXIT_OK;
     }
-    myri_error err;
+    myri_error err = {0};
     myri_error_clear(&err);
     myri_node *root = NULL;
     myri_status st = a->file ? myri_doc_load(a->file, &root, &err)

@@ -106,7 +106,7 @@ int myri_cli_parse(const char *cmd, int argc, char **argv, myri_cli *cli, const 
 int myri_cli_apply_sets(const myri_cli *cli, myri_node *root)
 {
     for (size_t i = 0; i < cli->nsets; i++) {
-        myri_error err;
+        myri_error err = {0};
         if (myri_node_set(root, cli->sets[i], &err) != MYRI_OK) return myri_cli_input_error(&err);
     }
     return 0;
@@ -122,7 +122,9 @@ int myri_cli_exit(myri_status st, const myri_error *err)
 {
     if (st == MYRI_OK) return MYRI_EXIT_OK;
     if (st == MYRI_EINPUT) return myri_cli_input_error(err);
-    if ((st == MYRI_EIO || st == MYRI_EMODEL) && err && err->msg[0]) fprintf(stderr, "myri: %s\n", err->msg);
+    /* a failed run always says why */
+    if (err && err->msg[0]) fprintf(stderr, "myri: %s\n", err->msg);
+    else fprintf(stderr, "myri: the run failed: %s\n", myri_strerror(st));
     return MYRI_EXIT_FAIL;
 }
 

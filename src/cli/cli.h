@@ -82,6 +82,8 @@ struct myri_system_result;
 struct myri_run_opts;
 /* reproduce_seed001.c */
 int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
+/* reproduce_seed002.c */
+int myri_cmd_reproduce_seed002(bool json, bool have_seed, uint64_t seed);
 myri_status myri_bsys_run(const char *which, const myri_node *root, const struct myri_run_opts *ro,
                           struct myri_system_result *res, myri_error *err);
 size_t myri_bsys_points(const char *which, const struct myri_system_result *r, myri_bsys_point *pt, size_t max);

@@ -74,7 +74,7 @@ static int qna__model(myri_cmd_qna_args *a, myri_qna_net **net)
 static int qna__file(const myri_cmd_qna_args *a, myri_qna_net **net)
 {
     myri_node *root = NULL;
-    myri_error err;
+    myri_error err = {0};
     if (myri_doc_load(a->file, &root, &err) != MYRI_OK)
         return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(&a->cli, root);
@@ -172,7 +172,7 @@ int myri_cmd_qna(int argc, char **argv)
     rc = a.model ? qna__model(&a, &net) : qna__file(&a, &net);
     if (rc) return rc;
     myri_qna_result res;
-    myri_error err;
+    myri_error err = {0};
     myri_status st = myri_qna_solve(net, &a.opt, &res, &err);
     myri_qna_net_destroy(net);
     if (st == MYRI_EINPUT) {

@@ -254,7 +254,7 @@ int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, u
 {
     r1__all *a = calloc(1, sizeof *a);
     if (!a) return MYRI_EXIT_FAIL;
-    myri_error err;
+    myri_error err = {0};
     myri_error_clear(&err);
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     int rc = MYRI_EXIT_OK;

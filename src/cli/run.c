@@ -72,7 +72,7 @@ int myri_cmd_run(int argc, char **argv)
         run__usage(stdout);
         return MYRI_EXIT_OK;
     }
-    myri_error err;
+    myri_error err = {0};
     myri_node *root = NULL;
     const char *file = a.file ? a.file : "(built-in default scenario)";
     myri_status st;

@@ -92,6 +92,12 @@ const myri_param myri_mcp_param_table[] = {
      "while following a live DMA pointer (overlapped send or receive) the idle loop looks again this often "
      "(the engines do not wake the CPU as pointers move); assumption: about 32 bytes of a 1.28 Gb/s link",
      OFF(follow_ps), NULL},
+    {"packet_cycles", MYRI_P_INT, "cycles", "0", "0", "1000000",
+     "extra LANai cycles per packet sent, charged when its tail has left, for MCPs heavier than seed 001's "
+     "(seed 002: the 1994 API is \"limited by the number of instructions the interface's processor executes to "
+     "handle each packet\", and a send involves \"a translation from a network address to a route, prepending the "
+     "route and packet type\"; its preset calibrates this); 0: seed 001's MCP as written",
+     OFF(packet_cycles), NULL},
 };
 const size_t myri_mcp_nparams = sizeof myri_mcp_param_table / sizeof myri_mcp_param_table[0];
 _Static_assert(sizeof myri_mcp_param_table / sizeof myri_mcp_param_table[0] == MYRI_MCP_NPARAMS, "MYRI_MCP_NPARAMS");
@@ -270,6 +276,12 @@ void myri_mcp_a_boot(void *fw, myri_lanai *l)
     myri_fw_set(m->fi, MYRI_MCP_V_STATE, MYRI_HCB_STATE_READY);
     myri_mcp_hcb_wr(m, MYRI_HCB_STATE_OFF, MYRI_HCB_STATE_READY);
     myri_mcp_wr(m, MYRI_LANAI_HCB_PTR_ADDR, m->hcb); /* last: the API waits for it */
+}
+
+uint32_t myri_mcp_x_packet(void *fw, myri_lanai *l)
+{
+    (void)l;
+    return (uint32_t)((mcp *)fw)->p.packet_cycles;
 }
 
 uint32_t myri_mcp_x_boot(void *fw, myri_lanai *l)

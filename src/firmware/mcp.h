@@ -32,6 +32,7 @@ typedef struct myri_mcp_params {
     uint64_t ovl_recv_thr;    /* bytes, > MYRI_FRAME_HDR_BYTES */
     uint64_t hcb_addr;
     myri_time_ps follow_ps;
+    int64_t packet_cycles;    /* extra LANai cycles per packet sent */
 } myri_mcp_params;
 
 extern const myri_param myri_mcp_param_table[];
@@ -45,7 +46,7 @@ enum { MYRI_MCP_M_INIT, MYRI_MCP_M_HS, MYRI_MCP_M_HDMA, MYRI_MCP_M_SDMA, MYRI_MC
        MYRI_MCP_M_RDMA_POLL, MYRI_MCP_NMACHINES };
 enum { MYRI_MCP_Q_SENDQ, MYRI_MCP_Q_TX, MYRI_MCP_Q_RX, MYRI_MCP_Q_RCHAN, MYRI_MCP_NQUEUES };
 enum { MYRI_MCP_V_STATE, MYRI_MCP_V_HS, MYRI_MCP_V_HELD, MYRI_MCP_V_OVL_TX, MYRI_MCP_V_OVL_RX, MYRI_MCP_NVARS };
-#define MYRI_MCP_NPARAMS 21
+#define MYRI_MCP_NPARAMS 22
 /* Values of the ovl_rx variable. */
 enum { MYRI_MCP_OVL_RX_NONE = 0, MYRI_MCP_OVL_RX_FOLLOW = 1, MYRI_MCP_OVL_RX_ABORT = 2 };
 

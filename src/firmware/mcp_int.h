@@ -70,5 +70,6 @@ MCP__ACT(rx_head_in) MCP__ACT(rx_crc_bad_ovl) MCP__ACT(rx_too_long_ovl)
 MCP__ACT(ovl_rx_start) MCP__ACT(ovl_rx_chunk) MCP__ACT(ovl_rx_abort) MCP__ACT(ovl_rx_drop) MCP__ACT(ovl_rx_last)
 #undef MCP__ACT
 uint32_t myri_mcp_x_boot(void *fw, myri_lanai *l);
+uint32_t myri_mcp_x_packet(void *fw, myri_lanai *l);
 
 #endif

@@ -413,7 +413,7 @@ static const myri_fw_rule mcp__sdma_rules[] = {
     R(S_IDLE, S_OVL_WAIT, E_TX_OVL, G_OVL_PIO, ovl_start, 8 + 4 * MCP_C_PIO, NULL, "ovl_pio_route", PIO(0)),
     R(S_ROUTE, S_BODY, E_SEND_INT, G_TRUE, route_sent, MCP_C_SDMA + MCP_C_PIO + 2, NULL, "route_sent",
       CLR(SEND_INT), PIO(0), SDMA(1)),
-    R(S_BODY, S_IDLE, E_SEND_INT, G_TRUE, sent, MCP_C_Q + MCP_C_HCB + 2, NULL, "sent", CLR(SEND_INT), QG(TX),
+    R(S_BODY, S_IDLE, E_SEND_INT, G_TRUE, sent, MCP_C_Q + MCP_C_HCB + 2, myri_mcp_x_packet, "sent", CLR(SEND_INT), QG(TX),
       CNT(TX_SENT)),
     R(S_OVL_ROUTE, S_OVL_WAIT, E_SEND_INT, G_TRUE, ovl_route_sent, MCP_C_PIO + 2, NULL, "ovl_route_sent",
       CLR(SEND_INT), PIO(0)),

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Seed 002's Table 1 (issue 10): `myri reproduce seed002` measures the
+# channel, DMA, raw speed-test and Myrinet-API rows on the sparc2-sbus-1994
+# preset; each is within 10 % of the paper, the shape holds (channel > DMA >
+# raw > API), the same seed gives the same hash, and misuse exits 2.
+# usage: reproduce_seed002.sh path/to/myri source_dir
+set -u
+myri=$1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+want() { # want RC WHAT -- CMD...
+  local rc=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" = "$rc" ]; then ok "$what (exit $rc)"; else bad "$what: exit $got, expected $rc"; cat "$tmp/err"; fi
+}
+want 0 "reproduce seed002 --json" -- "$myri" reproduce seed002 --json
+cp "$tmp/out" "$tmp/j1"
+if command -v python3 >/dev/null 2>&1; then
+  if python3 - "$tmp/j1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x['name']: x for x in d['rows']}
+assert set(r) == {'channel', 'dma', 'raw', 'api'}, r.keys()
+paper = {'channel': 640, 'dma': 444, 'raw': 380, 'api': 250}
+for k, v in paper.items():
+    assert r[k]['paper_Mbps'] == v, k
+    assert abs(r[k]['ours_Mbps'] / v - 1) < 0.10, (k, r[k]['ours_Mbps'])
+o = {k: r[k]['ours_Mbps'] for k in r}
+assert o['channel'] > o['dma'] > o['raw'] > o['api'], o
+PY
+  then ok "rows within 10 % of the paper, channel > DMA > raw > API"; else bad "rows"; fi
+fi
+want 0 "reproduce seed002 (text)" -- "$myri" reproduce seed002
+grep -q "Myrinet API (8 KB packets)" "$tmp/out" && ok "text names the API row" || bad "text rows"
+awk 'length > 100 { exit 1 }' "$tmp/out" && ok "text fits 100 columns" || bad "text wider than 100 columns"
+"$myri" reproduce seed002 --json >"$tmp/j2" 2>/dev/null
+h1=$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/j1"); h2=$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/j2")
+[ -n "$h1" ] && [ "$h1" = "$h2" ] && ok "same seed, same hash" || bad "hash differs: $h1 $h2"
+want 2 "seed002 --figures is refused" -- "$myri" reproduce seed002 --figures /tmp/x
+want 2 "seed002 --precision is refused" -- "$myri" reproduce seed002 --precision 0.1
+exit $fail
