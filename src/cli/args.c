@@ -319,15 +319,27 @@ static int args__reproduce_paper(myri_cmd_reproduce_args *out, const char *preci
     const char *paper = out->cli.positional[0];
     if (!strcmp(paper, "seed001")) {
         out->paper = MYRI_PAPER_SEED001;
-        if (precision || threads || out->plain || blocking || disc) {
+        if (precision || threads || out->plain || blocking || disc || out->system) {
             fprintf(stderr, "myri reproduce: seed001 takes only --json, --seed, --figures DIR\n");
             return MYRI_EXIT_INPUT;
         }
         return MYRI_EXIT_OK;
     }
+    if (!strcmp(paper, "seed000")) {
+        out->paper = MYRI_PAPER_SEED000;
+        if (out->figures || precision || threads || out->plain || blocking || disc || out->system) {
+            fprintf(stderr, "myri reproduce: seed000 takes only --json, --seed, --messages N\n");
+            return MYRI_EXIT_INPUT;
+        }
+        return MYRI_EXIT_OK;
+    }
+    if (out->messages_given) {
+        fprintf(stderr, "myri reproduce: --messages is taken by seed000 only\n");
+        return MYRI_EXIT_INPUT;
+    }
     if (!strcmp(paper, "seed002")) {
         out->paper = MYRI_PAPER_SEED002;
-        if (out->figures || precision || threads || out->plain || blocking || disc) {
+        if (out->figures || precision || threads || out->plain || blocking || disc || out->system) {
             fprintf(stderr, "myri reproduce: seed002 takes only --json, --seed\n");
             return MYRI_EXIT_INPUT;
         }
@@ -339,32 +351,42 @@ static int args__reproduce_paper(myri_cmd_reproduce_args *out, const char *preci
     }
     if (!strcmp(paper, "seed004-sendrecv")) {
         out->paper = MYRI_PAPER_SEED004_SENDRECV;
-        if (out->figures || out->plain || blocking || disc) {
+        if (out->figures || out->plain || blocking || disc || out->system) {
             fprintf(stderr, "myri reproduce: seed004-sendrecv takes only --json, --seed, --precision, --threads\n");
             return MYRI_EXIT_INPUT;
         }
         return MYRI_EXIT_OK;
     }
-    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed001, seed002, seed004 or seed004-sendrecv\n", paper);
+    fprintf(stderr, "myri reproduce: unknown paper '%s'; expected seed000, seed001, seed002, seed004 or seed004-sendrecv\n", paper);
     return MYRI_EXIT_INPUT;
 }
 
 int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out)
 {
     memset(out, 0, sizeof *out);
-    const char *precision, *threads, *plain, *blocking, *disc;
+    const char *precision, *threads, *plain, *blocking, *disc, *messages, *system;
     const myri_cli_opt opts[] = {
         {"figures", true, &out->figures}, {"precision", true, &precision}, {"threads", true, &threads},
         {"plain", false, &plain},         {"blocking", true, &blocking},   {"discipline", true, &disc},
+        {"messages", true, &messages},    {"system", false, &system},
     };
     int rc = myri_cli_parse("reproduce", argc, argv, &out->cli, opts, ARGS_N(opts));
     if (rc) return rc;
     if (out->cli.help) return MYRI_EXIT_OK;
     if (out->cli.npositional != 1 || out->cli.nsets) {
-        fprintf(stderr, "myri reproduce: expected one paper name (seed001, seed002, seed004 or seed004-sendrecv)\n");
+        fprintf(stderr, "myri reproduce: expected one paper name (seed000, seed001, seed002, seed004 or seed004-sendrecv)\n");
         return MYRI_EXIT_INPUT;
     }
     out->plain = plain != NULL;
+    out->system = system != NULL;
+    out->messages = 64;
+    out->messages_given = messages != NULL;
+    uint64_t nm = 0;
+    if (messages && (myri_cli_uint("reproduce", "messages", messages, &nm) || nm < 4 || nm > 100000)) {
+        fprintf(stderr, "myri reproduce: --messages expects 4 to 100000\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (messages) out->messages = (int)nm;
     out->seed = out->cli.have_seed ? out->cli.seed : 1;
     out->precision = 0.02;
     if (precision && (myri_cli_double("reproduce", "precision", precision, &out->precision) ||

@@ -75,8 +75,9 @@ typedef struct myri_cmd_nicsim_args {
 } myri_cmd_nicsim_args;
 int myri_cmd_nicsim_parse(int argc, char **argv, myri_cmd_nicsim_args *out);
 
-/* myri reproduce seed001 | seed002 | seed004 | seed004-sendrecv */
+/* myri reproduce seed000 | seed001 | seed002 | seed004 | seed004-sendrecv */
 typedef enum myri_cmd_paper {
+    MYRI_PAPER_SEED000,
     MYRI_PAPER_SEED001,
     MYRI_PAPER_SEED002,
     MYRI_PAPER_SEED004,
@@ -92,6 +93,9 @@ typedef struct myri_cmd_reproduce_args {
     myri_qsim_blocking blocking;
     myri_qsim_discipline disc;
     uint64_t seed; /* --seed, or 1 */
+    int messages;  /* seed000 --messages: per run (default 64) */
+    bool messages_given;
+    bool system;   /* seed004 --system: add the register-level NIC's column */
 } myri_cmd_reproduce_args;
 int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out);
 

@@ -82,6 +82,8 @@ struct myri_system_result;
 struct myri_run_opts;
 /* reproduce_seed001.c */
 int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
+/* reproduce_seed000.c: count messages per run */
+int myri_cmd_reproduce_seed000(bool json, bool have_seed, uint64_t seed, int count);
 /* reproduce_seed002.c */
 int myri_cmd_reproduce_seed002(bool json, bool have_seed, uint64_t seed);
 myri_status myri_bsys_run(const char *which, const myri_node *root, const struct myri_run_opts *ro,

@@ -26,7 +26,8 @@
 #include "analysis/qna/qna.h"
 
 static const char rep__usage[] =
-    "usage: myri reproduce seed001 [--json] [--figures DIR] [--seed S]\n"
+    "usage: myri reproduce seed000 [--json] [--seed S] [--messages N]\n"
+    "       myri reproduce seed001 [--json] [--figures DIR] [--seed S]\n"
     "       myri reproduce seed002 [--json] [--seed S]\n"
     "       myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
     "                      [--threads N] [--plain] [--blocking hold|skip]\n"
@@ -38,6 +39,9 @@ static const char rep__usage[] =
     "with overlapped to-host DMA) and the new MCP without DMA receive notification, side by side;\n"
     "the paper's claims checked on the run (crossover_bytes, polled_minus_interrupt_us,\n"
     "notification_gain); --figures DIR writes SVG figures.\n"
+    "seed000: seed 000's section 4: throughput of the lcp firmware (host DMA and send DMA serialised:\n"
+    "a b / (a + b)) and myricom (in parallel: min(a, b)), and seed 001's mcp, with the host-DMA rate a\n"
+    "swept over a/b = 0.25 .. 4 (b the 1.28 Gb/s link); N messages per run (default 64).\n"
     "seed002: the rows of seed 002's Table 1 (SPARC-2, 20 MHz SBus, 1994) the simulator can measure\n"
     "(channel, DMA, raw speed test, Myrinet API with 8 KB packets) on preset sparc2-sbus-1994: the\n"
     "paper's value, ours and the difference, and which preset value was calibrated to which row.\n"
@@ -649,6 +653,8 @@ int myri_cmd_reproduce(int argc, char **argv)
     switch (a.paper) {
     case MYRI_PAPER_SEED001:
         return myri_cmd_reproduce_seed001(a.cli.json, a.figures, a.cli.have_seed, a.cli.seed);
+    case MYRI_PAPER_SEED000:
+        return myri_cmd_reproduce_seed000(a.cli.json, a.cli.have_seed, a.cli.seed, a.messages);
     case MYRI_PAPER_SEED002:
         return myri_cmd_reproduce_seed002(a.cli.json, a.cli.have_seed, a.cli.seed);
     case MYRI_PAPER_SEED004:

@@ -25,9 +25,11 @@
  *                           sdb_n entries of MYRI_VIA_DB_BYTES
  *   receive doorbell ring   the same with rdb_n entries
  *   routes      nroutes x (4 + round4(route_max)): length word, then the
- *               route bytes right-aligned to a word boundary (the send DMA
- *               skips SA = round4(len) - len leading bytes); route r is the
- *               route to host index r (a route of length 0: no route)
+ *               route bytes right-aligned to a word boundary (the firmware
+ *               copies them before the frame header and the send DMA skips
+ *               SA = round4(len) - len leading bytes); route r is the route to
+ *               host index r; the length word is MYRI_VIA_ROUTE_VALID | length
+ *               (0: no route; a valid route may be empty: back to back)
  *   counters    MYRI_VIA_NCOUNT words, the firmware's figures
  *   signature   MYRI_VIA_SIG_END
  * Rings are dual-pointer queues of N slots: empty when head == tail, full
@@ -101,6 +103,7 @@ enum {
     MYRI_VIA_HDR_BYTES = 64
 };
 #define MYRI_VIA_SIG_START 0x56494131u /* "VIA1" */
+#define MYRI_VIA_ROUTE_VALID 0x80000000u /* in a route's length word */
 #define MYRI_VIA_SIG_END 0x56454e44u   /* "VEND" */
 #define MYRI_VIA_STATE_RESET 0u
 #define MYRI_VIA_STATE_READY 1u

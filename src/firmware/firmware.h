@@ -54,7 +54,7 @@ typedef enum myri_fw_op {
     MYRI_FW_NOPS
 } myri_fw_op;
 #define MYRI_FW_ANY INT32_MIN
-#define MYRI_FW_MAX_EFF 6
+#define MYRI_FW_MAX_EFF 8
 
 typedef struct myri_fw_effect {
     uint8_t op;   /* myri_fw_op */

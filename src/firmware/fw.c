@@ -27,6 +27,7 @@
 
 #include "firmware/firmware.h"
 #include "firmware/mcp.h"
+#include "firmware/viafw.h"
 
 #define FW_LOG_MAX 24
 
@@ -63,7 +64,7 @@ struct myri_fw_inst {
 
 /* ---- registry ------------------------------------------------------------------ */
 
-static const myri_fw_def *const fw__defs[] = {&myri_mcp_def};
+static const myri_fw_def *const fw__defs[] = {&myri_mcp_def, &myri_lcp_def, &myri_myricom_def};
 
 size_t myri_fw_ndefs(void) { return sizeof fw__defs / sizeof fw__defs[0]; }
 

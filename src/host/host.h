@@ -110,6 +110,9 @@ myri_status myri_host_get_stats(const myri_host *h, myri_host_stats *out);
 /* Built-in programs (src/host/programs.c) by name: pingpong, latency,
  * stream, traffic.  NULL if unknown; myri_program_names lists them. */
 myri_prog_main myri_program_find(const char *name);
+/* The VIA programs (via_programs.c), for the lcp and myricom firmwares. */
+int myri_program_via_stream(int argc, char **argv);
+int myri_program_via_poisson(int argc, char **argv);
 const char *myri_program_names(void);
 
 #ifdef __cplusplus

@@ -385,6 +385,8 @@ static const struct {
     {"latency", programs__latency},
     {"stream", programs__stream},
     {"traffic", programs__traffic},
+    {"via-stream", myri_program_via_stream},   /* via_programs.c */
+    {"via-poisson", myri_program_via_poisson},
 };
 
 myri_prog_main myri_program_find(const char *name)
@@ -395,4 +397,4 @@ myri_prog_main myri_program_find(const char *name)
     return NULL;
 }
 
-const char *myri_program_names(void) { return "pingpong|latency|stream|traffic"; }
+const char *myri_program_names(void) { return "pingpong|latency|stream|traffic|via-stream|via-poisson"; }

@@ -12,6 +12,8 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+check() { local what=$1; shift; if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi; }
+expect_rc() { local rc=$1; shift; "$@" >"$tmp/out" 2>"$tmp/err"; [ "$?" = "$rc" ]; }
 width() { awk -v what="$1" 'length > 100 { print "FAIL " what " line " NR " is " length " columns"; bad = 1 }
   END { exit bad }'; }
 for c in reproduce nicsim qna; do

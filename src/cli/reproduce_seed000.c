@@ -1,0 +1,160 @@
+/* reproduce_seed000.c -- `myri reproduce seed000`: seed 000's section 4 on
+ * the register-level NIC.  Seed 000 explains Berkeley-VIA's half bandwidth by
+ * the structure of its firmware: when the host DMA (rate a) and the send DMA
+ * (rate b) run one after the other, as the LCP makes them,
+ *     throughput = a / (1 + a / b) = a b / (a + b),
+ * and when they run in parallel, as Myricom's MCP lets them,
+ *     throughput = min(a, b).
+ * Here both firmwares run on the same NIC with the same VIA host interface,
+ * the link rate b fixed (the preset's 1.28 Gb/s) and the host-DMA rate a
+ * (bus.dma_rate) swept so that a/b goes from 0.25 to 4, with large messages
+ * one way from h0 to h1 (every byte checked).  Per point: the formula, the
+ * simulated throughput, the difference, and the bottleneck the report names.
+ * Seed 001's MCP runs the same sweep for comparison (its own API and frame,
+ * 8 KB packets, its largest). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/system_job.h"
+#include "cli/cli.h"
+#include "myri/json.h"
+
+#define R0_B_MBPS 160.0 /* 1.28 Gb/s: the alpha-pci-1998 preset's link (LANai 4 era, seed 001) */
+static const double r0__ratio[] = {0.25, 0.5, 1.0, 2.0, 4.0};
+#define R0_NRATIO (sizeof r0__ratio / sizeof r0__ratio[0])
+
+typedef struct r0__fw {
+    const char *name;    /* firmware */
+    const char *program; /* built-in program */
+    const char *args;    /* its arguments (YAML flow list) */
+    const char *key;     /* its bandwidth report, 1e6 bytes/s */
+    bool parallel;       /* seed 000's formula: min(a, b), else a b / (a + b) */
+} r0__fw;
+
+static const r0__fw r0__fws[] = {
+    {"lcp", "via-stream", "[count=COUNT, size=32768, window=4]", "via-stream.bandwidth_MBps", false},
+    {"myricom", "via-stream", "[count=COUNT, size=32768, window=4]", "via-stream.bandwidth_MBps", true},
+    {"mcp", "stream", "[count=COUNT, size=8192, window=8]", "stream.bandwidth_MBps", true},
+};
+#define R0_NFW (sizeof r0__fws / sizeof r0__fws[0])
+
+typedef struct r0__point {
+    const r0__fw *fw;
+    double a_MBps, b_MBps, formula_MBps, simulated_MBps, overlap;
+    char bottleneck[48];
+    uint64_t hash;
+} r0__point;
+
+static double r0__formula(const r0__fw *f, double a, double b) { return f->parallel ? fmin(a, b) : a * b / (a + b); }
+
+/* The sender's busiest engine and whether its host DMA and send DMA overlapped. */
+static void r0__bottleneck(const myri_system_result *res, r0__point *p)
+{
+    static const char *const key[] = {"nic.util_hdma", "nic.util_sdma", "nic.util_cpu", "nic.util_bus"};
+    static const char *const name[] = {"host DMA", "send DMA", "LANai CPU", "I/O bus"};
+    int w = 0;
+    double best = -1;
+    for (int k = 0; k < 4; k++) {
+        double u = myri_system_figure_host(res, 0, key[k]);
+        if (u > best) best = u, w = k;
+    }
+    p->overlap = myri_system_figure_host(res, 0, "nic.overlap_hdma_sdma");
+    snprintf(p->bottleneck, sizeof p->bottleneck, "%s %.0f %%", name[w], 100 * best);
+}
+
+static myri_status r0__run(const r0__fw *f, double a, int count, bool have_seed, uint64_t seed, r0__point *p,
+                           myri_error *err)
+{
+    char doc[1024], args[128];
+    const char *c = strstr(f->args, "COUNT");
+    snprintf(args, sizeof args, "%.*s%d%s", (int)(c - f->args), f->args, count, c + 5);
+    snprintf(doc, sizeof doc,
+             "job: system\npreset: alpha-pci-1998\nfirmware: %s\nbus:\n  dma_rate: %.6g\n"
+             "topology:\n  generator: star\n  hosts_per_switch: 2\n"
+             "programs:\n  - program: %s\n    hosts: [h0, h1]\n    args: %s\n",
+             f->name, a * 1e6, f->program, args);
+    myri_node *root = NULL;
+    myri_status st = myri_doc_parse("(seed000 system)", doc, strlen(doc), &root, err);
+    myri_run_opts ro = {.have_seed = have_seed, .seed = seed};
+    myri_system_result res;
+    memset(&res, 0, sizeof res);
+    if (!st) st = myri_system_run_doc(root, NULL, &ro, &res, err);
+    myri_node_free(root);
+    if (st) return st;
+    p->fw = f;
+    p->a_MBps = a;
+    p->b_MBps = R0_B_MBPS;
+    p->formula_MBps = r0__formula(f, a, R0_B_MBPS);
+    p->simulated_MBps = myri_system_figure_host(&res, 0, f->key);
+    p->hash = res.hash;
+    r0__bottleneck(&res, p);
+    bool ok = res.all_done && res.worst_exit == 0 && isfinite(p->simulated_MBps);
+    myri_system_result_free(&res);
+    if (!ok) {
+        snprintf(err->msg, sizeof err->msg, "the %s stream at a = %.0f MB/s did not complete", f->name, a);
+        return MYRI_EMODEL;
+    }
+    return MYRI_OK;
+}
+
+static void r0__print(const r0__point *pt, size_t n, uint64_t hash)
+{
+    printf("seed 000, section 4: throughput with host-DMA rate a and send rate b = %.0f MB/s (1.28 Gb/s)\n",
+           R0_B_MBPS);
+    printf("formula: lcp a b / (a + b) (DMA serialised), myricom and mcp min(a, b) (in parallel)\n");
+    printf("%-8s %5s %7s %9s %9s %7s %8s  %s\n", "firmware", "a/b", "a MB/s", "formula", "simulated", "diff",
+           "overlap", "sender's busiest engine");
+    for (size_t i = 0; i < n; i++)
+        printf("%-8s %5.2f %7.0f %9.2f %9.2f %+6.1f%% %7.1f%%  %s\n", pt[i].fw->name, pt[i].a_MBps / pt[i].b_MBps,
+               pt[i].a_MBps, pt[i].formula_MBps, pt[i].simulated_MBps,
+               100 * (pt[i].simulated_MBps / pt[i].formula_MBps - 1), 100 * pt[i].overlap, pt[i].bottleneck);
+    printf("overlap: fraction of the run the sender's host DMA and send DMA were busy at once (seed 000: zero\n"
+           "for the LCP by construction).  lcp and myricom: 32 KiB VIA messages; mcp: 8 KiB, its largest.\n");
+    printf("hash     0x%016llx\n", (unsigned long long)hash);
+}
+
+static void r0__json(const r0__point *pt, size_t n, uint64_t hash)
+{
+    myri_json *j = myri_json_create(stdout, false);
+    if (!j) return;
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "paper", "seed000");
+    myri_json_key(j, "points");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "firmware", pt[i].fw->name);
+        myri_json_knum(j, "a_MBps", pt[i].a_MBps);
+        myri_json_knum(j, "b_MBps", pt[i].b_MBps);
+        myri_json_knum(j, "formula_MBps", pt[i].formula_MBps);
+        myri_json_knum(j, "simulated_MBps", pt[i].simulated_MBps);
+        myri_json_knum(j, "overlap_hdma_sdma", pt[i].overlap);
+        myri_json_kstr(j, "bottleneck", pt[i].bottleneck);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "hash");
+    myri_json_hash(j, hash);
+    myri_json_obj_end(j);
+    myri_json_finish(j);
+}
+
+int myri_cmd_reproduce_seed000(bool json, bool have_seed, uint64_t seed, int count)
+{
+    r0__point pt[R0_NFW * R0_NRATIO];
+    size_t n = 0;
+    myri_error err = {0};
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t f = 0; f < R0_NFW; f++)
+        for (size_t r = 0; r < R0_NRATIO; r++) {
+            myri_status st = r0__run(&r0__fws[f], r0__ratio[r] * R0_B_MBPS, count, have_seed, seed, &pt[n], &err);
+            if (st) return myri_cli_exit(st, &err);
+            h = (h ^ pt[n].hash) * UINT64_C(0x100000001b3);
+            n++;
+        }
+    if (json) r0__json(pt, n, h);
+    else r0__print(pt, n, h);
+    return MYRI_EXIT_OK;
+}

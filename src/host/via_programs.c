@@ -1,0 +1,225 @@
+/* via_programs.c -- built-in programs for the VIA firmwares (lcp, myricom),
+ * written as a user would write them: only <myri/via.h> and <myri/prog.h>.
+ *
+ *   via-stream   count messages of size bytes from host 0 (VI 0) to host 1
+ *                (VI 0) with up to `window` sends posted, then a 4-byte ack
+ *                back (VI 1); bandwidth = bytes / time until the ack
+ *                (seed 000 section 4's large-message throughput).
+ *   via-poisson  host 0 rings send doorbells at Poisson times, `rate`
+ *                messages per microsecond, count messages of size bytes to
+ *                host 1 (seed 004 section 3's doorbell arrivals); reports the
+ *                time-averaged number of messages in the NIC (posted, not
+ *                completed: Little's L) and the mean response time.
+ *
+ * Arguments: key=value words, unit=0, timeout_us (per wait, default 1 s).
+ * Every byte is a pattern of (sender, sequence, offset) and checked by the
+ * receiver; errors (wrong bytes, lengths, statuses, time-outs) are reported
+ * as NAME.errors; exit 0 without errors, 1 with, 2 for bad arguments or setup.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "myri/prog.h"
+#include "myri/via.h"
+
+#define VP_MAXQ 64 /* receives kept posted / sends outstanding at most */
+
+typedef struct vp_env {
+    int unit, me, peer;
+    double timeout_us;
+    long errors;
+    const char *tag;
+} vp_env;
+
+static double vp_num(int argc, char **argv, const char *key, double def)
+{
+    size_t k = strlen(key);
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], key, k) == 0 && argv[i][k] == '=') {
+            char *end;
+            double d = strtod(argv[i] + k + 1, &end);
+            return end != argv[i] + k + 1 && *end == '\0' ? d : -1;
+        }
+    return def;
+}
+
+static uint8_t vp_byte(uint32_t seq, uint32_t i)
+{
+    uint32_t x = seq * 0x85ebca6bu ^ i * 0xc2b2ae35u ^ 0x9e3779b1u;
+    x ^= x >> 15;
+    x *= 0x2c1b3c6du;
+    return (uint8_t)(x >> 24);
+}
+
+static void vp_report_err(const vp_env *e, const char *what, int rc)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s.setup_error", e->tag);
+    (void)what;
+    myri_prog_report(key, rc);
+}
+
+/* open, routes to the peer; 0 or the failing code */
+static int vp_setup(vp_env *e, int argc, char **argv, const char *tag)
+{
+    e->tag = tag;
+    e->unit = (int)vp_num(argc, argv, "unit", 0);
+    e->timeout_us = vp_num(argc, argv, "timeout_us", 1e6);
+    e->me = myri_prog_host();
+    e->peer = e->me == 0 ? 1 : 0;
+    e->errors = 0;
+    if (e->unit < 0 || !(e->timeout_us > 0) || myri_prog_nhosts() < 2) return MYRI_VIA_EINVAL;
+    int rc = myri_via_open(e->unit);
+    char r[64];
+    int rl = rc ? -1 : myri_prog_route(e->peer, r, (int)sizeof r);
+    if (!rc && rl < 0) rc = MYRI_VIA_ENOROUTE;
+    if (!rc) rc = myri_via_set_route(e->unit, e->peer, r, rl);
+    if (rc) vp_report_err(e, "setup", rc);
+    return rc;
+}
+
+static void vp_put(const vp_env *e, const char *key, double v)
+{
+    char k[64];
+    snprintf(k, sizeof k, "%s.%s", e->tag, key);
+    myri_prog_report(k, v);
+}
+
+/* Receives count messages of size bytes on VI vi, keeping up to nq posted;
+ * checks every byte; returns the time of the last completion (ps). */
+static uint64_t vp_receive(vp_env *e, int vi, long count, int size, int nq)
+{
+    uint8_t *buf[VP_MAXQ];
+    myri_via_desc *d[VP_MAXQ];
+    long posted = 0, got = 0;
+    uint64_t last = 0;
+    for (int i = 0; i < nq; i++) buf[i] = myri_via_alloc(e->unit, (size_t)size);
+    for (int i = 0; i < nq && posted < count; i++, posted++)
+        if (!buf[i] || myri_via_post_recv(e->unit, vi, buf[i], (size_t)size, &d[i])) return e->errors++, 0;
+    while (got < count) {
+        int i = (int)(got % nq);
+        myri_via_done dn;
+        if (myri_via_wait(d[i], e->timeout_us, &dn)) return e->errors++, last;
+        last = myri_prog_now_ps();
+        if (dn.status != 1 || dn.bytes != (uint32_t)size || dn.src_host != e->peer) e->errors++;
+        else
+            for (int k = 0; k < size; k++) e->errors += buf[i][k] != vp_byte((uint32_t)got, (uint32_t)k);
+        got++;
+        if (posted < count) {
+            if (myri_via_post_recv(e->unit, vi, buf[i], (size_t)size, &d[i])) return e->errors++, last;
+            posted++;
+        }
+    }
+    return last;
+}
+
+static void vp_fill(uint8_t *p, int size, uint32_t seq)
+{
+    for (int k = 0; k < size; k++) p[k] = vp_byte(seq, (uint32_t)k);
+}
+
+static int vp_stream(int argc, char **argv)
+{
+    vp_env e;
+    long count = (long)vp_num(argc, argv, "count", 64);
+    int size = (int)vp_num(argc, argv, "size", 32768), window = (int)vp_num(argc, argv, "window", 4);
+    if (count < 1 || size < 1 || window < 1 || window > VP_MAXQ) return 2;
+    if (vp_setup(&e, argc, argv, "via-stream")) return 2;
+    if (size > myri_via_mtu(e.unit)) return 2;
+    if (e.me == 1) { /* receiver: count messages, then the ack */
+        vp_receive(&e, 0, count, size, window < VP_MAXQ ? window + 1 : VP_MAXQ);
+        uint8_t *ack = myri_via_alloc(e.unit, 4);
+        myri_via_desc *d;
+        myri_via_done dn;
+        if (!ack || myri_via_post_send(e.unit, 1, e.peer, 1, ack, 4, &d) || myri_via_wait(d, e.timeout_us, &dn))
+            e.errors++;
+        vp_put(&e, "errors", (double)e.errors);
+        return e.errors ? 1 : 0;
+    }
+    uint8_t *ack = myri_via_alloc(e.unit, 4), *buf[VP_MAXQ];
+    myri_via_desc *ad, *d[VP_MAXQ];
+    if (!ack || myri_via_post_recv(e.unit, 1, ack, 4, &ad)) return 2;
+    for (int i = 0; i < window; i++)
+        if (!(buf[i] = myri_via_alloc(e.unit, (size_t)size))) return 2;
+    uint64_t t0 = myri_prog_now_ps();
+    for (long s = 0; s < count; s++) {
+        int i = (int)(s % window);
+        myri_via_done dn;
+        if (s >= window && (myri_via_wait(d[i], e.timeout_us, &dn) || dn.status != 1)) e.errors++;
+        vp_fill(buf[i], size, (uint32_t)s);
+        if (myri_via_post_send(e.unit, 0, e.peer, 0, buf[i], (size_t)size, &d[i])) return e.errors++, 1;
+    }
+    for (long s = count > window ? count - window : 0; s < count; s++) {
+        myri_via_done dn;
+        if (myri_via_wait(d[s % window], e.timeout_us, &dn) || dn.status != 1) e.errors++;
+    }
+    myri_via_done dn;
+    if (myri_via_wait(ad, e.timeout_us, &dn) || dn.status != 1) e.errors++;
+    double us = (double)(myri_prog_now_ps() - t0) * 1e-6;
+    vp_put(&e, "time_us", us);
+    vp_put(&e, "bandwidth_MBps", (double)count * size / us);
+    vp_put(&e, "errors", (double)e.errors);
+    return e.errors ? 1 : 0;
+}
+
+/* Sends at Poisson times; waits on the oldest outstanding send until the next
+ * arrival, so each completion is seen when its DMA lands. */
+static int vp_poisson(int argc, char **argv)
+{
+    vp_env e;
+    long count = (long)vp_num(argc, argv, "count", 1000);
+    int size = (int)vp_num(argc, argv, "size", 4096);
+    double rate = vp_num(argc, argv, "rate", 0.005); /* messages per us */
+    if (count < 1 || size < 1 || !(rate > 0)) return 2;
+    if (vp_setup(&e, argc, argv, "via-poisson")) return 2;
+    if (size > myri_via_mtu(e.unit)) return 2;
+    if (e.me == 1) {
+        vp_receive(&e, 0, count, size, VP_MAXQ);
+        vp_put(&e, "errors", (double)e.errors);
+        return e.errors ? 1 : 0;
+    }
+    uint8_t *buf[VP_MAXQ];
+    myri_via_desc *d[VP_MAXQ];
+    uint64_t tpost[VP_MAXQ];
+    for (int i = 0; i < VP_MAXQ; i++)
+        if (!(buf[i] = myri_via_alloc(e.unit, (size_t)size))) return 2;
+    long head = 0, tail = 0; /* outstanding: [head, tail) */
+    double in_nic_ps = 0, t_next = (double)myri_prog_now_ps() + myri_prog_random_exp(1.0 / rate) * 1e6;
+    uint64_t t0 = myri_prog_now_ps();
+    while (head < count) {
+        if (tail < count && tail - head < VP_MAXQ && (double)myri_prog_now_ps() >= t_next) {
+            int i = (int)(tail % VP_MAXQ);
+            vp_fill(buf[i], size, (uint32_t)tail);
+            tpost[i] = myri_prog_now_ps();
+            if (myri_via_post_send(e.unit, 0, e.peer, 0, buf[i], (size_t)size, &d[i])) return e.errors++, 1;
+            tail++;
+            t_next += myri_prog_random_exp(1.0 / rate) * 1e6;
+            continue;
+        }
+        if (head == tail) { /* nothing outstanding: sleep until the next arrival */
+            double dt = t_next - (double)myri_prog_now_ps();
+            if (dt > 0) myri_prog_sleep_us(dt * 1e-6);
+            continue;
+        }
+        int i = (int)(head % VP_MAXQ);
+        double left = tail < count && tail - head < VP_MAXQ ? (t_next - (double)myri_prog_now_ps()) * 1e-6 : 0;
+        myri_via_done dn;
+        int rc = myri_via_wait(d[i], left > 0 ? left : e.timeout_us, &dn);
+        if (rc == MYRI_VIA_ETIMEOUT && left > 0) continue; /* the next arrival came first */
+        if (rc || dn.status != 1) e.errors++;
+        in_nic_ps += (double)(myri_prog_now_ps() - tpost[i]);
+        head++;
+    }
+    double us = (double)(myri_prog_now_ps() - t0) * 1e-6;
+    vp_put(&e, "messages", (double)count);
+    vp_put(&e, "time_us", us);
+    vp_put(&e, "mean_in_nic", in_nic_ps * 1e-6 / us);
+    vp_put(&e, "mean_response_us", in_nic_ps * 1e-6 / (double)count);
+    vp_put(&e, "errors", (double)e.errors);
+    return e.errors ? 1 : 0;
+}
+
+int myri_program_via_stream(int argc, char **argv) { return vp_stream(argc, argv); }
+int myri_program_via_poisson(int argc, char **argv) { return vp_poisson(argc, argv); }
