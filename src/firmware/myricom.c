@@ -2,11 +2,12 @@
  * to 14) as tables, on the VIA host interface of common/via.h.
  *
  * Modules (machines, visited in this order by the polling loop):
- *   main         polls the hardware and its Events queue and calls a module:
- *                DMA_INT -> the host-DMA engine's owner (hostSend or
- *                hostReceive), SEND_INT -> netSend, RECV_INT/BUFF_INT ->
- *                netReceive, an event -> the module it wakes, a send doorbell
- *                or a completion to write -> hostSend; takes receive doorbells.
+ *   main         polls its Events queue and the hardware and calls a module:
+ *                an event -> the module it wakes (first: a module's news,
+ *                such as TX_READY, goes on at once), DMA_INT -> the host-DMA
+ *                engine's owner (hostSend or hostReceive), SEND_INT ->
+ *                netSend, RECV_INT/BUFF_INT -> netReceive, a send doorbell or
+ *                a completion to write -> hostSend; takes receive doorbells.
  *   hostSend     HostSendIdle -> HostSendGotASend -> HostSendFull (no SRAM
  *                buffer) | HostSendDmaBusy (hostReceive holds the host DMA) |
  *                descriptor, then HostSendDma (data into the buffer) ->
@@ -392,8 +393,8 @@ static void ns_sent(viafw *v, bool more)
     v->s_used--;
     myri_fw_q_get(v->fi, VF_Q_TX);
     myri_viafw_count(v, MYRI_VIA_C_TX_SENT);
+    if (more) put_ev(v, VF_EV_TX_READY); /* first: the next send starts before hostSend refills */
     put_ev(v, VF_EV_TX_FREE);
-    if (more) put_ev(v, VF_EV_TX_READY);
     ret(v, CALL_NS);
 }
 ACT(ns_sent_more) { (void)l, ns_sent(VF(fw), true); }
@@ -535,10 +536,6 @@ enum { MN_IDLE, MN_HS, MN_NS, MN_HR, MN_NR };
 static const char *const myr__main_states[] = {"MainIdle", "MainHostSend", "MainNetSend", "MainHostReceive",
                                                "MainNetReceive"};
 static const myri_fw_rule myr__main_rules[] = {
-    R(MN_IDLE, MN_HS, E_DMA_INT, G_OWN_HS, call_hs, C_CALL, NULL, "dma_done_hostSend", CALLV(CALL_HS)),
-    R(MN_IDLE, MN_HR, E_DMA_INT, G_OWN_HR, call_hr, C_CALL, NULL, "dma_done_hostReceive", CALLV(CALL_HR)),
-    R(MN_IDLE, MN_NS, E_SEND_INT, G_TRUE, call_ns, C_CALL, NULL, "send_done_netSend", CALLV(CALL_NS)),
-    R(MN_IDLE, MN_NR, E_RX_INT, G_TRUE, call_nr, C_CALL, NULL, "received_netReceive", CALLV(CALL_NR)),
     R(MN_IDLE, MN_NS, E_EVENTS, G_EV_TXR, ev_ns, C_EV + C_CALL, NULL, "tx_ready_netSend", QG(VF_Q_EVENTS),
       CALLV(CALL_NS)),
     R(MN_IDLE, MN_HS, E_EVENTS, G_EV_TXF, ev_hs, C_EV + C_CALL, NULL, "tx_free_hostSend", QG(VF_Q_EVENTS),
@@ -552,6 +549,10 @@ static const myri_fw_rule myr__main_rules[] = {
     R(MN_IDLE, MN_HR, E_EVENTS, G_EV_HDF_HR, ev_hr, C_EV + C_CALL, NULL, "hdma_free_hostReceive", QG(VF_Q_EVENTS),
       CALLV(CALL_HR)),
     R(MN_IDLE, MN_IDLE, E_EVENTS, G_EV_STALE, ev_stale, C_EV, NULL, "stale_event", QG(VF_Q_EVENTS)),
+    R(MN_IDLE, MN_HS, E_DMA_INT, G_OWN_HS, call_hs, C_CALL, NULL, "dma_done_hostSend", CALLV(CALL_HS)),
+    R(MN_IDLE, MN_HR, E_DMA_INT, G_OWN_HR, call_hr, C_CALL, NULL, "dma_done_hostReceive", CALLV(CALL_HR)),
+    R(MN_IDLE, MN_NS, E_SEND_INT, G_TRUE, call_ns, C_CALL, NULL, "send_done_netSend", CALLV(CALL_NS)),
+    R(MN_IDLE, MN_NR, E_RX_INT, G_TRUE, call_nr, C_CALL, NULL, "received_netReceive", CALLV(CALL_NR)),
     R(MN_IDLE, MN_HS, E_SDB, G_HS_IDLE_CQOK, call_hs, C_CALL, NULL, "doorbell_hostSend", CALLV(CALL_HS)),
     R(MN_IDLE, MN_HS, E_CQ, G_HS_IDLE_FREE, call_hs, C_CALL, NULL, "completion_hostSend", CALLV(CALL_HS)),
     R(MN_IDLE, MN_IDLE, E_RDB, G_RDB_OK, post_ok, 12, myri_viafw_x_db, "post_receive", QG(VF_Q_RDB),

@@ -3,8 +3,10 @@
  *
  *   via-stream   count messages of size bytes from host 0 (VI 0) to host 1
  *                (VI 0) with up to `window` sends posted, then a 4-byte ack
- *                back (VI 1); bandwidth = bytes / time until the ack
- *                (seed 000 section 4's large-message throughput).
+ *                back (VI 1); bandwidth = bytes / time until the ack; the
+ *                receiver reports steady_MBps = the bytes of messages 2..count
+ *                / the time between the first and the last completion (seed
+ *                000 section 4's large-message throughput).
  *   via-poisson  host 0 rings send doorbells at Poisson times, `rate`
  *                messages per microsecond, count messages of size bytes to
  *                host 1 (seed 004 section 3's doorbell arrivals); reports the
@@ -88,8 +90,9 @@ static void vp_put(const vp_env *e, const char *key, double v)
 }
 
 /* Receives count messages of size bytes on VI vi, keeping up to nq posted;
- * checks every byte; returns the time of the last completion (ps). */
-static uint64_t vp_receive(vp_env *e, int vi, long count, int size, int nq)
+ * checks every byte; returns the time of the last completion (ps) and in
+ * *first that of the first. */
+static uint64_t vp_receive(vp_env *e, int vi, long count, int size, int nq, uint64_t *first)
 {
     uint8_t *buf[VP_MAXQ];
     myri_via_desc *d[VP_MAXQ];
@@ -103,6 +106,7 @@ static uint64_t vp_receive(vp_env *e, int vi, long count, int size, int nq)
         myri_via_done dn;
         if (myri_via_wait(d[i], e->timeout_us, &dn)) return e->errors++, last;
         last = myri_prog_now_ps();
+        if (got == 0 && first) *first = last;
         if (dn.status != 1 || dn.bytes != (uint32_t)size || dn.src_host != e->peer) e->errors++;
         else
             for (int k = 0; k < size; k++) e->errors += buf[i][k] != vp_byte((uint32_t)got, (uint32_t)k);
@@ -129,7 +133,9 @@ static int vp_stream(int argc, char **argv)
     if (vp_setup(&e, argc, argv, "via-stream")) return 2;
     if (size > myri_via_mtu(e.unit)) return 2;
     if (e.me == 1) { /* receiver: count messages, then the ack */
-        vp_receive(&e, 0, count, size, window < VP_MAXQ ? window + 1 : VP_MAXQ);
+        uint64_t t1 = 0, tn = vp_receive(&e, 0, count, size, window < VP_MAXQ ? window + 1 : VP_MAXQ, &t1);
+        if (count > 1 && tn > t1) /* steady state: the messages after the first, between completions */
+            vp_put(&e, "steady_MBps", (double)(count - 1) * size / ((double)(tn - t1) * 1e-6));
         uint8_t *ack = myri_via_alloc(e.unit, 4);
         myri_via_desc *d;
         myri_via_done dn;
@@ -176,7 +182,7 @@ static int vp_poisson(int argc, char **argv)
     if (vp_setup(&e, argc, argv, "via-poisson")) return 2;
     if (size > myri_via_mtu(e.unit)) return 2;
     if (e.me == 1) {
-        vp_receive(&e, 0, count, size, VP_MAXQ);
+        vp_receive(&e, 0, count, size, VP_MAXQ, NULL);
         vp_put(&e, "errors", (double)e.errors);
         return e.errors ? 1 : 0;
     }
