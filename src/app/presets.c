@@ -40,11 +40,35 @@ static const myri_preset_value preset__sparc2[] = {
      "assumption on the split", NULL},
 };
 
+/* Seed 004's NIC: the costs are Table 2's measured service times (4 KB
+ * blocks) on a LANai 4 running the lcp with VIA. */
+static const myri_preset_value preset__seed004[] = {
+    {"link.preset", "1995", "assumption: seed 004 gives NSDMA's time, not the link; a 640 Mb/s-generation link", NULL},
+    {"link.rate", "623.4Mb/s",
+     "seed 004 Table 2: NSDMA 52.6887 us per 4 KB block = 4106 bytes on the wire (route 1, VIA header 8, data "
+     "4096, CRC 1) at 77.93 MB/s", NULL},
+    {"packet.type_bytes", "2", "the VIA frame's two-byte type (common/via.h)", NULL},
+    {"switch.ports", "8", "assumption: one 8-port switch between sender and receiver", NULL},
+    {"nic.clock", "33e6", "LANai 4 at 33 MHz (myrinet-facts 3.3); seed 004 gives times, not the clock", NULL},
+    {"bus.dma_setup", "20.627us",
+     "seed 004 Table 2: HDMA 21 us per doorbell (fetching its 32-byte descriptor) and 68.3154 us per descriptor "
+     "(fetching its 4 KB): setup + 32 B / rate = 21 us and setup + 4096 B / rate = 68.3154 us", NULL},
+    {"bus.dma_rate", "85.891e6", "seed 004 Table 2, as bus.dma_setup: 4064 B / 47.3154 us", NULL},
+    {"lcp.db_cycles", "716", "seed 004 Table 2: LANai 22 us per doorbell = 726 cycles at 33 MHz, less the rule's "
+                             "fixed 10", NULL},
+    {"lcp.desc_cycles", "0", "seed 004 Table 2: LANai 0.12 us per descriptor = 4 cycles, about the rule's fixed 6",
+     NULL},
+    {"lcp.sdma_cycles", "326", "seed 004 Table 2: LANai 10 us to program NSDMA = 330 cycles at 33 MHz, less the "
+                               "rule's fixed 4", NULL},
+};
+
 static const myri_preset presets[] = {
     {"alpha-pci-1998", "seed 001's AlphaServer 1200 + 32-bit/33 MHz PCI + LANai 4.x (33 MHz, 1 MiB) + 1.28 Gb/s",
      preset__alpha, sizeof preset__alpha / sizeof preset__alpha[0]},
     {"sparc2-sbus-1994", "seed 002's SPARC-2 + 20 MHz SBus + 128 KiB LANai board + 640 Mb/s", preset__sparc2,
      sizeof preset__sparc2 / sizeof preset__sparc2[0]},
+    {"seed004", "seed 004's NIC: Table 2's service times as the costs of a LANai 4 running the lcp with VIA",
+     preset__seed004, sizeof preset__seed004 / sizeof preset__seed004[0]},
 };
 
 const myri_preset *myri_preset_find(const char *name)

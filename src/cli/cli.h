@@ -84,6 +84,18 @@ struct myri_run_opts;
 int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
 /* reproduce_seed000.c: count messages per run */
 int myri_cmd_reproduce_seed000(bool json, bool have_seed, uint64_t seed, int count);
+/* reproduce_seed004_system.c: `reproduce seed004 --system` (the lcp on the seed004 preset) */
+typedef struct myri_rep4_sys {
+    double lambda, util[3], util_hw[3]; /* LANai, HDMA, NSDMA */
+    double waiting, waiting_hw;          /* messages waiting in the NIC, 95 % half-width */
+    double throughput;                   /* messages per us served */
+    bool saturated;                      /* arrivals were held back */
+} myri_rep4_sys;
+struct myri_qna_seed004_row;
+struct myri_json;
+myri_status myri_rep4_system_run(uint64_t seed, int count, myri_rep4_sys out[6], uint64_t *hash, myri_error *err);
+void myri_rep4_system_print(const myri_rep4_sys *s, const struct myri_qna_seed004_row *q, int count);
+void myri_rep4_system_json(struct myri_json *j, const myri_rep4_sys *s, uint64_t hash);
 /* reproduce_seed002.c */
 int myri_cmd_reproduce_seed002(bool json, bool have_seed, uint64_t seed);
 myri_status myri_bsys_run(const char *which, const myri_node *root, const struct myri_run_opts *ro,

@@ -29,7 +29,7 @@ static const char rep__usage[] =
     "usage: myri reproduce seed000 [--json] [--seed S] [--messages N]\n"
     "       myri reproduce seed001 [--json] [--figures DIR] [--seed S]\n"
     "       myri reproduce seed002 [--json] [--seed S]\n"
-    "       myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL]\n"
+    "       myri reproduce seed004 [--json] [--figures DIR] [--seed S] [--precision REL] [--system]\n"
     "                      [--threads N] [--plain] [--blocking hold|skip]\n"
     "                      [--discipline limited|gated|exhaustive]\n"
     "       myri reproduce seed004-sendrecv [--json] [--seed S] [--precision REL]\n"
@@ -58,6 +58,8 @@ static const char rep__usage[] =
     "  --blocking B    the NSDMA-busy reading (hold, default; or skip)\n"
     "  --discipline D  LANai polling in model 2: limited (one message per visit, the\n"
     "                  abstract; default), gated (Section 3.1's words), exhaustive\n"
+    "  --system        also measure the NIC on the register-level model: the lcp firmware\n"
+    "                  with VIA on preset seed004, 5 runs of 1000 messages per rate\n"
     "seed004-sendrecv: the send-and-receive NIC at half the paper's rates per\n"
     "direction, QNA next to simulation, with the bottleneck named.\n"
     "Exit: 0 done, 1 a run failed, 2 bad input.\n";
@@ -431,7 +433,8 @@ static void rep__json_tables(myri_json *j, const myri_qsim_seed004 *s, const myr
 }
 
 static void rep__json(const myri_qsim_seed004 *s, const myri_qna_seed004_row *q, const rep__pder *d, double precision,
-                      uint64_t seed, const char *blocking, const char *disc)
+                      uint64_t seed, const char *blocking, const char *disc, const myri_rep4_sys *sys,
+                      uint64_t sys_hash)
 {
     myri_json *j = myri_json_create(stdout, true);
     if (!j) return;
@@ -479,6 +482,7 @@ static void rep__json(const myri_qsim_seed004 *s, const myri_qna_seed004_row *q,
     myri_json_kuint(j, "total_events", s->events);
     myri_json_key(j, "result_hash");
     myri_json_hash(j, s->hash);
+    if (sys) myri_rep4_system_json(j, sys, sys_hash);
     myri_json_obj_end(j);
     myri_json_finish(j);
 }
@@ -593,6 +597,8 @@ static int rep__figures(const char *dir, const myri_qsim_seed004 *s, const myri_
 
 /* ---- seed004 ----------------------------------------------------------------------------- */
 
+#define REP4_MESSAGES 1000 /* per system run (--system) */
+
 static int rep__seed004(const myri_cmd_reproduce_args *a)
 {
     static const char *const discs[] = {"limited", "gated", "exhaustive"};
@@ -617,8 +623,17 @@ static int rep__seed004(const myri_cmd_reproduce_args *a)
         free(s);
         return MYRI_EXIT_FAIL;
     }
+    myri_rep4_sys sys[MYRI_QSIM_NRATES];
+    uint64_t sys_hash = 0;
+    myri_error serr = {0};
+    if (a->system && (st = myri_rep4_system_run(seed, REP4_MESSAGES, sys, &sys_hash, &serr)) != MYRI_OK) {
+        fprintf(stderr, "myri reproduce: the system runs failed: %s\n", serr.msg[0] ? serr.msg : myri_strerror(st));
+        free(s);
+        return MYRI_EXIT_FAIL;
+    }
     if (a->cli.json) {
-        rep__json(s, q, d, precision, seed, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc]);
+        rep__json(s, q, d, precision, seed, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc],
+                  a->system ? sys : NULL, sys_hash);
     } else {
         printf("# myri reproduce seed004 --seed %llu --precision %g --blocking %s --discipline %s\n# %s\n",
                (unsigned long long)seed, precision, blocking == MYRI_QSIM_HOLD ? "hold" : "skip", discs[disc],
@@ -628,6 +643,7 @@ static int rep__seed004(const myri_cmd_reproduce_args *a)
         rep__print_t8_t9(s, q);
         rep__print_p(s, d);
         rep__print_runs(s, threads);
+        if (a->system) myri_rep4_system_print(sys, q, REP4_MESSAGES);
     }
     int rc = MYRI_EXIT_OK;
     for (int m = 0; m < 2; m++)

@@ -329,6 +329,7 @@ int myri_via_wait(myri_via_desc *d, double timeout_us, myri_via_done *out)
     if (rc) return rc;
     myri_time_ps t0 = c.hi->ops->now(c.hi->h);
     myri_time_ps lim = timeout_us > 0 ? (myri_time_ps)(timeout_us * 1e6) : (myri_time_ps)INT64_MAX / 4;
+    if (lim < 1) lim = 1; /* a positive time-out waits at least a picosecond */
     while (!via__done(c.s, d, out)) {
         myri_time_ps el = c.hi->ops->now(c.hi->h) - t0;
         if (el >= lim) return MYRI_VIA_ETIMEOUT;

@@ -11,13 +11,16 @@
  *                messages per microsecond, count messages of size bytes to
  *                host 1 (seed 004 section 3's doorbell arrivals); reports the
  *                time-averaged number of messages in the NIC (posted, not
- *                completed: Little's L) and the mean response time.
+ *                completed: Little's L), those waiting (L - P(N > 0)), the
+ *                mean response time, and arrivals held back because 64 were
+ *                outstanding (the NIC saturated).
  *
  * Arguments: key=value words, unit=0, timeout_us (per wait, default 1 s).
  * Every byte is a pattern of (sender, sequence, offset) and checked by the
  * receiver; errors (wrong bytes, lengths, statuses, time-outs) are reported
  * as NAME.errors; exit 0 without errors, 1 with, 2 for bad arguments or setup.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +29,7 @@
 #include "myri/prog.h"
 #include "myri/via.h"
 
-#define VP_MAXQ 64 /* receives kept posted / sends outstanding at most */
+#define VP_MAXQ 32 /* receives kept posted / sends outstanding at most (below the 63 usable ring slots) */
 
 typedef struct vp_env {
     int unit, me, peer;
@@ -170,6 +173,29 @@ static int vp_stream(int argc, char **argv)
     return e.errors ? 1 : 0;
 }
 
+/* N(t), the messages in the NIC (posted, not completed), integrated exactly:
+ * its area, and the time with N > 0. */
+typedef struct vp_occ {
+    uint64_t last_ps;
+    long n;
+    double area_ps, busy_ps;
+} vp_occ;
+static void vp_occ_step(vp_occ *o, int dn)
+{
+    uint64_t now = myri_prog_now_ps();
+    o->area_ps += (double)o->n * (double)(now - o->last_ps);
+    if (o->n > 0) o->busy_ps += (double)(now - o->last_ps);
+    o->last_ps = now;
+    o->n += dn;
+}
+
+/* An exponential gap of mean 1/rate us, in whole picoseconds (at least 1). */
+static uint64_t vp_gap_ps(double rate)
+{
+    double ps = myri_prog_random_exp(1.0 / rate) * 1e6;
+    return ps < 1.0 ? 1 : (uint64_t)(ps + 0.5);
+}
+
 /* Sends at Poisson times; waits on the oldest outstanding send until the next
  * arrival, so each completion is seen when its DMA lands. */
 static int vp_poisson(int argc, char **argv)
@@ -188,41 +214,52 @@ static int vp_poisson(int argc, char **argv)
     }
     uint8_t *buf[VP_MAXQ];
     myri_via_desc *d[VP_MAXQ];
-    uint64_t tpost[VP_MAXQ];
     for (int i = 0; i < VP_MAXQ; i++)
         if (!(buf[i] = myri_via_alloc(e.unit, (size_t)size))) return 2;
-    long head = 0, tail = 0; /* outstanding: [head, tail) */
-    double in_nic_ps = 0, t_next = (double)myri_prog_now_ps() + myri_prog_random_exp(1.0 / rate) * 1e6;
+    long head = 0, tail = 0, held = 0; /* outstanding: [head, tail); held: arrivals that found VP_MAXQ outstanding */
+    bool marked = false;
     uint64_t t0 = myri_prog_now_ps();
+    vp_occ o = {t0, 0, 0, 0};
+    uint64_t t_next = t0 + vp_gap_ps(rate);
     while (head < count) {
-        if (tail < count && tail - head < VP_MAXQ && (double)myri_prog_now_ps() >= t_next) {
-            int i = (int)(tail % VP_MAXQ);
-            vp_fill(buf[i], size, (uint32_t)tail);
-            tpost[i] = myri_prog_now_ps();
-            if (myri_via_post_send(e.unit, 0, e.peer, 0, buf[i], (size_t)size, &d[i])) return e.errors++, 1;
-            tail++;
-            t_next += myri_prog_random_exp(1.0 / rate) * 1e6;
-            continue;
+        if (tail < count && myri_prog_now_ps() >= t_next) {
+            if (tail - head == VP_MAXQ) {
+                if (!marked) held++, marked = true; /* this arrival waits for room */
+            } else {
+                marked = false;
+                int i = (int)(tail % VP_MAXQ);
+                vp_fill(buf[i], size, (uint32_t)tail);
+                if (myri_via_post_send(e.unit, 0, e.peer, 0, buf[i], (size_t)size, &d[i])) return e.errors++, 1;
+                vp_occ_step(&o, +1);
+                tail++;
+                t_next += vp_gap_ps(rate);
+                continue;
+            }
         }
         if (head == tail) { /* nothing outstanding: sleep until the next arrival */
-            double dt = t_next - (double)myri_prog_now_ps();
-            if (dt > 0) myri_prog_sleep_us(dt * 1e-6);
+            uint64_t now = myri_prog_now_ps();
+            if (t_next > now) myri_prog_sleep_us((double)(t_next - now) * 1e-6);
             continue;
         }
         int i = (int)(head % VP_MAXQ);
-        double left = tail < count && tail - head < VP_MAXQ ? (t_next - (double)myri_prog_now_ps()) * 1e-6 : 0;
+        uint64_t now = myri_prog_now_ps();
+        double left = tail < count && tail - head < VP_MAXQ && t_next > now ? (double)(t_next - now) * 1e-6 : 0;
         myri_via_done dn;
         int rc = myri_via_wait(d[i], left > 0 ? left : e.timeout_us, &dn);
         if (rc == MYRI_VIA_ETIMEOUT && left > 0) continue; /* the next arrival came first */
         if (rc || dn.status != 1) e.errors++;
-        in_nic_ps += (double)(myri_prog_now_ps() - tpost[i]);
+        vp_occ_step(&o, -1);
         head++;
     }
-    double us = (double)(myri_prog_now_ps() - t0) * 1e-6;
+    double t_ps = (double)(myri_prog_now_ps() - t0), us = t_ps * 1e-6;
     vp_put(&e, "messages", (double)count);
     vp_put(&e, "time_us", us);
-    vp_put(&e, "mean_in_nic", in_nic_ps * 1e-6 / us);
-    vp_put(&e, "mean_response_us", in_nic_ps * 1e-6 / (double)count);
+    vp_put(&e, "mean_in_nic", o.area_ps / t_ps);
+    vp_put(&e, "mean_waiting", (o.area_ps - o.busy_ps) / t_ps); /* L - P(N > 0) */
+    vp_put(&e, "busy_fraction", o.busy_ps / t_ps);
+    vp_put(&e, "mean_response_us", o.area_ps * 1e-6 / (double)count);
+    vp_put(&e, "throughput_per_us", (double)count / us);
+    vp_put(&e, "held_arrivals", (double)held);
     vp_put(&e, "errors", (double)e.errors);
     return e.errors ? 1 : 0;
 }
