@@ -21,6 +21,7 @@
 typedef struct myri_sys_cfg {
     myri_scenario_common common;
     const char *preset, *firmware;
+    bool check_firmware;
     const myri_node *programs;
     myri_fabric_params fp;
     myri_topo_config topo;

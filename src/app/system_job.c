@@ -21,15 +21,22 @@
 
 static const myri_param sys__top_params[] = {
     {"preset", MYRI_P_STRING, NULL, "alpha-pci-1998", NULL, NULL,
-     "system preset: alpha-pci-1998 (seed 001) or sparc2-sbus-1994 (seed 002); its values replace the defaults "
+     "system preset: alpha-pci-1998 (seed 001), sparc2-sbus-1994 (seed 002) or seed004 (seed 004's Table 2); its "
+     "values replace the defaults "
      "of keys the scenario does not set (myri run --help lists them with their sources)",
      offsetof(myri_sys_cfg, preset), NULL},
     {"firmware", MYRI_P_STRING, NULL, "mcp", NULL, NULL,
-     "firmware every NIC runs (its parameters under FIRMWARE.*): mcp = seed 001's MCP",
+     "firmware every NIC runs (its parameters under FIRMWARE.*): mcp = seed 001's MCP (programs pingpong, latency, "
+     "stream, traffic); lcp = Berkeley VIA's LCP, myricom = Myricom's MCP as seed 000 models it (VIA programs "
+     "via-stream, via-poisson)",
      offsetof(myri_sys_cfg, firmware), NULL},
     {"programs", MYRI_P_NODE, NULL, "", NULL, NULL,
      "list of {program, hosts, args, start}: which program runs on which hosts", offsetof(myri_sys_cfg, programs),
      NULL},
+    {"check_firmware", MYRI_P_BOOL, NULL, "false", NULL, NULL,
+     "compare every firmware action with its table row's effects (docs/FIRMWARE.md); the results count the "
+     "actions checked and the mismatches per NIC (nic.fw_checked, nic.fw_mismatches)",
+     offsetof(myri_sys_cfg, check_firmware), NULL},
 };
 
 typedef struct sys__prog {
@@ -40,7 +47,8 @@ typedef struct sys__prog {
 
 static const myri_param sys__prog_params[] = {
     {"program", MYRI_P_STRING, NULL, NULL, NULL, NULL,
-     "a built-in program (pingpong, latency, stream, traffic) or `user` (the --program FILE.so)",
+     "a built-in program (pingpong, latency, stream, traffic; via-stream, via-poisson, via-selftest with lcp or "
+     "myricom) or `user` (the --program FILE.so)",
      offsetof(sys__prog, program), NULL},
     {"hosts", MYRI_P_NODE, NULL, "all", NULL, NULL, "`all`, a host name, or a list of host names",
      offsetof(sys__prog, hosts), NULL},
@@ -121,7 +129,7 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
     if (c->fp.type_bytes != 2) {
         myri_error_at(err, root ? myri_node_path(root, "packet.type_bytes") : NULL,
-                      "packet.type_bytes: seed 001's frame has a two-byte type (0x0370); expected 2");
+                      "packet.type_bytes: the firmwares' frames have a two-byte type (0x0370, VIA 0x0005); expected 2");
         myri_error_set_key(err, "packet.type_bytes");
         return MYRI_EINPUT;
     }
@@ -290,6 +298,7 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     myri_status st = myri_lanai_create(r->sim, name, &c->nic, n->bus, myri_fabric_port(r->fabric, i), &n->lanai);
     if (st) return st;
     if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
+    if (c->check_firmware && (st = myri_fw_set_check(n->fw, true)) != MYRI_OK) return st;
     if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
     myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
                           .exit = sys__exit};

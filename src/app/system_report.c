@@ -182,7 +182,7 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
 /* Each NIC's engines as figures (program "nic", host = the NIC's host): the
  * utilisations, the overlap of host DMA and send DMA, and the rate of each
  * engine while busy (bytes / busy time), for `reproduce` to read. */
-#define SYS_NNICFIGS 10
+#define SYS_NNICFIGS 12
 static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_result *out)
 {
     sys__nicfig f;
@@ -190,6 +190,8 @@ static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_resul
     double el = f.ls.elapsed_ps ? (double)f.ls.elapsed_ps : 1.0;
     /* host -> SRAM DMA time without its waits for the bus (host PIO): the engine's own rate */
     double own_ps = (double)f.ls.hdma_ps[1] - (double)f.bs.wait_ps[MYRI_BUS_DMA_E2L];
+    myri_fw_check ck;
+    myri_fw_get_check(r->nic[i].fw, &ck);
     const struct {
         const char *key;
         double v;
@@ -204,6 +206,8 @@ static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_resul
         {"nic.hdma_l2e_MBps", f.ls.hdma_ps[0] ? (double)f.ls.hdma_bytes[0] / ((double)f.ls.hdma_ps[0] * 1e-6) : 0},
         {"nic.sdma_MBps", f.ls.sdma_ps ? (double)f.ls.sdma_bytes / ((double)f.ls.sdma_ps * 1e-6) : 0},
         {"nic.hdma_e2l_own_MBps", own_ps > 0 ? (double)f.ls.hdma_bytes[1] / (own_ps * 1e-6) : 0},
+        {"nic.fw_checked", (double)ck.actions},
+        {"nic.fw_mismatches", (double)ck.mismatches},
     };
     for (int k = 0; k < SYS_NNICFIGS; k++) {
         myri_system_figure *g = &out->fig[out->nfig++];
@@ -340,9 +344,12 @@ static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *
             100 * f->util[SYS_R_CPU], 100.0 * (double)f->ls.cpu_ps[0] / el, 100.0 * (double)f->ls.cpu_ps[1] / el,
             100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_SDMA], 100 * f->util[SYS_R_RDMA], 100 * f->bus_util,
             100 * f->util[SYS_R_BUS]);
-    fprintf(o, "           host DMA overlapped send DMA %.3f us, receive DMA %.3f us; packets sent %llu, "
-               "windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
-            (double)f->ls.hdma_sdma_ps / 1e6, (double)f->ls.hdma_rdma_ps / 1e6, (unsigned long long)f->ls.sdma_packets,
+    fprintf(o, "           host DMA and send DMA busy at once %.1f %% of the run (%.3f us; seed 000's overlap), "
+               "host DMA and receive DMA %.1f %%\n",
+            100.0 * (double)f->ls.hdma_sdma_ps / el, (double)f->ls.hdma_sdma_ps / 1e6,
+            100.0 * (double)f->ls.hdma_rdma_ps / el);
+    fprintf(o, "           packets sent %llu, windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
+            (unsigned long long)f->ls.sdma_packets,
             (unsigned long long)f->ls.rdma_windows, (unsigned long long)f->ls.interrupts,
             (unsigned long long)f->hs.pio_reads, (unsigned long long)f->hs.pio_writes);
     sys__text_pools(r, i, f->ls.elapsed_ps, o);
@@ -389,6 +396,18 @@ static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
     for (size_t k = 0; k < a->nfw; k++)
         if (a->fw[k]) fprintf(o, " %s %llu", d->counters[k].name, (unsigned long long)a->fw[k]);
     fprintf(o, "\n");
+    uint64_t checked = 0, bad = 0;
+    const char *first = NULL;
+    myri_fw_check ck[1];
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        myri_fw_get_check(r->nic[i].fw, ck);
+        checked += ck->actions;
+        bad += ck->mismatches;
+        if (ck->mismatches && !first) fprintf(o, "check    %s: %s\n", r->b.topo->node[r->b.topo->host_node[i]].name,
+                                              ck->first), first = "";
+    }
+    if (checked) fprintf(o, "check    %llu firmware actions compared with their table rows: %llu mismatches\n",
+                         (unsigned long long)checked, (unsigned long long)bad);
 }
 
 static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts,
@@ -469,6 +488,12 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
         myri_json_kstr(j, "bottleneck", sys__res_key[f.worst]);
         myri_json_kstr(j, "bottleneck_text", bn);
         myri_json_kuint(j, "hdma_sdma_overlap_ps", f.ls.hdma_sdma_ps);
+        myri_fw_check ck;
+        myri_fw_get_check(r->nic[i].fw, &ck);
+        myri_json_kuint(j, "fw_checked", ck.actions);
+        myri_json_kuint(j, "fw_mismatches", ck.mismatches);
+        myri_json_knum(j, "overlap_hdma_sdma",
+                       f.ls.elapsed_ps ? (double)f.ls.hdma_sdma_ps / (double)f.ls.elapsed_ps : 0.0);
         myri_json_kuint(j, "hdma_rdma_overlap_ps", f.ls.hdma_rdma_ps);
         myri_json_kuint(j, "faults", f.ls.faults);
         const myri_fw_def *d = myri_fw_def_of(r->nic[i].fw);

@@ -387,6 +387,7 @@ static const struct {
     {"traffic", programs__traffic},
     {"via-stream", myri_program_via_stream},   /* via_programs.c */
     {"via-poisson", myri_program_via_poisson},
+    {"via-selftest", myri_program_via_selftest},
 };
 
 myri_prog_main myri_program_find(const char *name)
@@ -397,4 +398,4 @@ myri_prog_main myri_program_find(const char *name)
     return NULL;
 }
 
-const char *myri_program_names(void) { return "pingpong|latency|stream|traffic|via-stream|via-poisson"; }
+const char *myri_program_names(void) { return "pingpong|latency|stream|traffic|via-stream|via-poisson|via-selftest"; }

@@ -15,6 +15,10 @@
  *                mean response time, and arrivals held back because 64 were
  *                outstanding (the NIC saturated).
  *
+ *   via-selftest misuse of the API (every call returns its code) and frames
+ *                the firmware must drop and count (no receive posted, too
+ *                long for the posted buffer), between hosts 0 and 1.
+ *
  * Arguments: key=value words, unit=0, timeout_us (per wait, default 1 s).
  * Every byte is a pattern of (sender, sequence, offset) and checked by the
  * receiver; errors (wrong bytes, lengths, statuses, time-outs) are reported
@@ -264,5 +268,75 @@ static int vp_poisson(int argc, char **argv)
     return e.errors ? 1 : 0;
 }
 
+/* Misuse of the API must return its code; the firmware's drops must be
+ * counted.  Host 0: every misuse below, then three sends to host 1: to VI 5
+ * (no receive posted there: dropped, drop_no_desc), 256 bytes to VI 0 whose
+ * first posted buffer takes 64 (completed TRUNC there, drop_too_long), and 64
+ * bytes to VI 0 (delivered).  Host 1 posts the two VI 0 buffers and checks
+ * their statuses.  Every unexpected result is an error. */
+static long vp_expect(int got, int want) { return got != want; }
+static long vp_misuse(vp_env *e)
+{
+    long bad = 0;
+    myri_via_desc *d = NULL;
+    uint8_t stack_buf[8];
+    bad += vp_expect(myri_via_open(-1), MYRI_VIA_EBADUNIT);
+    bad += vp_expect(myri_via_open(7), MYRI_VIA_EBADUNIT);
+    bad += vp_expect(myri_via_mtu(1), MYRI_VIA_ENOTINIT);
+    bad += vp_expect(myri_via_post_recv(e->unit, 0, NULL, 4, &d), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_post_recv(e->unit, 0, stack_buf, 4, &d), MYRI_VIA_EINVAL); /* not DMA memory */
+    uint8_t *b = myri_via_alloc(e->unit, 64);
+    bad += b == NULL;
+    if (!b) return bad;
+    bad += vp_expect(myri_via_post_recv(e->unit, -1, b, 4, &d), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_post_recv(e->unit, myri_via_nvi(e->unit), b, 4, &d), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_post_recv(e->unit, 0, b + 1, 4, &d), MYRI_VIA_EINVAL);  /* unaligned */
+    bad += vp_expect(myri_via_post_send(e->unit, 0, e->peer, 0, b, 0, &d), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_post_send(e->unit, 0, e->peer, 0, b, (size_t)myri_via_mtu(e->unit) + 1, &d),
+                     MYRI_VIA_ETOOLONG);
+    bad += vp_expect(myri_via_post_send(e->unit, 0, 200, 0, b, 4, &d), MYRI_VIA_ENOROUTE);
+    bad += vp_expect(myri_via_post_send(e->unit, 0, e->peer, 0, b, 4, NULL), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_set_route(e->unit, -1, "x", 1), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_set_route(e->unit, 1, NULL, 3), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_wait(NULL, 1, NULL), MYRI_VIA_EINVAL);
+    bad += vp_expect(myri_via_test((myri_via_desc *)stack_buf, NULL), MYRI_VIA_EBADDESC);
+    bad += myri_via_alloc(e->unit, (size_t)1 << 40) != NULL;
+    bad += myri_via_strerror(12345)[0] == '\0' || myri_via_strerror(MYRI_VIA_EFULL)[0] == '\0';
+    return bad;
+}
+
+static int vp_selftest(int argc, char **argv)
+{
+    vp_env e;
+    if (vp_setup(&e, argc, argv, "via-selftest")) return 2;
+    e.errors += vp_misuse(&e);
+    myri_via_done dn;
+    myri_via_desc *d[3];
+    uint8_t *b[3];
+    for (int i = 0; i < 3; i++)
+        if (!(b[i] = myri_via_alloc(e.unit, 256))) return 2;
+    if (e.me == 1) {
+        if (myri_via_post_recv(e.unit, 0, b[0], 64, &d[0]) || myri_via_post_recv(e.unit, 0, b[1], 64, &d[1]))
+            return 2;
+        e.errors += myri_via_wait(d[0], e.timeout_us, &dn) || dn.status != 2 || dn.bytes != 0; /* truncated */
+        e.errors += myri_via_wait(d[1], e.timeout_us, &dn) || dn.status != 1 || dn.bytes != 64 ||
+                    dn.src_host != e.peer || dn.src_vi != 3;
+        for (int k = 0; k < 64; k++) e.errors += b[1][k] != vp_byte(7, (uint32_t)k);
+    } else if (e.me == 0) {
+        myri_prog_sleep_us(50); /* the receiver posts first */
+        vp_fill(b[0], 16, 5);
+        vp_fill(b[1], 256, 6);
+        vp_fill(b[2], 64, 7);
+        if (myri_via_post_send(e.unit, 0, e.peer, 5, b[0], 16, &d[0]) ||
+            myri_via_post_send(e.unit, 1, e.peer, 0, b[1], 256, &d[1]) ||
+            myri_via_post_send(e.unit, 3, e.peer, 0, b[2], 64, &d[2]))
+            return 2;
+        for (int i = 0; i < 3; i++) e.errors += myri_via_wait(d[i], e.timeout_us, &dn) || dn.status != 1;
+    }
+    vp_put(&e, "errors", (double)e.errors);
+    return e.errors ? 1 : 0;
+}
+
 int myri_program_via_stream(int argc, char **argv) { return vp_stream(argc, argv); }
+int myri_program_via_selftest(int argc, char **argv) { return vp_selftest(argc, argv); }
 int myri_program_via_poisson(int argc, char **argv) { return vp_poisson(argc, argv); }

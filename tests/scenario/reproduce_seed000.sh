@@ -1,0 +1,78 @@
+#!/bin/bash
+# Seed 000 and seed 004 on the register-level NIC (issue 10), at reduced size:
+# `myri reproduce seed000 --messages 8` keeps the shape (the LCP below
+# Myricom's MCP at every rate, the LCP's host DMA and send DMA never at once,
+# both within 3 % of seed 000's formulas once the LANai costs nothing);
+# `myri reproduce seed004 --system --json` gives the system column; the
+# timelines of docs/figures are drawn by the project's own tool; misuse exits 2.
+# usage: reproduce_seed000.sh path/to/myri source_dir
+set -u
+myri=$1
+src=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+want() { # want RC WHAT -- CMD...
+  local rc=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" = "$rc" ]; then ok "$what (exit $rc)"; else bad "$what: exit $got, expected $rc"; cat "$tmp/err"; fi
+}
+want 0 "reproduce seed000 --messages 8 --json" -- "$myri" reproduce seed000 --messages 8 --json
+cp "$tmp/out" "$tmp/s0.json"
+if command -v python3 >/dev/null 2>&1; then
+  if python3 - "$tmp/s0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d['points']
+assert len(pts) == 30, len(pts)
+by = {(p['firmware'], p['lanai_MHz'], p['a_MBps']): p for p in pts}
+for p in pts:
+    for k in ('firmware', 'a_MBps', 'b_MBps', 'formula_MBps', 'simulated_MBps'):
+        assert k in p, k
+    if p['firmware'] == 'lcp':
+        assert p['overlap_hdma_sdma'] == 0, p
+        m = by[('myricom', p['lanai_MHz'], p['a_MBps'])]
+        assert p['simulated_MBps'] < m['simulated_MBps'], (p, m)
+        assert m['overlap_hdma_sdma'] > 0, m
+    if p['lanai_MHz'] > 100 and p['firmware'] in ('lcp', 'myricom'):
+        assert abs(p['simulated_MBps'] / p['formula_MBps'] - 1) < 0.03, p
+PY
+  then ok "seed000 shape: lcp below myricom, no lcp overlap, within 3 % at 1 GHz"; else bad "seed000 shape"; fi
+fi
+want 0 "reproduce seed000 (text)" -- "$myri" reproduce seed000 --messages 4
+awk 'length > 100 { exit 1 }' "$tmp/out" && ok "seed000 text fits 100 columns" || bad "seed000 text too wide"
+want 2 "seed000 --messages 2 is refused" -- "$myri" reproduce seed000 --messages 2
+want 2 "seed002 --messages is refused" -- "$myri" reproduce seed002 --messages 8
+want 2 "seed001 --system is refused" -- "$myri" reproduce seed001 --system
+
+want 0 "reproduce seed004 --system --json" -- "$myri" reproduce seed004 --system --json --precision 0.2
+if command -v python3 >/dev/null 2>&1; then
+  if python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d['system']
+assert len(s) == 6
+for r in s:
+    u = r['utilization']
+    assert 0 < u['lanai'] < 1 and 0 < u['hdma'] < 1 and 0 < u['nsdma'] < 1, r
+    assert r['hdma_queue_length'] >= 0 and r['hdma_queue_length_ci'] >= 0
+assert not s[0]['saturated'] and s[-1]['saturated']          # the LCP serves one message at a time
+assert s[-1]['throughput_per_us'] < s[-1]['lambda']
+assert s[0]['hdma_queue_length'] < s[-1]['hdma_queue_length']
+PY
+  then ok "seed004 --system: six rates, utilisations, the LCP saturates"; else bad "seed004 --system"; fi
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+  want 0 "scripts/timelines.sh draws both timelines" -- sh "$src/scripts/timelines.sh" "$myri" "$tmp/fig"
+  for fw in lcp myricom; do
+    python3 -c "import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName('rect')) > 20" \
+      "$tmp/fig/$fw-timeline.svg" && ok "$fw timeline is SVG with bars" || bad "$fw timeline"
+  done
+  want 2 "vcd_svg.py on a file that is no VCD" -- python3 "$src/tools/vcd_svg.py" "$src/README.md" "$tmp/x.svg"
+  grep -q "README.md" "$tmp/err" && ok "vcd_svg.py names the file" || bad "vcd_svg.py message"
+fi
+exit $fail
