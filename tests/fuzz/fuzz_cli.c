@@ -131,7 +131,12 @@ static int fz__reproduce(fz__argv a)
     if (rc || r.cli.help) return rc;
     FZ_CHECK(r.cli.npositional == 1 && r.cli.nsets == 0 && fz__in(r.figures, a));
     FZ_CHECK(r.precision > 0.0 && r.precision < 1.0 && r.threads >= 1 && r.threads <= 16);
-    FZ_CHECK(r.paper == MYRI_PAPER_SEED001 || r.paper == MYRI_PAPER_SEED004 || r.paper == MYRI_PAPER_SEED004_SENDRECV);
+    FZ_CHECK(r.paper == MYRI_PAPER_SEED000 || r.paper == MYRI_PAPER_SEED001 || r.paper == MYRI_PAPER_SEED002 ||
+             r.paper == MYRI_PAPER_SEED004 || r.paper == MYRI_PAPER_SEED004_SENDRECV);
+    FZ_CHECK(r.messages >= 4 && r.messages <= 100000);
+    if (r.system) FZ_CHECK(r.paper == MYRI_PAPER_SEED004);                /* --system: seed004 only */
+    if (r.messages_given) FZ_CHECK(r.paper == MYRI_PAPER_SEED000);        /* --messages: seed000 only */
+    if (r.paper == MYRI_PAPER_SEED000 || r.paper == MYRI_PAPER_SEED002) FZ_CHECK(!r.figures && !r.plain);
     FZ_CHECK(r.blocking == MYRI_QSIM_HOLD || r.blocking == MYRI_QSIM_SKIP);
     FZ_CHECK(r.disc <= MYRI_QSIM_EXHAUSTIVE);
     if (r.paper == MYRI_PAPER_SEED004_SENDRECV) FZ_CHECK(!r.figures && !r.plain);
