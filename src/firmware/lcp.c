@@ -36,15 +36,6 @@ enum { CALL_TX = VF_V_CALL_A, CALL_RX = VF_V_CALL_B, CALL_HD = VF_V_CALL_C };
 /* ---- events ------------------------------------------------------------------------------ */
 enum { E_TRUE, E_SDB, E_RDB, E_RX_INT, E_SEND_INT, E_DMA_INT, E_TX_CALLED, E_TX_RET, E_RX_CALLED, E_RX_RET,
        E_HD_CALLED, E_HD_RET, E_N };
-static bool ev_true(void *fw, myri_lanai *l) { return (void)fw, (void)l, true; }
-static bool ev_sdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_sdb_pending(VF(fw)); }
-static bool ev_rdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_pending(VF(fw)); }
-static bool ev_rx_int(void *fw, myri_lanai *l)
-{
-    return (void)fw, myri_viafw_isr(l, MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT);
-}
-static bool ev_send_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_SEND_INT); }
-static bool ev_dma_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_DMA_INT); }
 static bool ev_tx_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, CALL_TX); }
 static bool ev_tx_ret(void *fw, myri_lanai *l) { return (void)l, !CALLED(fw, CALL_TX); }
 static bool ev_rx_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, CALL_RX); }
@@ -53,12 +44,12 @@ static bool ev_hd_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, C
 static bool ev_hd_ret(void *fw, myri_lanai *l) { return (void)l, !CALLED(fw, CALL_HD); }
 
 static const myri_fw_event lcp__events[E_N] = {
-    [E_TRUE] = {"true", "true", 0, ev_true, NULL},
-    [E_SDB] = {"send_doorbell", "sdb_head != sdb_tail", C_WORD, ev_sdb, NULL},
-    [E_RDB] = {"recv_doorbell", "rdb_head != rdb_tail", C_WORD, ev_rdb, NULL},
-    [E_RX_INT] = {"rx_int", "(ISR & (RECV_INT | BUFF_INT)) != 0", C_ISR, ev_rx_int, NULL},
-    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", C_ISR, ev_send_int, NULL},
-    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", C_ISR, ev_dma_int, NULL},
+    [E_TRUE] = {"true", "true", 0, myri_viafw_ev_true, NULL},
+    [E_SDB] = {"send_doorbell", "sdb_head != sdb_tail", C_WORD, myri_viafw_ev_sdb, NULL},
+    [E_RDB] = {"recv_doorbell", "rdb_head != rdb_tail", C_WORD, myri_viafw_ev_rdb, NULL},
+    [E_RX_INT] = {"rx_int", "(ISR & (RECV_INT | BUFF_INT)) != 0", C_ISR, myri_viafw_ev_rx_int, NULL},
+    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", C_ISR, myri_viafw_ev_send_int, NULL},
+    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", C_ISR, myri_viafw_ev_dma_int, NULL},
     [E_TX_CALLED] = {"lcpTx_called", "call_lcpTx == 1", C_WORD, ev_tx_called, NULL},
     [E_TX_RET] = {"lcpTx_returned", "call_lcpTx == 0", C_WORD, ev_tx_ret, NULL},
     [E_RX_CALLED] = {"lcpRx_called", "call_lcpRx == 1", C_WORD, ev_rx_called, NULL},
@@ -71,8 +62,6 @@ static const myri_fw_event lcp__events[E_N] = {
 enum { G_TRUE, G_RDB_OK, G_RDB_BAD, G_TX_DESC_OK, G_TX_DESC_BAD, G_REQ_E2L, G_REQ_L2E, G_RECV_DISCARD,
        G_BUFF_FIRST, G_BUFF_MORE, G_RX_SHORT, G_RX_CRC, G_RX_TYPE, G_RX_VI, G_RX_NO_DESC, G_RX_GOOD, G_RX_FITS,
        G_RX_NOFIT, G_N };
-static bool g_rdb_ok(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_ok(VF(fw)); }
-static bool g_rdb_bad(void *fw, myri_lanai *l) { return (void)l, !myri_viafw_rdb_ok(VF(fw)); }
 static uint32_t tx_status(viafw *v)
 {
     vf_send s = v->sb[0];
@@ -83,36 +72,26 @@ static bool g_tx_desc_ok(void *fw, myri_lanai *l) { return (void)l, tx_status(VF
 static bool g_tx_desc_bad(void *fw, myri_lanai *l) { return (void)l, tx_status(VF(fw)) != MYRI_VIA_STATUS_DONE; }
 static bool g_req_e2l(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_E2L; }
 static bool g_req_l2e(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_L2E; }
-static bool recv_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_RECV_INT); }
-static bool buff_int(myri_lanai *l) { return !recv_int(l) && myri_viafw_isr(l, MYRI_LANAI_BUFF_INT); }
-static bool g_recv_discard(void *fw, myri_lanai *l) { return recv_int(l) && VF(fw)->discarding; }
-static bool g_buff_first(void *fw, myri_lanai *l) { return buff_int(l) && !VF(fw)->discarding; }
-static bool g_buff_more(void *fw, myri_lanai *l) { return buff_int(l) && VF(fw)->discarding; }
-static bool rx_is(void *fw, myri_lanai *l, uint32_t k)
-{
-    viafw *v = VF(fw);
-    return recv_int(l) && !v->discarding && myri_viafw_rx_verdict(v, 0, myri_viafw_received(v), true) == k;
-}
-static bool g_rx_short(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_SHORT); }
-static bool g_rx_crc(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_CRC); }
-static bool g_rx_type(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_TYPE); }
-static bool g_rx_vi(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_VI); }
-static bool g_rx_no_desc(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_NO_DESC); }
-static bool g_rx_good(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_RX_GOOD); }
+static bool g_rx_short(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_SHORT, true); }
+static bool g_rx_crc(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_CRC, true); }
+static bool g_rx_type(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_TYPE, true); }
+static bool g_rx_vi(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_VI, true); }
+static bool g_rx_no_desc(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_NO_DESC, true); }
+static bool g_rx_good(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_RX_GOOD, true); }
 static bool g_rx_fits(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rx_fits(VF(fw)); }
 static bool g_rx_nofit(void *fw, myri_lanai *l) { return (void)l, !myri_viafw_rx_fits(VF(fw)); }
 
 static const myri_fw_guard lcp__guards[G_N] = {
     [G_TRUE] = {"true", "true", NULL},
-    [G_RDB_OK] = {"rdb_ok", "rdb_vi < NVI && posted[rdb_vi] < RQ", g_rdb_ok},
-    [G_RDB_BAD] = {"rdb_bad", "rdb_vi >= NVI || posted[rdb_vi] == RQ", g_rdb_bad},
+    [G_RDB_OK] = {"rdb_ok", "rdb_vi < NVI && posted[rdb_vi] < RQ", myri_viafw_g_rdb_ok},
+    [G_RDB_BAD] = {"rdb_bad", "rdb_vi >= NVI || posted[rdb_vi] == RQ", myri_viafw_g_rdb_bad},
     [G_TX_DESC_OK] = {"tx_desc_ok", "desc_op == SEND && 0 < desc_len <= MTU && route[desc_dest] valid", g_tx_desc_ok},
     [G_TX_DESC_BAD] = {"tx_desc_bad", "!tx_desc_ok", g_tx_desc_bad},
     [G_REQ_E2L] = {"req_from_host", "req_dir == E2L", g_req_e2l},
     [G_REQ_L2E] = {"req_to_host", "req_dir == L2E", g_req_l2e},
-    [G_RECV_DISCARD] = {"recv_discarding", "(ISR & RECV_INT) && discarding", g_recv_discard},
-    [G_BUFF_FIRST] = {"buff_first", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && !discarding", g_buff_first},
-    [G_BUFF_MORE] = {"buff_more", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && discarding", g_buff_more},
+    [G_RECV_DISCARD] = {"recv_discarding", "(ISR & RECV_INT) && discarding", myri_viafw_g_recv_discard},
+    [G_BUFF_FIRST] = {"buff_first", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && !discarding", myri_viafw_g_buff_first},
+    [G_BUFF_MORE] = {"buff_more", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && discarding", myri_viafw_g_buff_more},
     [G_RX_SHORT] = {"rx_short", "(ISR & RECV_INT) && rx_len < 9", g_rx_short},
     [G_RX_CRC] = {"rx_crc_bad", "(ISR & RECV_INT) && rx_crc != 0", g_rx_crc},
     [G_RX_TYPE] = {"rx_type_bad", "(ISR & RECV_INT) && rx_type != 0x0005", g_rx_type},
@@ -258,14 +237,6 @@ ACT(hd_done)
 }
 
 /* ---- machines ------------------------------------------------------------------------------------- */
-#define EF(op, a, b) {MYRI_FW_##op, (a), (b)}
-#define CLR(bit) EF(CLEAR_ISR, MYRI_LANAI_##bit, 0)
-#define SETV(v, x) EF(SET, (v), (x))
-#define CNT(k) EF(COUNT, (k), 0)
-#define QG(q) EF(Q_GET, (q), 0)
-#define QP(q) EF(Q_PUT, (q), 0)
-#define ARM EF(ARM_RDMA, 0, 0)
-#define R(from, to, ev, g, act, cyc, x, name, ...) {from, to, ev, g, {__VA_ARGS__}, a_##act, cyc, x, name}
 
 enum { I_RESET, I_READY };
 static const char *const lcp__init_states[] = {"RESET", "READY"};
@@ -350,8 +321,6 @@ static const myri_fw_rule lcp__hd_rules[] = {
       SETV(CALL_HD, 0)),
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-#define MACH(name, ctx, st, ru, v) {name, ctx, st, (uint8_t)NELEM(st), ru, (uint16_t)NELEM(ru), v}
 static const myri_fw_machine lcp__machines[MYRI_LCP_NMACHINES] = {
     [MYRI_LCP_M_INIT] = MACH("init", MYRI_LANAI_SYSTEM, lcp__init_states, lcp__init_rules, 0),
     [MYRI_LCP_M_MAIN] = MACH("main", MYRI_LANAI_USER, lcp__main_states, lcp__main_rules, C_VISIT),

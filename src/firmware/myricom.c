@@ -47,17 +47,8 @@ enum { CALL_HS = VF_V_CALL_A, CALL_NS = VF_V_CALL_B, CALL_HR = VF_V_CALL_C, CALL
 /* ---- events ------------------------------------------------------------------------------------ */
 enum { E_TRUE, E_DMA_INT, E_SEND_INT, E_RX_INT, E_EVENTS, E_SDB, E_CQ, E_RDB, E_HS_CALLED, E_NS_CALLED,
        E_HR_CALLED, E_NR_CALLED, E_HS_RET, E_NS_RET, E_HR_RET, E_NR_RET, E_N };
-static bool ev_true(void *fw, myri_lanai *l) { return (void)fw, (void)l, true; }
-static bool ev_dma_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_DMA_INT); }
-static bool ev_send_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_SEND_INT); }
-static bool ev_rx_int(void *fw, myri_lanai *l)
-{
-    return (void)fw, myri_viafw_isr(l, MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT);
-}
 static bool ev_events(void *fw, myri_lanai *l) { return (void)l, VF(fw)->ev_n > 0; }
-static bool ev_sdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_sdb_pending(VF(fw)); }
 static bool ev_cq(void *fw, myri_lanai *l) { return (void)l, VF(fw)->cq_n > 0; }
-static bool ev_rdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_pending(VF(fw)); }
 static bool ev_hs_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, CALL_HS); }
 static bool ev_ns_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, CALL_NS); }
 static bool ev_hr_called(void *fw, myri_lanai *l) { return (void)l, CALLED(fw, CALL_HR); }
@@ -68,14 +59,14 @@ static bool ev_hr_ret(void *fw, myri_lanai *l) { return (void)l, !CALLED(fw, CAL
 static bool ev_nr_ret(void *fw, myri_lanai *l) { return (void)l, !CALLED(fw, CALL_NR); }
 
 static const myri_fw_event myr__events[E_N] = {
-    [E_TRUE] = {"true", "true", 0, ev_true, NULL},
-    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", C_ISR, ev_dma_int, NULL},
-    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", C_ISR, ev_send_int, NULL},
-    [E_RX_INT] = {"rx_int", "(ISR & (RECV_INT | BUFF_INT)) != 0", C_ISR, ev_rx_int, NULL},
+    [E_TRUE] = {"true", "true", 0, myri_viafw_ev_true, NULL},
+    [E_DMA_INT] = {"dma_int", "(ISR & DMA_INT) != 0", C_ISR, myri_viafw_ev_dma_int, NULL},
+    [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", C_ISR, myri_viafw_ev_send_int, NULL},
+    [E_RX_INT] = {"rx_int", "(ISR & (RECV_INT | BUFF_INT)) != 0", C_ISR, myri_viafw_ev_rx_int, NULL},
     [E_EVENTS] = {"event", "len(Events) > 0", C_WORD, ev_events, NULL},
-    [E_SDB] = {"send_doorbell", "sdb_head != sdb_tail", C_WORD, ev_sdb, NULL},
+    [E_SDB] = {"send_doorbell", "sdb_head != sdb_tail", C_WORD, myri_viafw_ev_sdb, NULL},
     [E_CQ] = {"completion", "len(cq) > 0", C_WORD, ev_cq, NULL},
-    [E_RDB] = {"recv_doorbell", "rdb_head != rdb_tail", C_WORD, ev_rdb, NULL},
+    [E_RDB] = {"recv_doorbell", "rdb_head != rdb_tail", C_WORD, myri_viafw_ev_rdb, NULL},
     [E_HS_CALLED] = {"hostSend_called", "call_hostSend != 0", C_WORD, ev_hs_called, NULL},
     [E_NS_CALLED] = {"netSend_called", "call_netSend != 0", C_WORD, ev_ns_called, NULL},
     [E_HR_CALLED] = {"hostReceive_called", "call_hostReceive != 0", C_WORD, ev_hr_called, NULL},
@@ -134,8 +125,6 @@ static bool g_hs_idle_free(void *fw, myri_lanai *l)
 {
     return (void)l, AT(fw, MYRI_MYR_M_HS, MYRI_MYR_HS_IDLE) && OWNER(fw) == VF_OWN_NONE;
 }
-static bool g_rdb_ok(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_ok(VF(fw)); }
-static bool g_rdb_bad(void *fw, myri_lanai *l) { return (void)l, !myri_viafw_rdb_ok(VF(fw)); }
 static bool g_cq_go(void *fw, myri_lanai *l) { return (void)l, VF(fw)->cq_n > 0 && OWNER(fw) == VF_OWN_NONE; }
 static bool g_sdb_go(void *fw, myri_lanai *l)
 {
@@ -165,21 +154,11 @@ static bool g_not_ready(void *fw, myri_lanai *l) { return (void)l, VF(fw)->s_rea
 static bool send_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_SEND_INT); }
 static bool g_more_ready(void *fw, myri_lanai *l) { return send_int(l) && VF(fw)->s_ready > 1; }
 static bool g_last_ready(void *fw, myri_lanai *l) { return send_int(l) && VF(fw)->s_ready <= 1; }
-static bool recv_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_RECV_INT); }
-static bool buff_int(myri_lanai *l) { return !recv_int(l) && myri_viafw_isr(l, MYRI_LANAI_BUFF_INT); }
-static bool g_recv_discard(void *fw, myri_lanai *l) { return recv_int(l) && VF(fw)->discarding; }
-static bool g_buff_first(void *fw, myri_lanai *l) { return buff_int(l) && !VF(fw)->discarding; }
-static bool g_buff_more(void *fw, myri_lanai *l) { return buff_int(l) && VF(fw)->discarding; }
-static bool rx_is(void *fw, myri_lanai *l, uint32_t k)
-{
-    viafw *v = VF(fw);
-    return recv_int(l) && !v->discarding && myri_viafw_rx_verdict(v, v->r_fill, myri_viafw_received(v), false) == k;
-}
-static bool g_rx_short(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_SHORT); }
-static bool g_rx_crc(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_CRC); }
-static bool g_rx_type(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_TYPE); }
-static bool g_rx_vi(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_DROP_VI); }
-static bool g_rx_good(void *fw, myri_lanai *l) { return rx_is(fw, l, MYRI_VIA_C_RX_GOOD); }
+static bool g_rx_short(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, VF(fw)->r_fill, MYRI_VIA_C_DROP_SHORT, false); }
+static bool g_rx_crc(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, VF(fw)->r_fill, MYRI_VIA_C_DROP_CRC, false); }
+static bool g_rx_type(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, VF(fw)->r_fill, MYRI_VIA_C_DROP_TYPE, false); }
+static bool g_rx_vi(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, VF(fw)->r_fill, MYRI_VIA_C_DROP_VI, false); }
+static bool g_rx_good(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, VF(fw)->r_fill, MYRI_VIA_C_RX_GOOD, false); }
 static bool g_rbuf_free(void *fw, myri_lanai *l) { return (void)l, VF(fw)->r_n < VF(fw)->nrb; }
 static bool g_rbuf_full(void *fw, myri_lanai *l) { return (void)l, VF(fw)->r_n == VF(fw)->nrb; }
 static bool g_rx_pending(void *fw, myri_lanai *l) { return (void)l, VF(fw)->r_n > 0; }
@@ -213,8 +192,8 @@ static const myri_fw_guard myr__guards[G_N] = {
     [G_HS_IDLE_CQOK] = {"hostSend_idle_cq_empty", "hostSend == HostSendIdle && len(cq) == 0", g_hs_idle_cqok},
     [G_HS_IDLE_FREE] = {"hostSend_idle_hdma_free", "hostSend == HostSendIdle && hdma_owner == NONE",
                         g_hs_idle_free},
-    [G_RDB_OK] = {"rdb_ok", "rdb_vi < NVI && posted[rdb_vi] < RQ", g_rdb_ok},
-    [G_RDB_BAD] = {"rdb_bad", "rdb_vi >= NVI || posted[rdb_vi] == RQ", g_rdb_bad},
+    [G_RDB_OK] = {"rdb_ok", "rdb_vi < NVI && posted[rdb_vi] < RQ", myri_viafw_g_rdb_ok},
+    [G_RDB_BAD] = {"rdb_bad", "rdb_vi >= NVI || posted[rdb_vi] == RQ", myri_viafw_g_rdb_bad},
     [G_CQ_GO] = {"cq_go", "len(cq) > 0 && hdma_owner == NONE", g_cq_go},
     [G_SDB_GO] = {"sdb_go", "!cq_go && len(cq) == 0 && sdb_head != sdb_tail", g_sdb_go},
     [G_HS_NOTHING] = {"hostSend_nothing", "!cq_go && !sdb_go", g_hs_nothing},
@@ -231,9 +210,9 @@ static const myri_fw_guard myr__guards[G_N] = {
     [G_NOT_READY] = {"tx_not_ready", "len(tx) == 0", g_not_ready},
     [G_MORE_READY] = {"sent_more", "(ISR & SEND_INT) && len(tx) > 1", g_more_ready},
     [G_LAST_READY] = {"sent_last", "(ISR & SEND_INT) && len(tx) <= 1", g_last_ready},
-    [G_RECV_DISCARD] = {"recv_discarding", "(ISR & RECV_INT) && discarding", g_recv_discard},
-    [G_BUFF_FIRST] = {"buff_first", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && !discarding", g_buff_first},
-    [G_BUFF_MORE] = {"buff_more", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && discarding", g_buff_more},
+    [G_RECV_DISCARD] = {"recv_discarding", "(ISR & RECV_INT) && discarding", myri_viafw_g_recv_discard},
+    [G_BUFF_FIRST] = {"buff_first", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && !discarding", myri_viafw_g_buff_first},
+    [G_BUFF_MORE] = {"buff_more", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && discarding", myri_viafw_g_buff_more},
     [G_RX_SHORT] = {"rx_short", "(ISR & RECV_INT) && rx_len < 9", g_rx_short},
     [G_RX_CRC] = {"rx_crc_bad", "(ISR & RECV_INT) && rx_crc != 0", g_rx_crc},
     [G_RX_TYPE] = {"rx_type_bad", "(ISR & RECV_INT) && rx_type != 0x0005", g_rx_type},
@@ -510,20 +489,11 @@ ACT(hr_done_last) { (void)l, hr_done(VF(fw), false); }
 
 
 /* ---- machines ---------------------------------------------------------------------------------------- */
-#define EF(op, a, b) {MYRI_FW_##op, (a), (b)}
-#define CLR(bit) EF(CLEAR_ISR, MYRI_LANAI_##bit, 0)
-#define SETV(v, x) EF(SET, (v), (x))
 #define CALLV(c) EF(SET, (c), MYRI_FW_ANY)
 #define RETV(c) EF(SET, (c), 0)
 #define OWN(o) EF(SET, VF_V_HDMA_OWNER, (o))
-#define CNT(k) EF(COUNT, (k), 0)
-#define QG(q) EF(Q_GET, (q), 0)
-#define QP(q) EF(Q_PUT, (q), 0)
 #define EVP QP(VF_Q_EVENTS)
 #define HDMA(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 0)
-#define ARM EF(ARM_RDMA, 0, 0)
-#define NOP EF(NOP, 0, 0)
-#define R(from, to, ev, g, act, cyc, x, name, ...) {from, to, ev, g, {__VA_ARGS__}, a_##act, cyc, x, name}
 
 enum { I_RESET, I_READY };
 static const char *const myr__init_states[] = {"RESET", "READY"};
@@ -661,8 +631,6 @@ static const myri_fw_rule myr__hr_rules[] = {
       "done_last", CLR(DMA_INT), QG(VF_Q_RX), EVP, OWN(VF_OWN_NONE), EVP, RETV(CALL_HR)),
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-#define MACH(name, ctx, st, ru, v) {name, ctx, st, (uint8_t)NELEM(st), ru, (uint16_t)NELEM(ru), v}
 static const myri_fw_machine myr__machines[MYRI_MYR_NMACHINES] = {
     [MYRI_MYR_M_INIT] = MACH("init", MYRI_LANAI_SYSTEM, myr__init_states, myr__init_rules, 0),
     [MYRI_MYR_M_MAIN] = MACH("main", MYRI_LANAI_USER, myr__main_states, myr__main_rules, C_VISIT),

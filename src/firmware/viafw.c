@@ -296,6 +296,30 @@ bool myri_viafw_rx_fits(viafw *v)
     return vf__rd(v, d + MYRI_VIA_D_CTRL) == MYRI_VIA_OP_RECV && !(addr & 3u) && len >= v->rx_dlen;
 }
 
+/* ---- events and guards both firmwares test ---------------------------------------------------------- */
+
+bool myri_viafw_ev_true(void *fw, myri_lanai *l) { return (void)fw, (void)l, true; }
+bool myri_viafw_ev_sdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_sdb_pending(VF(fw)); }
+bool myri_viafw_ev_rdb(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_pending(VF(fw)); }
+bool myri_viafw_ev_rx_int(void *fw, myri_lanai *l)
+{
+    return (void)fw, myri_viafw_isr(l, MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT);
+}
+bool myri_viafw_ev_send_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_SEND_INT); }
+bool myri_viafw_ev_dma_int(void *fw, myri_lanai *l) { return (void)fw, myri_viafw_isr(l, MYRI_LANAI_DMA_INT); }
+bool myri_viafw_g_rdb_ok(void *fw, myri_lanai *l) { return (void)l, myri_viafw_rdb_ok(VF(fw)); }
+bool myri_viafw_g_rdb_bad(void *fw, myri_lanai *l) { return (void)l, !myri_viafw_rdb_ok(VF(fw)); }
+static bool vf__recv_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_RECV_INT); }
+static bool vf__buff_int(myri_lanai *l) { return !vf__recv_int(l) && myri_viafw_isr(l, MYRI_LANAI_BUFF_INT); }
+bool myri_viafw_g_recv_discard(void *fw, myri_lanai *l) { return vf__recv_int(l) && VF(fw)->discarding; }
+bool myri_viafw_g_buff_first(void *fw, myri_lanai *l) { return vf__buff_int(l) && !VF(fw)->discarding; }
+bool myri_viafw_g_buff_more(void *fw, myri_lanai *l) { return vf__buff_int(l) && VF(fw)->discarding; }
+bool myri_viafw_rx_is(void *fw, myri_lanai *l, uint32_t buf, uint32_t k, bool check_desc)
+{
+    viafw *v = VF(fw);
+    return vf__recv_int(l) && !v->discarding && myri_viafw_rx_verdict(v, buf, myri_viafw_received(v), check_desc) == k;
+}
+
 /* ---- life ------------------------------------------------------------------------------------------ */
 
 void myri_viafw_boot(viafw *v)

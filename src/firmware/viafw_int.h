@@ -94,4 +94,32 @@ void myri_viafw_done_area(viafw *v, uint32_t area, const vf_done *d);
 uint32_t myri_viafw_rx_take_desc(viafw *v, uint32_t buf);    /* pops the VI's oldest posted descriptor */
 void myri_viafw_rx_read_desc(viafw *v, uint32_t buf, uint32_t *addr, uint32_t *len);
 
+/* Events and guards both firmwares test (viafw.c). */
+bool myri_viafw_ev_true(void *fw, myri_lanai *l);
+bool myri_viafw_ev_sdb(void *fw, myri_lanai *l);
+bool myri_viafw_ev_rdb(void *fw, myri_lanai *l);
+bool myri_viafw_ev_rx_int(void *fw, myri_lanai *l);     /* RECV_INT or BUFF_INT */
+bool myri_viafw_ev_send_int(void *fw, myri_lanai *l);
+bool myri_viafw_ev_dma_int(void *fw, myri_lanai *l);
+bool myri_viafw_g_rdb_ok(void *fw, myri_lanai *l);
+bool myri_viafw_g_rdb_bad(void *fw, myri_lanai *l);
+bool myri_viafw_g_recv_discard(void *fw, myri_lanai *l); /* RECV_INT ending a discarded frame */
+bool myri_viafw_g_buff_first(void *fw, myri_lanai *l);   /* BUFF_INT: a frame too long for the window */
+bool myri_viafw_g_buff_more(void *fw, myri_lanai *l);    /* BUFF_INT again while discarding it */
+/* RECV_INT with the frame in receive buffer buf judged k (myri_viafw_rx_verdict). */
+bool myri_viafw_rx_is(void *fw, myri_lanai *l, uint32_t buf, uint32_t k, bool check_desc);
+
+/* The tables' notation (lcp.c, myricom.c). */
+#define EF(op, a, b) {MYRI_FW_##op, (a), (b)}
+#define CLR(bit) EF(CLEAR_ISR, MYRI_LANAI_##bit, 0)
+#define SETV(v, x) EF(SET, (v), (x))
+#define CNT(k) EF(COUNT, (k), 0)
+#define QG(q) EF(Q_GET, (q), 0)
+#define QP(q) EF(Q_PUT, (q), 0)
+#define ARM EF(ARM_RDMA, 0, 0)
+#define NOP EF(NOP, 0, 0)
+#define R(from, to, ev, g, act, cyc, x, name, ...) {from, to, ev, g, {__VA_ARGS__}, a_##act, cyc, x, name}
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define MACH(name, ctx, st, ru, v) {name, ctx, st, (uint8_t)NELEM(st), ru, (uint16_t)NELEM(ru), v}
+
 #endif

@@ -7,19 +7,13 @@
 # timelines of docs/figures are drawn by the project's own tool; misuse exits 2.
 # usage: reproduce_seed000.sh path/to/myri source_dir
 set -u
-myri=$1
-src=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-want() { # want RC WHAT -- CMD...
+. "$(dirname "$0")/lib/check.bash" "$@"
+want() { # want RC WHAT -- CMD...: CMD exits RC (stdout in $tmp/out, stderr in $tmp/err)
   local rc=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" = "$rc" ]; then ok "$what (exit $rc)"; else bad "$what: exit $got, expected $rc"; cat "$tmp/err"; fi
+  check "$what (exit $rc)" expect_rc "$rc" "$@"
 }
+ok() { check "$1" true; }
+bad() { check "$1" false; }
 want 0 "reproduce seed000 --messages 8 --json" -- "$myri" reproduce seed000 --messages 8 --json
 cp "$tmp/out" "$tmp/s0.json"
 if command -v python3 >/dev/null 2>&1; then
@@ -75,4 +69,4 @@ if command -v python3 >/dev/null 2>&1; then
   want 2 "vcd_svg.py on a file that is no VCD" -- python3 "$src/tools/vcd_svg.py" "$src/README.md" "$tmp/x.svg"
   grep -q "README.md" "$tmp/err" && ok "vcd_svg.py names the file" || bad "vcd_svg.py message"
 fi
-exit $fail
+check_summary

@@ -5,18 +5,13 @@
 # raw > API), the same seed gives the same hash, and misuse exits 2.
 # usage: reproduce_seed002.sh path/to/myri source_dir
 set -u
-myri=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-want() { # want RC WHAT -- CMD...
+. "$(dirname "$0")/lib/check.bash" "$@"
+want() { # want RC WHAT -- CMD...: CMD exits RC (stdout in $tmp/out, stderr in $tmp/err)
   local rc=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" = "$rc" ]; then ok "$what (exit $rc)"; else bad "$what: exit $got, expected $rc"; cat "$tmp/err"; fi
+  check "$what (exit $rc)" expect_rc "$rc" "$@"
 }
+ok() { check "$1" true; }
+bad() { check "$1" false; }
 want 0 "reproduce seed002 --json" -- "$myri" reproduce seed002 --json
 cp "$tmp/out" "$tmp/j1"
 if command -v python3 >/dev/null 2>&1; then
@@ -42,4 +37,4 @@ h1=$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/j1"); h2=$(grep -o '"hash":"0x[0-9a-f]
 [ -n "$h1" ] && [ "$h1" = "$h2" ] && ok "same seed, same hash" || bad "hash differs: $h1 $h2"
 want 2 "seed002 --figures is refused" -- "$myri" reproduce seed002 --figures /tmp/x
 want 2 "seed002 --precision is refused" -- "$myri" reproduce seed002 --precision 0.1
-exit $fail
+check_summary
