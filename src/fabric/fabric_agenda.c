@@ -69,10 +69,19 @@ static void fab__heap_push(myri_fabric *f, fab_key **hp, size_t *np, size_t *cap
 static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
 {
     uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
-    uint32_t *at = &f->cal_head[r];
-    while (*at != UINT32_MAX && ((fab_key)f->pool[*at].time << 64 | f->pool[*at].key) < k) at = &f->pool[*at].next;
-    f->pool[slot].next = *at;
-    *at = slot;
+    uint32_t tl = f->cal_tail[r];
+    if (tl == UINT32_MAX || ((fab_key)f->pool[tl].time << 64 | f->pool[tl].key) < k) {
+        /* after the bucket's last event (the common case: keys grow): O(1) */
+        f->pool[slot].next = UINT32_MAX;
+        if (tl == UINT32_MAX) f->cal_head[r] = slot;
+        else f->pool[tl].next = slot;
+        f->cal_tail[r] = slot;
+    } else { /* before the last: walk the sorted bucket */
+        uint32_t *at = &f->cal_head[r];
+        while (((fab_key)f->pool[*at].time << 64 | f->pool[*at].key) < k) at = &f->pool[*at].next;
+        f->pool[slot].next = *at;
+        *at = slot;
+    }
     f->cal_bits[r / 64] |= 1ull << (r % 64);
     if (f->caln++ == 0 || bk < f->cal_cur) f->cal_cur = bk;
 }
@@ -84,6 +93,7 @@ static uint32_t fab__cal_pop(myri_fabric *f)
     uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
     uint32_t slot = f->cal_head[r];
     f->cal_head[r] = f->pool[slot].next;
+    if (f->cal_head[r] == UINT32_MAX) f->cal_tail[r] = UINT32_MAX;
     f->cal_base = f->cal_cur;
     if (--f->caln == 0) {
         f->cal_bits[r / 64] &= ~(1ull << (r % 64));

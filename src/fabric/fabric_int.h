@@ -304,6 +304,7 @@ struct myri_fabric {
     uint64_t cal_base, cal_cur;
     size_t caln;
     uint32_t *cal_head;             /* first slot of each bucket, UINT32_MAX if empty */
+    uint32_t *cal_tail;             /* last slot of each bucket (appends in O(1)), UINT32_MAX if empty */
     uint64_t cal_bits[FAB_CAL_N / 64];
     fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
     /* events for the instant being processed skip the heap: one FIFO per phase
