@@ -8,12 +8,6 @@
 # usage: reproduce_seed000.sh path/to/myri source_dir
 set -u
 . "$(dirname "$0")/lib/check.bash" "$@"
-want() { # want RC WHAT -- CMD...: CMD exits RC (stdout in $tmp/out, stderr in $tmp/err)
-  local rc=$1 what=$2; shift 3
-  check "$what (exit $rc)" expect_rc "$rc" "$@"
-}
-ok() { check "$1" true; }
-bad() { check "$1" false; }
 want 0 "reproduce seed000 --messages 8 --json" -- "$myri" reproduce seed000 --messages 8 --json
 cp "$tmp/out" "$tmp/s0.json"
 if command -v python3 >/dev/null 2>&1; then

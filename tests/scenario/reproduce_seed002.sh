@@ -6,12 +6,6 @@
 # usage: reproduce_seed002.sh path/to/myri source_dir
 set -u
 . "$(dirname "$0")/lib/check.bash" "$@"
-want() { # want RC WHAT -- CMD...: CMD exits RC (stdout in $tmp/out, stderr in $tmp/err)
-  local rc=$1 what=$2; shift 3
-  check "$what (exit $rc)" expect_rc "$rc" "$@"
-}
-ok() { check "$1" true; }
-bad() { check "$1" false; }
 want 0 "reproduce seed002 --json" -- "$myri" reproduce seed002 --json
 cp "$tmp/out" "$tmp/j1"
 if command -v python3 >/dev/null 2>&1; then

@@ -21,6 +21,13 @@ expect_rc() { # expect_rc WANT CMD...: runs CMD (stdout to $tmp/out, stderr to $
   [ "$rc" -eq "$want" ] || { echo "  '$*' exited $rc, expected $want"; cat "$tmp/err"; return 1; }
 }
 
+want() { # want RC NAME -- CMD...: check NAME that CMD exits RC (stdout in $tmp/out, stderr in $tmp/err)
+  local rc=$1 name=$2; shift 3
+  check "$name (exit $rc)" expect_rc "$rc" "$@"
+}
+ok() { check "$1" true; }   # a condition tested with if/&& by the caller: counts a pass (a script may redefine ok/bad)
+bad() { check "$1" false; } # ... or a failure named NAME
+
 num() { # num KEY FILE: the first numeric value of "KEY": in a JSON file
   grep -o "\"$1\": *[0-9.eE+-]*" "$2" | head -n 1 | sed 's/.*: *//'
 }
