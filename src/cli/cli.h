@@ -92,9 +92,11 @@ typedef struct myri_rep4_sys {
     bool saturated;                      /* arrivals were held back */
 } myri_rep4_sys;
 struct myri_qna_seed004_row;
+struct myri_qsim_seed004;
 struct myri_json;
 myri_status myri_rep4_system_run(uint64_t seed, int count, myri_rep4_sys out[6], uint64_t *hash, myri_error *err);
-void myri_rep4_system_print(const myri_rep4_sys *s, const struct myri_qna_seed004_row *q, int count);
+void myri_rep4_system_print(const myri_rep4_sys *s, const struct myri_qna_seed004_row *q,
+                            const struct myri_qsim_seed004 *sim, int count);
 void myri_rep4_system_json(struct myri_json *j, const myri_rep4_sys *s, uint64_t hash);
 /* reproduce_seed002.c */
 int myri_cmd_reproduce_seed002(bool json, bool have_seed, uint64_t seed);

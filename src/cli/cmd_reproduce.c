@@ -643,7 +643,7 @@ static int rep__seed004(const myri_cmd_reproduce_args *a)
         rep__print_t8_t9(s, q);
         rep__print_p(s, d);
         rep__print_runs(s, threads);
-        if (a->system) myri_rep4_system_print(sys, q, REP4_MESSAGES);
+        if (a->system) myri_rep4_system_print(sys, q, s, REP4_MESSAGES);
     }
     int rc = MYRI_EXIT_OK;
     for (int m = 0; m < 2; m++)

@@ -84,22 +84,30 @@ myri_status myri_rep4_system_run(uint64_t seed, int count, myri_rep4_sys out[MYR
     return MYRI_OK;
 }
 
-void myri_rep4_system_print(const myri_rep4_sys *s, const myri_qna_seed004_row *q, int count)
+void myri_rep4_system_print(const myri_rep4_sys *s, const struct myri_qna_seed004_row *q,
+                            const struct myri_qsim_seed004 *sim, int count)
 {
     printf("\nSystem: the lcp firmware with VIA on the register-level NIC, preset seed004 (Table 2's times as\n"
-           "costs), 4 KB messages, %d per run, %d runs per rate; ours +- 95 %% half-width over the runs.\n"
-           "Utilisation: paper = Table 8 (QNA); HDMA queue: paper = Table 6 (simulation model 2), QNA = Table 3;\n"
-           "ours = messages waiting in the NIC (posted, not in service).\n",
+           "costs), 4 KB messages, %d per run, %d runs per rate.  paper = Table 8 (QNA), QNA = ours\n"
+           "converged, sim 2 = our simulation model 2, system = measured on the NIC (+- 95 %% half-width).\n",
            count, R4_RUNS);
-    printf("        | %-13s | %-13s | %-13s | %-29s|\n", "LANai", "HDMA", "NSDMA", "HDMA queue");
-    printf("lambda  | %-13s | %-13s | %-13s | %-29s|\n", " paper   ours", " paper   ours", " paper   ours",
-           "  paper     QNA   ours +- hw");
+    printf("        | %-27s | %-27s | %s\n", "LANai utilisation", "HDMA utilisation", "NSDMA utilisation");
+    printf("lambda  |");
+    for (int i = 0; i < 3; i++) printf(" %6s %6s %6s %6s%s", "paper", "QNA", "sim 2", "system", i < 2 ? " |" : "\n");
     for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
-        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
-        printf("%-8.5f| %6.3f %6.3f | %6.3f %6.3f | %6.3f %6.3f | %7.3f %7.3f %6.2f+-%-5.2f|%s\n", s[k].lambda,
-               q[k].paper_rho[0], s[k].util[0], q[k].paper_rho[1], s[k].util[1], q[k].paper_rho[2], s[k].util[2],
-               p->t6_hdma2, q[k].paper_lq[1], s[k].waiting, s[k].waiting_hw, s[k].saturated ? " saturated" : "");
+        printf("%-8.5f|", s[k].lambda);
+        for (int i = 0; i < 3; i++)
+            printf(" %6.3f %6.3f %6.3f %6.3f%s", q[k].paper_rho[i], q[k].conv_rho[i],
+                   sim->job[MYRI_QSIM_POLLING][k].result.st[i].util.mean, s[k].util[i], i < 2 ? " |" : "\n");
     }
+    printf("\nHDMA queue: paper = Table 6 (its simulation model 2), QNA = ours converged, sim 1 / sim 2 = our\n"
+           "simulation models, system = messages waiting in the NIC (posted, not in service).\n");
+    printf("%-8s| %8s %8s %8s %8s %16s |\n", "lambda", "paper", "QNA", "sim 1", "sim 2", "system +- hw");
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++)
+        printf("%-8.5f| %8.4f %8.4f %8.4f %8.4f %8.2f +- %-5.2f |%s\n", s[k].lambda, myri_qsim_paper[k].t6_hdma2,
+               q[k].conv_lq[1], sim->job[MYRI_QSIM_POOLED][k].result.st[1].lq.mean,
+               sim->job[MYRI_QSIM_POLLING][k].result.st[1].lq.mean, s[k].waiting, s[k].waiting_hw,
+               s[k].saturated ? " saturated" : "");
     double cap = 0;
     for (int k = 0; k < MYRI_QSIM_NRATES; k++)
         if (s[k].saturated && s[k].throughput > cap) cap = s[k].throughput;
