@@ -98,7 +98,8 @@ struct myri_sysmap {
     uint32_t need, got, maps_complete;
     myri_map last;
     bool have_last, stop;
-    myri_time_ps explore_ps, mapped_ps;
+    myri_time_ps explore_ps, mapped_ps, map_time_ps;
+    myri_time_ps *last_explore;    /* per host: when it last began exploring */
 };
 
 uint64_t myri_sysmap_id(uint32_t h) { return UINT64_C(0x0060dd000000) | (uint64_t)(h + 1); }
@@ -125,7 +126,10 @@ static void sm__note(void *ctx, const char *what, uint64_t a, uint64_t b)
         if (m->mapper >= 0 && a == m->mapper_id && ++m->got == m->need) {
             m->maps_complete++;
             sm__add(m, (uint32_t)m->mapper, "complete", m->need, 0);
-            if (!m->mapped_ps) m->mapped_ps = myri_sim_now(m->sim);
+            if (!m->mapped_ps) {
+                m->mapped_ps = myri_sim_now(m->sim);
+                m->map_time_ps = m->mapped_ps - m->last_explore[m->mapper];
+            }
             const myri_map *mp = myri_map_explorer_map(m->x[m->mapper]);
             if (mp) {
                 myri_map_free(&m->last);
@@ -143,7 +147,10 @@ static void sm__note(void *ctx, const char *what, uint64_t a, uint64_t b)
         m->need = mp ? mp->nhosts : 1;
         m->got = 0;
     }
-    if (!strcmp(what, "explore") && !m->explore_ps) m->explore_ps = myri_sim_now(m->sim);
+    if (!strcmp(what, "explore")) {
+        if (!m->explore_ps) m->explore_ps = myri_sim_now(m->sim);
+        m->last_explore[c->host] = myri_sim_now(m->sim);
+    }
     sm__add(m, c->host, what, a, b);
 }
 
@@ -229,7 +236,8 @@ myri_status myri_sysmap_create(const myri_sysmap_cfg *c, int mapping, int addres
     m->level = calloc(m->n, 1);
     m->x = calloc(m->n, sizeof *m->x);
     m->nc = calloc(m->n, sizeof *m->nc);
-    if (!m->id || !m->level || !m->x || !m->nc) {
+    m->last_explore = calloc(m->n, sizeof *m->last_explore);
+    if (!m->id || !m->level || !m->x || !m->nc || !m->last_explore) {
         myri_sysmap_destroy(m);
         return MYRI_ENOMEM;
     }
@@ -249,6 +257,7 @@ void myri_sysmap_destroy(myri_sysmap *m)
     for (uint32_t i = 0; m->x && i < m->n; i++) myri_map_explorer_destroy(m->x[i]);
     free(m->x);
     free(m->nc);
+    free(m->last_explore);
     free(m->id);
     free(m->level);
     myri_map_free(&m->last);
@@ -307,6 +316,7 @@ void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint
     out->mapper_id = out->mapper >= 0 ? m->id[out->mapper] : 0;
     out->explore_ps = m->explore_ps;
     out->mapped_ps = m->mapped_ps;
+    out->map_time_ps = m->map_time_ps;
     out->maps_complete = m->maps_complete;
     for (uint32_t i = 0; i < n; i++)
         out->packets += myri_fw_counter(fw[i], MYRI_MCPM_C_SCOUTS) + myri_fw_counter(fw[i], MYRI_MCPM_C_REPLIES) +

@@ -59,6 +59,7 @@ typedef struct myri_sysmap_summary {
     uint64_t mapper_id;
     myri_time_ps explore_ps;       /* the elected mapper began exploring */
     myri_time_ps mapped_ps;        /* the first map was installed on all its hosts (0: never) */
+    myri_time_ps map_time_ps;      /* from its mapper's start of exploration to then */
     uint64_t packets;              /* mapping packets sent (probes, replies, maps) */
     uint32_t maps_complete;        /* maps installed on all their hosts */
 } myri_sysmap_summary;

@@ -80,7 +80,10 @@ static bool g_stand_again(void *fw, myri_lanai *l)
     return (void)l, ROLE(fw) == MYRI_MAPW_ROLE_FOLLOWER && S(fw)->level > 0;
 }
 static int peek(void *fw) { return S(fw)->lib.peek(S(fw)->lib.ctx); }
-static bool g_probe_ready(void *fw, myri_lanai *l) { return (void)l, myri_mcpm_out_room(S(fw)) && peek(fw) == 1; }
+/* A probe may take the out ring's last-but-one slot, never the last: a
+ * mapping NIC can always answer a scout. */
+static bool probe_room(const mcpm *s) { return (s->out_tail + 2) % MCPM_NOUT != s->out_head && myri_mcpm_out_room(s); }
+static bool g_probe_ready(void *fw, myri_lanai *l) { return (void)l, probe_room(S(fw)) && peek(fw) == 1; }
 static bool g_batch_sent(void *fw, myri_lanai *l) { return (void)l, peek(fw) == 0; }
 static int changed(void *fw) { return peek(fw) == -1 ? S(fw)->lib.changed(S(fw)->lib.ctx) : 2; }
 static bool me_best(mcpm *s)
@@ -172,7 +175,7 @@ static const myri_fw_guard mcpm__guards[GM_N] = {
     G(CANDIDATE) = {"map_candidate", "mcb_level > 0", g_candidate},
     G(START) = {"role_candidate", "map_role == CANDIDATE", g_start},
     G(STAND_AGAIN) = {"follower_may_map", "map_role == FOLLOWER && level > 0", g_stand_again},
-    G(PROBE_READY) = {"probe_ready", "out_room && lib_next == PROBE", g_probe_ready},
+    G(PROBE_READY) = {"probe_ready", "out_free >= 2 && lib_next == PROBE", g_probe_ready},
     G(BATCH_SENT) = {"batch_sent", "lib_next == WAIT", g_batch_sent},
     G(DONE_BEST) = {"explored_best", "lib_next == DONE && changed && (!ELECTION || best == me)", g_done_best},
     G(DONE_NOT_BEST) = {"explored_not_best", "lib_next == DONE && changed", g_done_not_best},
