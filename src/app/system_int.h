@@ -4,6 +4,7 @@
 #define MYRI_APP_SYSTEM_INT_H
 
 #include "app/system_job.h"
+#include "app/system_map.h"
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
@@ -13,7 +14,7 @@
 #include "nic/lanai.h"
 #include "topo/topo.h"
 
-#define MYRI_SYS_MAX_PSETS 12
+#define MYRI_SYS_MAX_PSETS 14
 #define MYRI_SYS_MAX_ARGS 64
 #define MYRI_SYS_MAX_MACHINES 32
 #define MYRI_SYS_MAX_COUNTERS 64
@@ -33,6 +34,9 @@ typedef struct myri_sys_cfg {
     void *fwp;                 /* the firmware's parameter struct */
     myri_pset ps[MYRI_SYS_MAX_PSETS];
     size_t nps;
+    int mapping;               /* `mapping: off|on` (docs/MAPPING.md) */
+    myri_sysmap_cfg map;       /* map.* */
+    bool map_stop;             /* stop the run once the first map is installed (myri map) */
 } myri_sys_cfg;
 
 typedef struct myri_sys_nic {
@@ -51,6 +55,7 @@ typedef struct myri_sys_run {
     uint32_t nnic;
     myri_vcd *vcd;
     myri_ffaults *faults;          /* scripted faults (NULL: none) */
+    myri_sysmap *map;              /* mapping: on (NULL: off) */
     void *dl;                      /* the --program shared object */
     myri_prog_main user_main;
     const char *machine_names[MYRI_SYS_MAX_MACHINES];

@@ -13,6 +13,7 @@
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
 #include "firmware/firmware.h"
+#include "firmware/mcp_map.h"
 #include "host/host.h"
 #include "nic/bus.h"
 #include "nic/lanai.h"
@@ -71,6 +72,8 @@ static void sys__psets(myri_sys_cfg *c)
     c->ps[n++] = (myri_pset){"host", myri_host_param_table, myri_host_nparams, &c->host};
     c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
     if (c->fw) c->ps[n++] = (myri_pset){c->fw->name, c->fw->params, c->fw->nparams, c->fwp};
+    c->ps[n++] = (myri_pset){"", myri_sysmap_top_params, myri_sysmap_ntop, &c->mapping};
+    c->ps[n++] = (myri_pset){"map", myri_sysmap_params, myri_sysmap_nparams, &c->map};
     c->nps = n;
 }
 
@@ -125,6 +128,7 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     if (!root || !myri_node_path(root, "link.slack")) myri_fabric_preset_slack(&c->fp);
     if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
+    if (c->mapping && c->fw == &myri_mcp_def) c->fw = myri_mcp_map_def(); /* same parameters, with mapping */
     c->nic.type_bytes = c->fp.type_bytes;
     c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
     if (c->fp.type_bytes != 2) {
@@ -262,6 +266,7 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
 static int sys__route(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max)
 {
     const myri_sys_run *r = ctx;
+    if (r->map) return myri_sysmap_route(r->map, r->nic[from].fw, to, bytes, max); /* the NIC's route table */
     myri_route buf;
     const myri_route *rt = max < 0 ? NULL : myri_routes_get(&r->b.routes, from, to, &buf);
     if (!rt || rt->len == MYRI_ROUTE_NONE || rt->len > (unsigned)max) return -1;
@@ -299,6 +304,7 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     if (st) return st;
     if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
     if (c->check_firmware && (st = myri_fw_set_check(n->fw, true)) != MYRI_OK) return st;
+    if (r->map && (st = myri_sysmap_nic(r->map, i, n->fw, n->lanai)) != MYRI_OK) return st;
     if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
     myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
                           .exit = sys__exit};
@@ -319,6 +325,10 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     myri_sim_set_advance(r->sim, !r->no_advance);
     myri_status st = myri_fabric_create(r->sim, r->b.topo, &c->fp, NULL, &r->fabric, err);
     if (st) return st;
+    if ((st = myri_sysmap_create(&c->map, c->mapping, c->fp.addressing, c->fw->name, r->b.topo, r->sim, root, NULL,
+                                 c->nic.rtc_tick_ps, &r->map, err)) != MYRI_OK)
+        return st;
+    myri_sysmap_stop_when_mapped(r->map, c->map_stop);
     r->nnic = (uint32_t)r->b.topo->nhosts;
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
@@ -348,6 +358,7 @@ void myri_sys_run_free(myri_sys_run *r)
         myri_bus_destroy(r->nic[i].bus);
     }
     free(r->nic);
+    myri_sysmap_destroy(r->map);
     myri_ffaults_free(r->faults);
     if (r->have_b) myri_topo_built_free(&r->b);
     if (r->dl) dlclose(r->dl);

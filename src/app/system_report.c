@@ -410,6 +410,14 @@ static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
                          (unsigned long long)checked, (unsigned long long)bad);
 }
 
+/* Every NIC's firmware instance (malloc'd), for the mapping report. */
+static myri_fw_inst **sys__fws(const myri_sys_run *r)
+{
+    myri_fw_inst **f = malloc((r->nnic ? r->nnic : 1) * sizeof *f);
+    for (uint32_t i = 0; f && i < r->nnic; i++) f[i] = r->nic[i].fw;
+    return f;
+}
+
 static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts,
                               const char *file)
 {
@@ -441,6 +449,11 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
         sys__text_programs(r, o);
         sys__text_nics(r, o);
         sys__text_acct(r, &a, o);
+        if (r->map) {
+            myri_fw_inst **fws = sys__fws(r);
+            if (fws) myri_sysmap_text(r->map, fws, r->nnic, r->b.topo, o);
+            free(fws);
+        }
         fprintf(o, "run      %.3f us simulated in %.3f s wall, %llu events\n", (double)r->end_ps / 1e6, r->wall_s,
                 (unsigned long long)myri_sim_events(r->sim));
         fprintf(o, "hash     0x%016llx\n", (unsigned long long)h);
@@ -527,6 +540,11 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     myri_json_kuint(j, "dropped", fc.dropped_total);
     myri_json_kuint(j, "in_flight", fc.in_flight);
     myri_json_obj_end(j);
+    if (r->map) {
+        myri_fw_inst **fws = sys__fws(r);
+        if (fws) myri_sysmap_json(r->map, fws, r->nnic, r->b.topo, j);
+        free(fws);
+    }
     myri_json_knum(j, "sim_time_us", (double)r->end_ps / 1e6);
     myri_json_knum(j, "wall_s", r->wall_s);
     myri_json_kuint(j, "events", myri_sim_events(r->sim));

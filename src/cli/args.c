@@ -104,6 +104,27 @@ int myri_cmd_topo_parse(int argc, char **argv, myri_cmd_topo_args *out)
     return MYRI_EXIT_OK;
 }
 
+int myri_cmd_map_parse(int argc, char **argv, myri_cmd_map_args *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *dot = NULL;
+    myri_cli_opt opts[] = {{"dot", false, &dot}};
+    int rc = myri_cli_parse("map", argc, argv, &out->cli, opts, ARGS_N(opts));
+    if (rc) return rc;
+    out->dot = dot != NULL;
+    if (out->cli.help) return MYRI_EXIT_OK;
+    if (out->dot && out->cli.json) {
+        fprintf(stderr, "myri map: --dot cannot be combined with --json; expected one of them\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (out->cli.npositional != 1) {
+        fprintf(stderr, "myri map: expected one FILE (a scenario with a topology: section)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    out->file = out->cli.positional[0];
+    return MYRI_EXIT_OK;
+}
+
 /* --sweeps, --wq, --split into out->opt; returns 0 or 2. */
 static int args__qna_options(myri_cmd_qna_args *out, const char *sweeps, const char *wq, const char *split)
 {

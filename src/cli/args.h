@@ -52,6 +52,14 @@ typedef struct myri_cmd_topo_args {
 } myri_cmd_topo_args;
 int myri_cmd_topo_parse(int argc, char **argv, myri_cmd_topo_args *out);
 
+/* myri map FILE [--dot | --json] */
+typedef struct myri_cmd_map_args {
+    myri_cli cli;
+    const char *file;
+    bool dot;
+} myri_cmd_map_args;
+int myri_cmd_map_parse(int argc, char **argv, myri_cmd_map_args *out);
+
 /* myri qna FILE | --model nic-seed004 --lambda RATE | --search-seed004 */
 typedef struct myri_cmd_qna_args {
     myri_cli cli;

@@ -105,6 +105,7 @@ myri_status myri_bsys_run(const char *which, const myri_node *root, const struct
 size_t myri_bsys_points(const char *which, const struct myri_system_result *r, myri_bsys_point *pt, size_t max);
 int myri_cmd_bench(int argc, char **argv);
 int myri_cmd_topo(int argc, char **argv);
+int myri_cmd_map(int argc, char **argv);
 int myri_cmd_qna(int argc, char **argv);
 int myri_cmd_nicsim(int argc, char **argv);
 int myri_cmd_reproduce(int argc, char **argv);

@@ -14,6 +14,7 @@ static const myri_cmd commands[] = {
     {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
     {"bench", "built-in benchmarks: engine (hold model); pingpong, latency, stream (seed 001)", NULL, myri_cmd_bench},
     {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
+    {"map", "map a scenario's network from its NICs (seed 002): the map, its check, the routes", NULL, myri_cmd_map},
     {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
     {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},
     {"reproduce", "reproduce a paper's published results side by side with ours", NULL, myri_cmd_reproduce},
@@ -34,7 +35,7 @@ static void usage(FILE *out)
     fprintf(out, "subcommands:\n");
     for (size_t i = 0; i < ncommands; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\ncommon options: --help, --json (one JSON object on stdout)\n");
-    fprintf(out, "  --set key=value (repeatable): run, topo, qna FILE, bench pingpong/latency/stream (they read a file)\n");
+    fprintf(out, "  --set key=value (repeatable): run, topo, map, qna FILE, bench pingpong/latency/stream (they read a file)\n");
     fprintf(out, "  --seed N (0 .. 18446744073709551615): run, bench, nicsim, reproduce\n");
     fprintf(out, "exit codes: 0 success, 1 failure of the run, 2 bad input or usage\n");
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mapwire.h"
 #include "firmware/mcp_int.h"
+#include "firmware/mcp_map.h"
 
 #define OFF(f) offsetof(myri_mcp_params, f)
 
@@ -209,6 +211,7 @@ uint32_t myri_mcp_rx_verdict(mcp *m, const uint8_t *f, uint32_t n)
 {
     if (n < MYRI_FRAME_HDR_BYTES + 1) return MYRI_HCB_C_DROP_SHORT;
     if (f[n - 1] != 0) return MYRI_HCB_C_DROP_CRC;
+    if (m->map_on && ((uint32_t)f[0] << 8 | f[1]) == MYRI_MAPW_TYPE) return MYRI_MCP_VERDICT_MAP;
     if (((uint32_t)f[0] << 8 | f[1]) != MYRI_FRAME_TYPE_CRL) return MYRI_HCB_C_DROP_TYPE;
     if (f[2] != MYRI_FRAME_SUBTYPE_API0_DATA) return MYRI_HCB_C_DROP_SUBTYPE;
     uint32_t c = f[3];
@@ -808,10 +811,8 @@ static myri_status mcp__layout(mcp *m)
     return MYRI_OK;
 }
 
-static myri_status mcp__create(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out)
+myri_status myri_mcp_init(mcp *m, const void *params, myri_lanai *l, myri_fw_inst *fi)
 {
-    mcp *m = calloc(1, sizeof *m);
-    if (!m) return MYRI_ENOMEM;
     m->p = *(const myri_mcp_params *)params;
     m->l = l;
     m->fi = fi;
@@ -822,22 +823,38 @@ static myri_status mcp__create(const void *params, myri_lanai *l, myri_fw_inst *
         m->rc_put = calloc(m->g.nchan, sizeof *m->rc_put);
         if (!m->txe || !m->rx_bytes || !m->rc_put) st = MYRI_ENOMEM;
     }
+    if (st == MYRI_OK) myri_fw_set_follow(fi, m->p.follow_ps);
+    return st;
+}
+
+static myri_status mcp__create(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out)
+{
+    mcp *m = calloc(1, sizeof *m);
+    if (!m) return MYRI_ENOMEM;
+    myri_status st = myri_mcp_init(m, params, l, fi);
     if (st != MYRI_OK) {
         myri_mcp_destroy(m);
         return st;
     }
-    myri_fw_set_follow(fi, m->p.follow_ps);
     *out = m;
     return MYRI_OK;
+}
+
+uint32_t myri_mcp_sram_end(const mcp *m) { return m->scratch + 4; }
+
+void myri_mcp_fini(mcp *m)
+{
+    if (!m) return;
+    free(m->txe);
+    free(m->rx_bytes);
+    free(m->rc_put);
 }
 
 void myri_mcp_destroy(void *fw)
 {
     mcp *m = fw;
     if (!m) return;
-    free(m->txe);
-    free(m->rx_bytes);
-    free(m->rc_put);
+    myri_mcp_fini(m);
     free(m);
 }
 
@@ -846,14 +863,21 @@ myri_status myri_mcp_create_fw(const void *params, myri_lanai *l, myri_fw_inst *
     return mcp__create(params, l, fi, out);
 }
 
+/* The instance runs the MCP, with or without mapping. */
+static bool mcp__is(const myri_fw_inst *fi)
+{
+    const myri_fw_def *d = myri_fw_def_of(fi);
+    return d && (d == &myri_mcp_def || d == myri_mcp_map_def());
+}
+
 uint32_t myri_mcp_hcb_addr(const myri_fw_inst *fi)
 {
     const mcp *m = myri_fw_state((myri_fw_inst *)fi);
-    return m && myri_fw_def_of(fi) == &myri_mcp_def ? m->hcb : 0;
+    return m && mcp__is(fi) ? m->hcb : 0;
 }
 
 void myri_mcp_geom(const myri_fw_inst *fi, myri_hcb_geom *out)
 {
     const mcp *m = myri_fw_state((myri_fw_inst *)fi);
-    if (m && out && myri_fw_def_of(fi) == &myri_mcp_def) *out = m->g;
+    if (m && out && mcp__is(fi)) *out = m->g;
 }

@@ -47,6 +47,9 @@ enum { MYRI_MCP_M_INIT, MYRI_MCP_M_HS, MYRI_MCP_M_HDMA, MYRI_MCP_M_SDMA, MYRI_MC
 enum { MYRI_MCP_Q_SENDQ, MYRI_MCP_Q_TX, MYRI_MCP_Q_RX, MYRI_MCP_Q_RCHAN, MYRI_MCP_NQUEUES };
 enum { MYRI_MCP_V_STATE, MYRI_MCP_V_HS, MYRI_MCP_V_HELD, MYRI_MCP_V_OVL_TX, MYRI_MCP_V_OVL_RX, MYRI_MCP_NVARS };
 #define MYRI_MCP_NPARAMS 22
+/* The first variable of the mapping firmware (mcp_map.h: map_tx, the send DMA
+ * is sending a mapping packet); myri_fw_get gives 0 for it in the plain MCP. */
+#define MYRI_MCP_V_MAP_TX (MYRI_MCP_NVARS + 1)
 /* Values of the ovl_rx variable. */
 enum { MYRI_MCP_OVL_RX_NONE = 0, MYRI_MCP_OVL_RX_FOLLOW = 1, MYRI_MCP_OVL_RX_ABORT = 2 };
 

@@ -33,6 +33,7 @@ typedef struct mcp {
     bool ovl_rx_on;                     /* overlapped receive in effect (polled, ovl_recv, rearm, head < window) */
     uint32_t rx_hw;                     /* overlapped receive: bytes of the head window */
     uint32_t rx_fbuf, rx_pos;           /* overlapped receive: frame start of the followed buffer, next byte */
+    bool map_on;                        /* the mapping firmware (mcp_map.c): mapping packets are not dropped */
 } mcp;
 
 uint32_t myri_mcp_rd(mcp *m, uint32_t addr);
@@ -54,6 +55,19 @@ bool myri_mcp_ovl_rx_ok(mcp *m);
 uint32_t myri_mcp_ovl_rx_end(mcp *m, uint32_t fbuf);
 void myri_mcp_destroy(void *fw);
 myri_status myri_mcp_create_fw(const void *params, myri_lanai *l, myri_fw_inst *fi, void **out);
+/* For the mapping firmware (mcp_map.c), whose state starts with an mcp:
+ * init / fini the MCP part of a zeroed struct; the first SRAM byte after the
+ * MCP's layout. */
+myri_status myri_mcp_init(mcp *m, const void *params, myri_lanai *l, myri_fw_inst *fi);
+void myri_mcp_fini(mcp *m);
+uint32_t myri_mcp_sram_end(const mcp *m);
+/* The MCP's table sizes (mcp_tables.c checks them), so that the mapping
+ * firmware can number its events and guards after them. */
+#define MYRI_MCP_NEVENTS 14
+#define MYRI_MCP_NGUARDS 38
+/* The rx verdict of a mapping packet (type MYRI_MAPW_TYPE) when mapping is on:
+ * no rule of the MCP's host-DMA machine takes it; the mapping machines do. */
+#define MYRI_MCP_VERDICT_MAP (MYRI_HCB_NCOUNT + 1u)
 
 #define MCP__ACT(n) void myri_mcp_a_##n(void *fw, myri_lanai *l);
 MCP__ACT(boot) MCP__ACT(enable_intr) MCP__ACT(handshake)

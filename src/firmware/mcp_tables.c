@@ -69,13 +69,17 @@ static bool ev_dma_int(void *fw, myri_lanai *l) { return (void)fw, ev_isr(l, MYR
 static bool ev_send_int(void *fw, myri_lanai *l) { return (void)fw, ev_isr(l, MYRI_LANAI_SEND_INT); }
 static bool ev_recv_int(void *fw, myri_lanai *l) { return (void)fw, ev_isr(l, MYRI_LANAI_RECV_INT); }
 static bool ev_buff_int(void *fw, myri_lanai *l) { return (void)fw, ev_isr(l, MYRI_LANAI_BUFF_INT); }
-static bool ev_tx_pend(void *fw, myri_lanai *l) { return (void)l, M(fw)->tx_head != M(fw)->tx_tail && !V(fw, OVL_TX); }
+/* With mapping (mcp_map.h) the send DMA may be sending a mapping packet (map_tx). */
+static bool ev_tx_pend(void *fw, myri_lanai *l)
+{
+    return (void)l, M(fw)->tx_head != M(fw)->tx_tail && !V(fw, OVL_TX) && !V(fw, MAP_TX);
+}
 static uint32_t mcp__min(uint32_t a, uint32_t b) { return a < b ? a : b; }
 static bool ev_tx_ovl(void *fw, myri_lanai *l)
 {
     (void)l;
     mcp *m = M(fw);
-    if (m->tx_head == m->tx_tail || !V(fw, OVL_TX)) return false;
+    if (m->tx_head == m->tx_tail || !V(fw, OVL_TX) || V(fw, MAP_TX)) return false;
     return myri_mcp_ovl_landed(m) >= mcp__min((uint32_t)m->p.ovl_send_thr, m->txe[m->tx_head].len);
 }
 static bool ev_ovl_ready(void *fw, myri_lanai *l)
@@ -115,6 +119,7 @@ static bool ev_ovl_rx_ready(void *fw, myri_lanai *l)
 }
 static bool live_ovl_rx(void *fw, myri_lanai *l) { return (void)l, V(fw, OVL_RX) == MYRI_MCP_OVL_RX_FOLLOW; }
 
+_Static_assert(E_N == MYRI_MCP_NEVENTS, "MYRI_MCP_NEVENTS");
 static const myri_fw_event mcp__events[E_N] = {
     [E_TRUE] = {"true", "true", 0, ev_true, NULL},
     [E_READY] = {"ready", "mcp_state == READY", MCP_C_POLL_WORD, ev_ready, NULL},
@@ -125,8 +130,8 @@ static const myri_fw_event mcp__events[E_N] = {
     [E_SEND_INT] = {"send_int", "(ISR & SEND_INT) != 0", MCP_C_POLL_ISR, ev_send_int, NULL},
     [E_RECV_INT] = {"recv_int", "(ISR & RECV_INT) != 0", MCP_C_POLL_ISR, ev_recv_int, NULL},
     [E_BUFF_INT] = {"buff_int", "(ISR & BUFF_INT) != 0", MCP_C_POLL_ISR, ev_buff_int, NULL},
-    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx", MCP_C_POLL_WORD, ev_tx_pend, NULL},
-    [E_TX_OVL] = {"tx_ovl_ready", "tx_head != tx_tail && ovl_tx && landed >= min(ovl_send_thr, len)",
+    [E_TX_PEND] = {"tx_pending", "tx_head != tx_tail && !ovl_tx && !map_tx", MCP_C_POLL_WORD, ev_tx_pend, NULL},
+    [E_TX_OVL] = {"tx_ovl_ready", "tx_head != tx_tail && ovl_tx && !map_tx && landed >= min(ovl_send_thr, len)",
                   MCP_C_POLL_LIVE, ev_tx_ovl, live_ovl_tx},
     [E_OVL_READY] = {"ovl_chunk_ready", "landed == len || landed - ovl_pos >= ovl_send_thr", MCP_C_POLL_LIVE,
                      ev_ovl_ready, live_ovl_tx},
@@ -275,6 +280,7 @@ static bool g_followed(void *fw, myri_lanai *l)
 }
 static bool g_crc_bad_followed(void *fw, myri_lanai *l) { return g_followed(fw, l) && g_crc_bad(fw, l); }
 
+_Static_assert(G_N == MYRI_MCP_NGUARDS, "MYRI_MCP_NGUARDS");
 static const myri_fw_guard mcp__guards[G_N] = {
     [G_TRUE] = {"true", "true", NULL},
     [G_INTR] = {"intr_mode", "recv_mode == INTERRUPT", g_intr},

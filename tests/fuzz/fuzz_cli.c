@@ -92,6 +92,17 @@ static int fz__topo(fz__argv a)
     return rc;
 }
 
+static int fz__map(fz__argv a)
+{
+    myri_cmd_map_args m;
+    int rc = myri_cmd_map_parse(a.c, a.v, &m);
+    if (rc || m.cli.help) return rc;
+    FZ_CHECK(m.file && fz__in(m.file, a) && m.cli.npositional == 1);
+    FZ_CHECK(!(m.dot && m.cli.json));
+    fz__cli(&m.cli, a);
+    return rc;
+}
+
 static int fz__qna(fz__argv a)
 {
     myri_cmd_qna_args q;
@@ -148,7 +159,7 @@ static const struct {
     int (*parse)(fz__argv a);
 } fz__cmds[] = {
     {"run", fz__run}, {"bench", fz__bench}, {"topo", fz__topo},
-    {"qna", fz__qna}, {"nicsim", fz__nicsim}, {"reproduce", fz__reproduce},
+    {"qna", fz__qna}, {"nicsim", fz__nicsim}, {"reproduce", fz__reproduce}, {"map", fz__map},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
