@@ -10,7 +10,10 @@
 #   (f) src/host/api0.c and via_api.c include only host/hostif.h, common/ and myri/ headers
 #       (live mode reuses it unchanged over another host interface);
 #   (g) src/nic/ includes only nic/, common/, fabric/port.h, fabric/fabric.h
-#       and myri/ headers (the NIC knows no firmware, host or job).
+#       and myri/ headers (the NIC knows no firmware, host or job);
+#   (h) src/map/ includes only map/, topo/, common/, myri/ headers and
+#       firmware/mcp_map.h (the library interface it implements): the
+#       mapper's code knows no job, host or fabric.
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -56,6 +59,11 @@ out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/host/
 out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/nic/*.[ch] |
       grep -v '#[[:space:]]*include[[:space:]]*"\(nic/\|common/\|myri/\|fabric/port\.h\|fabric/fabric\.h\)')
 [ -z "$out" ] || breach g "src/nic/ includes a header outside nic/, common/, fabric's port and myri/" "$out"
+
+# (h) the mapping library sees the topology and the firmware's library interface only.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/map/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(map/\|topo/\|common/\|myri/\|firmware/mcp_map\.h\)')
+[ -z "$out" ] || breach h "src/map/ includes a header outside map/, topo/, common/, myri/ and firmware/mcp_map.h" "$out"
 
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then

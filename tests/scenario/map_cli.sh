@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Mapping (issue 12, docs/MAPPING.md): `myri map` on generated and random
+# networks (cycles, host-less switches) gives a map isomorphic to the true
+# topology; bad input exits 2; the mapped link-failure scenario notices the
+# cut, reroutes and loses fewer packets than without mapping; a dead mapper
+# (its cable cut) is replaced by a new one; a partition gets a mapper per part.
+# usage: map_cli.sh PATH/TO/myri SOURCE_DIR
+set -u
+. "$(dirname "$0")/lib/check.bash" "$@"
+
+check "map --help" expect_rc 0 "$myri" map --help
+check "map without file" expect_rc 2 "$myri" map
+check "map --dot --json" expect_rc 2 "$myri" map "$src/scenarios/cyclic.yaml" --dot --json
+
+for f in cyclic mesh-xy link-failure back-to-back; do
+  check "map $f" expect_rc 0 "$myri" map "$src/scenarios/$f.yaml"
+  check "map $f isomorphic" grep -q '^check    isomorphic' "$tmp/out"
+done
+check "map json" expect_rc 0 "$myri" map "$src/scenarios/cyclic.yaml" --json
+for k in hosts switches links isomorphic unmappable simulated_ms packets mapper; do
+  check "map json key $k" grep -q "\"$k\":" "$tmp/out"
+done
+check "map dot" expect_rc 0 "$myri" map "$src/scenarios/cyclic.yaml" --dot
+check "map dot graph" grep -q '^graph map {' "$tmp/out"
+
+# absolute addressing: the method needs relative offsets
+cat > "$tmp/abs.yaml" <<'Y'
+switch: {addressing: absolute}
+topology: {generator: star, hosts_per_switch: 3}
+Y
+check "absolute addressing refused" expect_rc 2 "$myri" map "$tmp/abs.yaml"
+check "absolute: names the key" grep -q 'switch.addressing' "$tmp/err"
+check "unknown manual mapper" expect_rc 2 "$myri" map "$src/scenarios/cyclic.yaml" --set map.mapper=nohost
+
+# random networks: a ring of switches with chords and a tail of host-less
+# switches (a cycle of them, and a bridge to a host-less pair)
+for seed in 1 2 3 4 5; do
+  awk -v seed="$seed" 'BEGIN {
+    srand(seed); ns = 5 + int(rand() * 4); nh = 0;
+    print "topology:"; print "  switches:";
+    for (s = 0; s < ns + 4; s++) printf "    - {name: s%d, ports: 8}\n", s;
+    printf "  hosts: ["; first = 1
+    for (s = 0; s < ns; s++) { k = 1 + int(rand() * 2); for (i = 0; i < k; i++) { printf "%sh%d", first ? "" : ", ", nh; hs[nh] = s; nh++; first = 0 } }
+    print "]"; print "  links:";
+    for (h = 0; h < nh; h++) { printf "    - {a: h%d, b: [s%d, %d]}\n", h, hs[h], used[hs[h]]++ }
+    for (s = 0; s < ns; s++) { t = (s + 1) % ns; printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", s, used[s]++, t, used[t]++ }
+    c = int(rand() * ns); d = (c + 2) % ns; printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", c, used[c]++, d, used[d]++
+    # host-less: s(ns)..s(ns+2) a triangle hanging off s0, s(ns+3) behind a bridge from s(ns)
+    a = ns; b = ns + 1; e = ns + 2; f = ns + 3
+    printf "    - {a: [s0, %d], b: [s%d, %d]}\n", used[0]++, a, used[a]++
+    printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", a, used[a]++, b, used[b]++
+    printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", b, used[b]++, e, used[e]++
+    printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", e, used[e]++, a, used[a]++
+    printf "    - {a: [s%d, %d], b: [s%d, %d]}\n", a, used[a]++, f, used[f]++
+  }' > "$tmp/rand$seed.yaml"
+  check "random $seed mapped" expect_rc 0 "$myri" map "$tmp/rand$seed.yaml"
+  check "random $seed isomorphic" grep -q '^check    isomorphic' "$tmp/out"
+  check "random $seed Mainwaring F" grep -q "Mainwaring's F .*: 4," "$tmp/out"
+done
+
+# the mapped link failure: noticed, rerouted, fewer packets lost than without mapping
+lost() { python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); f = {}
+for p in d["programs"]: f[p["key"]] = f.get(p["key"], 0) + p["value"]
+print(int(f["traffic.sent"] - f["traffic.received"]))' "$1"; }
+check "link failure mapped" expect_rc 0 "$myri" run "$src/scenarios/link-failure-mapped.yaml"
+check "link failure: fault found" grep -q 'verification found a fault' "$tmp/out"
+check "link failure: new routes everywhere" test "$(grep -c 'installed on all 16 hosts' "$tmp/out")" -ge 2
+check "link failure json" expect_rc 0 "$myri" run "$src/scenarios/link-failure-mapped.yaml" --json
+cp "$tmp/out" "$tmp/on.json"
+check "link failure unmapped" expect_rc 0 "$myri" run "$src/scenarios/link-failure-mapped.yaml" --set mapping=off --json
+cp "$tmp/out" "$tmp/off.json"
+on=$(lost "$tmp/on.json"); off=$(lost "$tmp/off.json")
+check "mapping loses fewer packets ($on < $off)" test "$on" -lt "$off"
+
+# the mapper's host dies (its cable cut): the others elect a new mapper
+cat > "$tmp/death.yaml" <<'Y'
+job: system
+duration: 40ms
+switch: {addressing: relative}
+topology: {generator: fat-tree, k: 2, n: 2}
+mapping: on
+map: {mapper_timeout: 5ms}
+faults:
+  - {at: 6ms, action: cut, link: h3}
+Y
+check "mapper death" expect_rc 0 "$myri" run "$tmp/death.yaml"
+check "mapper death: h3 maps first" grep -q 'h3 is the mapper' "$tmp/out"
+check "mapper death: re-election" grep -q 'h2 is the mapper' "$tmp/out"
+check "mapper death: new routes" grep -q "routes from h2's map installed on all 3 hosts" "$tmp/out"
+
+# a partition: each part gets its own mapper; after the merge one maps all
+cat > "$tmp/split.yaml" <<'Y'
+job: system
+duration: 60ms
+switch: {addressing: relative}
+topology:
+  hosts: [a, b, c, d]
+  switches: [{name: s0, ports: 4}, {name: s1, ports: 4}]
+  links: [{a: a, b: [s0, 0]}, {a: b, b: [s0, 1]}, {a: c, b: [s1, 0]}, {a: d, b: [s1, 1]}, {a: [s0, 2], b: [s1, 2]}]
+mapping: on
+map: {mapper_timeout: 5ms, remap_every: 5}
+faults:
+  - {at: 6ms, action: cut, link: s0.2}
+  - {at: 30ms, action: restore, link: s0.2}
+Y
+check "partition" expect_rc 0 "$myri" run "$tmp/split.yaml"
+check "partition: part with d keeps its mapper" grep -q "routes from d's map installed on all 2 hosts" "$tmp/out"
+check "partition: the other part elects b" grep -q "routes from b's map installed on all 2 hosts" "$tmp/out"
+check "merge: one mapper again" test "$(grep -c "routes from d's map installed on all 4 hosts" "$tmp/out")" -ge 2
+check_summary
