@@ -251,7 +251,7 @@ for c in run bench topo qna nicsim reproduce help; do
     if [ "$w" -gt 100 ]; then fail "myri $c --help is $w columns wide"; else echo "ok   $c --help: $w columns"; fi
 done
 want 0 "help" -- "$myri" help
-grep -q -- "--set key=value (repeatable): run, topo, qna FILE, bench pingpong" "$tmp/out" || fail "help does not say who takes --set"
+grep -q -- "--set key=value (repeatable): run, topo, map, qna FILE, bench pingpong" "$tmp/out" || fail "help does not say who takes --set"
 for c in bench nicsim reproduce; do
     "$myri" $c --set a=1 >/dev/null 2>&1
     [ $? -eq 2 ] || fail "$c accepts --set, but help and README say it does not"
