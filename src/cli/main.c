@@ -35,7 +35,7 @@ static void usage(FILE *out)
     fprintf(out, "subcommands:\n");
     for (size_t i = 0; i < ncommands; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\ncommon options: --help, --json (one JSON object on stdout)\n");
-    fprintf(out, "  --set key=value (repeatable): run, topo, qna FILE, bench pingpong/latency/stream (they read a file)\n");
+    fprintf(out, "  --set key=value (repeatable): run, topo, map, qna FILE, bench pingpong/latency/stream (they read a file)\n");
     fprintf(out, "  --seed N (0 .. 18446744073709551615): run, bench, nicsim, reproduce\n");
     fprintf(out, "exit codes: 0 success, 1 failure of the run, 2 bad input or usage\n");
 }

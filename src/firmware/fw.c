@@ -336,7 +336,7 @@ static bool fw__try(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
         s->skip -= c;
         return false;
     }
-    s->charged += c - s->skip; /* the rest of the poll in progress, or a whole one */
+    s->charged += c > s->skip ? c - s->skip : 0; /* the rest of the poll in progress, or a whole one (a 0-cycle poll: none) */
     s->skip = 0;
     if (event == FW_VISIT || !fi->def->events[event].test(fi->fw, fi->l)) return false;
     s->rule = fw__rule_for(fi, m, event);

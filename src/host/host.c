@@ -213,6 +213,7 @@ static myri_status host__seg_attach(void *h, int unit, size_t bytes, void (*on_l
     if (!b) return MYRI_ENOTFOUND;
     *first = false;
     if (pr->attached[unit]) {
+        if (b->seg_bytes != bytes) return MYRI_EINVAL; /* attached through the other API: not this segment */
         *seg = b->seg;
         return MYRI_ESTATE;
     }

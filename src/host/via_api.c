@@ -26,7 +26,10 @@ struct myri_via_desc {
     bool posted;
 };
 
+#define VIA__MAGIC 0x56494153u /* "VIAS": this segment is the VIA API's (a program may hold api0's instead) */
+
 typedef struct via__seg {
+    uint32_t magic;             /* VIA__MAGIC once set up */
     int state;                  /* 0 not ready, 1 ready */
     uint32_t vcb;
     myri_via_geom g;
@@ -85,7 +88,7 @@ static int via__enter(int unit, via__ctx *c, bool need_ready)
     via__spend(c, c->hi->costs->call_ps);
     if (!need_ready) return MYRI_VIA_OK;
     c->s = c->hi->ops->seg_find(c->hi->h, unit);
-    return c->s && c->s->state == 1 ? MYRI_VIA_OK : MYRI_VIA_ENOTINIT;
+    return c->s && c->s->magic == VIA__MAGIC && c->s->state == 1 ? MYRI_VIA_OK : MYRI_VIA_ENOTINIT;
 }
 
 /* Polls an SRAM word until it is non-zero (or equal to want) or the init time-out. */
@@ -151,6 +154,7 @@ static int via__setup(via__ctx *c)
         s->d[i] = (myri_via_desc){c->unit, i, false};
         s->free_idx[i] = VIA__POOL - 1 - i;
     }
+    s->magic = VIA__MAGIC;
     s->state = 1;
     return MYRI_VIA_OK;
 }
@@ -164,9 +168,10 @@ int myri_via_open(int unit)
     bool first = false;
     myri_status st = c.hi->ops->seg_attach(c.hi->h, unit, sizeof(via__seg), via__leave, &seg, &first);
     if (st == MYRI_ENOTFOUND) return MYRI_VIA_EBADUNIT;
+    if (st == MYRI_EINVAL) return MYRI_VIA_EINVAL; /* this program uses the board through seed 001's API */
     if (st != MYRI_OK && st != MYRI_ESTATE) return MYRI_VIA_ENOMEM;
     c.s = seg;
-    if (c.s->state == 1) return MYRI_VIA_OK;
+    if (c.s->magic == VIA__MAGIC && c.s->state == 1) return MYRI_VIA_OK;
     return via__setup(&c);
 }
 
