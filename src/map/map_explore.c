@@ -271,6 +271,22 @@ static void x__identified(myri_map_explorer *x, uint32_t t, int32_t e)
     x->sw[t].occ[XOFF(e)] = OCC_SW;
 }
 
+/* Adds the switch at the current probe's route as a new host-less switch,
+ * linked to the port it was reached through; false (exploration over) if the
+ * map is full. */
+static bool x__add_hostless(myri_map_explorer *x)
+{
+    int64_t t = x__new_switch(x, &x->cur.r);
+    if (t < 0) {
+        x__finish(x);
+        return false;
+    }
+    x->cur_sw = (int32_t)t;
+    (void)x__link(x, (xend){true, x->cur.parent, x->cur.pport}, (xend){true, (uint32_t)t, 0});
+    x->sw[t].occ[XOFF(0)] = OCC_SW;
+    return true;
+}
+
 static void x__process_hosts(myri_map_explorer *x)
 {
     if (x->cur_sw < 0) {
@@ -289,14 +305,7 @@ static void x__process_hosts(myri_map_explorer *x)
             x__start_loops(x);
             return;
         }
-        int64_t t = x__new_switch(x, &x->cur.r);
-        if (t < 0) {
-            x__finish(x);
-            return;
-        }
-        x->cur_sw = (int32_t)t;
-        (void)x__link(x, (xend){true, x->cur.parent, x->cur.pport}, (xend){true, (uint32_t)t, 0});
-        x->sw[t].occ[XOFF(0)] = OCC_SW;
+        if (!x__add_hostless(x)) return;
     }
     for (uint32_t i = 0; i < x->nb; i++) {
         const xprobe *p = &x->batch[i];
@@ -368,14 +377,7 @@ static bool x__occupied(const xsw *s, int32_t p)
 /* A new host-less switch (no known one matched). */
 static void x__new_hostless(myri_map_explorer *x)
 {
-    int64_t t = x__new_switch(x, &x->cur.r);
-    if (t < 0) {
-        x__finish(x);
-        return;
-    }
-    x->cur_sw = (int32_t)t;
-    (void)x__link(x, (xend){true, x->cur.parent, x->cur.pport}, (xend){true, (uint32_t)t, 0});
-    x->sw[t].occ[XOFF(0)] = OCC_SW;
+    if (!x__add_hostless(x)) return;
     x__explored(x, x->cand_s);
     x__next_candidate(x);
 }
