@@ -73,6 +73,7 @@ int myri_cli_finish(int rc);
 
 /* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
+int myri_cmd_verify(int argc, char **argv); /* cmd_verify.c */
 /* bench_system.c: seed 001's experiments (pingpong, latency, stream) on a system. */
 typedef struct myri_bsys_point {
     long bytes;

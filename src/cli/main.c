@@ -15,6 +15,8 @@ static const myri_cmd commands[] = {
     {"bench", "built-in benchmarks: engine (hold model); pingpong, latency, stream (seed 001)", NULL, myri_cmd_bench},
     {"topo", "describe a topology, or write it as Graphviz DOT", NULL, myri_cmd_topo},
     {"map", "map a scenario's network from its NICs (seed 002): the map, its check, the routes", NULL, myri_cmd_map},
+    {"verify", "model-check a firmware's own tables with SPIN (seed 000): 1A..2B, mutex, deadlock, overflow, progress",
+     NULL, myri_cmd_verify},
     {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
     {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},
     {"reproduce", "reproduce a paper's published results side by side with ours", NULL, myri_cmd_reproduce},

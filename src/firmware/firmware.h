@@ -41,13 +41,15 @@ typedef struct myri_fw_inst myri_fw_inst;
 /* ---- abstract effects ------------------------------------------------------ */
 typedef enum myri_fw_op {
     MYRI_FW_NOP = 0,      /* end of a rule's effect list */
-    MYRI_FW_START_HDMA,   /* a = DMA_DIR (MYRI_LANAI_DIR_*): the DMA_CTR write */
+    MYRI_FW_START_HDMA,   /* a = DMA_DIR (MYRI_LANAI_DIR_*): the DMA_CTR write; b = 1 when it moves a message's
+                           * data, 0 for a descriptor, completion or length (for the model checker: src/verify;
+                           * not compared by the check, which sees only the register writes) */
     MYRI_FW_START_SDMA,   /* a = 1 with tail (SMLT), 0 without (SML) */
     MYRI_FW_ARM_RDMA,     /* the RML write */
     MYRI_FW_CLEAR_ISR,    /* a = the ISR bits written (write-1-to-clear) */
     MYRI_FW_SET_IMR,      /* a = the IMR value written */
     MYRI_FW_PIO_SEND,     /* SB/SH/SW writes (one effect for the run of them, a = 0) or ST (a = 1: tail) */
-    MYRI_FW_Q_PUT,        /* a = queue index */
+    MYRI_FW_Q_PUT,        /* a = queue index, b = the value put (0 for a queue of plain entries) */
     MYRI_FW_Q_GET,        /* a = queue index */
     MYRI_FW_SET,          /* a = variable index, b = value (MYRI_FW_ANY: computed by the action) */
     MYRI_FW_COUNT,        /* a = counter index */
@@ -163,6 +165,9 @@ uint8_t myri_fw_machine_state(const myri_fw_inst *fi, uint8_t machine);
 
 /* For actions and guards: the logged operations on named things. */
 void myri_fw_q_put(myri_fw_inst *fi, uint32_t q);
+/* A put of a queue whose entries the firmware tells apart (an event queue):
+ * the row's effect names the value (b), the model checker needs it. */
+void myri_fw_q_put_v(myri_fw_inst *fi, uint32_t q, int32_t value);
 void myri_fw_q_get(myri_fw_inst *fi, uint32_t q);
 void myri_fw_set(myri_fw_inst *fi, uint32_t var, int32_t value);
 int32_t myri_fw_get(const myri_fw_inst *fi, uint32_t var);

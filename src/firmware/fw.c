@@ -105,9 +105,11 @@ static void fw__q_move(myri_fw_inst *fi, uint32_t q, int d)
     if (s->len > s->max) s->max = s->len;
 }
 
-void myri_fw_q_put(myri_fw_inst *fi, uint32_t q)
+void myri_fw_q_put(myri_fw_inst *fi, uint32_t q) { myri_fw_q_put_v(fi, q, 0); }
+
+void myri_fw_q_put_v(myri_fw_inst *fi, uint32_t q, int32_t value)
 {
-    fw__log(fi, MYRI_FW_Q_PUT, q, 0);
+    fw__log(fi, MYRI_FW_Q_PUT, q, value);
     fw__q_move(fi, q, +1);
 }
 
@@ -180,7 +182,8 @@ static const char *const fw__op_names[MYRI_FW_NOPS] = {"NOP",  "START_HDMA", "ST
 static bool fw__eff_eq(const myri_fw_effect *want, const myri_fw_effect *got)
 {
     if (want->op != got->op || want->a != got->a) return false;
-    return want->op != MYRI_FW_SET || want->b == MYRI_FW_ANY || want->b == got->b;
+    if (want->op != MYRI_FW_SET && want->op != MYRI_FW_Q_PUT) return true;
+    return want->b == MYRI_FW_ANY || want->b == got->b; /* a SET's value, a put's value */
 }
 
 static void fw__compare(myri_fw_inst *fi, uint8_t m, const myri_fw_rule *r)

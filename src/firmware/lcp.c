@@ -30,7 +30,11 @@
 #define C_CALL 6 /* a call or return: store the argument, branch */
 #define C_VISIT 8 /* the loop's visit of a module: call, state dispatch, return (assumption) */
 
-enum { CALL_TX = VF_V_CALL_A, CALL_RX = VF_V_CALL_B, CALL_HD = VF_V_CALL_C };
+enum { CALL_TX = VF_V_CALL_A, CALL_RX = VF_V_CALL_B, CALL_HD = VF_V_CALL_C, REQ_DIR = VF_V_CALL_D };
+/* A call of hostDma passes its argument, the direction, in req_dir (the rows say which). */
+#define REQ(d) SETV(REQ_DIR, MYRI_LANAI_DIR_##d)
+/* ... and in req_data whether it moves a message's data (1) or a descriptor or completion (0). */
+#define REQD(x) SETV(VF_V_REQ_DATA, (x))
 #define CALLED(fw, c) (myri_fw_get(VF(fw)->fi, (c)) != 0)
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -59,7 +63,7 @@ static const myri_fw_event lcp__events[E_N] = {
 };
 
 /* ---- guards -------------------------------------------------------------------------------- */
-enum { G_TRUE, G_RDB_OK, G_RDB_BAD, G_TX_DESC_OK, G_TX_DESC_BAD, G_REQ_E2L, G_REQ_L2E, G_RECV_DISCARD,
+enum { G_TRUE, G_RDB_OK, G_RDB_BAD, G_TX_DESC_OK, G_TX_DESC_BAD, G_REQ_E2L, G_REQ_L2E, G_REQ_E2L_DATA, G_REQ_L2E_DATA, G_RECV_DISCARD,
        G_BUFF_FIRST, G_BUFF_MORE, G_RX_SHORT, G_RX_CRC, G_RX_TYPE, G_RX_VI, G_RX_NO_DESC, G_RX_GOOD, G_RX_FITS,
        G_RX_NOFIT, G_N };
 static uint32_t tx_status(viafw *v)
@@ -70,8 +74,11 @@ static uint32_t tx_status(viafw *v)
 }
 static bool g_tx_desc_ok(void *fw, myri_lanai *l) { return (void)l, tx_status(VF(fw)) == MYRI_VIA_STATUS_DONE; }
 static bool g_tx_desc_bad(void *fw, myri_lanai *l) { return (void)l, tx_status(VF(fw)) != MYRI_VIA_STATUS_DONE; }
-static bool g_req_e2l(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_E2L; }
-static bool g_req_l2e(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_L2E; }
+static bool req_data(void *fw) { return myri_fw_get(VF(fw)->fi, VF_V_REQ_DATA) != 0; }
+static bool g_req_e2l(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_E2L && !req_data(fw); }
+static bool g_req_l2e(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_L2E && !req_data(fw); }
+static bool g_req_e2l_data(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_E2L && req_data(fw); }
+static bool g_req_l2e_data(void *fw, myri_lanai *l) { return (void)l, VF(fw)->req_dir == MYRI_LANAI_DIR_L2E && req_data(fw); }
 static bool g_rx_short(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_SHORT, true); }
 static bool g_rx_crc(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_CRC, true); }
 static bool g_rx_type(void *fw, myri_lanai *l) { return myri_viafw_rx_is(fw, l, 0, MYRI_VIA_C_DROP_TYPE, true); }
@@ -87,8 +94,10 @@ static const myri_fw_guard lcp__guards[G_N] = {
     [G_RDB_BAD] = {"rdb_bad", "rdb_vi >= NVI || posted[rdb_vi] == RQ", myri_viafw_g_rdb_bad},
     [G_TX_DESC_OK] = {"tx_desc_ok", "desc_op == SEND && 0 < desc_len <= MTU && route[desc_dest] valid", g_tx_desc_ok},
     [G_TX_DESC_BAD] = {"tx_desc_bad", "!tx_desc_ok", g_tx_desc_bad},
-    [G_REQ_E2L] = {"req_from_host", "req_dir == E2L", g_req_e2l},
-    [G_REQ_L2E] = {"req_to_host", "req_dir == L2E", g_req_l2e},
+    [G_REQ_E2L] = {"req_from_host", "req_dir == E2L && !req_data", g_req_e2l},
+    [G_REQ_L2E] = {"req_to_host", "req_dir == L2E && !req_data", g_req_l2e},
+    [G_REQ_E2L_DATA] = {"req_data_from_host", "req_dir == E2L && req_data", g_req_e2l_data},
+    [G_REQ_L2E_DATA] = {"req_data_to_host", "req_dir == L2E && req_data", g_req_l2e_data},
     [G_RECV_DISCARD] = {"recv_discarding", "(ISR & RECV_INT) && discarding", myri_viafw_g_recv_discard},
     [G_BUFF_FIRST] = {"buff_first", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && !discarding", myri_viafw_g_buff_first},
     [G_BUFF_MORE] = {"buff_more", "(ISR & BUFF_INT) && !(ISR & RECV_INT) && discarding", myri_viafw_g_buff_more},
@@ -105,15 +114,17 @@ static const myri_fw_guard lcp__guards[G_N] = {
 /* ---- actions --------------------------------------------------------------------------------- */
 #define ACT(n) static void a_##n(void *fw, myri_lanai *l)
 static void call(viafw *v, uint32_t c, int32_t val) { myri_fw_set(v->fi, c, val); }
-static void req(viafw *v, uint32_t host, uint32_t sram, uint32_t dir, uint32_t len)
+static void req(viafw *v, uint32_t host, uint32_t sram, uint32_t dir, uint32_t len, bool data)
 {
     v->req_host = host, v->req_sram = sram, v->req_dir = dir, v->req_len = len;
+    myri_fw_set(v->fi, REQ_DIR, (int32_t)dir);
+    myri_fw_set(v->fi, VF_V_REQ_DATA, data);
     call(v, CALL_HD, 1);
 }
 static void done(viafw *v, uint32_t area, const vf_done *d)
 {
     myri_viafw_done_area(v, area, d);
-    req(v, d->desc + MYRI_VIA_DONE_OFF, area, MYRI_LANAI_DIR_L2E, MYRI_VIA_DONE_BYTES);
+    req(v, d->desc + MYRI_VIA_DONE_OFF, area, MYRI_LANAI_DIR_L2E, MYRI_VIA_DONE_BYTES, false);
 }
 
 ACT(boot) { (void)l, myri_viafw_boot(VF(fw)); }
@@ -128,7 +139,7 @@ ACT(tx_desc)
 {
     viafw *v = VF(fw);
     (void)l;
-    req(v, v->sb[0].desc, myri_viafw_sbuf(v, 0), MYRI_LANAI_DIR_E2L, MYRI_VIA_DESC_BYTES);
+    req(v, v->sb[0].desc, myri_viafw_sbuf(v, 0), MYRI_LANAI_DIR_E2L, MYRI_VIA_DESC_BYTES, false);
 }
 ACT(tx_data)
 {
@@ -137,7 +148,7 @@ ACT(tx_data)
     uint32_t b = myri_viafw_sbuf(v, 0);
     myri_viafw_read_desc(v, b, &v->sb[0]);
     req(v, v->sb[0].addr, b + MYRI_VIA_DESC_BYTES + v->ra + MYRI_VIA_FRAME_HDR_BYTES, MYRI_LANAI_DIR_E2L,
-        v->sb[0].len);
+        v->sb[0].len, true);
 }
 ACT(tx_bad)
 {
@@ -189,7 +200,7 @@ ACT(rx_desc)
     viafw *v = VF(fw);
     (void)l;
     uint32_t desc = myri_viafw_rx_take_desc(v, 0);
-    req(v, desc, myri_viafw_rbuf(v, 0), MYRI_LANAI_DIR_E2L, MYRI_VIA_DESC_BYTES);
+    req(v, desc, myri_viafw_rbuf(v, 0), MYRI_LANAI_DIR_E2L, MYRI_VIA_DESC_BYTES, false);
 }
 ACT(rx_data)
 {
@@ -198,7 +209,7 @@ ACT(rx_data)
     uint32_t addr, len;
     myri_viafw_rx_read_desc(v, 0, &addr, &len);
     req(v, addr, myri_viafw_rbuf(v, 0) + MYRI_VIA_DESC_BYTES + MYRI_VIA_FRAME_HDR_BYTES, MYRI_LANAI_DIR_L2E,
-        v->rx_dlen);
+        v->rx_dlen, true);
 }
 ACT(rx_trunc)
 {
@@ -264,15 +275,15 @@ static const myri_fw_rule lcp__tx_rules[] = {
     R(MYRI_LCP_TX_IDLE, MYRI_LCP_TX_GOT, E_TX_CALLED, G_TRUE, tx_take, 10, myri_viafw_x_db, "take_doorbell",
       QG(VF_Q_SDB), CNT(MYRI_VIA_C_DOORBELLS)),
     R(MYRI_LCP_TX_GOT, MYRI_LCP_TX_DESC, E_TRUE, G_TRUE, tx_desc, C_CALL, NULL, "fetch_descriptor",
-      SETV(CALL_HD, 1)),
+      REQ(E2L), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_TX_DESC, MYRI_LCP_TX_HDMA, E_HD_RET, G_TX_DESC_OK, tx_data, C_CALL, myri_viafw_x_desc, "fetch_data",
-      SETV(CALL_HD, 1)),
+      REQ(E2L), REQD(1), SETV(CALL_HD, 1)),
     R(MYRI_LCP_TX_DESC, MYRI_LCP_TX_COMPLETE, E_HD_RET, G_TX_DESC_BAD, tx_bad, C_CALL + 8, myri_viafw_x_desc,
-      "refuse_descriptor", CNT(MYRI_VIA_C_TX_DROPPED), SETV(CALL_HD, 1)),
+      "refuse_descriptor", CNT(MYRI_VIA_C_TX_DROPPED), REQ(L2E), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_TX_HDMA, MYRI_LCP_TX_SDMA, E_HD_RET, G_TRUE, tx_send, 4, myri_viafw_x_sdma, "start_send_dma",
       EF(START_SDMA, 1, 0)),
     R(MYRI_LCP_TX_SDMA, MYRI_LCP_TX_COMPLETE, E_SEND_INT, G_TRUE, tx_sent, C_CALL + 8, NULL, "sent", CLR(SEND_INT),
-      CNT(MYRI_VIA_C_TX_SENT), SETV(CALL_HD, 1)),
+      CNT(MYRI_VIA_C_TX_SENT), REQ(L2E), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_TX_SDMA, MYRI_LCP_TX_INVOKE_RX, E_RX_INT, G_TRUE, tx_invoke_rx, C_CALL, NULL, "invoke_lcpRx",
       SETV(CALL_RX, 1)),
     R(MYRI_LCP_TX_INVOKE_RX, MYRI_LCP_TX_SDMA, E_RX_RET, G_TRUE, none, 2, NULL, "lcpRx_returned", EF(NOP, 0, 0)),
@@ -300,13 +311,13 @@ static const myri_fw_rule lcp__rx_rules[] = {
     R(MYRI_LCP_RX_READY, MYRI_LCP_RX_GOT, E_RX_CALLED, G_RX_GOOD, rx_got, 10, myri_viafw_x_rx, "got_a_receive",
       CLR(RECV_INT)),
     R(MYRI_LCP_RX_GOT, MYRI_LCP_RX_DESC, E_TRUE, G_TRUE, rx_desc, C_CALL + 6, NULL, "fetch_descriptor",
-      QG(VF_Q_POSTED), SETV(CALL_HD, 1)),
+      QG(VF_Q_POSTED), REQ(E2L), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_RX_DESC, MYRI_LCP_RX_HDMA, E_HD_RET, G_RX_FITS, rx_data, C_CALL, myri_viafw_x_desc, "data_to_host",
-      SETV(CALL_HD, 1)),
+      REQ(L2E), REQD(1), SETV(CALL_HD, 1)),
     R(MYRI_LCP_RX_DESC, MYRI_LCP_RX_COMPLETE, E_HD_RET, G_RX_NOFIT, rx_trunc, C_CALL + 8, myri_viafw_x_desc,
-      "truncated", CNT(MYRI_VIA_C_DROP_TOO_LONG), SETV(CALL_HD, 1)),
+      "truncated", CNT(MYRI_VIA_C_DROP_TOO_LONG), REQ(L2E), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_RX_HDMA, MYRI_LCP_RX_COMPLETE, E_HD_RET, G_TRUE, rx_deliver, C_CALL + 8, NULL, "complete",
-      CNT(MYRI_VIA_C_RX_GOOD), SETV(CALL_HD, 1)),
+      CNT(MYRI_VIA_C_RX_GOOD), REQ(L2E), REQD(0), SETV(CALL_HD, 1)),
     R(MYRI_LCP_RX_COMPLETE, MYRI_LCP_RX_READY, E_HD_RET, G_TRUE, rx_return, C_CALL + 4, NULL, "rearm_return", ARM,
       SETV(CALL_RX, 0)),
 };
@@ -317,6 +328,10 @@ static const myri_fw_rule lcp__hd_rules[] = {
       EF(START_HDMA, MYRI_LANAI_DIR_E2L, 0)),
     R(MYRI_LCP_HD_IDLE, MYRI_LCP_HD_BUSY, E_HD_CALLED, G_REQ_L2E, hd_start, 14, NULL, "start_to_host",
       EF(START_HDMA, MYRI_LANAI_DIR_L2E, 0)),
+    R(MYRI_LCP_HD_IDLE, MYRI_LCP_HD_BUSY, E_HD_CALLED, G_REQ_E2L_DATA, hd_start, 14, NULL, "start_data_from_host",
+      EF(START_HDMA, MYRI_LANAI_DIR_E2L, 1)),
+    R(MYRI_LCP_HD_IDLE, MYRI_LCP_HD_BUSY, E_HD_CALLED, G_REQ_L2E_DATA, hd_start, 14, NULL, "start_data_to_host",
+      EF(START_HDMA, MYRI_LANAI_DIR_L2E, 1)),
     R(MYRI_LCP_HD_BUSY, MYRI_LCP_HD_IDLE, E_DMA_INT, G_TRUE, hd_done, C_CALL, NULL, "done_return", CLR(DMA_INT),
       SETV(CALL_HD, 0)),
 };
@@ -343,8 +358,11 @@ static const myri_fw_name lcp__vars[VF_NVARS] = {
     {"call_lcpTx", "1 while main's call of lcpTx runs", 0},
     {"call_lcpRx", "1 while a call of lcpRx (by main or lcpTx) runs", 0},
     {"call_hostDma", "1 while a call of hostDma runs", 0},
-    {"spare", "(unused by the lcp)", 0},
+    {"req_dir", "hostDma's argument: the direction asked for (E2L: from host, L2E: to host)", 0},
     {"hdma_owner", "(unused by the lcp: hostDma serves one caller at a time)", 0},
+    {"hs_pending", "(unused by the lcp)", 0},
+    {"hs_refused", "(unused by the lcp)", 0},
+    {"req_data", "hostDma's argument: 1 when the transfer moves a message's data, 0 a descriptor or completion", 0},
 };
 const myri_fw_name myri_viafw_counters[VF_NCOUNTERS] = {
     {"rx_good", "delivered into a receive descriptor", MYRI_FW_ROLE_RX_GOOD},

@@ -334,7 +334,8 @@ static const myri_fw_guard mcp__guards[G_N] = {
 #define QG(q) EF(Q_GET, MYRI_MCP_Q_##q, 0)
 #define SETV(v, x) EF(SET, MYRI_MCP_V_##v, (x))
 #define CNT(k) EF(COUNT, MYRI_HCB_C_##k, 0)
-#define HDMA(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 0)
+#define HDMA(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 0)  /* a length, a notification: a few bytes */
+#define HDMAD(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 1) /* a packet's data (firmware.h: b, for the model checker) */
 #define SDMA(t) EF(START_SDMA, (t), 0)
 #define PIO(t) EF(PIO_SEND, (t), 0)
 #define ARM EF(ARM_RDMA, 0, 0)
@@ -368,18 +369,18 @@ static const myri_fw_rule mcp__hdma_rules[] = {
       CNT(DROP_CHAN)),
     R(H_IDLE, H_IDLE, E_RX_PEND, G_HOLD, hold, MCP_C_CHECK, NULL, "hold", SETV(HELD, 1), CNT(HELD)),
     R(H_IDLE, H_TO_HOST, E_RX_PEND, G_RX_HW, to_host, MCP_C_CHECK + MCP_C_DMA, NULL, "to_host_high_water",
-      SETV(HELD, 0), HDMA(L2E)),
+      SETV(HELD, 0), HDMAD(L2E)),
     R(H_IDLE, H_OVL_RX, E_RX_OVL, G_RX_OVL_OK, ovl_rx_start, MCP_C_CHECK + MCP_C_DMA + 4, NULL, "ovl_rx_start",
-      SETV(OVL_RX, MYRI_MCP_OVL_RX_FOLLOW), HDMA(L2E)),
+      SETV(OVL_RX, MYRI_MCP_OVL_RX_FOLLOW), HDMAD(L2E)),
     R(H_IDLE, H_IDLE, E_SENDQ, G_SQ_BAD, sq_bad, MCP_C_CHECK + MCP_C_Q, NULL, "send_bad", QG(SENDQ),
       CNT(TX_DROPPED)),
     R(H_IDLE, H_IDLE, E_SENDQ, G_SQ_PIO, send_pio, 2 * MCP_C_Q + 6, NULL, "send_pio", QG(SENDQ), QP(TX)),
     R(H_IDLE, H_FROM_HOST, E_SENDQ, G_SQ_OVL, send_dma_ovl, 2 * MCP_C_Q + MCP_C_DMA + 4, NULL, "send_dma_overlap",
-      QG(SENDQ), QP(TX), SETV(OVL_TX, 1), HDMA(E2L)),
+      QG(SENDQ), QP(TX), SETV(OVL_TX, 1), HDMAD(E2L)),
     R(H_IDLE, H_FROM_HOST, E_SENDQ, G_SQ_DMA, send_dma, MCP_C_Q + MCP_C_DMA + 4, NULL, "send_dma", QG(SENDQ),
-      HDMA(E2L)),
+      HDMAD(E2L)),
     R(H_IDLE, H_TO_HOST, E_RX_PEND, G_RX_OK, to_host, MCP_C_CHECK + MCP_C_DMA, NULL, "to_host", SETV(HELD, 0),
-      HDMA(L2E)),
+      HDMAD(L2E)),
     R(H_FROM_HOST, H_IDLE, E_DMA_INT, G_NOT_OVL_TX, from_host_done, MCP_C_Q + 2, NULL, "from_host_done", CLR(DMA_INT),
       QP(TX)),
     R(H_FROM_HOST, H_IDLE, E_DMA_INT, G_OVL_TX, from_host_done_ovl, 4, NULL, "from_host_done_overlap",
@@ -397,11 +398,11 @@ static const myri_fw_rule mcp__hdma_rules[] = {
     R(H_OVL_RX_WAIT, H_IDLE, E_OVL_RX_READY, G_OVL_RX_ABORT, ovl_rx_drop, 2, NULL, "ovl_rx_dropped",
       SETV(OVL_RX, MYRI_MCP_OVL_RX_NONE)),
     R(H_OVL_RX_WAIT, H_TO_HOST, E_OVL_RX_READY, G_OVL_RX_DONE_OK, ovl_rx_last, MCP_C_DMA + MCP_C_HCB + 4, NULL,
-      "ovl_rx_last_chunk", SETV(OVL_RX, MYRI_MCP_OVL_RX_NONE), HDMA(L2E)),
+      "ovl_rx_last_chunk", SETV(OVL_RX, MYRI_MCP_OVL_RX_NONE), HDMAD(L2E)),
     R(H_OVL_RX_WAIT, H_IDLE, E_OVL_RX_READY, G_OVL_RX_DONE, ovl_rx_drop, 2, NULL, "ovl_rx_undeliverable",
       SETV(OVL_RX, MYRI_MCP_OVL_RX_NONE)),
     R(H_OVL_RX_WAIT, H_OVL_RX, E_OVL_RX_READY, G_OVL_RX_MORE, ovl_rx_chunk, MCP_C_DMA + 4, NULL, "ovl_rx_chunk",
-      HDMA(L2E)),
+      HDMAD(L2E)),
 };
 
 enum { S_IDLE, S_ROUTE, S_BODY, S_OVL_ROUTE, S_OVL_WAIT, S_OVL_CHUNK };

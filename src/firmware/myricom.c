@@ -143,12 +143,12 @@ static uint32_t hs_status(viafw *v)
 static bool dma_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_DMA_INT); }
 static bool g_desc_ok(void *fw, myri_lanai *l) { return dma_int(l) && hs_status(VF(fw)) == MYRI_VIA_STATUS_DONE; }
 static bool g_desc_bad(void *fw, myri_lanai *l) { return dma_int(l) && hs_status(VF(fw)) != MYRI_VIA_STATUS_DONE; }
-static bool g_bad_done(void *fw, myri_lanai *l) { return dma_int(l) && VF(fw)->hs_refused; }
+static bool g_bad_done(void *fw, myri_lanai *l) { return dma_int(l) && myri_fw_get(VF(fw)->fi, VF_V_HS_REFUSED); }
 static bool g_cq_done_pend(void *fw, myri_lanai *l)
 {
-    return dma_int(l) && !VF(fw)->hs_refused && VF(fw)->hs_pending;
+    return dma_int(l) && !myri_fw_get(VF(fw)->fi, VF_V_HS_REFUSED) && myri_fw_get(VF(fw)->fi, VF_V_HS_PENDING);
 }
-static bool g_cq_done(void *fw, myri_lanai *l) { return dma_int(l) && !VF(fw)->hs_refused && !VF(fw)->hs_pending; }
+static bool g_cq_done(void *fw, myri_lanai *l) { return dma_int(l) && !myri_fw_get(VF(fw)->fi, VF_V_HS_REFUSED) && !myri_fw_get(VF(fw)->fi, VF_V_HS_PENDING); }
 static bool g_tx_ready(void *fw, myri_lanai *l) { return (void)l, VF(fw)->s_ready > 0; }
 static bool g_not_ready(void *fw, myri_lanai *l) { return (void)l, VF(fw)->s_ready == 0; }
 static bool send_int(myri_lanai *l) { return myri_viafw_isr(l, MYRI_LANAI_SEND_INT); }
@@ -238,7 +238,7 @@ static void put_ev(viafw *v, uint32_t e)
     v->evq[(v->ev_head + v->ev_n) % VF_EVQ] = e;
     if (v->ev_n < VF_EVQ) v->ev_n++;
     else v->ev_head = (v->ev_head + 1) % VF_EVQ; /* full: the oldest is lost (every event is re-derivable) */
-    myri_fw_q_put(v->fi, VF_Q_EVENTS);
+    myri_fw_q_put_v(v->fi, VF_Q_EVENTS, (int32_t)e);
 }
 static void take_ev(viafw *v)
 {
@@ -272,19 +272,19 @@ ACT(hs_cq)
     (void)l;
     uint32_t area = v->cqbase + 16u * v->cq_head;
     own(v, VF_OWN_HS);
-    v->hs_refused = false; /* completing a queued completion */
+    myri_fw_set(v->fi, VF_V_HS_REFUSED, 0); /* completing a queued completion */
     myri_viafw_done_area(v, area, &v->cq[v->cq_head]);
     myri_viafw_hdma(v, v->cq[v->cq_head].desc + MYRI_VIA_DONE_OFF, area, MYRI_LANAI_DIR_L2E, MYRI_VIA_DONE_BYTES);
     ret(v, CALL_HS);
 }
-ACT(hs_take) { (void)l, VF(fw)->hs_pending = true, myri_viafw_take_sdb(VF(fw), &VF(fw)->hs_cur); }
+ACT(hs_take) { (void)l, myri_fw_set(VF(fw)->fi, VF_V_HS_PENDING, 1), myri_viafw_take_sdb(VF(fw), &VF(fw)->hs_cur); }
 ACT(hs_ret) { (void)l, ret(VF(fw), CALL_HS); }
 ACT(hs_desc)
 {
     viafw *v = VF(fw);
     (void)l;
     own(v, VF_OWN_HS);
-    v->hs_pending = false;
+    myri_fw_set(v->fi, VF_V_HS_PENDING, 0);
     v->sb[v->s_fill] = v->hs_cur; /* the buffer is free now: the doorbell goes into it */
     v->s_used++;
     myri_viafw_hdma(v, v->sb[v->s_fill].desc, myri_viafw_sbuf(v, v->s_fill), MYRI_LANAI_DIR_E2L, MYRI_VIA_DESC_BYTES);
@@ -309,7 +309,7 @@ ACT(hs_bad)
     uint32_t b = myri_viafw_sbuf(v, v->s_fill);
     myri_viafw_read_desc(v, b, &v->sb[v->s_fill]);
     vf_done d = {v->sb[v->s_fill].desc, 0, 0, myri_viafw_send_status(v, &v->sb[v->s_fill])};
-    v->hs_refused = true; /* completing a refused descriptor: its buffer is freed after */
+    myri_fw_set(v->fi, VF_V_HS_REFUSED, 1); /* completing a refused descriptor: its buffer is freed after */
     myri_viafw_count(v, MYRI_VIA_C_TX_DROPPED);
     myri_viafw_done_area(v, b + MYRI_VIA_DONE_OFF, &d);
     myri_viafw_hdma(v, d.desc + MYRI_VIA_DONE_OFF, b + MYRI_VIA_DONE_OFF, MYRI_LANAI_DIR_L2E, MYRI_VIA_DONE_BYTES);
@@ -492,8 +492,9 @@ ACT(hr_done_last) { (void)l, hr_done(VF(fw), false); }
 #define CALLV(c) EF(SET, (c), MYRI_FW_ANY)
 #define RETV(c) EF(SET, (c), 0)
 #define OWN(o) EF(SET, VF_V_HDMA_OWNER, (o))
-#define EVP QP(VF_Q_EVENTS)
-#define HDMA(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 0)
+#define EV(e) EF(Q_PUT, VF_Q_EVENTS, VF_EV_##e) /* an event put on the Events queue, with its value */
+#define HDMA(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 0)  /* a descriptor or a completion */
+#define HDMAD(d) EF(START_HDMA, MYRI_LANAI_DIR_##d, 1) /* a message's data (firmware.h: b, for the model checker) */
 
 enum { I_RESET, I_READY };
 static const char *const myr__init_states[] = {"RESET", "READY"};
@@ -540,32 +541,32 @@ static const char *const myr__hs_states[] = {"HostSendIdle",     "HostSendGotASe
                                              "HostSendComplete"};
 static const myri_fw_rule myr__hs_rules[] = {
     R(MYRI_MYR_HS_IDLE, MYRI_MYR_HS_COMPLETE, E_HS_CALLED, G_CQ_GO, hs_cq, 14 + 8, NULL, "write_completion",
-      OWN(VF_OWN_HS), HDMA(L2E), RETV(CALL_HS)),
+      OWN(VF_OWN_HS), SETV(VF_V_HS_REFUSED, 0), HDMA(L2E), RETV(CALL_HS)),
     R(MYRI_MYR_HS_IDLE, MYRI_MYR_HS_GOT, E_HS_CALLED, G_SDB_GO, hs_take, 10, myri_viafw_x_db, "take_doorbell",
-      QG(VF_Q_SDB), CNT(MYRI_VIA_C_DOORBELLS)),
+      SETV(VF_V_HS_PENDING, 1), QG(VF_Q_SDB), CNT(MYRI_VIA_C_DOORBELLS)),
     R(MYRI_MYR_HS_IDLE, MYRI_MYR_HS_IDLE, E_HS_CALLED, G_HS_NOTHING, hs_ret, C_CALL, NULL, "nothing_return",
       RETV(CALL_HS)),
     R(MYRI_MYR_HS_GOT, MYRI_MYR_HS_FULL, E_TRUE, G_NO_SBUF, hs_ret, C_CALL, NULL, "full_return", RETV(CALL_HS)),
     R(MYRI_MYR_HS_GOT, MYRI_MYR_HS_COMPLETE, E_TRUE, G_CQ_GO, hs_cq, 14 + 8, NULL, "completion_first", OWN(VF_OWN_HS),
-      HDMA(L2E), RETV(CALL_HS)),
+      SETV(VF_V_HS_REFUSED, 0), HDMA(L2E), RETV(CALL_HS)),
     R(MYRI_MYR_HS_GOT, MYRI_MYR_HS_BUSY, E_TRUE, G_HDMA_BUSY, hs_ret, C_CALL, NULL, "dma_busy_return",
       RETV(CALL_HS)),
     R(MYRI_MYR_HS_GOT, MYRI_MYR_HS_DESC, E_TRUE, G_HDMA_FREE, hs_desc, 14 + C_CALL, NULL, "fetch_descriptor",
-      OWN(VF_OWN_HS), HDMA(E2L), RETV(CALL_HS)),
+      OWN(VF_OWN_HS), SETV(VF_V_HS_PENDING, 0), HDMA(E2L), RETV(CALL_HS)),
     R(MYRI_MYR_HS_FULL, MYRI_MYR_HS_GOT, E_HS_CALLED, G_TRUE, none, 2, NULL, "buffer_freed", NOP),
     R(MYRI_MYR_HS_BUSY, MYRI_MYR_HS_GOT, E_HS_CALLED, G_TRUE, none, 2, NULL, "dma_freed", NOP),
     R(MYRI_MYR_HS_DESC, MYRI_MYR_HS_DMA, E_HS_CALLED, G_DESC_OK, hs_data, 14 + C_CALL, myri_viafw_x_desc,
-      "fetch_data", CLR(DMA_INT), HDMA(E2L), RETV(CALL_HS)),
+      "fetch_data", CLR(DMA_INT), HDMAD(E2L), RETV(CALL_HS)),
     R(MYRI_MYR_HS_DESC, MYRI_MYR_HS_COMPLETE, E_HS_CALLED, G_DESC_BAD, hs_bad, 14 + C_CALL + 8, myri_viafw_x_desc,
-      "refuse_descriptor", CLR(DMA_INT), CNT(MYRI_VIA_C_TX_DROPPED), HDMA(L2E), RETV(CALL_HS)),
+      "refuse_descriptor", CLR(DMA_INT), SETV(VF_V_HS_REFUSED, 1), CNT(MYRI_VIA_C_TX_DROPPED), HDMA(L2E), RETV(CALL_HS)),
     R(MYRI_MYR_HS_DMA, MYRI_MYR_HS_IDLE, E_HS_CALLED, G_TRUE, hs_filled, 4 + 2 * C_EV + C_CALL, NULL, "data_in_sram",
-      CLR(DMA_INT), QP(VF_Q_TX), OWN(VF_OWN_NONE), EVP, EVP, RETV(CALL_HS)),
+      CLR(DMA_INT), QP(VF_Q_TX), OWN(VF_OWN_NONE), EV(TX_READY), EV(HDMA_FREE), RETV(CALL_HS)),
     R(MYRI_MYR_HS_COMPLETE, MYRI_MYR_HS_IDLE, E_HS_CALLED, G_BAD_DONE, hs_bad_done, 4 + 2 * C_EV + C_CALL, NULL,
-      "refused_done", CLR(DMA_INT), OWN(VF_OWN_NONE), EVP, EVP, RETV(CALL_HS)),
+      "refused_done", CLR(DMA_INT), OWN(VF_OWN_NONE), EV(TX_FREE), EV(HDMA_FREE), RETV(CALL_HS)),
     R(MYRI_MYR_HS_COMPLETE, MYRI_MYR_HS_GOT, E_HS_CALLED, G_CQ_DONE_PEND, hs_cq_done_go_on, 4 + C_EV, NULL,
-      "completion_done_go_on", CLR(DMA_INT), QG(VF_Q_CQ), OWN(VF_OWN_NONE), EVP),
+      "completion_done_go_on", CLR(DMA_INT), QG(VF_Q_CQ), OWN(VF_OWN_NONE), EV(HDMA_FREE)),
     R(MYRI_MYR_HS_COMPLETE, MYRI_MYR_HS_IDLE, E_HS_CALLED, G_CQ_DONE, hs_cq_done, 4 + C_EV + C_CALL, NULL,
-      "completion_done", CLR(DMA_INT), QG(VF_Q_CQ), OWN(VF_OWN_NONE), EVP, RETV(CALL_HS)),
+      "completion_done", CLR(DMA_INT), QG(VF_Q_CQ), OWN(VF_OWN_NONE), EV(HDMA_FREE), RETV(CALL_HS)),
 };
 
 static const char *const myr__ns_states[] = {"NetSendIdle", "NetSendBusy"};
@@ -575,9 +576,9 @@ static const myri_fw_rule myr__ns_rules[] = {
     R(MYRI_MYR_NS_IDLE, MYRI_MYR_NS_IDLE, E_NS_CALLED, G_NOT_READY, ns_ret, C_CALL, NULL, "nothing_return",
       RETV(CALL_NS)),
     R(MYRI_MYR_NS_BUSY, MYRI_MYR_NS_IDLE, E_NS_CALLED, G_MORE_READY, ns_sent_more, 16 + C_EV + C_CALL, NULL,
-      "sent_more", CLR(SEND_INT), QP(VF_Q_CQ), QG(VF_Q_TX), CNT(MYRI_VIA_C_TX_SENT), EVP, EVP, RETV(CALL_NS)),
+      "sent_more", CLR(SEND_INT), QP(VF_Q_CQ), QG(VF_Q_TX), CNT(MYRI_VIA_C_TX_SENT), EV(TX_READY), EV(TX_FREE), RETV(CALL_NS)),
     R(MYRI_MYR_NS_BUSY, MYRI_MYR_NS_IDLE, E_NS_CALLED, G_LAST_READY, ns_sent_last, 16 + C_EV + C_CALL, NULL,
-      "sent_last", CLR(SEND_INT), QP(VF_Q_CQ), QG(VF_Q_TX), CNT(MYRI_VIA_C_TX_SENT), EVP, RETV(CALL_NS)),
+      "sent_last", CLR(SEND_INT), QP(VF_Q_CQ), QG(VF_Q_TX), CNT(MYRI_VIA_C_TX_SENT), EV(TX_FREE), RETV(CALL_NS)),
 };
 
 #define NR_DROP(g, act, k, name)                                                                                  \
@@ -596,7 +597,7 @@ static const myri_fw_rule myr__nr_rules[] = {
     NR_DROP(G_RX_TYPE, nr_type, MYRI_VIA_C_DROP_TYPE, "drop_type"),
     NR_DROP(G_RX_VI, nr_vi, MYRI_VIA_C_DROP_VI, "drop_vi"),
     R(MYRI_MYR_NR_DMA, MYRI_MYR_NR_DONE, E_NR_CALLED, G_RX_GOOD, nr_got, 10 + C_EV, myri_viafw_x_rx, "received",
-      CLR(RECV_INT), QP(VF_Q_RX), EVP),
+      CLR(RECV_INT), QP(VF_Q_RX), EV(RX_READY)),
     R(MYRI_MYR_NR_DMA, MYRI_MYR_NR_DMA, E_NR_CALLED, G_TRUE, nr_ret, C_CALL, NULL, "nothing_return", RETV(CALL_NR)),
     R(MYRI_MYR_NR_DONE, MYRI_MYR_NR_DMA, E_TRUE, G_RBUF_FREE, nr_arm, 4 + C_CALL, NULL, "arm_next", ARM,
       RETV(CALL_NR)),
@@ -614,21 +615,21 @@ static const myri_fw_rule myr__hr_rules[] = {
     R(MYRI_MYR_HR_IDLE, MYRI_MYR_HR_IDLE, E_HR_CALLED, G_RX_NONE, hr_ret, C_CALL, NULL, "nothing_return",
       RETV(CALL_HR)),
     R(MYRI_MYR_HR_GOT, MYRI_MYR_HR_IDLE, E_TRUE, G_HR_NO_DESC, hr_no_desc, 10 + C_EV, NULL, "drop_no_descriptor",
-      CNT(MYRI_VIA_C_DROP_NO_DESC), QG(VF_Q_RX), EVP, RETV(CALL_HR)),
+      CNT(MYRI_VIA_C_DROP_NO_DESC), QG(VF_Q_RX), EV(RX_FREE), RETV(CALL_HR)),
     R(MYRI_MYR_HR_GOT, MYRI_MYR_HR_BUSY, E_TRUE, G_HR_BUSY, hr_ret, C_CALL, NULL, "dma_busy_return", RETV(CALL_HR)),
     R(MYRI_MYR_HR_GOT, MYRI_MYR_HR_DESC, E_TRUE, G_HR_GO, hr_desc, 14 + C_CALL, NULL, "fetch_descriptor",
       OWN(VF_OWN_HR), QG(VF_Q_POSTED), HDMA(E2L), RETV(CALL_HR)),
     R(MYRI_MYR_HR_BUSY, MYRI_MYR_HR_GOT, E_HR_CALLED, G_TRUE, none, 2, NULL, "dma_freed", NOP),
     R(MYRI_MYR_HR_DESC, MYRI_MYR_HR_DMA, E_HR_CALLED, G_FITS, hr_data, 14 + C_CALL, myri_viafw_x_desc, "data_to_host",
-      CLR(DMA_INT), HDMA(L2E), RETV(CALL_HR)),
+      CLR(DMA_INT), HDMAD(L2E), RETV(CALL_HR)),
     R(MYRI_MYR_HR_DESC, MYRI_MYR_HR_COMPLETE, E_HR_CALLED, G_NOFIT, hr_trunc, 14 + C_CALL + 8, myri_viafw_x_desc,
       "truncated", CLR(DMA_INT), CNT(MYRI_VIA_C_DROP_TOO_LONG), HDMA(L2E), RETV(CALL_HR)),
     R(MYRI_MYR_HR_DMA, MYRI_MYR_HR_COMPLETE, E_HR_CALLED, G_TRUE, hr_deliver, 14 + C_CALL + 8, NULL, "complete",
       CLR(DMA_INT), CNT(MYRI_VIA_C_RX_GOOD), HDMA(L2E), RETV(CALL_HR)),
     R(MYRI_MYR_HR_COMPLETE, MYRI_MYR_HR_IDLE, E_HR_CALLED, G_MORE_RX, hr_done_more, 6 + 3 * C_EV + C_CALL, NULL,
-      "done_more", CLR(DMA_INT), QG(VF_Q_RX), EVP, OWN(VF_OWN_NONE), EVP, EVP, RETV(CALL_HR)),
+      "done_more", CLR(DMA_INT), QG(VF_Q_RX), EV(RX_FREE), OWN(VF_OWN_NONE), EV(HDMA_FREE), EV(RX_READY), RETV(CALL_HR)),
     R(MYRI_MYR_HR_COMPLETE, MYRI_MYR_HR_IDLE, E_HR_CALLED, G_LAST_RX, hr_done_last, 6 + 2 * C_EV + C_CALL, NULL,
-      "done_last", CLR(DMA_INT), QG(VF_Q_RX), EVP, OWN(VF_OWN_NONE), EVP, RETV(CALL_HR)),
+      "done_last", CLR(DMA_INT), QG(VF_Q_RX), EV(RX_FREE), OWN(VF_OWN_NONE), EV(HDMA_FREE), RETV(CALL_HR)),
 };
 
 static const myri_fw_machine myr__machines[MYRI_MYR_NMACHINES] = {
@@ -656,6 +657,9 @@ static const myri_fw_name myr__vars[VF_NVARS] = {
     {"call_hostReceive", "non-zero while a call of hostReceive runs", 0},
     {"call_netReceive", "non-zero while a call of netReceive runs", 0},
     {"hdma_owner", "who holds the host-DMA engine: NONE, HOST_SEND, HOST_RECEIVE", 0},
+    {"hs_pending", "hostSend holds a taken doorbell not yet started", 0},
+    {"hs_refused", "hostSend completes a refused descriptor (its buffer is freed after)", 0},
+    {"req_data", "(unused by the myricom)", 0},
 };
 
 const myri_fw_def myri_myricom_def = {

@@ -1,0 +1,322 @@
+/* verify_run.c -- SPIN on a generated model: spin -a, the C compiler, pan,
+ * and pan's report read back (pan exits 0 even when it finds an error, so
+ * the verdict comes from its "errors:" line).  See docs/VERIFY.md. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verify/verify_int.h"
+
+static const myri_vabs *const vrun__abs[] = {&myri_vabs_lcp, &myri_vabs_myricom, &myri_vabs_mcp};
+#define VRUN_NABS (sizeof vrun__abs / sizeof vrun__abs[0])
+
+size_t myri_verify_nfirmwares(void) { return VRUN_NABS; }
+const char *myri_verify_firmware(size_t i) { return i < VRUN_NABS ? vrun__abs[i]->firmware : NULL; }
+
+static const myri_vabs *vrun__find(const char *fw)
+{
+    for (size_t i = 0; fw && i < VRUN_NABS; i++)
+        if (!strcmp(vrun__abs[i]->firmware, fw)) return vrun__abs[i];
+    return NULL;
+}
+
+const myri_verify_prop *myri_verify_props(const char *fw, size_t *n)
+{
+    const myri_vabs *a = vrun__find(fw);
+    if (n) *n = a ? a->nprops : 0;
+    return a ? a->props : NULL;
+}
+
+void myri_verify_bounds_default(myri_verify_bounds *b)
+{
+    /* Two sends let a second send's host DMA meet the first one's send DMA; one frame lets a receive meet
+     * them.  Ticks (timed variant): a/b = 1 of seed 000 with 4 KiB messages as 4 ticks each way, and a
+     * descriptor or completion transfer as 1 (assumption: about a quarter of a 4 KiB transfer, which is
+     * mostly the DMA's setup, seed 004 Table 2). */
+    *b = (myri_verify_bounds){.sends = 2, .frames = 1, .timed = false, .hdma_ticks = 4, .sdma_ticks = 4,
+                              .small_ticks = 1};
+}
+
+static myri_status vrun__check_bounds(const myri_verify_bounds *b)
+{
+    if (!b || b->sends < 1 || b->sends > 8 || b->frames > 8) return MYRI_ERANGE;
+    if (b->timed && (b->hdma_ticks < 1 || b->sdma_ticks < 1 || b->small_ticks > 1000 || b->hdma_ticks > 1000 ||
+                     b->sdma_ticks > 1000))
+        return MYRI_ERANGE;
+    return MYRI_OK;
+}
+
+myri_status myri_verify_model(const char *fw, const myri_verify_bounds *b, FILE *out, char *err, size_t errlen)
+{
+    const myri_vabs *a = vrun__find(fw);
+    if (!a) {
+        snprintf(err, errlen, "unknown firmware '%s'; expected lcp, myricom or mcp", fw ? fw : "(null)");
+        return MYRI_ERANGE;
+    }
+    if (vrun__check_bounds(b)) {
+        snprintf(err, errlen, "bounds out of range: sends 1..8, frames 0..8, ticks 1..1000");
+        return MYRI_ERANGE;
+    }
+    return myri_vgen_write(a, b, out, err, errlen);
+}
+
+/* ---- running the tools --------------------------------------------------------------------------- */
+
+static double vrun__now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs argv in dir with stdout and stderr to file out (NULL: /dev/null); returns the exit status or -1. */
+static int vrun__exec(const char *dir, char *const argv[], const char *out)
+{
+    pid_t p = fork();
+    if (p < 0) return -1;
+    if (p == 0) {
+        if (chdir(dir) != 0) _exit(127);
+        if (!freopen(out ? out : "/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin)) _exit(127);
+        if (dup2(fileno(stdout), 2) < 0) _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(p, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static bool vrun__tool(const char *name, char *const argv[])
+{
+    (void)name;
+    return vrun__exec("/", argv, NULL) == 0;
+}
+
+bool myri_verify_have_spin(char *why, size_t whylen)
+{
+    char *spin[] = {"spin", "-V", NULL}, *cc[] = {"cc", "--version", NULL};
+    if (!vrun__tool("spin", spin)) {
+        snprintf(why, whylen, "spin is not installed (Debian package 'spin'; make deps installs it)");
+        return false;
+    }
+    if (!vrun__tool("cc", cc)) {
+        snprintf(why, whylen, "no C compiler 'cc' to build SPIN's verifier");
+        return false;
+    }
+    return true;
+}
+
+static char *vrun__slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    for (int c; s && (c = fgetc(f)) != EOF;) {
+        if (n + 2 > cap) {
+            char *t = realloc(s, cap *= 2);
+            if (!t) break;
+            s = t;
+        }
+        s[n++] = (char)c;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static uint64_t vrun__num_before(const char *text, const char *label)
+{
+    const char *p = strstr(text, label);
+    if (!p) return 0;
+    while (p > text && p[-1] == ' ') p--;
+    while (p > text && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')) p--;
+    return (uint64_t)strtod(p, NULL);
+}
+
+/* Reads pan's report into r. */
+static myri_status vrun__parse(const char *text, myri_verify_result *r)
+{
+    const char *e = strstr(text, "errors: ");
+    if (!e) return MYRI_EIO;
+    r->error = strtoul(e + 8, NULL, 10) > 0;
+    r->states = vrun__num_before(text, "states, stored");
+    r->transitions = vrun__num_before(text, "transitions (= ");
+    const char *m = strstr(text, "total actual memory usage");
+    if (m) {
+        const char *p = m;
+        while (p > text && p[-1] != '\n') p--;
+        r->memory_mb = strtod(p, NULL);
+    }
+    r->depth_limited = strstr(text, "max search depth too small") != NULL;
+    return MYRI_OK;
+}
+
+/* The counterexample: the MSC lines of SPIN's replay of the trail. */
+static void vrun__trail(const char *dir, const char *claim, myri_verify_result *r)
+{
+    char out[512], path[512];
+    r->trail[0] = 0;
+    /* SPIN replays with the model's first claim: a copy with only this one. */
+    snprintf(path, sizeof path, "%s/model.pml", dir);
+    char *model = vrun__slurp(path);
+    snprintf(path, sizeof path, "%s/replay.pml", dir);
+    FILE *f = model ? fopen(path, "w") : NULL;
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "ltl %s ", claim);
+    for (char *line = model, *next; f && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        if (strncmp(line, "ltl ", 4) || !strncmp(line, prefix, strlen(prefix))) fprintf(f, "%s\n", line);
+    }
+    free(model);
+    if (!f || fclose(f) != 0) return;
+    snprintf(out, sizeof out, "%s/trail.txt", dir);
+    char *argv[] = {"spin", "-t", "-k", "model.pml.trail", "replay.pml", NULL};
+    if (vrun__exec(dir, argv, out) != 0) return;
+    char *t = vrun__slurp(out);
+    if (!t) return;
+    size_t n = 0;
+    for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
+        char *m = strstr(line, "MSC: ");
+        if (!m) continue;
+        int w = snprintf(r->trail + n, sizeof r->trail - n, "%s\n", m + 5);
+        if (w < 0 || (size_t)w >= sizeof r->trail - n) break;
+        n += (size_t)w;
+    }
+    free(t);
+}
+
+static void vrun__claim_id(const char *name, char *id, size_t n)
+{
+    size_t k = snprintf(id, n, "p_");
+    for (const char *c = name; *c && k + 1 < n; c++) id[k++] = *c == '-' ? '_' : *c;
+    id[k] = 0;
+}
+
+static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_verify_result *r, char *err,
+                              size_t errlen)
+{
+    char id[64], out[512];
+    vrun__claim_id(p->name, id, sizeof id);
+    snprintf(out, sizeof out, "%s/pan_%s.txt", dir, id);
+    char *safety[] = {"./pan", "-m200000", "-w18", "-N", id, NULL};
+    char *live[] = {"./pan", "-m200000", "-w18", "-a", "-f", "-N", id, NULL};
+    memset(r, 0, sizeof *r);
+    r->prop = p;
+    double t0 = vrun__now();
+    int rc = vrun__exec(dir, p->kind == MYRI_VERIFY_LIVE ? live : safety, out);
+    r->seconds = vrun__now() - t0;
+    char *text = vrun__slurp(out);
+    if (rc < 0 || !text || vrun__parse(text, r)) {
+        snprintf(err, errlen, "pan failed on %s (exit %d); its report is %s", p->name, rc, out);
+        free(text);
+        return MYRI_EIO;
+    }
+    free(text);
+    if (p->kind == MYRI_VERIFY_REACH) r->verdict = r->error ? "reachable" : "unreachable";
+    else r->verdict = r->error ? "violated" : "holds";
+    if (r->error) vrun__trail(dir, id, r);
+    return MYRI_OK;
+}
+
+/* Writes the model into a fresh directory and builds pan there. */
+static myri_status vrun__build(const char *fw, const myri_verify_bounds *b, char *dir, char *err, size_t errlen)
+{
+    if (!myri_verify_have_spin(err, errlen)) return MYRI_ENOTFOUND;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, 256, "%s/myri-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(err, errlen, "cannot make a directory for SPIN: %s", strerror(errno));
+        return MYRI_EIO;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/model.pml", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return MYRI_EIO;
+    myri_status s = myri_verify_model(fw, b, f, err, errlen);
+    if (fclose(f) != 0 && !s) s = MYRI_EIO;
+    if (s) return s;
+    char *spin[] = {"spin", "-a", "model.pml", NULL};
+    char *cc[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", "pan", "pan.c", NULL};
+    char log[512];
+    snprintf(log, sizeof log, "%s/spin.txt", dir);
+    if (vrun__exec(dir, spin, log) != 0) {
+        snprintf(err, errlen, "spin -a rejected the generated model (see %s)", log);
+        return MYRI_EIO;
+    }
+    snprintf(log, sizeof log, "%s/cc.txt", dir);
+    if (vrun__exec(dir, cc, log) != 0) {
+        snprintf(err, errlen, "the C compiler failed on SPIN's pan.c (see %s)", log);
+        return MYRI_EIO;
+    }
+    return MYRI_OK;
+}
+
+static void vrun__clean(const char *dir)
+{
+    const char *keep = getenv("MYRI_VERIFY_KEEP");
+    if (keep && *keep) {
+        fprintf(stderr, "myri verify: kept %s\n", dir);
+        return;
+    }
+    char *rm[] = {"rm", "-rf", (char *)dir, NULL};
+    vrun__exec("/", rm, NULL);
+}
+
+myri_status myri_verify_run(const char *fw, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
+                            size_t max, size_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    const myri_vabs *a = vrun__find(fw);
+    if (!a) {
+        snprintf(err, errlen, "unknown firmware '%s'; expected lcp, myricom or mcp", fw ? fw : "(null)");
+        return MYRI_ERANGE;
+    }
+    bool found = !only;
+    for (size_t i = 0; only && i < a->nprops; i++) found |= !strcmp(a->props[i].name, only);
+    if (!found) {
+        snprintf(err, errlen, "%s has no property '%s'", fw, only);
+        return MYRI_ERANGE;
+    }
+    char dir[256];
+    myri_status s = vrun__build(fw, b, dir, err, errlen);
+    for (size_t i = 0; !s && i < a->nprops && *n < max; i++) {
+        if (only && strcmp(a->props[i].name, only)) continue;
+        s = vrun__prop(dir, &a->props[i], &out[*n], err, errlen);
+        if (!s) (*n)++;
+    }
+    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
+    return s;
+}
+
+myri_status myri_verify_min_time(const char *fw, const myri_verify_bounds *b, uint32_t *ticks, double *seconds,
+                                 char *err, size_t errlen)
+{
+    myri_verify_bounds t = *b;
+    t.timed = true;
+    t.frames = 0;
+    *ticks = 0;
+    char dir[256] = "";
+    double t0 = vrun__now();
+    myri_status s = vrun__build(fw, &t, dir, err, errlen);
+    if (!s) {
+        char out[512];
+        snprintf(out, sizeof out, "%s/pan_time.txt", dir);
+        char *argv[] = {"./pan", "-m200000", "-N", "p_deadlock", NULL};
+        if (vrun__exec(dir, argv, out) < 0) s = MYRI_EIO;
+        char *text = s ? NULL : vrun__slurp(out);
+        for (char *p = text; p && (p = strstr(p, "MINCLOCK ")); p += 9) *ticks = (uint32_t)strtoul(p + 9, NULL, 10);
+        if (!text) s = s ? s : MYRI_EIO;
+        free(text);
+    }
+    *seconds = vrun__now() - t0;
+    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
+    return s;
+}
