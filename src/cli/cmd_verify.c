@@ -17,7 +17,8 @@
 static const char verify__usage[] =
     "usage: myri verify FIRMWARE [--property NAME] [--sends N] [--frames N] [--json]\n"
     "       myri verify FIRMWARE --model [--sends N] [--frames N]\n"
-    "       myri verify FIRMWARE --timed [--sends N] [--json]\n\n"
+    "       myri verify FIRMWARE --timed [--sends N] [--json]\n"
+    "       myri verify lcp|myricom --paper [--property NAME] [--json]\n\n"
     "Model-checks a firmware's own state-machine tables with SPIN (Debian's 'spin'; make deps installs it):\n"
     "FIRMWARE is lcp, myricom or mcp.  The tables the simulator runs are turned into Promela (one proctype\n"
     "per module, the polling loop, the DMA engines, the host and the network as processes) and every\n"
@@ -27,6 +28,8 @@ static const char verify__usage[] =
     "  --sends N        sends the host posts (1..8, default 2)\n"
     "  --frames N       frames the network delivers (0..8, default 1)\n"
     "  --model          print the generated Promela and stop\n"
+    "  --paper          check the paper's own Promela instead (figures 7, 8, 13, 14 completed from its prose):\n"
+    "                   the printed formulas as reachability questions and as SPIN checks them (1A-all ...)\n"
     "  --timed          the timed variant: the least ticks in which N sends complete (engines take ticks,\n"
     "                   the CPU none), and the throughput it implies beside seed 000's formulas\n"
     "  --json           one JSON object: firmware, sends, frames, properties [{name, formula, verdict,\n"
@@ -38,7 +41,7 @@ static const char verify__usage[] =
 typedef struct verify__args {
     myri_cli cli;
     const char *fw, *prop;
-    bool model, timed;
+    bool model, timed, paper;
     myri_verify_bounds b;
 } verify__args;
 
@@ -46,8 +49,9 @@ static int verify__parse(int argc, char **argv, verify__args *a)
 {
     memset(a, 0, sizeof *a);
     myri_verify_bounds_default(&a->b);
-    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL;
+    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL;
     myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
+                           {"paper", false, &paper},
                            {"sends", true, &sends}, {"frames", true, &frames}};
     int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
     if (rc || a->cli.help) return rc;
@@ -68,7 +72,7 @@ static int verify__parse(int argc, char **argv, verify__args *a)
         }
         a->b.frames = (uint32_t)v;
     }
-    a->model = model != NULL, a->timed = timed != NULL;
+    a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL;
     if (a->cli.npositional != 1) {
         fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");
         return MYRI_EXIT_INPUT;
@@ -78,7 +82,11 @@ static int verify__parse(int argc, char **argv, verify__args *a)
         fprintf(stderr, "myri verify: unknown firmware '%s'; expected lcp, myricom or mcp\n", a->fw);
         return MYRI_EXIT_INPUT;
     }
-    if ((a->model && (a->timed || a->prop || a->cli.json)) || (a->timed && a->prop)) {
+    if (a->paper && strcmp(a->fw, "lcp") && strcmp(a->fw, "myricom")) {
+        fprintf(stderr, "myri verify: --paper: the paper gives Promela for lcp and myricom, not '%s'\n", a->fw);
+        return MYRI_EXIT_INPUT;
+    }
+    if ((a->model && (a->timed || a->prop || a->cli.json || a->paper)) || (a->timed && (a->prop || a->paper))) {
         fprintf(stderr, "myri verify: --model, --timed and --property go alone (--json with --timed or a check)\n");
         return MYRI_EXIT_INPUT;
     }
@@ -106,6 +114,7 @@ static void verify__json(const verify__args *a, const myri_verify_result *r, siz
     myri_json *j = myri_json_create(stdout, false);
     myri_json_obj_begin(j);
     myri_json_kstr(j, "firmware", a->fw);
+    myri_json_kstr(j, "model", a->paper ? "paper" : "tables");
     myri_json_kuint(j, "sends", a->b.sends);
     myri_json_kuint(j, "frames", a->b.frames);
     myri_json_key(j, "properties");
@@ -135,8 +144,9 @@ static void verify__json(const verify__args *a, const myri_verify_result *r, siz
 
 static void verify__text(const verify__args *a, const myri_verify_result *r, size_t n, double total)
 {
-    printf("myri verify %s: the firmware's own tables, %" PRIu32 " send(s) and %" PRIu32 " frame(s), SPIN\n\n",
-           a->fw, a->b.sends, a->b.frames);
+    printf("myri verify %s: %s, %" PRIu32 " send(s) and %" PRIu32 " frame(s), SPIN\n\n", a->fw,
+           a->paper ? "the paper's Promela (figures completed from its prose: verify/paper)" : "the firmware's own tables",
+           a->b.sends, a->b.frames);
     printf("%-10s %-12s %-12s %10s %12s %9s %8s  %s\n", "property", "verdict", "paper", "states", "transitions",
            "memory_MB", "seconds", "meaning");
     for (size_t i = 0; i < n; i++)
@@ -229,7 +239,8 @@ int myri_cmd_verify(int argc, char **argv)
     if (!r) return MYRI_EXIT_FAIL;
     size_t n = 0;
     double t0 = verify__now();
-    myri_status s = myri_verify_run(a.fw, &a.b, a.prop, r, VERIFY_MAXP, &n, err, sizeof err);
+    myri_status s = (a.paper ? myri_verify_paper : myri_verify_run)(a.fw, &a.b, a.prop, r, VERIFY_MAXP, &n, err,
+                                                                     sizeof err);
     double total = verify__now() - t0;
     if (s == MYRI_ERANGE) {
         fprintf(stderr, "myri verify: %s\n", err);

@@ -79,6 +79,12 @@ typedef struct myri_verify_result {
 myri_status myri_verify_run(const char *fw, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
                             size_t max, size_t *n, char *err, size_t errlen);
 
+/* The same with the paper's own Promela (verify/paper: figures 7, 8, 13 and 14 completed from its prose),
+ * for lcp and myricom: the printed formulas as reachability questions, and as SPIN checks them (on every run:
+ * 1A-all ...), mutex, deadlock and progress. */
+myri_status myri_verify_paper(const char *fw, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
+                              size_t max, size_t *n, char *err, size_t errlen);
+
 /* Timed variant: the least number of ticks in which all b->sends sends
  * complete (by bisection over a bound on the clock; b->timed is set).
  * *ticks = 0 when none completes. */

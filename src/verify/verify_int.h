@@ -55,6 +55,17 @@ typedef struct myri_vabs {
 
 extern const myri_vabs myri_vabs_lcp, myri_vabs_myricom, myri_vabs_mcp;
 
+/* Runs SPIN on a model text (verify_run.c): the properties (all, or `only`) as its ltl blocks p_<name>. */
+myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_prop *props, size_t nprops,
+                            const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
+                            size_t errlen);
+/* Runs SPIN on the model generated from a (for tests: a mutated firmware). */
+myri_status myri_vrun_abs(const myri_vabs *a, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
+                          size_t max, size_t *n, char *err, size_t errlen);
+/* The paper's models (the .pml files of verify/paper, built into the library) and their properties (verify_paper.c). */
+extern const char myri_verify_paper_lcp[], myri_verify_paper_myricom[];
+const myri_verify_prop *myri_vpaper_props(const char *fw, size_t *n, const char **model);
+
 /* Writes the model of a with bounds b (verify_gen.c). */
 myri_status myri_vgen_write(const myri_vabs *a, const myri_verify_bounds *b, FILE *out, char *err, size_t errlen);
 

@@ -183,10 +183,18 @@ static void vrun__trail(const char *dir, const char *claim, myri_verify_result *
     char *t = vrun__slurp(out);
     if (!t) return;
     size_t n = 0;
+    bool msc = strstr(t, "MSC: ") != NULL;
     for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n")) {
+        /* The generated models print each step (MSC lines); for the paper's, the last values of the
+         * *_state variables and the interrupt bits. */
         char *m = strstr(line, "MSC: ");
-        if (!m) continue;
-        int w = snprintf(r->trail + n, sizeof r->trail - n, "%s\n", m + 5);
+        const char *what = m ? m + 5 : NULL;
+        if (!msc && line[0] == '\t' && (strstr(line, "_state = ") || strstr(line, "_int = "))) {
+            while (*line == '\t') line++;
+            what = line;
+        }
+        if (!what) continue;
+        int w = snprintf(r->trail + n, sizeof r->trail - n, "%s%s\n", msc ? "" : "at the end: ", what);
         if (w < 0 || (size_t)w >= sizeof r->trail - n) break;
         n += (size_t)w;
     }
@@ -226,29 +234,31 @@ static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_v
     return MYRI_OK;
 }
 
-/* Writes the model into a fresh directory and builds pan there. */
-static myri_status vrun__build(const char *fw, const myri_verify_bounds *b, char *dir, char *err, size_t errlen)
+/* Writes the model text into a fresh directory and builds pan there.  noreduce: a model with rendezvous
+ * checked under fairness needs partial-order reduction off (the paper's). */
+static myri_status vrun__build(const char *text, bool noreduce, char *dir, char *err, size_t errlen)
 {
     if (!myri_verify_have_spin(err, errlen)) return MYRI_ENOTFOUND;
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, 256, "%s/myri-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "cannot make a directory for SPIN: %s", strerror(errno));
+        dir[0] = 0;
         return MYRI_EIO;
     }
     char path[512];
     snprintf(path, sizeof path, "%s/model.pml", dir);
     FILE *f = fopen(path, "w");
     if (!f) return MYRI_EIO;
-    myri_status s = myri_verify_model(fw, b, f, err, errlen);
-    if (fclose(f) != 0 && !s) s = MYRI_EIO;
-    if (s) return s;
+    fputs(text, f);
+    if (fclose(f) != 0) return MYRI_EIO;
     char *spin[] = {"spin", "-a", "model.pml", NULL};
-    char *cc[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", "pan", "pan.c", NULL};
+    char *cc[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", "pan", "pan.c",
+                  noreduce ? "-DNOREDUCE" : NULL, NULL};
     char log[512];
     snprintf(log, sizeof log, "%s/spin.txt", dir);
     if (vrun__exec(dir, spin, log) != 0) {
-        snprintf(err, errlen, "spin -a rejected the generated model (see %s)", log);
+        snprintf(err, errlen, "spin -a rejected the model (see %s)", log);
         return MYRI_EIO;
     }
     snprintf(log, sizeof log, "%s/cc.txt", dir);
@@ -257,6 +267,24 @@ static myri_status vrun__build(const char *fw, const myri_verify_bounds *b, char
         return MYRI_EIO;
     }
     return MYRI_OK;
+}
+
+/* The generated model of fw as text (malloc'd). */
+static myri_status vrun__text(const myri_vabs *a, const myri_verify_bounds *b, char **text, char *err,
+                              size_t errlen)
+{
+    size_t len = 0;
+    *text = NULL;
+    FILE *f = open_memstream(text, &len);
+    if (!f) return MYRI_ENOMEM;
+    myri_status s = vrun__check_bounds(b) ? MYRI_ERANGE : myri_vgen_write(a, b, f, err, errlen);
+    if (s == MYRI_ERANGE && !*err) snprintf(err, errlen, "bounds out of range: sends 1..8, frames 0..8");
+    if (fclose(f) != 0 && !s) s = MYRI_EIO;
+    if (s) {
+        free(*text);
+        *text = NULL;
+    }
+    return s;
 }
 
 static void vrun__clean(const char *dir)
@@ -270,6 +298,43 @@ static void vrun__clean(const char *dir)
     vrun__exec("/", rm, NULL);
 }
 
+myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_prop *props, size_t nprops,
+                            const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
+                            size_t errlen)
+{
+    *n = 0;
+    char dir[256] = "";
+    myri_status s = vrun__build(text, noreduce, dir, err, errlen);
+    for (size_t i = 0; !s && i < nprops && *n < max; i++) {
+        if (only && strcmp(props[i].name, only)) continue;
+        s = vrun__prop(dir, &props[i], &out[*n], err, errlen);
+        if (!s) (*n)++;
+    }
+    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
+    return s;
+}
+
+static myri_status vrun__only(const myri_verify_prop *props, size_t n, const char *fw, const char *only, char *err,
+                              size_t errlen)
+{
+    bool found = !only;
+    for (size_t i = 0; only && i < n; i++) found |= !strcmp(props[i].name, only);
+    if (!found) snprintf(err, errlen, "%s has no property '%s'", fw, only);
+    return found ? MYRI_OK : MYRI_ERANGE;
+}
+
+myri_status myri_vrun_abs(const myri_vabs *a, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
+                          size_t max, size_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    myri_status s = vrun__only(a->props, a->nprops, a->firmware, only, err, errlen);
+    char *text = NULL;
+    if (!s) s = vrun__text(a, b, &text, err, errlen);
+    if (!s) s = myri_vrun_props(text, false, a->props, a->nprops, only, out, max, n, err, errlen);
+    free(text);
+    return s;
+}
+
 myri_status myri_verify_run(const char *fw, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
                             size_t max, size_t *n, char *err, size_t errlen)
 {
@@ -279,20 +344,34 @@ myri_status myri_verify_run(const char *fw, const myri_verify_bounds *b, const c
         snprintf(err, errlen, "unknown firmware '%s'; expected lcp, myricom or mcp", fw ? fw : "(null)");
         return MYRI_ERANGE;
     }
-    bool found = !only;
-    for (size_t i = 0; only && i < a->nprops; i++) found |= !strcmp(a->props[i].name, only);
-    if (!found) {
-        snprintf(err, errlen, "%s has no property '%s'", fw, only);
+    return myri_vrun_abs(a, b, only, out, max, n, err, errlen);
+}
+
+myri_status myri_verify_paper(const char *fw, const myri_verify_bounds *b, const char *only, myri_verify_result *out,
+                              size_t max, size_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    size_t np = 0;
+    const char *model = NULL;
+    const myri_verify_prop *props = myri_vpaper_props(fw, &np, &model);
+    if (!props) {
+        snprintf(err, errlen, "the paper gives Promela for lcp and myricom only, not '%s'", fw ? fw : "(null)");
         return MYRI_ERANGE;
     }
-    char dir[256];
-    myri_status s = vrun__build(fw, b, dir, err, errlen);
-    for (size_t i = 0; !s && i < a->nprops && *n < max; i++) {
-        if (only && strcmp(a->props[i].name, only)) continue;
-        s = vrun__prop(dir, &a->props[i], &out[*n], err, errlen);
-        if (!s) (*n)++;
+    myri_status s = vrun__only(props, np, fw, only, err, errlen);
+    if (s) return s;
+    if (vrun__check_bounds(b)) {
+        snprintf(err, errlen, "bounds out of range: sends 1..8, frames 0..8");
+        return MYRI_ERANGE;
     }
-    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
+    char head[96];
+    snprintf(head, sizeof head, "#define NSEND %" PRIu32 "\n#define NFRAME %" PRIu32 "\n", b->sends, b->frames);
+    char *text = malloc(strlen(head) + strlen(model) + 1);
+    if (!text) return MYRI_ENOMEM;
+    strcpy(text, head);
+    strcat(text, model);
+    s = myri_vrun_props(text, true, props, np, only, out, max, n, err, errlen);
+    free(text);
     return s;
 }
 
@@ -305,16 +384,20 @@ myri_status myri_verify_min_time(const char *fw, const myri_verify_bounds *b, ui
     *ticks = 0;
     char dir[256] = "";
     double t0 = vrun__now();
-    myri_status s = vrun__build(fw, &t, dir, err, errlen);
+    const myri_vabs *a = vrun__find(fw);
+    char *text = NULL;
+    myri_status s = a ? vrun__text(a, &t, &text, err, errlen) : MYRI_ERANGE;
+    if (!s) s = vrun__build(text, false, dir, err, errlen);
+    free(text);
     if (!s) {
         char out[512];
         snprintf(out, sizeof out, "%s/pan_time.txt", dir);
         char *argv[] = {"./pan", "-m200000", "-N", "p_deadlock", NULL};
         if (vrun__exec(dir, argv, out) < 0) s = MYRI_EIO;
-        char *text = s ? NULL : vrun__slurp(out);
-        for (char *p = text; p && (p = strstr(p, "MINCLOCK ")); p += 9) *ticks = (uint32_t)strtoul(p + 9, NULL, 10);
-        if (!text) s = s ? s : MYRI_EIO;
-        free(text);
+        char *report = s ? NULL : vrun__slurp(out);
+        for (char *p = report; p && (p = strstr(p, "MINCLOCK ")); p += 9) *ticks = (uint32_t)strtoul(p + 9, NULL, 10);
+        if (!report) s = s ? s : MYRI_EIO;
+        free(report);
     }
     *seconds = vrun__now() - t0;
     if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
