@@ -32,6 +32,8 @@ static const char verify__usage[] =
     "                   the printed formulas as reachability questions and as SPIN checks them (1A-all ...)\n"
     "  --timed          the timed variant: the least ticks in which N sends complete (engines take ticks,\n"
     "                   the CPU none), and the throughput it implies beside seed 000's formulas\n"
+    "  --small-ticks N  (timed) ticks of a descriptor or completion transfer (0..4, default 1; a message's\n"
+    "                   host DMA and send DMA take 4: a/b = 1)\n"
     "  --json           one JSON object: firmware, sends, frames, properties [{name, formula, verdict,\n"
     "                   states, seconds, ...}], seconds\n"
     "Verdicts: reachable / unreachable (a state the paper asks about), holds / violated (an invariant or\n"
@@ -49,9 +51,9 @@ static int verify__parse(int argc, char **argv, verify__args *a)
 {
     memset(a, 0, sizeof *a);
     myri_verify_bounds_default(&a->b);
-    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL;
+    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL;
     myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
-                           {"paper", false, &paper},
+                           {"paper", false, &paper}, {"small-ticks", true, &small},
                            {"sends", true, &sends}, {"frames", true, &frames}};
     int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
     if (rc || a->cli.help) return rc;
@@ -71,6 +73,14 @@ static int verify__parse(int argc, char **argv, verify__args *a)
             return MYRI_EXIT_INPUT;
         }
         a->b.frames = (uint32_t)v;
+    }
+    if (small) {
+        if (myri_cli_uint("verify", "small-ticks", small, &v)) return MYRI_EXIT_INPUT;
+        if (v > 4) {
+            fprintf(stderr, "myri verify: --small-ticks %s is out of range; expected 0 to 4\n", small);
+            return MYRI_EXIT_INPUT;
+        }
+        a->b.small_ticks = (uint32_t)v;
     }
     a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL;
     if (a->cli.npositional != 1) {
