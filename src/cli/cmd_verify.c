@@ -14,11 +14,14 @@
 
 #define VERIFY_MAXP 16
 
+int myri_verify_replay(const char *fw, const myri_verify_result *r, FILE *out); /* verify_replay.c */
+
 static const char verify__usage[] =
     "usage: myri verify FIRMWARE [--property NAME] [--sends N] [--frames N] [--json]\n"
     "       myri verify FIRMWARE --model [--sends N] [--frames N]\n"
     "       myri verify FIRMWARE --timed [--sends N] [--json]\n"
-    "       myri verify lcp|myricom --paper [--property NAME] [--json]\n\n"
+    "       myri verify lcp|myricom --paper [--property NAME] [--json]\n"
+    "       myri verify FIRMWARE --property NAME --replay\n\n"
     "Model-checks a firmware's own state-machine tables with SPIN (Debian's 'spin'; make deps installs it):\n"
     "FIRMWARE is lcp, myricom or mcp.  The tables the simulator runs are turned into Promela (one proctype\n"
     "per module, the polling loop, the DMA engines, the host and the network as processes) and every\n"
@@ -30,6 +33,9 @@ static const char verify__usage[] =
     "  --model          print the generated Promela and stop\n"
     "  --paper          check the paper's own Promela instead (figures 7, 8, 13, 14 completed from its prose):\n"
     "                   the printed formulas as reachability questions and as SPIN checks them (1A-all ...)\n"
+    "  --replay         (with --property) play the counterexample on the simulated NIC: the firmware on two\n"
+    "                   hosts sending to each other, its timeline read back: when the state holds, and\n"
+    "                   whether the counterexample's firmware steps happen in the same order\n"
     "  --timed          the timed variant: the least ticks in which N sends complete (engines take ticks,\n"
     "                   the CPU none), and the throughput it implies beside seed 000's formulas\n"
     "  --small-ticks N  (timed) ticks of a descriptor or completion transfer (0..4, default 1; a message's\n"
@@ -43,7 +49,7 @@ static const char verify__usage[] =
 typedef struct verify__args {
     myri_cli cli;
     const char *fw, *prop;
-    bool model, timed, paper;
+    bool model, timed, paper, replay;
     myri_verify_bounds b;
 } verify__args;
 
@@ -51,9 +57,9 @@ static int verify__parse(int argc, char **argv, verify__args *a)
 {
     memset(a, 0, sizeof *a);
     myri_verify_bounds_default(&a->b);
-    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL;
+    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL, *replay = NULL;
     myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
-                           {"paper", false, &paper}, {"small-ticks", true, &small},
+                           {"paper", false, &paper}, {"small-ticks", true, &small}, {"replay", false, &replay},
                            {"sends", true, &sends}, {"frames", true, &frames}};
     int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
     if (rc || a->cli.help) return rc;
@@ -82,7 +88,7 @@ static int verify__parse(int argc, char **argv, verify__args *a)
         }
         a->b.small_ticks = (uint32_t)v;
     }
-    a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL;
+    a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
     if (a->cli.npositional != 1) {
         fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");
         return MYRI_EXIT_INPUT;
@@ -90,6 +96,11 @@ static int verify__parse(int argc, char **argv, verify__args *a)
     a->fw = a->cli.positional[0];
     if (!myri_verify_props(a->fw, NULL)) {
         fprintf(stderr, "myri verify: unknown firmware '%s'; expected lcp, myricom or mcp\n", a->fw);
+        return MYRI_EXIT_INPUT;
+    }
+    if (a->replay && (!a->prop || a->paper || a->model || a->timed || a->cli.json)) {
+        fprintf(stderr, "myri verify: --replay needs --property NAME (and goes without --paper, --model, --timed, "
+                        "--json)\n");
         return MYRI_EXIT_INPUT;
     }
     if (a->paper && strcmp(a->fw, "lcp") && strcmp(a->fw, "myricom")) {
@@ -264,6 +275,7 @@ int myri_cmd_verify(int argc, char **argv)
     }
     if (a.cli.json) verify__json(&a, r, n, total);
     else verify__text(&a, r, n, total);
+    rc = a.replay && n == 1 ? myri_verify_replay(a.fw, &r[0], stdout) : MYRI_EXIT_OK;
     free(r);
-    return MYRI_EXIT_OK;
+    return rc;
 }

@@ -113,6 +113,7 @@ myri_prog_main myri_program_find(const char *name);
 /* The VIA programs (via_programs.c), for the lcp and myricom firmwares. */
 int myri_program_via_stream(int argc, char **argv);
 int myri_program_via_poisson(int argc, char **argv);
+int myri_program_via_duplex(int argc, char **argv);
 int myri_program_via_selftest(int argc, char **argv);
 const char *myri_program_names(void);
 

@@ -387,6 +387,7 @@ static const struct {
     {"traffic", programs__traffic},
     {"via-stream", myri_program_via_stream},   /* via_programs.c */
     {"via-poisson", myri_program_via_poisson},
+    {"via-duplex", myri_program_via_duplex},
     {"via-selftest", myri_program_via_selftest},
 };
 

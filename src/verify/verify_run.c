@@ -74,11 +74,10 @@ static double vrun__now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Runs argv in dir with stdout and stderr to file out (NULL: /dev/null); returns the exit status or -1. */
-static int vrun__exec(const char *dir, char *const argv[], const char *out)
+/* Starts argv in dir with stdout and stderr to file out (NULL: /dev/null); the child's pid or -1. */
+static pid_t vrun__spawn(const char *dir, char *const argv[], const char *out)
 {
     pid_t p = fork();
-    if (p < 0) return -1;
     if (p == 0) {
         if (chdir(dir) != 0) _exit(127);
         if (!freopen(out ? out : "/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin)) _exit(127);
@@ -86,10 +85,22 @@ static int vrun__exec(const char *dir, char *const argv[], const char *out)
         execvp(argv[0], argv);
         _exit(127);
     }
+    return p;
+}
+
+static int vrun__wait(pid_t p)
+{
     int st = 0;
+    if (p < 0) return -1;
     while (waitpid(p, &st, 0) < 0)
         if (errno != EINTR) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs argv in dir with stdout and stderr to file out (NULL: /dev/null); returns the exit status or -1. */
+static int vrun__exec(const char *dir, char *const argv[], const char *out)
+{
+    return vrun__wait(vrun__spawn(dir, argv, out));
 }
 
 static bool vrun__tool(const char *name, char *const argv[])
@@ -215,7 +226,7 @@ static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_v
     vrun__claim_id(p->name, id, sizeof id);
     snprintf(out, sizeof out, "%s/pan_%s.txt", dir, id);
     char *safety[] = {"./pan", "-m200000", "-w18", "-N", id, NULL};
-    char *live[] = {"./pan", "-m200000", "-w18", "-a", "-f", "-N", id, NULL};
+    char *live[] = {"./pan_live", "-m200000", "-w18", "-a", "-f", "-N", id, NULL};
     memset(r, 0, sizeof *r);
     r->prop = p;
     double t0 = vrun__now();
@@ -234,8 +245,10 @@ static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_v
     return MYRI_OK;
 }
 
-/* Writes the model text into a fresh directory and builds pan there, with one more compiler flag (or NULL):
- * -DNOREDUCE for a model with rendezvous checked under fairness (the paper's), -DNOCLAIM for the timed run. */
+static myri_status vrun__cc(const char *dir, const char *exe, const char *flag, char *err, size_t errlen);
+
+/* Writes the model text into a fresh directory, runs spin -a there and, flag not NULL, compiles pan with it
+ * (-DNOCLAIM for the timed run). */
 static myri_status vrun__build(const char *text, const char *flag, char *dir, char *err, size_t errlen)
 {
     if (!myri_verify_have_spin(err, errlen)) return MYRI_ENOTFOUND;
@@ -253,20 +266,42 @@ static myri_status vrun__build(const char *text, const char *flag, char *dir, ch
     fputs(text, f);
     if (fclose(f) != 0) return MYRI_EIO;
     char *spin[] = {"spin", "-a", "model.pml", NULL};
-    char *cc[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", "pan", "pan.c",
-                  (char *)flag, NULL};
     char log[512];
     snprintf(log, sizeof log, "%s/spin.txt", dir);
     if (vrun__exec(dir, spin, log) != 0) {
         snprintf(err, errlen, "spin -a rejected the model (see %s)", log);
         return MYRI_EIO;
     }
-    snprintf(log, sizeof log, "%s/cc.txt", dir);
-    if (vrun__exec(dir, cc, log) != 0) {
-        snprintf(err, errlen, "the C compiler failed on SPIN's pan.c (see %s)", log);
+    return flag ? vrun__cc(dir, "pan", flag, err, errlen) : MYRI_OK; /* flag NULL: the caller compiles */
+}
+
+/* Compiles SPIN's pan.c in dir into exe, with flag (or NULL), and (exe2 not NULL) at once into exe2 with
+ * flag2: the two compilers run side by side. */
+static myri_status vrun__cc2(const char *dir, const char *exe, const char *flag, const char *exe2, const char *flag2,
+                             char *err, size_t errlen)
+{
+    char log[512], log2[512];
+    snprintf(log, sizeof log, "%s/cc_%s.txt", dir, exe);
+    char *cc[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", (char *)exe, "pan.c",
+                  (char *)flag, NULL};
+    pid_t a = vrun__spawn(dir, cc, log), b = -1;
+    if (exe2) {
+        snprintf(log2, sizeof log2, "%s/cc_%s.txt", dir, exe2);
+        char *cc2[] = {"cc", "-O0", "-w", "-DVECTORSZ=4096", "-DMEMLIM=4096", "-DNFAIR=16", "-o", (char *)exe2,
+                       "pan.c", (char *)flag2, NULL};
+        b = vrun__spawn(dir, cc2, log2);
+    }
+    int ra = vrun__wait(a), rb = exe2 ? vrun__wait(b) : 0;
+    if (ra != 0 || rb != 0) {
+        snprintf(err, errlen, "the C compiler failed on SPIN's pan.c (see %s)", ra != 0 ? log : log2);
         return MYRI_EIO;
     }
     return MYRI_OK;
+}
+
+static myri_status vrun__cc(const char *dir, const char *exe, const char *flag, char *err, size_t errlen)
+{
+    return vrun__cc2(dir, exe, flag, NULL, NULL, err, errlen);
 }
 
 /* The generated model of fw as text (malloc'd). */
@@ -304,7 +339,12 @@ myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_p
 {
     *n = 0;
     char dir[256] = "";
-    myri_status s = vrun__build(text, noreduce ? "-DNOREDUCE" : NULL, dir, err, errlen);
+    /* Safety and reachability breadth first (the shortest counterexample); liveness needs the nested depth-first
+     * search (-a), built when a liveness property is asked for. */
+    bool live = false;
+    for (size_t i = 0; i < nprops; i++) live |= props[i].kind == MYRI_VERIFY_LIVE && (!only || !strcmp(props[i].name, only));
+    myri_status s = vrun__build(text, NULL, dir, err, errlen);
+    if (!s) s = vrun__cc2(dir, "pan", "-DBFS", live ? "pan_live" : NULL, noreduce ? "-DNOREDUCE" : NULL, err, errlen);
     for (size_t i = 0; !s && i < nprops && *n < max; i++) {
         if (only && strcmp(props[i].name, only)) continue;
         s = vrun__prop(dir, &props[i], &out[*n], err, errlen);
