@@ -75,17 +75,23 @@ static double vrun__now(void)
 }
 
 /* Starts argv in dir with stdout and stderr to file out (NULL: /dev/null); the child's pid or -1. */
-static pid_t vrun__spawn(const char *dir, char *const argv[], const char *out)
+/* env: the value of MYRI_TBOUND in the child (the timed run), or NULL */
+static pid_t vrun__spawn_env(const char *dir, char *const argv[], const char *out, const char *env)
 {
     pid_t p = fork();
     if (p == 0) {
-        if (chdir(dir) != 0) _exit(127);
+        if (chdir(dir) != 0 || (env && setenv("MYRI_TBOUND", env, 1) != 0)) _exit(127);
         if (!freopen(out ? out : "/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin)) _exit(127);
         if (dup2(fileno(stdout), 2) < 0) _exit(127);
         execvp(argv[0], argv);
         _exit(127);
     }
     return p;
+}
+
+static pid_t vrun__spawn(const char *dir, char *const argv[], const char *out)
+{
+    return vrun__spawn_env(dir, argv, out, NULL);
 }
 
 static int vrun__wait(pid_t p)
@@ -416,31 +422,22 @@ myri_status myri_verify_paper(const char *fw, const myri_verify_bounds *b, const
 }
 
 /* Can all sends be sent by `bound` ticks?  (SPIN finds the stopwatch's assertion violated.) */
-static myri_status vrun__by(const char *text, uint32_t bound, bool *yes, char *err, size_t errlen)
+static myri_status vrun__by(const char *dir, uint32_t bound, bool *yes, char *err, size_t errlen)
 {
-    char head[64], dir[256] = "";
-    snprintf(head, sizeof head, "#define TBOUND %" PRIu32 "\n", bound);
-    char *t = malloc(strlen(head) + strlen(text) + 1);
-    if (!t) return MYRI_ENOMEM;
-    strcpy(t, head);
-    strcat(t, text);
-    myri_status s = vrun__build(t, "-DNOCLAIM", dir, err, errlen);
-    free(t);
-    if (!s) {
-        char out[512];
-        snprintf(out, sizeof out, "%s/pan_time.txt", dir);
-        char *argv[] = {"./pan", "-m200000", "-w20", "-E", NULL};
-        myri_verify_result r;
-        memset(&r, 0, sizeof r);
-        char *report = vrun__exec(dir, argv, out) < 0 ? NULL : vrun__slurp(out);
-        if (!report || vrun__parse(report, &r)) {
-            snprintf(err, errlen, "pan failed on the timed model (its report: %s)", out);
-            s = MYRI_EIO;
-        }
-        *yes = r.error;
-        free(report);
+    char out[512], env[64];
+    snprintf(out, sizeof out, "%s/pan_time_%" PRIu32 ".txt", dir, bound);
+    snprintf(env, sizeof env, "%" PRIu32, bound);
+    char *argv[] = {"./pan", "-m200000", "-w20", "-E", NULL};
+    myri_verify_result r;
+    memset(&r, 0, sizeof r);
+    char *report = vrun__wait(vrun__spawn_env(dir, argv, out, env)) < 0 ? NULL : vrun__slurp(out);
+    myri_status s = MYRI_OK;
+    if (!report || vrun__parse(report, &r)) {
+        snprintf(err, errlen, "pan failed on the timed model (its report: %s)", out);
+        s = MYRI_EIO;
     }
-    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
+    *yes = r.error;
+    free(report);
     return s;
 }
 
@@ -455,19 +452,22 @@ myri_status myri_verify_min_time(const char *fw, const myri_verify_bounds *b, ui
     const myri_vabs *a = vrun__find(fw);
     char *text = NULL;
     myri_status s = a ? vrun__text(a, &t, &text, err, errlen) : MYRI_ERANGE;
+    char dir[256] = "";
+    if (!s) s = vrun__build(text, "-DNOCLAIM", dir, err, errlen);
     /* Bisection between 0 and the serial time (every transfer one after the other, with room to spare). */
     uint32_t lo = 0, hi = t.sends * (t.hdma_ticks + t.sdma_ticks + 4 * t.small_ticks) + 1;
     bool yes = false;
-    if (!s) s = vrun__by(text, hi, &yes, err, errlen);
+    if (!s) s = vrun__by(dir, hi, &yes, err, errlen);
     if (!s && yes) {
         while (!s && hi - lo > 1) { /* none by lo, some by hi */
             uint32_t mid = lo + (hi - lo) / 2;
-            s = vrun__by(text, mid, &yes, err, errlen);
+            s = vrun__by(dir, mid, &yes, err, errlen);
             if (yes) hi = mid;
             else lo = mid;
         }
         if (!s) *ticks = hi;
     }
+    if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
     free(text);
     *seconds = vrun__now() - t0;
     return s;
