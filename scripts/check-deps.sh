@@ -14,6 +14,9 @@
 #   (h) src/map/ includes only map/, topo/, common/, myri/ headers and
 #       firmware/mcp_map.h (the library interface it implements): the
 #       mapper's code knows no job, host or fabric.
+#   (i) src/verify/ includes only verify/, firmware/, common/ and myri/
+#       headers: the model checker reads the firmware's tables, nothing that
+#       runs them (no NIC, fabric, host or job).
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -64,6 +67,11 @@ out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/nic/*
 out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/map/*.[ch] |
       grep -v '#[[:space:]]*include[[:space:]]*"\(map/\|topo/\|common/\|myri/\|firmware/mcp_map\.h\)')
 [ -z "$out" ] || breach h "src/map/ includes a header outside map/, topo/, common/, myri/ and firmware/mcp_map.h" "$out"
+
+# (i) the model checker sees the firmware's tables only.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/verify/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(verify/\|firmware/\|common/\|myri/\)')
+[ -z "$out" ] || breach i "src/verify/ includes a header outside verify/, firmware/, common/ and myri/" "$out"
 
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then

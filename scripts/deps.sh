@@ -9,6 +9,18 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 have_pc yaml-0.1 || [ -f /usr/include/yaml.h ] || missing="$missing libyaml-dev"
 have_pc cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
 have_pc libpcap || [ -f /usr/include/pcap/pcap.h ] || missing="$missing libpcap-dev"
+# Optional: spin (Debian's package) for `myri verify`; without it the model checks are skipped, saying so.
+if ! command -v spin >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing spin (myri verify)"
+    (export DEBIAN_FRONTEND=noninteractive
+     apt-get install -y -qq --no-install-recommends spin >/dev/null 2>&1 ||
+       { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends spin >/dev/null 2>&1; }) ||
+      echo "deps: spin could not be installed; myri verify and its tests will be skipped" >&2
+  else
+    echo "deps: spin is not installed (sudo apt-get install spin); myri verify and its tests will be skipped" >&2
+  fi
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing$missing"

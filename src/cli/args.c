@@ -2,6 +2,7 @@
  * and their order are those the subcommands have always printed
  * (the scripts in tests/scenario check many of them). */
 #include "cli/args.h"
+#include "verify/verify.h"
 
 #include <math.h>
 #include <string.h>
@@ -423,4 +424,65 @@ int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out
     }
     out->threads = (unsigned)nthreads;
     return args__reproduce_paper(out, precision, threads, blocking, disc);
+}
+
+int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
+{
+    memset(a, 0, sizeof *a);
+    myri_verify_bounds_default(&a->b);
+    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL, *replay = NULL;
+    myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
+                           {"paper", false, &paper}, {"small-ticks", true, &small}, {"replay", false, &replay},
+                           {"sends", true, &sends}, {"frames", true, &frames}};
+    int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
+    if (rc || a->cli.help) return rc;
+    uint64_t v;
+    if (sends) {
+        if (myri_cli_uint("verify", "sends", sends, &v)) return MYRI_EXIT_INPUT;
+        if (v < 1 || v > 8) {
+            fprintf(stderr, "myri verify: --sends %s is out of range; expected 1 to 8\n", sends);
+            return MYRI_EXIT_INPUT;
+        }
+        a->b.sends = (uint32_t)v;
+    }
+    if (frames) {
+        if (myri_cli_uint("verify", "frames", frames, &v)) return MYRI_EXIT_INPUT;
+        if (v > 8) {
+            fprintf(stderr, "myri verify: --frames %s is out of range; expected 0 to 8\n", frames);
+            return MYRI_EXIT_INPUT;
+        }
+        a->b.frames = (uint32_t)v;
+    }
+    if (small) {
+        if (myri_cli_uint("verify", "small-ticks", small, &v)) return MYRI_EXIT_INPUT;
+        if (v > 4) {
+            fprintf(stderr, "myri verify: --small-ticks %s is out of range; expected 0 to 4\n", small);
+            return MYRI_EXIT_INPUT;
+        }
+        a->b.small_ticks = (uint32_t)v;
+    }
+    a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
+    if (a->cli.npositional != 1) {
+        fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    a->fw = a->cli.positional[0];
+    if (!myri_verify_props(a->fw, NULL)) {
+        fprintf(stderr, "myri verify: unknown firmware '%s'; expected lcp, myricom or mcp\n", a->fw);
+        return MYRI_EXIT_INPUT;
+    }
+    if (a->replay && (!a->prop || a->paper || a->model || a->timed || a->cli.json)) {
+        fprintf(stderr, "myri verify: --replay needs --property NAME (and goes without --paper, --model, --timed, "
+                        "--json)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (a->paper && strcmp(a->fw, "lcp") && strcmp(a->fw, "myricom")) {
+        fprintf(stderr, "myri verify: --paper: the paper gives Promela for lcp and myricom, not '%s'\n", a->fw);
+        return MYRI_EXIT_INPUT;
+    }
+    if ((a->model && (a->timed || a->prop || a->cli.json || a->paper)) || (a->timed && (a->prop || a->paper))) {
+        fprintf(stderr, "myri verify: --model, --timed and --property go alone (--json with --timed or a check)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    return MYRI_EXIT_OK;
 }

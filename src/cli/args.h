@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "analysis/qna/qna.h"
 #include "analysis/qsim/qsim.h"
+#include "verify/verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,15 @@ typedef struct myri_cmd_map_args {
     bool dot;
 } myri_cmd_map_args;
 int myri_cmd_map_parse(int argc, char **argv, myri_cmd_map_args *out);
+
+/* myri verify FIRMWARE [--property NAME] [--sends N] [--frames N] [--model | --paper | --timed | --replay] */
+typedef struct myri_cmd_verify_args {
+    myri_cli cli;
+    const char *fw, *prop;
+    bool model, timed, paper, replay;
+    myri_verify_bounds b;
+} myri_cmd_verify_args;
+int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *out);
 
 /* myri qna FILE | --model nic-seed004 --lambda RATE | --search-seed004 */
 typedef struct myri_cmd_qna_args {

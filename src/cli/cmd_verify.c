@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "myri/json.h"
 #include "verify/verify.h"
 
@@ -46,74 +46,6 @@ static const char verify__usage[] =
     "liveness property).  Exit 0 when every property was checked (whatever the verdicts), 1 when SPIN\n"
     "could not run, 2 on bad input.\n";
 
-typedef struct verify__args {
-    myri_cli cli;
-    const char *fw, *prop;
-    bool model, timed, paper, replay;
-    myri_verify_bounds b;
-} verify__args;
-
-static int verify__parse(int argc, char **argv, verify__args *a)
-{
-    memset(a, 0, sizeof *a);
-    myri_verify_bounds_default(&a->b);
-    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL, *replay = NULL;
-    myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
-                           {"paper", false, &paper}, {"small-ticks", true, &small}, {"replay", false, &replay},
-                           {"sends", true, &sends}, {"frames", true, &frames}};
-    int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
-    if (rc || a->cli.help) return rc;
-    uint64_t v;
-    if (sends) {
-        if (myri_cli_uint("verify", "sends", sends, &v)) return MYRI_EXIT_INPUT;
-        if (v < 1 || v > 8) {
-            fprintf(stderr, "myri verify: --sends %s is out of range; expected 1 to 8\n", sends);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.sends = (uint32_t)v;
-    }
-    if (frames) {
-        if (myri_cli_uint("verify", "frames", frames, &v)) return MYRI_EXIT_INPUT;
-        if (v > 8) {
-            fprintf(stderr, "myri verify: --frames %s is out of range; expected 0 to 8\n", frames);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.frames = (uint32_t)v;
-    }
-    if (small) {
-        if (myri_cli_uint("verify", "small-ticks", small, &v)) return MYRI_EXIT_INPUT;
-        if (v > 4) {
-            fprintf(stderr, "myri verify: --small-ticks %s is out of range; expected 0 to 4\n", small);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.small_ticks = (uint32_t)v;
-    }
-    a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
-    if (a->cli.npositional != 1) {
-        fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    a->fw = a->cli.positional[0];
-    if (!myri_verify_props(a->fw, NULL)) {
-        fprintf(stderr, "myri verify: unknown firmware '%s'; expected lcp, myricom or mcp\n", a->fw);
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->replay && (!a->prop || a->paper || a->model || a->timed || a->cli.json)) {
-        fprintf(stderr, "myri verify: --replay needs --property NAME (and goes without --paper, --model, --timed, "
-                        "--json)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    if (a->paper && strcmp(a->fw, "lcp") && strcmp(a->fw, "myricom")) {
-        fprintf(stderr, "myri verify: --paper: the paper gives Promela for lcp and myricom, not '%s'\n", a->fw);
-        return MYRI_EXIT_INPUT;
-    }
-    if ((a->model && (a->timed || a->prop || a->cli.json || a->paper)) || (a->timed && (a->prop || a->paper))) {
-        fprintf(stderr, "myri verify: --model, --timed and --property go alone (--json with --timed or a check)\n");
-        return MYRI_EXIT_INPUT;
-    }
-    return MYRI_EXIT_OK;
-}
-
 static void verify__trail_json(myri_json *j, const char *trail)
 {
     myri_json_key(j, "counterexample");
@@ -130,7 +62,7 @@ static void verify__trail_json(myri_json *j, const char *trail)
     myri_json_arr_end(j);
 }
 
-static void verify__json(const verify__args *a, const myri_verify_result *r, size_t n, double total)
+static void verify__json(const myri_cmd_verify_args *a, const myri_verify_result *r, size_t n, double total)
 {
     myri_json *j = myri_json_create(stdout, false);
     myri_json_obj_begin(j);
@@ -163,7 +95,7 @@ static void verify__json(const verify__args *a, const myri_verify_result *r, siz
     fputc('\n', stdout);
 }
 
-static void verify__text(const verify__args *a, const myri_verify_result *r, size_t n, double total)
+static void verify__text(const myri_cmd_verify_args *a, const myri_verify_result *r, size_t n, double total)
 {
     printf("myri verify %s: %s, %" PRIu32 " send(s) and %" PRIu32 " frame(s), SPIN\n\n", a->fw,
            a->paper ? "the paper's Promela (figures completed from its prose: verify/paper)" : "the firmware's own tables",
@@ -197,7 +129,7 @@ static double verify__now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int verify__timed(const verify__args *a)
+static int verify__timed(const myri_cmd_verify_args *a)
 {
     char err[512] = "";
     uint32_t ticks = 0;
@@ -242,8 +174,8 @@ static int verify__timed(const verify__args *a)
 
 int myri_cmd_verify(int argc, char **argv)
 {
-    verify__args a;
-    int rc = verify__parse(argc, argv, &a);
+    myri_cmd_verify_args a;
+    int rc = myri_cmd_verify_parse(argc, argv, &a);
     if (rc) return rc;
     if (a.cli.help) {
         fputs(verify__usage, stdout);

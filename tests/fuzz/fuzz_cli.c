@@ -103,6 +103,19 @@ static int fz__map(fz__argv a)
     return rc;
 }
 
+static int fz__verify(fz__argv a)
+{
+    myri_cmd_verify_args v;
+    int rc = myri_cmd_verify_parse(a.c, a.v, &v);
+    if (rc || v.cli.help) return rc;
+    FZ_CHECK(v.fw && fz__in(v.fw, a) && fz__in(v.prop, a) && myri_verify_props(v.fw, NULL));
+    FZ_CHECK(v.b.sends >= 1 && v.b.sends <= 8 && v.b.frames <= 8 && v.b.small_ticks <= 4);
+    FZ_CHECK(!(v.model && (v.timed || v.prop || v.paper || v.cli.json)) && !(v.timed && (v.prop || v.paper)));
+    FZ_CHECK(!v.replay || (v.prop && !v.paper && !v.model && !v.timed && !v.cli.json));
+    FZ_CHECK(!v.paper || !strcmp(v.fw, "lcp") || !strcmp(v.fw, "myricom"));
+    return rc;
+}
+
 static int fz__qna(fz__argv a)
 {
     myri_cmd_qna_args q;
@@ -160,6 +173,7 @@ static const struct {
 } fz__cmds[] = {
     {"run", fz__run}, {"bench", fz__bench}, {"topo", fz__topo},
     {"qna", fz__qna}, {"nicsim", fz__nicsim}, {"reproduce", fz__reproduce}, {"map", fz__map},
+    {"verify", fz__verify},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
