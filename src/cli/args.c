@@ -4,6 +4,7 @@
 #include "cli/args.h"
 #include "verify/verify.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -426,6 +427,21 @@ int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out
     return args__reproduce_paper(out, precision, threads, blocking, disc);
 }
 
+/* --NAME TEXT (NULL: absent, *out kept) as an integer in lo..hi; 0 or 2 with a message. */
+static int args__verify_bound(const char *name, const char *text, uint64_t lo, uint64_t hi, uint32_t *out)
+{
+    uint64_t v;
+    if (!text) return MYRI_EXIT_OK;
+    if (myri_cli_uint("verify", name, text, &v)) return MYRI_EXIT_INPUT;
+    if (v < lo || v > hi) {
+        fprintf(stderr, "myri verify: --%s %s is out of range; expected %" PRIu64 " to %" PRIu64 "\n", name, text, lo,
+                hi);
+        return MYRI_EXIT_INPUT;
+    }
+    *out = (uint32_t)v;
+    return MYRI_EXIT_OK;
+}
+
 int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -436,31 +452,9 @@ int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
                            {"sends", true, &sends}, {"frames", true, &frames}};
     int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
     if (rc || a->cli.help) return rc;
-    uint64_t v;
-    if (sends) {
-        if (myri_cli_uint("verify", "sends", sends, &v)) return MYRI_EXIT_INPUT;
-        if (v < 1 || v > 8) {
-            fprintf(stderr, "myri verify: --sends %s is out of range; expected 1 to 8\n", sends);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.sends = (uint32_t)v;
-    }
-    if (frames) {
-        if (myri_cli_uint("verify", "frames", frames, &v)) return MYRI_EXIT_INPUT;
-        if (v > 8) {
-            fprintf(stderr, "myri verify: --frames %s is out of range; expected 0 to 8\n", frames);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.frames = (uint32_t)v;
-    }
-    if (small) {
-        if (myri_cli_uint("verify", "small-ticks", small, &v)) return MYRI_EXIT_INPUT;
-        if (v > 4) {
-            fprintf(stderr, "myri verify: --small-ticks %s is out of range; expected 0 to 4\n", small);
-            return MYRI_EXIT_INPUT;
-        }
-        a->b.small_ticks = (uint32_t)v;
-    }
+    if (args__verify_bound("sends", sends, 1, 8, &a->b.sends) || args__verify_bound("frames", frames, 0, 8, &a->b.frames) ||
+        args__verify_bound("small-ticks", small, 0, 4, &a->b.small_ticks))
+        return MYRI_EXIT_INPUT;
     a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
     if (a->cli.npositional != 1) {
         fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");

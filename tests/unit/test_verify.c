@@ -168,32 +168,47 @@ static void fix_no_return(myri_fw_rule *r)
         if (r->eff[k].op == MYRI_FW_SET) r->eff[k] = (myri_fw_effect){MYRI_FW_NOP, 0, 0};
 }
 
+/* What a SPIN test needs: default bounds, room for the results, an error buffer. */
+typedef struct spin_run {
+    myri_verify_bounds b;
+    myri_verify_result r[16];
+    size_t n;
+    char err[512];
+} spin_run;
+/* The arguments after the run's own: where the results and the error go. */
+#define RUN(sr, ...) __VA_ARGS__, (sr)->r, 16, &(sr)->n, (sr)->err, sizeof (sr)->err
+static spin_run *spin_run_new(void)
+{
+    spin_run *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    myri_verify_bounds_default(&s->b);
+    return s;
+}
+
 static void test_faults_change_verdicts(void **state)
 {
     (void)state;
     if (!have_spin()) skip();
-    myri_verify_bounds b;
-    myri_verify_bounds_default(&b);
-    myri_verify_result r[16];
-    size_t n = 0;
-    char err[512] = "";
+    spin_run *sr = spin_run_new();
+    myri_verify_result *r = sr->r;
     myri_vabs a = fault_lcp(MYRI_LCP_M_TX, "fetch_data", fix_send_early);
-    assert_int_equal(myri_vrun_abs(&a, &b, "1A-engine", r, 16, &n, err, sizeof err), MYRI_OK);
-    assert_int_equal(n, 1);
+    assert_int_equal(myri_vrun_abs(RUN(sr, &a, &sr->b, "1A-engine")), MYRI_OK);
+    assert_int_equal(sr->n, 1);
     assert_string_equal(r[0].verdict, "reachable");
     assert_non_null(strstr(r[0].trail, "lcpTx fetch_data: LcpTxDesc -> LcpTxSendDma"));
 
     a = fault_lcp(MYRI_LCP_M_TX, "start_send_dma", fix_no_send);
-    assert_int_equal(myri_vrun_abs(&a, &b, NULL, r, 16, &n, err, sizeof err), MYRI_OK);
-    assert_string_equal(verdict(r, n, "deadlock"), "violated");
-    assert_string_equal(verdict(r, n, "progress"), "violated");
-    assert_string_equal(verdict(r, n, "mutex"), "holds");
+    assert_int_equal(myri_vrun_abs(RUN(sr, &a, &sr->b, NULL)), MYRI_OK);
+    assert_string_equal(verdict(r, sr->n, "deadlock"), "violated");
+    assert_string_equal(verdict(r, sr->n, "progress"), "violated");
+    assert_string_equal(verdict(r, sr->n, "mutex"), "holds");
 
     a = fault_lcp(MYRI_LCP_M_HDMA, "done_return", fix_no_return);
-    assert_int_equal(myri_vrun_abs(&a, &b, "deadlock", r, 16, &n, err, sizeof err), MYRI_OK);
+    assert_int_equal(myri_vrun_abs(RUN(sr, &a, &sr->b, "deadlock")), MYRI_OK);
     assert_string_equal(r[0].verdict, "holds"); /* it moves ... */
-    assert_int_equal(myri_vrun_abs(&a, &b, "progress", r, 16, &n, err, sizeof err), MYRI_OK);
+    assert_int_equal(myri_vrun_abs(RUN(sr, &a, &sr->b, "progress")), MYRI_OK);
     assert_string_equal(r[0].verdict, "violated"); /* ... but gets nowhere */
+    free(sr);
 }
 
 /* The paper's own Promela: its formulas as SPIN reads them (on every run) give the paper's False for 1-A;
@@ -202,19 +217,17 @@ static void test_paper_models(void **state)
 {
     (void)state;
     if (!have_spin()) skip();
-    myri_verify_bounds b;
-    myri_verify_bounds_default(&b);
-    myri_verify_result r[16];
-    size_t n = 0;
-    char err[512] = "";
-    assert_int_equal(myri_verify_paper("lcp", &b, NULL, r, 16, &n, err, sizeof err), MYRI_OK);
-    assert_string_equal(verdict(r, n, "1A"), "reachable");
-    assert_string_equal(verdict(r, n, "1A-all"), "violated");
-    assert_string_equal(verdict(r, n, "mutex"), "holds");
-    assert_string_equal(verdict(r, n, "deadlock"), "holds");
-    assert_int_equal(myri_verify_paper("myricom", &b, "2A", r, 16, &n, err, sizeof err), MYRI_OK);
+    spin_run *sr = spin_run_new();
+    myri_verify_result *r = sr->r;
+    assert_int_equal(myri_verify_paper(RUN(sr, "lcp", &sr->b, NULL)), MYRI_OK);
+    assert_string_equal(verdict(r, sr->n, "1A"), "reachable");
+    assert_string_equal(verdict(r, sr->n, "1A-all"), "violated");
+    assert_string_equal(verdict(r, sr->n, "mutex"), "holds");
+    assert_string_equal(verdict(r, sr->n, "deadlock"), "holds");
+    assert_int_equal(myri_verify_paper(RUN(sr, "myricom", &sr->b, "2A")), MYRI_OK);
     assert_string_equal(r[0].verdict, "reachable");
-    assert_int_equal(myri_verify_paper("mcp", &b, NULL, r, 16, &n, err, sizeof err), MYRI_ERANGE);
+    assert_int_equal(myri_verify_paper(RUN(sr, "mcp", &sr->b, NULL)), MYRI_ERANGE);
+    free(sr);
 }
 
 /* Timed: with free descriptors, 3 sends of the LCP take 3 x (4 + 4) ticks, one after the other; Myricom's
