@@ -64,56 +64,120 @@ static void fab__heap_push(myri_fabric *f, fab_key **hp, size_t *np, size_t *cap
     h[i] = k;
 }
 
-/* Inserts slot (key k) into calendar bucket bk (absolute number, within the
- * ring), keeping the bucket's list in key order. */
+/* The calendar's buckets are unsorted lists (a push is O(1) and touches no
+ * other event); the current bucket, cal_cur, is sorted once into the array
+ * cs (full keys, so the comparisons touch no event) when the agenda first
+ * needs its top, and taken from its front.  An insert into the loaded bucket
+ * goes into cs in key order; an insert before it puts cs back into its list.
+ * The order of events is the keys', exactly as before: results unchanged. */
+static void fab__cal_list_push(myri_fabric *f, uint32_t r, uint32_t slot)
+{
+    f->pool[slot].next = f->cal_head[r];
+    f->cal_head[r] = slot;
+    f->cal_bits[r / 64] |= 1ull << (r % 64);
+}
+
+/* Puts the loaded bucket's remaining events back into its list. */
+static void fab__cal_unload(myri_fabric *f)
+{
+    uint32_t r = (uint32_t)(f->cal_loaded_bk & (FAB_CAL_N - 1));
+    for (size_t i = f->cs_head; i < f->cs_n; i++) fab__cal_list_push(f, r, KEY_SLOT(f->cs[i]));
+    f->cs_head = f->cs_n = 0;
+    f->cal_loaded = false;
+}
+
+static void fab__cal_cs_room(myri_fabric *f, size_t n)
+{
+    if (n <= f->cs_cap) return;
+    size_t nc = f->cs_cap ? f->cs_cap : 64;
+    while (nc < n) nc *= 2;
+    fab_key *ns = realloc(f->cs, nc * sizeof *ns);
+    if (!ns) myri_panic(f->comp, "out of memory (agenda)");
+    f->cs = ns;
+    f->cs_cap = nc;
+}
+
+/* Sorts bucket cal_cur into cs.  Its list is in reverse order of insertion,
+ * and events are mostly scheduled in key order: reversed, the keys are
+ * nearly sorted and an insertion sort takes about one pass. */
+static void fab__cal_load(myri_fabric *f)
+{
+    if (f->cal_loaded) fab__cal_unload(f);
+    uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
+    size_t n = 0;
+    for (uint32_t s = f->cal_head[r]; s != UINT32_MAX; s = f->pool[s].next) {
+        fab__cal_cs_room(f, n + 1);
+        f->cs[n++] = ((fab_key)f->pool[s].time << 64) | f->pool[s].key;
+    }
+    for (size_t i = 0; i < n / 2; i++) {
+        fab_key t = f->cs[i];
+        f->cs[i] = f->cs[n - 1 - i];
+        f->cs[n - 1 - i] = t;
+    }
+    for (size_t i = 1; i < n; i++) {
+        fab_key k = f->cs[i];
+        size_t j = i;
+        while (j > 0 && f->cs[j - 1] > k) {
+            f->cs[j] = f->cs[j - 1];
+            j--;
+        }
+        f->cs[j] = k;
+    }
+    f->cal_head[r] = UINT32_MAX;
+    f->cs_head = 0;
+    f->cs_n = n;
+    f->cal_loaded = true;
+    f->cal_loaded_bk = f->cal_cur;
+}
+
+/* Inserts slot (key k) into calendar bucket bk (absolute number, within the ring). */
 static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
 {
     uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
-    uint32_t tl = f->cal_tail[r];
-    if (tl == UINT32_MAX || ((fab_key)f->pool[tl].time << 64 | f->pool[tl].key) < k) {
-        /* after the bucket's last event (the common case: keys grow): O(1) */
-        f->pool[slot].next = UINT32_MAX;
-        if (tl == UINT32_MAX) f->cal_head[r] = slot;
-        else f->pool[tl].next = slot;
-        f->cal_tail[r] = slot;
-    } else { /* before the last: walk the sorted bucket */
-        uint32_t *at = &f->cal_head[r];
-        while (((fab_key)f->pool[*at].time << 64 | f->pool[*at].key) < k) at = &f->pool[*at].next;
-        f->pool[slot].next = *at;
-        *at = slot;
+    if (f->cal_loaded && bk == f->cal_loaded_bk) { /* into the sorted bucket, in key order */
+        fab__cal_cs_room(f, f->cs_n + 1);
+        size_t i = f->cs_n++;
+        while (i > f->cs_head && f->cs[i - 1] > k) {
+            f->cs[i] = f->cs[i - 1];
+            i--;
+        }
+        f->cs[i] = k;
+        f->cal_bits[r / 64] |= 1ull << (r % 64);
+    } else {
+        fab__cal_list_push(f, r, slot);
     }
-    f->cal_bits[r / 64] |= 1ull << (r % 64);
     if (f->caln++ == 0 || bk < f->cal_cur) f->cal_cur = bk;
 }
 
-/* Takes the first event of the calendar's first bucket; finds the next
- * non-empty bucket if that one is now empty. */
+/* The calendar's smallest key (caln > 0): its current bucket, sorted. */
+static inline fab_key fab__cal_top(myri_fabric *f)
+{
+    if (!f->cal_loaded || f->cal_loaded_bk != f->cal_cur) fab__cal_load(f);
+    return f->cs[f->cs_head];
+}
+
+/* Takes the first event of the calendar (fab__cal_top was called); finds the
+ * next non-empty bucket if the current one is now empty. */
 static uint32_t fab__cal_pop(myri_fabric *f)
 {
     uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
-    uint32_t slot = f->cal_head[r];
-    f->cal_head[r] = f->pool[slot].next;
-    if (f->cal_head[r] == UINT32_MAX) f->cal_tail[r] = UINT32_MAX;
+    uint32_t slot = KEY_SLOT(f->cs[f->cs_head++]);
     f->cal_base = f->cal_cur;
-    if (--f->caln == 0) {
-        f->cal_bits[r / 64] &= ~(1ull << (r % 64));
-        return slot;
-    }
-    if (f->cal_head[r] != UINT32_MAX) return slot;
+    --f->caln;
+    if (f->cs_head < f->cs_n) return slot;
+    f->cs_head = f->cs_n = 0;
+    f->cal_loaded = false;
     f->cal_bits[r / 64] &= ~(1ull << (r % 64));
+    if (f->caln == 0) return slot;
     /* The next set bit after r, cyclically (some bucket is not empty). */
     uint32_t w = r / 64;
-    uint64_t m = f->cal_bits[w] & ~((2ull << (r % 64)) - 1); /* bits above r in its word */
-    if (r % 64 == 63) m = 0;
-    uint32_t step = 0;
+    uint64_t m = r % 64 == 63 ? 0 : f->cal_bits[w] & ~((2ull << (r % 64)) - 1); /* bits above r in its word */
     while (!m) {
         w = (w + 1) & (FAB_CAL_N / 64 - 1);
-        step++;
         m = f->cal_bits[w];
     }
     uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
     f->cal_cur += (uint64_t)((nr - r) & (FAB_CAL_N - 1));
-    (void)step;
     return slot;
 }
 
@@ -161,19 +225,14 @@ void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint
     if (!f->in_tick) fab__schedule_tick(f, t); /* else: at the end of the handler */
 }
 
-static inline fab_key fab__slot_key(const myri_fabric *f, uint32_t slot)
-{
-    return ((fab_key)f->pool[slot].time << 64) | f->pool[slot].key;
-}
-
 /* Where the smallest key of the agenda is (*top): 0 the heap, 1 the far
  * heap, 2 the calendar; -1 if the agenda is empty. */
-static inline int fab__which(const myri_fabric *f, fab_key *top)
+static inline int fab__which(myri_fabric *f, fab_key *top)
 {
     int w = -1;
     fab_key best = 0;
     if (f->caln) {
-        best = fab__slot_key(f, f->cal_head[f->cal_cur & (FAB_CAL_N - 1)]);
+        best = fab__cal_top(f);
         w = 2;
     }
     if (f->hn && (w < 0 || f->heap[0] < best)) {

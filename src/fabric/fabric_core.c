@@ -241,7 +241,7 @@ static void fab__destroy(myri_component *self)
     free(f->heap);
     free(f->far);
     free(f->cal_head);
-    free(f->cal_tail);
+    free(f->cs);
     free(f->cq);
     free(f->cq_pos);
     free(f->pool);
@@ -416,10 +416,8 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     st = myri_fab_ports_init(f);
     if (st) return st;
     f->cal_head = malloc(FAB_CAL_N * sizeof *f->cal_head);
-    f->cal_tail = malloc(FAB_CAL_N * sizeof *f->cal_tail);
-    if (!f->cal_head || !f->cal_tail) return MYRI_ENOMEM;
+    if (!f->cal_head) return MYRI_ENOMEM;
     memset(f->cal_head, 0xff, FAB_CAL_N * sizeof *f->cal_head);
-    memset(f->cal_tail, 0xff, FAB_CAL_N * sizeof *f->cal_tail);
     f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
     f->cq = calloc(f->nchan ? f->nchan : 1, sizeof *f->cq);
     f->cq_pos = malloc((f->nchan ? f->nchan : 1) * sizeof *f->cq_pos);

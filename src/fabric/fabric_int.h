@@ -296,16 +296,19 @@ struct myri_fabric {
     /* Most events are due within a few microseconds: they wait in a calendar
      * of FAB_CAL_N buckets of 2^cal_shift ps (a ring starting at bucket
      * cal_base, the bucket of the last event taken: nothing is ever scheduled
-     * before it), each a list of pool slots in key order, with a bit map of
-     * the non-empty ones; cal_cur is the first non-empty bucket.  Events
-     * beyond the ring go to the heap.  The agenda takes the smallest of the
-     * three tops, so the order is exactly that of the keys. */
+     * before it), each an unsorted list of pool slots, with a bit map of the
+     * non-empty ones; cal_cur is the first non-empty bucket, sorted into cs
+     * when it is needed (fabric_agenda.c).  Events beyond the ring go to the
+     * heap.  The agenda takes the smallest of the three tops, so the order is
+     * exactly that of the keys. */
     uint32_t cal_shift;
     uint64_t cal_base, cal_cur;
     size_t caln;
-    uint32_t *cal_head;             /* first slot of each bucket, UINT32_MAX if empty */
-    uint32_t *cal_tail;             /* last slot of each bucket (appends in O(1)), UINT32_MAX if empty */
+    uint32_t *cal_head;             /* first slot of each bucket, UINT32_MAX if empty (or loaded into cs) */
     uint64_t cal_bits[FAB_CAL_N / 64];
+    fab_key *cs; size_t cs_head, cs_n, cs_cap; /* the current bucket's keys, sorted, taken from cs_head */
+    bool cal_loaded;                /* cs holds bucket cal_loaded_bk */
+    uint64_t cal_loaded_bk;
     fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
     /* events for the instant being processed skip the heap: one FIFO per phase
      * (they come after the heap's events of the same phase, pushed earlier) */
