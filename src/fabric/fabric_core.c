@@ -86,6 +86,15 @@ uint64_t myri_fab_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The channel array, zeroed, each record on its own 64-byte lines (fab_chan's layout). */
+static fab_chan *fab__chan_alloc(size_t n)
+{
+    size_t bytes = n * sizeof(fab_chan);
+    fab_chan *c = aligned_alloc(64, bytes);
+    if (c) memset(c, 0, bytes);
+    return c;
+}
+
 static fab_cbrec *fab__cbrec(myri_fabric *f)
 {
     fab_cbrec *r = f->cb_free;
@@ -324,7 +333,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
     for (size_t n = f->nchan / 2048; n > 1 && f->cal_shift > 0; n /= 2) f->cal_shift--;
     f->node = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node);
     f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
-    f->ch = calloc(f->nchan + f->nhosts + 1, sizeof *f->ch); /* links, then one DMA per host */
+    f->ch = fab__chan_alloc(f->nchan + f->nhosts + 1); /* links, then one DMA per host */
     f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
     f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps);
     if (!f->node || !f->ch || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;

@@ -156,13 +156,18 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint64_t at;             /* arrival time (wire) */
 } fab_rchar;
 
-/* Fields are grouped by use: what the fast model touches on every event
- * first (a few cache lines), the reference model, taps and the rarely used
- * parts after. */
+/* Fields are grouped by use, in 64-byte lines (the array is aligned to 64):
+ * what an event touches first on a channel (flags, ring indices, the front
+ * and the pointers to its rings and packet; then the fast model's times and
+ * generations, found by cachegrind on the 1024- and 4096-host fat trees),
+ * the rest after; the reference model, taps and the rarely used parts last.
+ * The order changes no result. */
 typedef struct fab_chan {
-    /* ---- hot: identity, flags, indices ---- */
+    /* ---- line 0: identity, flags, ring indices ---- */
     uint32_t id;
-    uint32_t src_node, dst_node, dst_port;
+    fab_front_state front;
+    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+    int32_t src_in;                 /* switch output: input channel feeding it */
     bool src_host, dst_host;
     bool down;                      /* cable cut */
     bool stopped;                   /* STOP in effect */
@@ -176,53 +181,50 @@ typedef struct fab_chan {
     bool dev_in;                    /* a host input with a device: behaves as a switch input */
     bool hbad;                      /* misrouted / truncated packet being received */
     uint8_t in_route_byte;          /* the front packet's decoded route byte */
-    fab_front_state front;
-    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
-    int32_t src_in;                 /* switch output: input channel feeding it */
-    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
-    uint32_t cur_next;              /* next character index to send */
     uint32_t run_j0;
     uint32_t run_lim;               /* characters planned in the run */
-    uint32_t ncorr;
-    uint32_t rr;                    /* last input port granted */
-    uint32_t nreq;                  /* inputs waiting for this output */
-    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
-    uint64_t prop_ps, d_ps, q_ps;   /* propagation; T + prop; ctrl + prop */
-
-    /* ---- sender ---- */
+    uint32_t rxcap, rxhead, rxcount;   /* the receive FIFO rxq's size (a power of 2), head, count */
+    uint32_t rcap, rhead, rcount;      /* the run ring runs' size (a power of 2), head, count */
+    /* ---- line 1: rings, packet, the fast model's generations and times ---- */
     fab_pkt *cur;                   /* packet being sent on this channel */
+    fab_run *runs;                  /* ring of recent runs (fast model) */
+    fab_rxent *rxq;                 /* packets present, FIFO */
+    uint64_t run_s;                 /* time of character run_j0 */
+    uint64_t f_gen;                 /* guards the run-end event */
+    uint64_t dec_gen;
+    uint64_t last_check;            /* max-slack accounted up to here */
+    uint64_t dep_base;              /* departures counted before the current departure run */
+    /* ---- line 2 ---- */
     uint64_t free_at;               /* end of the last character slot */
     uint64_t sent_total;            /* characters ever sent (global index) */
-    uint64_t send_pending_at;
-    /* fast model sender */
-    uint64_t run_s;                 /* time of character run_j0 */
     uint64_t run_g0;                /* global index of run_j0 */
-    uint64_t f_gen;                 /* guards the run-end event */
     uint64_t run_excl;              /* characters of the run before the stats window */
-    fab_run *runs; uint32_t rcap, rhead, rcount;  /* ring of recent runs (rcap: power of 2) */
-    uint64_t arr_base;              /* characters of runs purged from the ring */
-    uint64_t last_check;            /* max-slack accounted up to here */
-
-    /* ---- receiver (switch input) ---- */
-    fab_rxent *rxq; uint32_t rxcap, rxhead, rxcount;   /* packets present, FIFO (rxcap: power of 2) */
-    uint64_t ready_at;
-    uint64_t dec_gen;
-    uint64_t check_pending_at;
-    /* fast model receiver */
-    uint64_t dep_base;              /* departures counted before the current departure run */
-    uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
+    uint64_t d_ps;                  /* T + prop */
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
-    fab_pkt *hpkt;                  /* host receiver: packet being received */
-
-    /* ---- switch output ---- */
+    uint64_t check_pending_at;
+    /* ---- line 3 ---- */
     uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
-
+    uint32_t nreq;                  /* inputs waiting for this output */
+    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
+    uint32_t rr;                    /* last input port granted */
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
+    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
+    uint32_t cur_next;              /* next character index to send */
+    uint32_t ncorr;
+    uint32_t src_node, dst_node, dst_port;
+    uint64_t prop_ps;               /* propagation */
+    /* ---- then ---- */
+    myri_fabric_channel_stats st;
+    uint64_t q_ps;                  /* ctrl + prop */
+    uint64_t ready_at;
+    uint64_t send_pending_at;
+    uint64_t arr_base;              /* characters of runs purged from the ring */
+    uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t granted_at;            /* switch output: when cur was granted */
-    myri_fabric_channel_stats st;
     uint64_t win_start;
 
     /* ---- less used ---- */
@@ -249,7 +251,7 @@ typedef struct fab_chan {
     /* tap: the bytes of the current packet on this channel */
     uint8_t *tap_buf; size_t tap_cap, tap_len;
     uint64_t tap_first;
-} fab_chan;
+} __attribute__((aligned(64))) fab_chan;
 
 typedef struct fab_node {
     bool host;
