@@ -4,21 +4,78 @@
  * MISSION.md: >= 15 M events/s and >= 4 M events/s on the 2-core machine)
  * with fixed seeds, and prints events per second and the hash of the event
  * sequence (a speed run is also a correctness run: the hash must not change
- * when the engine is optimised).  Output: aligned text, then one JSON line
- * per case.
+ * when the engine is optimised).  Then, for issue 13, the engine against a
+ * baseline measured in the same run: a plain binary heap of (time, sequence)
+ * keys doing the same hold model (each event drawn after an exponential hold
+ * from a random stream of the same kind), at 1e3, 1e4, 1e5 and 1e6 pending
+ * events, the two interleaved; the ratio engine / heap in events per second
+ * (>= 1: the engine is at least as fast).  Output: aligned text, then one
+ * JSON line per case.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "app/hold.h"
+#include "myri/rng.h"
 
-int main(void)
+typedef struct be__key {
+    uint64_t t, seq;
+} be__key;
+
+static int be__less(const be__key *a, const be__key *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
+
+static double be__now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The baseline: the hold model on a plain binary heap; returns events/s, *hash the sequence's hash. */
+static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps, uint64_t *hash)
+{
+    be__key *h = malloc(pending * sizeof *h);
+    if (!h) return 0;
+    myri_rng rng;
+    myri_rng_seed(&rng, 1);
+    uint64_t seq = 0, hs = UINT64_C(0xcbf29ce484222325);
+    for (uint64_t i = 0; i < pending; i++) { /* sift up each */
+        be__key k = {(uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), seq++};
+        size_t j = i;
+        while (j > 0 && be__less(&k, &h[(j - 1) / 2])) h[j] = h[(j - 1) / 2], j = (j - 1) / 2;
+        h[j] = k;
+    }
+    double t0 = be__now();
+    for (uint64_t e = 0; e < events; e++) {
+        uint64_t now = h[0].t;
+        hs = (hs ^ now) * UINT64_C(0x100000001b3);
+        /* replace the top by its successor and sift it down */
+        be__key k = {now + (uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), seq++};
+        size_t j = 0;
+        for (;;) {
+            size_t c = 2 * j + 1;
+            if (c >= pending) break;
+            if (c + 1 < pending && be__less(&h[c + 1], &h[c])) c++;
+            if (!be__less(&h[c], &k)) break;
+            h[j] = h[c];
+            j = c;
+        }
+        h[j] = k;
+    }
+    double dt = be__now() - t0;
+    free(h);
+    *hash = hs;
+    return dt > 0 ? (double)events / dt : 0;
+}
+
+static int be__targets(myri_hold_result r[2])
 {
     static const struct {
         uint64_t pending, events;
         double target;
     } cases[] = {{10000, 30000000, 15e6}, {1000000, 20000000, 4e6}};
-    myri_hold_result r[2];
     printf("%-10s %12s %12s %10s %14s %10s  %s\n", "benchmark", "pending", "events", "wall_s", "events/s",
            "target", "hash");
     for (int i = 0; i < 2; i++) {
@@ -34,5 +91,30 @@ int main(void)
                ",\"wall_s\":%.6f,\"events_per_sec\":%.0f,\"target_events_per_sec\":%.0f,\"hash\":\"0x%016" PRIx64
                "\"}\n",
                r[i].pending, r[i].events, r[i].wall_s, r[i].events_per_sec, cases[i].target, r[i].hash);
+    return 0;
+}
+
+int main(void)
+{
+    myri_hold_result r[2];
+    if (be__targets(r)) return 1;
+    printf("\nengine against a plain binary heap, hold model, same run, interleaved (issue 13: ratio >= 1)\n");
+    printf("%12s %14s %14s %8s  %-18s  %s\n", "pending", "engine_ev/s", "heap_ev/s", "ratio", "engine_hash",
+           "heap_hash");
+    static const uint64_t pend[] = {1000, 10000, 100000, 1000000};
+    for (int i = 0; i < 4; i++) {
+        uint64_t events = 10000000, hh = 0;
+        double heap = be__heap_hold(pend[i], events, 1000000, &hh);
+        myri_hold_result e;
+        if (myri_hold_bench(1, pend[i], events, 1000000, &e) != MYRI_OK || heap <= 0) {
+            fprintf(stderr, "bench_engine: run failed\n");
+            return 1;
+        }
+        printf("%12" PRIu64 " %14.0f %14.0f %8.2f  0x%016" PRIx64 "  0x%016" PRIx64 "\n", pend[i], e.events_per_sec,
+               heap, e.events_per_sec / heap, e.hash, hh);
+        printf("{\"benchmark\":\"engine-vs-heap\",\"pending\":%" PRIu64 ",\"engine_events_per_sec\":%.0f,"
+               "\"heap_events_per_sec\":%.0f,\"ratio\":%.3f}\n",
+               pend[i], e.events_per_sec, heap, e.events_per_sec / heap);
+    }
     return 0;
 }
