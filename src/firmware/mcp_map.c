@@ -116,8 +116,33 @@ void myri_mcpm_a_explore(void *fw, myri_lanai *l)
     (void)l;
     mcpm__reg(s, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
     myri_fw_set(s->m.fi, MYRI_MCPM_V_ROLE, MYRI_MAPW_ROLE_MAPPING);
+    s->disturbed = false;
+    s->reexplores = 0;
     mcpm__note(s, "explore", s->my_id, s->level);
     s->lib.begin(s->lib.ctx, s->my_id, s->level, false);
+}
+
+/* Another NIC was mapping during this exploration (this NIC answered one of
+ * its scouts): while both sent probes, scouts between them could be dropped
+ * (out ring full) or answered after their batch's time-out, so the map may
+ * lack a host.  The other NIC has yielded since (it heard this one's reply):
+ * explore again, at most MCPM_REEXPLORE_MAX times in a row. */
+void myri_mcpm_a_reexplore(void *fw, myri_lanai *l)
+{
+    mcpm *s = fw;
+    (void)l;
+    s->disturbed = false;
+    s->reexplores++;
+    myri_fw_count(s->m.fi, MYRI_MCPM_C_REEXPLORES);
+    mcpm__note(s, "reexplore", s->my_id, s->reexplores);
+    s->lib.begin(s->lib.ctx, s->my_id, s->level, false);
+}
+
+/* The same at a verification sweep's time: a full exploration instead. */
+void myri_mcpm_a_reexplore_timer(void *fw, myri_lanai *l)
+{
+    mcpm__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
+    myri_mcpm_a_reexplore(fw, l);
 }
 
 void myri_mcpm_a_stand_again(void *fw, myri_lanai *l)
@@ -298,6 +323,7 @@ void myri_mcpm_a_map_done(void *fw, myri_lanai *l)
     (void)l;
     s->epoch++;
     s->dest_i = 0;
+    s->reexplores = 0;
     s->mapper_id = s->my_id;
     s->mapper_level = s->level;
     myri_fw_count(s->m.fi, MYRI_MCPM_C_MAPS_GOT);
@@ -409,6 +435,11 @@ void myri_mcpm_a_answer(void *fw, myri_lanai *l)
     uint64_t id;
     uint8_t lv;
     mcpm__sender(s, &id, &lv);
+    uint32_t n = 0;
+    const uint8_t *f = myri_mcpm_head(s, &n);
+    if (f && s->cfg.election && mcpm__role(s) == MYRI_MAPW_ROLE_MAPPING && lv > 0 &&
+        f[MYRI_MAPW_OFF_ROLE] == MYRI_MAPW_ROLE_MAPPING)
+        s->disturbed = true; /* a lower NIC is exploring too (it yields when it gets this reply) */
     mcpm__reply(s);
     mcpm__take(s);
     mcpm__out_commit(s);

@@ -141,6 +141,7 @@ enum {
     MYRI_MCPM_C_YIELD,                    /* times this NIC stopped mapping for a higher one */
     MYRI_MCPM_C_OUT_FULL,                 /* scouts not answered: the out ring was full */
     MYRI_MCPM_C_REMAPS,                   /* sweeps that found a fault */
+    MYRI_MCPM_C_REEXPLORES,               /* explorations repeated: another NIC was mapping meanwhile */
     MYRI_MCPM_NCOUNT
 };
 
