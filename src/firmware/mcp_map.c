@@ -221,13 +221,19 @@ void myri_mcpm_a_batch_timeout(void *fw, myri_lanai *l)
 /* The HCB route entries the host added: each keeps its destination (found
  * by its bytes in the table being replaced), and gets that host's new
  * route, or an invalid length (sends on it are dropped and counted
- * tx_dropped by the MCP) when the new map has none. */
+ * tx_dropped by the MCP) when the new map has none.  Resolved afresh at
+ * every install: the host reuses entries for other destinations (a program
+ * that exits frees its routes, the next one adds its own in the same
+ * entries), and an entry kept resolved to its old destination was rewritten
+ * with that destination's route: packets went to the wrong host.  Only an
+ * entry the MCP made invalid keeps its destination from before. */
 static void mcpm__rt_resolve(mcpm *s)
 {
     const myri_hcb_geom *g = &s->m.g;
     for (uint32_t r = 1; r < g->nroutes; r++) {
-        if (s->hcb_dest[r]) continue;
         uint32_t off = myri_hcb_route_off(g, r), len = myri_mcp_hcb(&s->m, off);
+        if (len == g->route_max + 1 && s->hcb_dest[r]) continue; /* invalid since the last install */
+        s->hcb_dest[r] = 0;
         if (len == 0 || len > g->route_max || len > MYRI_MAPW_ROUTE_MAX) continue;
         const uint8_t *b = myri_lanai_sram(s->m.l, s->m.hcb + off + 4 + myri_hcb_round4(len) - len, len);
         for (uint32_t i = 0; b && i < s->nrt; i++) {
