@@ -307,6 +307,11 @@ void myri_sysmap_stop_when_mapped(myri_sysmap *m, bool on)
 
 const myri_map *myri_sysmap_map(const myri_sysmap *m) { return m && m->have_last ? &m->last : NULL; }
 
+const myri_map *myri_sysmap_map_of(const myri_sysmap *m, uint32_t h)
+{
+    return m && h < m->n && m->x[h] ? myri_map_explorer_map(m->x[h]) : NULL;
+}
+
 void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, myri_sysmap_summary *out)
 {
     memset(out, 0, sizeof *out);
