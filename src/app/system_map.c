@@ -345,8 +345,10 @@ static void sm__say(const myri_sysmap *m, const sm_note *e, char *buf, size_t le
     else if (!strcmp(e->what, "yield")) snprintf(buf, len, "%s stops mapping (higher: %012llx)", h, (unsigned long long)e->a);
     else if (!strcmp(e->what, "verify_fault")) snprintf(buf, len, "%s: verification found a fault (item %llu)", h, (unsigned long long)e->a);
     else if (!strcmp(e->what, "fault")) snprintf(buf, len, "%s remaps the network", h);
-    else if (!strcmp(e->what, "reexplore"))
-        snprintf(buf, len, "%s explores again: another NIC was mapping at the same time (%llu)", h,
+    else if (!strcmp(e->what, "rescout"))
+        snprintf(buf, len, "%s scouts the empty ports again: another NIC was mapping at the same time", h);
+    else if (!strcmp(e->what, "rescouted"))
+        snprintf(buf, len, "%s scouted again: %llu hosts, %llu switches", h, (unsigned long long)e->a,
                  (unsigned long long)e->b);
     else if (!strcmp(e->what, "mapper_silent"))
         snprintf(buf, len, "%s heard no mapper for map.mapper_timeout: stands for election", h);

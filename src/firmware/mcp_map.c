@@ -117,32 +117,34 @@ void myri_mcpm_a_explore(void *fw, myri_lanai *l)
     mcpm__reg(s, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
     myri_fw_set(s->m.fi, MYRI_MCPM_V_ROLE, MYRI_MAPW_ROLE_MAPPING);
     s->disturbed = false;
-    s->reexplores = 0;
+    s->rescouts = 0;
     mcpm__note(s, "explore", s->my_id, s->level);
     s->lib.begin(s->lib.ctx, s->my_id, s->level, false);
 }
 
-/* Another NIC was mapping during this exploration (this NIC answered one of
- * its scouts): while both sent probes, scouts between them could be dropped
- * (out ring full) or answered after their batch's time-out, so the map may
- * lack a host.  The other NIC has yielded since (it heard this one's reply):
- * explore again, at most MCPM_REEXPLORE_MAX times in a row. */
-void myri_mcpm_a_reexplore(void *fw, myri_lanai *l)
+/* Another NIC was mapping while this one explored (this NIC answered one of
+ * its scouts): while both sent probes, a scout of this NIC to it may have
+ * been dropped (its out ring full of its own probes) or answered after the
+ * batch's time-out, and the map may lack its host.  The other has yielded
+ * since (it heard this NIC's reply): the ports found empty are scouted again
+ * (lib.rescout; much cheaper than exploring again), at most MCPM_RESCOUT_MAX
+ * times in a row. */
+void myri_mcpm_a_rescout(void *fw, myri_lanai *l)
 {
     mcpm *s = fw;
     (void)l;
     s->disturbed = false;
-    s->reexplores++;
-    myri_fw_count(s->m.fi, MYRI_MCPM_C_REEXPLORES);
-    mcpm__note(s, "reexplore", s->my_id, s->reexplores);
-    s->lib.begin(s->lib.ctx, s->my_id, s->level, false);
+    s->rescouts++;
+    myri_fw_count(s->m.fi, MYRI_MCPM_C_RESCOUTS);
+    mcpm__note(s, "rescout", s->my_id, s->rescouts);
+    s->lib.rescout(s->lib.ctx);
 }
 
 /* The same at a verification sweep's time: a full exploration instead. */
-void myri_mcpm_a_reexplore_timer(void *fw, myri_lanai *l)
+void myri_mcpm_a_rescout_timer(void *fw, myri_lanai *l)
 {
     mcpm__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
-    myri_mcpm_a_reexplore(fw, l);
+    myri_mcpm_a_rescout(fw, l);
 }
 
 void myri_mcpm_a_stand_again(void *fw, myri_lanai *l)
@@ -329,7 +331,7 @@ void myri_mcpm_a_map_done(void *fw, myri_lanai *l)
     (void)l;
     s->epoch++;
     s->dest_i = 0;
-    s->reexplores = 0;
+    s->rescouts = 0;
     s->mapper_id = s->my_id;
     s->mapper_level = s->level;
     myri_fw_count(s->m.fi, MYRI_MCPM_C_MAPS_GOT);
@@ -623,9 +625,9 @@ static mcpm *mcpm__of(const myri_fw_inst *fi)
 myri_status myri_mcp_map_attach(myri_fw_inst *fi, const myri_mcp_map_cfg *cfg, const myri_mcp_map_lib *lib)
 {
     mcpm *s = mcpm__of(fi);
-    if (!s || !cfg || !lib || !lib->begin || !lib->peek || !lib->next || !lib->expects || !lib->answer ||
-        !lib->batch_answered || !lib->timeout || !lib->changed || !lib->best || !lib->encode || !lib->dest ||
-        !lib->routes || !lib->route || cfg->max_hosts == 0 || cfg->max_hosts > 65535)
+    if (!s || !cfg || !lib || !lib->begin || !lib->rescout || !lib->peek || !lib->next || !lib->expects ||
+        !lib->answer || !lib->batch_answered || !lib->timeout || !lib->changed || !lib->best || !lib->encode ||
+        !lib->dest || !lib->routes || !lib->route || cfg->max_hosts == 0 || cfg->max_hosts > 65535)
         return MYRI_EINVAL;
     uint64_t end = (uint64_t)s->rt_base + (uint64_t)cfg->max_hosts * MCPM_RT_BYTES + s->frame_max;
     uint64_t top = myri_lanai_sram_bytes(s->m.l);

@@ -99,7 +99,7 @@ static bool me_best(mcpm *s)
     s->lib.best(s->lib.ctx, &lv, &id);
     return !s->cfg.election || (lv == s->level && id == s->my_id);
 }
-static bool disturbed(const mcpm *s) { return s->disturbed && s->reexplores < MCPM_REEXPLORE_MAX; }
+static bool disturbed(const mcpm *s) { return s->disturbed && s->rescouts < MCPM_RESCOUT_MAX; }
 static bool g_disturbed(void *fw, myri_lanai *l) { return (void)l, disturbed(S(fw)); }
 static bool g_done_disturbed(void *fw, myri_lanai *l)
 {
@@ -190,8 +190,8 @@ static const myri_fw_guard mcpm__guards[GM_N] = {
     G(PROBE_READY) = {"probe_ready", "out_free >= 2 && lib_next == PROBE", g_probe_ready},
     G(BATCH_SENT) = {"batch_sent", "out_head == out_tail && lib_next == WAIT", g_batch_sent},
     G(DONE_DISTURBED) = {"explored_disturbed", "lib_next == DONE && changed && best == me && disturbed && "
-                                               "reexplores < MAX", g_done_disturbed},
-    G(DISTURBED) = {"disturbed", "disturbed && reexplores < MAX", g_disturbed},
+                                               "rescouts < MAX", g_done_disturbed},
+    G(DISTURBED) = {"disturbed", "disturbed && rescouts < MAX", g_disturbed},
     G(DONE_BEST) = {"explored_best", "lib_next == DONE && changed && (!ELECTION || best == me)", g_done_best},
     G(DONE_NOT_BEST) = {"explored_not_best", "lib_next == DONE && changed", g_done_not_best},
     G(VERIFIED) = {"verified", "lib_next == DONE && unchanged", g_verified},
@@ -236,7 +236,7 @@ static const myri_fw_rule mcpm__mapper_rules[] = {
     R(P_PROBE, P_WAIT, EM_YIELDED, 0, abort, C_STEP, NULL, "stop_probing", CLR(TIME_INT)),
     R(P_PROBE, P_PROBE, EM_MAPPING, GM_PROBE_READY, send_probe, C_PROBE, NULL, "send_probe", QP, CNT(SCOUTS)),
     R(P_PROBE, P_COLLECT, EM_MAPPING, GM_BATCH_SENT, collect, C_STEP, NULL, "collect", CLR(TIME_INT)),
-    R(P_PROBE, P_PROBE, EM_MAPPING, GM_DONE_DISTURBED, reexplore, C_BEGIN, NULL, "reexplore", CNT(REEXPLORES)),
+    R(P_PROBE, P_PROBE, EM_MAPPING, GM_DONE_DISTURBED, rescout, C_BEGIN, NULL, "rescout", CNT(RESCOUTS)),
     R(P_PROBE, P_SEND_MAP, EM_MAPPING, GM_DONE_BEST, map_done, C_BEGIN, myri_mcpm_x_map_done, "map_done",
       CNT(MAPS_GOT)),
     R(P_PROBE, P_WAIT, EM_MAPPING, GM_DONE_NOT_BEST, yield_to_best, C_STEP, NULL, "yield_to_best", CNT(YIELD),
@@ -251,8 +251,8 @@ static const myri_fw_rule mcpm__mapper_rules[] = {
     R(P_SEND_MAP, P_SEND_MAP, EM_MAPPING, GM_MORE_DEST, send_map, C_PROBE, NULL, "send_map", QP, CNT(MAPS_SENT)),
     R(P_SEND_MAP, P_VERIFY, EM_MAPPING, GM_NO_DEST, distributed, C_STEP, NULL, "distributed", NONE),
     R(P_VERIFY, P_WAIT, EM_YIELDED, 0, abort, C_STEP, NULL, "stop_verifying", CLR(TIME_INT)),
-    R(P_VERIFY, P_PROBE, EM_TIME, GM_DISTURBED, reexplore_timer, C_BEGIN, NULL, "reexplore_sweep", CLR(TIME_INT),
-      CNT(REEXPLORES)),
+    R(P_VERIFY, P_PROBE, EM_TIME, GM_DISTURBED, rescout_timer, C_BEGIN, NULL, "rescout_sweep", CLR(TIME_INT),
+      CNT(RESCOUTS)),
     R(P_VERIFY, P_PROBE, EM_TIME, 0, verify, C_BEGIN, NULL, "verify", CLR(TIME_INT)),
 };
 
@@ -309,7 +309,7 @@ static const myri_fw_name mcpm__own_counters[] = {
     {"map_yields", "times this NIC stopped mapping for a higher one", 0},
     {"map_out_full", "scouts dropped: the out ring was full", 0},
     {"map_remaps", "verification sweeps that found a fault", 0},
-    {"map_reexplores", "explorations repeated: another NIC was mapping at the same time", 0},
+    {"map_rescouts", "empty ports scouted again: another NIC was mapping at the same time", 0},
 };
 
 /* ---- the combined definition ---------------------------------------------------------------------- */

@@ -114,7 +114,8 @@ check "merge: one mapper again" test "$(grep -c "routes from d's map installed o
 # answered behind that candidate's own probes or dropped (its out ring full),
 # and the first map lacked the host.  Now a batch's time-out runs from its
 # last probe's departure, and a mapper that answered another mapping NIC's
-# scout explores again ("explores again" in the timeline, map_reexplores).
+# scout scouts the ports it found empty again ("scouts the empty ports
+# again", map_rescouts).
 cat > "$tmp/late.yaml" <<'Y'
 topology:
   switches: [{name: s0, ports: 16}, {name: s1, ports: 16}, {name: x0, ports: 8}, {name: x1, ports: 16}]
@@ -154,5 +155,5 @@ check "scout dropped: isomorphic" grep -q '^check    isomorphic' "$tmp/out"
 sed 's/^topology:/job: system\nduration: 10ms\nswitch: {addressing: relative}\npacket: {type_bytes: 2}\nmapping: on\ntopology:/' \
   "$tmp/busy.yaml" > "$tmp/busy-run.yaml"
 check "scout dropped: run" expect_rc 0 "$myri" run "$tmp/busy-run.yaml"
-check "scout dropped: explores again" grep -q 'h2 explores again: another NIC was mapping' "$tmp/out"
+check "scout dropped: scouts again" grep -q 'h2 scouts the empty ports again: another NIC was mapping' "$tmp/out"
 check_summary
