@@ -190,7 +190,8 @@ myri_status myri_map_check_live(const myri_map *m, const myri_topo *t, const boo
     const myri_topo_port *mp = &t->node[mh].port[0];
     int32_t first = chk__dead(link_dead, mp->link) ? -1 : mp->peer_node;
     int32_t *dist = chk__dist(t, first >= 0 && t->node[first].kind == MYRI_TOPO_SWITCH ? first : -1, link_dead);
-    chk k = {m, t, link_dead, calloc(m->nhosts + m->nswitches + 1, sizeof(int64_t)), calloc(m->nswitches + 1, sizeof(int32_t)),
+    chk k = {m, t, link_dead, calloc(m->nhosts + m->nswitches + 1, sizeof(int64_t)),
+             calloc(m->nswitches + 1, sizeof(int32_t)),
              calloc(t->nnodes, 1)};
     out->unmappable = calloc(t->nnodes + 1, sizeof *out->unmappable);
     out->sw_true = calloc(m->nswitches + 1, sizeof *out->sw_true);

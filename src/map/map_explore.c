@@ -952,8 +952,8 @@ void myri_map_explorer_lib(myri_map_explorer *x, myri_mcp_map_lib *lib)
     *lib = (myri_mcp_map_lib){.ctx = x, .begin = lib_begin, .peek = lib_peek, .next = lib_next,
                               .expects = lib_expects, .answer = lib_answer, .batch_answered = lib_batch_answered,
                               .timeout = lib_timeout, .changed = lib_changed, .best = lib_best,
-                              .rescout = lib_rescout, .encode = lib_encode, .dest = lib_dest, .routes = lib_routes, .route = lib_route,
-                              .cycles = NULL, .note = lib_note};
+                              .rescout = lib_rescout, .encode = lib_encode, .dest = lib_dest, .routes = lib_routes,
+                              .route = lib_route, .cycles = NULL, .note = lib_note};
 }
 
 myri_map_explorer *myri_map_explorer_create(const myri_map_cfg *cfg)
