@@ -307,6 +307,11 @@ void myri_sysmap_stop_when_mapped(myri_sysmap *m, bool on)
 
 const myri_map *myri_sysmap_map(const myri_sysmap *m) { return m && m->have_last ? &m->last : NULL; }
 
+const myri_map *myri_sysmap_map_of(const myri_sysmap *m, uint32_t h)
+{
+    return m && h < m->n && m->x[h] ? myri_map_explorer_map(m->x[h]) : NULL;
+}
+
 void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, myri_sysmap_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -340,6 +345,11 @@ static void sm__say(const myri_sysmap *m, const sm_note *e, char *buf, size_t le
     else if (!strcmp(e->what, "yield")) snprintf(buf, len, "%s stops mapping (higher: %012llx)", h, (unsigned long long)e->a);
     else if (!strcmp(e->what, "verify_fault")) snprintf(buf, len, "%s: verification found a fault (item %llu)", h, (unsigned long long)e->a);
     else if (!strcmp(e->what, "fault")) snprintf(buf, len, "%s remaps the network", h);
+    else if (!strcmp(e->what, "rescout"))
+        snprintf(buf, len, "%s scouts the empty ports again: another NIC was mapping at the same time", h);
+    else if (!strcmp(e->what, "rescouted"))
+        snprintf(buf, len, "%s scouted again: %llu hosts, %llu switches", h, (unsigned long long)e->a,
+                 (unsigned long long)e->b);
     else if (!strcmp(e->what, "mapper_silent"))
         snprintf(buf, len, "%s heard no mapper for map.mapper_timeout: stands for election", h);
     else snprintf(buf, len, "%s %s %llu %llu", h, e->what, (unsigned long long)e->a, (unsigned long long)e->b);

@@ -66,6 +66,9 @@ typedef struct myri_sysmap_summary {
 void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, myri_sysmap_summary *out);
 /* The last complete map (the mapper's), or NULL. */
 const struct myri_map *myri_sysmap_map(const myri_sysmap *m);
+/* The last map host h's NIC built as a mapper (its explorer's), or NULL:
+ * with several parts or a re-election, each mapper's own. */
+const struct myri_map *myri_sysmap_map_of(const myri_sysmap *m, uint32_t h);
 /* Timeline and figures, text and JSON (fw: every NIC's firmware). */
 void myri_sysmap_text(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, const myri_topo *t, FILE *o);
 void myri_sysmap_json(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, const myri_topo *t, myri_json *j);

@@ -90,9 +90,10 @@ static myri_panic_hook panic_hook;
 /* ---- heap ------------------------------------------------------------------ */
 static inline bool ent_less(heap_ent a, heap_ent b) { return a < b; }
 
-static void heap_sift_up(heap_ent *h, size_t i, heap_ent x)
+/* Moves x up from index i, not above index top. */
+static void heap_sift_up(heap_ent *h, size_t i, heap_ent x, size_t top)
 {
-    while (i > 0) {
+    while (i > top) {
         size_t parent = (i - 1) >> 2;
         if (!ent_less(x, h[parent])) break;
         h[i] = h[parent];
@@ -103,10 +104,15 @@ static void heap_sift_up(heap_ent *h, size_t i, heap_ent x)
 
 /* Bottom-up sift-down (Floyd): move the hole at i down along the smallest
  * children to a leaf (3 comparisons per level among 4 children, branch-free),
- * then sift x up from there.  New events usually belong near the bottom, so
- * this saves the comparison with x at every level. */
+ * then sift x up from there, but not above i: heapify sifts down subtrees
+ * whose ancestors are not in heap order yet, and x carried above i moved an
+ * unordered ancestor into the subtree (compact() left the heap invalid and
+ * events ran out of time order; found by tests/unit/test_map.c).  New events
+ * usually belong near the bottom, so this saves the comparison with x at
+ * every level. */
 static void heap_sift_down(heap_ent *h, size_t n, size_t i, heap_ent x)
 {
+    size_t top = i;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c + 4 <= n) {
@@ -133,7 +139,7 @@ static void heap_sift_down(heap_ent *h, size_t n, size_t i, heap_ent x)
             break;
         }
     }
-    heap_sift_up(h, i, x);
+    heap_sift_up(h, i, x, top);
 }
 
 static void heap_pop(myri_sim *s)
@@ -363,7 +369,7 @@ myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *
         s->top_dead = false;
         heap_sift_down(s->heap, s->hn, 0, e);
     } else {
-        heap_sift_up(s->heap, s->hn++, e);
+        heap_sift_up(s->heap, s->hn++, e, 0);
     }
     s->live++;
     return (((uint64_t)META_GEN(s->meta[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */

@@ -116,8 +116,35 @@ void myri_mcpm_a_explore(void *fw, myri_lanai *l)
     (void)l;
     mcpm__reg(s, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
     myri_fw_set(s->m.fi, MYRI_MCPM_V_ROLE, MYRI_MAPW_ROLE_MAPPING);
+    s->disturbed = false;
+    s->rescouts = 0;
     mcpm__note(s, "explore", s->my_id, s->level);
     s->lib.begin(s->lib.ctx, s->my_id, s->level, false);
+}
+
+/* Another NIC was mapping while this one explored (this NIC answered one of
+ * its scouts): while both sent probes, a scout of this NIC to it may have
+ * been dropped (its out ring full of its own probes) or answered after the
+ * batch's time-out, and the map may lack its host.  The other has yielded
+ * since (it heard this NIC's reply): the ports found empty are scouted again
+ * (lib.rescout; much cheaper than exploring again), at most MCPM_RESCOUT_MAX
+ * times in a row. */
+void myri_mcpm_a_rescout(void *fw, myri_lanai *l)
+{
+    mcpm *s = fw;
+    (void)l;
+    s->disturbed = false;
+    s->rescouts++;
+    myri_fw_count(s->m.fi, MYRI_MCPM_C_RESCOUTS);
+    mcpm__note(s, "rescout", s->my_id, s->rescouts);
+    s->lib.rescout(s->lib.ctx);
+}
+
+/* The same at a verification sweep's time: a full exploration instead. */
+void myri_mcpm_a_rescout_timer(void *fw, myri_lanai *l)
+{
+    mcpm__reg(fw, MYRI_LANAI_ISR, MYRI_LANAI_TIME_INT);
+    myri_mcpm_a_rescout(fw, l);
 }
 
 void myri_mcpm_a_stand_again(void *fw, myri_lanai *l)
@@ -196,13 +223,19 @@ void myri_mcpm_a_batch_timeout(void *fw, myri_lanai *l)
 /* The HCB route entries the host added: each keeps its destination (found
  * by its bytes in the table being replaced), and gets that host's new
  * route, or an invalid length (sends on it are dropped and counted
- * tx_dropped by the MCP) when the new map has none. */
+ * tx_dropped by the MCP) when the new map has none.  Resolved afresh at
+ * every install: the host reuses entries for other destinations (a program
+ * that exits frees its routes, the next one adds its own in the same
+ * entries), and an entry kept resolved to its old destination was rewritten
+ * with that destination's route: packets went to the wrong host.  Only an
+ * entry the MCP made invalid keeps its destination from before. */
 static void mcpm__rt_resolve(mcpm *s)
 {
     const myri_hcb_geom *g = &s->m.g;
     for (uint32_t r = 1; r < g->nroutes; r++) {
-        if (s->hcb_dest[r]) continue;
         uint32_t off = myri_hcb_route_off(g, r), len = myri_mcp_hcb(&s->m, off);
+        if (len == g->route_max + 1 && s->hcb_dest[r]) continue; /* invalid since the last install */
+        s->hcb_dest[r] = 0;
         if (len == 0 || len > g->route_max || len > MYRI_MAPW_ROUTE_MAX) continue;
         const uint8_t *b = myri_lanai_sram(s->m.l, s->m.hcb + off + 4 + myri_hcb_round4(len) - len, len);
         for (uint32_t i = 0; b && i < s->nrt; i++) {
@@ -298,6 +331,7 @@ void myri_mcpm_a_map_done(void *fw, myri_lanai *l)
     (void)l;
     s->epoch++;
     s->dest_i = 0;
+    s->rescouts = 0;
     s->mapper_id = s->my_id;
     s->mapper_level = s->level;
     myri_fw_count(s->m.fi, MYRI_MCPM_C_MAPS_GOT);
@@ -409,6 +443,11 @@ void myri_mcpm_a_answer(void *fw, myri_lanai *l)
     uint64_t id;
     uint8_t lv;
     mcpm__sender(s, &id, &lv);
+    uint32_t n = 0;
+    const uint8_t *f = myri_mcpm_head(s, &n);
+    if (f && s->cfg.election && mcpm__role(s) == MYRI_MAPW_ROLE_MAPPING && lv > 0 &&
+        f[MYRI_MAPW_OFF_ROLE] == MYRI_MAPW_ROLE_MAPPING)
+        s->disturbed = true; /* a lower NIC is exploring too (it yields when it gets this reply) */
     mcpm__reply(s);
     mcpm__take(s);
     mcpm__out_commit(s);
@@ -586,9 +625,9 @@ static mcpm *mcpm__of(const myri_fw_inst *fi)
 myri_status myri_mcp_map_attach(myri_fw_inst *fi, const myri_mcp_map_cfg *cfg, const myri_mcp_map_lib *lib)
 {
     mcpm *s = mcpm__of(fi);
-    if (!s || !cfg || !lib || !lib->begin || !lib->peek || !lib->next || !lib->expects || !lib->answer ||
-        !lib->batch_answered || !lib->timeout || !lib->changed || !lib->best || !lib->encode || !lib->dest ||
-        !lib->routes || !lib->route || cfg->max_hosts == 0 || cfg->max_hosts > 65535)
+    if (!s || !cfg || !lib || !lib->begin || !lib->rescout || !lib->peek || !lib->next || !lib->expects ||
+        !lib->answer || !lib->batch_answered || !lib->timeout || !lib->changed || !lib->best || !lib->encode ||
+        !lib->dest || !lib->routes || !lib->route || cfg->max_hosts == 0 || cfg->max_hosts > 65535)
         return MYRI_EINVAL;
     uint64_t end = (uint64_t)s->rt_base + (uint64_t)cfg->max_hosts * MCPM_RT_BYTES + s->frame_max;
     uint64_t top = myri_lanai_sram_bytes(s->m.l);

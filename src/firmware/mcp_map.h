@@ -57,6 +57,9 @@ typedef struct myri_mcp_map_lib {
     /* Begins a full exploration (verify false) or a verification sweep of
      * the current map; my_id/level are this NIC's. */
     void (*begin)(void *ctx, uint64_t my_id, uint8_t level, bool verify);
+    /* After an exploration: scouts again every port the explored switches
+     * showed empty (another NIC was mapping meanwhile); then as begin. */
+    void (*rescout)(void *ctx);
     /* What next would do: 1 (a probe of the current batch), 0 (the batch is
      * sent: wait for its answers or time-out), -1 (finished). */
     int (*peek)(void *ctx);
@@ -141,6 +144,7 @@ enum {
     MYRI_MCPM_C_YIELD,                    /* times this NIC stopped mapping for a higher one */
     MYRI_MCPM_C_OUT_FULL,                 /* scouts not answered: the out ring was full */
     MYRI_MCPM_C_REMAPS,                   /* sweeps that found a fault */
+    MYRI_MCPM_C_RESCOUTS,                 /* empty ports scouted again: another NIC was mapping meanwhile */
     MYRI_MCPM_NCOUNT
 };
 

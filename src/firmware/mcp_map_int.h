@@ -9,6 +9,7 @@
 
 #define MCPM_NOUT 8u              /* out ring entries (assumption: replies and a few probes in flight) */
 #define MCPM_ROUTE_AREA 32u       /* route bytes before the frame in an out entry */
+#define MCPM_RESCOUT_MAX 2u        /* re-scouts in a row at most (then the map goes out as it is) */
 #define MCPM_RT_BYTES 44u         /* route table entry: id hi, id lo, length, 32 route bytes */
 
 typedef struct mcpm_out {
@@ -31,6 +32,8 @@ typedef struct mcpm {
     uint8_t mapper_level;
     uint32_t epoch, dest_i;       /* map epoch; next host to send the map to */
     uint64_t installs;
+    bool disturbed;               /* this mapper answered a scout of another mapping NIC (election on) */
+    uint32_t rescouts;            /* re-scouts in a row because of that */
     uint64_t *hcb_dest;           /* per HCB route entry: destination id + 1 (0: not resolved) */
     uint8_t *map;                 /* the map body this NIC distributes (mapper) */
     uint32_t map_len;
@@ -52,7 +55,7 @@ void myri_mcpm_read_mcb(mcpm *s);
 MCPM__ACT(stand) MCPM__ACT(follow) MCPM__ACT(explore) MCPM__ACT(stand_again) MCPM__ACT(time_ignored)
 MCPM__ACT(abort) MCPM__ACT(abort_timer) MCPM__ACT(send_probe) MCPM__ACT(collect) MCPM__ACT(map_done)
 MCPM__ACT(yield_to_best) MCPM__ACT(verified) MCPM__ACT(remap) MCPM__ACT(batch_done) MCPM__ACT(batch_timeout)
-MCPM__ACT(send_map) MCPM__ACT(distributed) MCPM__ACT(verify)
+MCPM__ACT(send_map) MCPM__ACT(distributed) MCPM__ACT(verify) MCPM__ACT(rescout) MCPM__ACT(rescout_timer)
 MCPM__ACT(defer) MCPM__ACT(answer) MCPM__ACT(scout_busy) MCPM__ACT(yield_reply) MCPM__ACT(take_answer)
 MCPM__ACT(stale) MCPM__ACT(install) MCPM__ACT(map_ignored) MCPM__ACT(drop_other)
 MCPM__ACT(map_send) MCPM__ACT(map_sent)

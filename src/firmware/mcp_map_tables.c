@@ -65,7 +65,7 @@ static const myri_fw_event mcpm__events[EM_N] = {
 };
 
 /* ---- guards -------------------------------------------------------------------------------- */
-enum { GM_CANDIDATE = MYRI_MCP_NGUARDS, GM_START, GM_STAND_AGAIN, GM_PROBE_READY, GM_BATCH_SENT, GM_DONE_BEST,
+enum { GM_CANDIDATE = MYRI_MCP_NGUARDS, GM_START, GM_STAND_AGAIN, GM_PROBE_READY, GM_BATCH_SENT, GM_DONE_DISTURBED, GM_DISTURBED, GM_DONE_BEST,
        GM_DONE_NOT_BEST, GM_VERIFIED, GM_FAULT, GM_MORE_DEST, GM_NO_DEST, GM_SCOUT_HIGHER, GM_SCOUT, GM_SCOUT_FULL,
        GM_REPLY_HIGHER, GM_ANSWER, GM_STALE, GM_MAP_OK, GM_MAP_IGNORED, GM_SEND_FREE, GM_END };
 #define GM_N (GM_END - MYRI_MCP_NGUARDS)
@@ -84,7 +84,13 @@ static int peek(void *fw) { return S(fw)->lib.peek(S(fw)->lib.ctx); }
  * mapping NIC can always answer a scout. */
 static bool probe_room(const mcpm *s) { return (s->out_tail + 2) % MCPM_NOUT != s->out_head && myri_mcpm_out_room(s); }
 static bool g_probe_ready(void *fw, myri_lanai *l) { return (void)l, probe_room(S(fw)) && peek(fw) == 1; }
-static bool g_batch_sent(void *fw, myri_lanai *l) { return (void)l, peek(fw) == 0; }
+/* The batch's time-out runs from when its last probe has left the NIC (the
+ * out ring is empty), not from when it was queued: a batch of 14 or 30
+ * probes takes 50 to 200 us to go out, longer than map.probe_timeout. */
+static bool g_batch_sent(void *fw, myri_lanai *l)
+{
+    return (void)l, S(fw)->out_head == S(fw)->out_tail && peek(fw) == 0;
+}
 static int changed(void *fw) { return peek(fw) == -1 ? S(fw)->lib.changed(S(fw)->lib.ctx) : 2; }
 static bool me_best(mcpm *s)
 {
@@ -92,6 +98,12 @@ static bool me_best(mcpm *s)
     uint64_t id;
     s->lib.best(s->lib.ctx, &lv, &id);
     return !s->cfg.election || (lv == s->level && id == s->my_id);
+}
+static bool disturbed(const mcpm *s) { return s->disturbed && s->rescouts < MCPM_RESCOUT_MAX; }
+static bool g_disturbed(void *fw, myri_lanai *l) { return (void)l, disturbed(S(fw)); }
+static bool g_done_disturbed(void *fw, myri_lanai *l)
+{
+    return (void)l, disturbed(S(fw)) && changed(fw) == 1 && me_best(S(fw));
 }
 static bool g_done_best(void *fw, myri_lanai *l) { return (void)l, changed(fw) == 1 && me_best(S(fw)); }
 static bool g_done_not_best(void *fw, myri_lanai *l) { return (void)l, changed(fw) == 1; }
@@ -176,7 +188,10 @@ static const myri_fw_guard mcpm__guards[GM_N] = {
     G(START) = {"role_candidate", "map_role == CANDIDATE", g_start},
     G(STAND_AGAIN) = {"follower_may_map", "map_role == FOLLOWER && level > 0", g_stand_again},
     G(PROBE_READY) = {"probe_ready", "out_free >= 2 && lib_next == PROBE", g_probe_ready},
-    G(BATCH_SENT) = {"batch_sent", "lib_next == WAIT", g_batch_sent},
+    G(BATCH_SENT) = {"batch_sent", "out_head == out_tail && lib_next == WAIT", g_batch_sent},
+    G(DONE_DISTURBED) = {"explored_disturbed", "lib_next == DONE && changed && best == me && disturbed && "
+                                               "rescouts < MAX", g_done_disturbed},
+    G(DISTURBED) = {"disturbed", "disturbed && rescouts < MAX", g_disturbed},
     G(DONE_BEST) = {"explored_best", "lib_next == DONE && changed && (!ELECTION || best == me)", g_done_best},
     G(DONE_NOT_BEST) = {"explored_not_best", "lib_next == DONE && changed", g_done_not_best},
     G(VERIFIED) = {"verified", "lib_next == DONE && unchanged", g_verified},
@@ -221,6 +236,7 @@ static const myri_fw_rule mcpm__mapper_rules[] = {
     R(P_PROBE, P_WAIT, EM_YIELDED, 0, abort, C_STEP, NULL, "stop_probing", CLR(TIME_INT)),
     R(P_PROBE, P_PROBE, EM_MAPPING, GM_PROBE_READY, send_probe, C_PROBE, NULL, "send_probe", QP, CNT(SCOUTS)),
     R(P_PROBE, P_COLLECT, EM_MAPPING, GM_BATCH_SENT, collect, C_STEP, NULL, "collect", CLR(TIME_INT)),
+    R(P_PROBE, P_PROBE, EM_MAPPING, GM_DONE_DISTURBED, rescout, C_BEGIN, NULL, "rescout", CNT(RESCOUTS)),
     R(P_PROBE, P_SEND_MAP, EM_MAPPING, GM_DONE_BEST, map_done, C_BEGIN, myri_mcpm_x_map_done, "map_done",
       CNT(MAPS_GOT)),
     R(P_PROBE, P_WAIT, EM_MAPPING, GM_DONE_NOT_BEST, yield_to_best, C_STEP, NULL, "yield_to_best", CNT(YIELD),
@@ -235,6 +251,8 @@ static const myri_fw_rule mcpm__mapper_rules[] = {
     R(P_SEND_MAP, P_SEND_MAP, EM_MAPPING, GM_MORE_DEST, send_map, C_PROBE, NULL, "send_map", QP, CNT(MAPS_SENT)),
     R(P_SEND_MAP, P_VERIFY, EM_MAPPING, GM_NO_DEST, distributed, C_STEP, NULL, "distributed", NONE),
     R(P_VERIFY, P_WAIT, EM_YIELDED, 0, abort, C_STEP, NULL, "stop_verifying", CLR(TIME_INT)),
+    R(P_VERIFY, P_PROBE, EM_TIME, GM_DISTURBED, rescout_timer, C_BEGIN, NULL, "rescout_sweep", CLR(TIME_INT),
+      CNT(RESCOUTS)),
     R(P_VERIFY, P_PROBE, EM_TIME, 0, verify, C_BEGIN, NULL, "verify", CLR(TIME_INT)),
 };
 
@@ -291,6 +309,7 @@ static const myri_fw_name mcpm__own_counters[] = {
     {"map_yields", "times this NIC stopped mapping for a higher one", 0},
     {"map_out_full", "scouts dropped: the out ring was full", 0},
     {"map_remaps", "verification sweeps that found a fault", 0},
+    {"map_rescouts", "empty ports scouted again: another NIC was mapping at the same time", 0},
 };
 
 /* ---- the combined definition ---------------------------------------------------------------------- */

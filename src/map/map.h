@@ -116,6 +116,13 @@ typedef struct myri_map_check {
  * gives the true host index of a unique ID (-1 if none). */
 myri_status myri_map_check_topo(const myri_map *m, const myri_topo *t, uint32_t mapper_host, uint32_t reach,
                                 int64_t (*host_of_id)(void *ctx, uint64_t id), void *ctx, myri_map_check *out);
+/* The same against the network with some links cut: link_dead[l] for each
+ * true link l (NULL: none).  What the mapper cannot reach over live links is
+ * unmappable (a host whose cable is cut, a part split off), and a map link on
+ * a dead link is a difference.  (A dead host is its cut cable.) */
+myri_status myri_map_check_live(const myri_map *m, const myri_topo *t, const bool *link_dead, uint32_t mapper_host,
+                                uint32_t reach, int64_t (*host_of_id)(void *ctx, uint64_t id), void *ctx,
+                                myri_map_check *out);
 void myri_map_check_free(myri_map_check *c);
 #define MYRI_MAP_REACH 14u         /* switch hops a loop probe can explore (2 x 14 + 3 + ... <= 32 route bytes) */
 

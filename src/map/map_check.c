@@ -7,8 +7,11 @@
 
 #include "map/map.h"
 
-/* Hop distance of every switch from switch `from` over switch-to-switch links (-1: unreached). */
-static int32_t *chk__dist(const myri_topo *t, int64_t from)
+static bool chk__dead(const bool *dead, int32_t link) { return dead && link >= 0 && dead[link]; }
+
+/* Hop distance of every switch from switch `from` over switch-to-switch links
+ * not dead (-1: unreached). */
+static int32_t *chk__dist(const myri_topo *t, int64_t from, const bool *dead)
 {
     int32_t *d = malloc(t->nnodes * sizeof *d);
     uint32_t *q = malloc(t->nnodes * sizeof *q);
@@ -25,7 +28,8 @@ static int32_t *chk__dist(const myri_topo *t, int64_t from)
         const myri_topo_node *n = &t->node[u];
         for (uint32_t p = 0; p < n->nports; p++) {
             int32_t v = n->port[p].peer_node;
-            if (v < 0 || t->node[v].kind != MYRI_TOPO_SWITCH || d[v] >= 0) continue;
+            if (v < 0 || t->node[v].kind != MYRI_TOPO_SWITCH || d[v] >= 0 || chk__dead(dead, n->port[p].link))
+                continue;
             d[v] = d[u] + 1;
             q[qt++] = (uint32_t)v;
         }
@@ -86,6 +90,7 @@ static bool chk__fail(myri_map_check *c, const char *fmt, ...)
 typedef struct chk {
     const myri_map *m;
     const myri_topo *t;
+    const bool *dead;      /* per true link: cut (NULL: none) */
     int64_t *node_true;    /* per map node: true node index (-1 unknown) */
     int32_t *shift;        /* per map switch: true port - map port */
     bool *mappable;
@@ -100,6 +105,7 @@ static bool chk__link(chk *k, myri_map_check *c, uint32_t a, uint32_t pa, uint32
     if (P < 0 || P >= (int64_t)k->t->node[A].nports) return chk__fail(c, "a map port has no true port");
     const myri_topo_port *tp = &k->t->node[A].port[P];
     if (tp->peer_node < 0) return chk__fail(c, "map link on an unconnected true port of %s", k->t->node[A].name);
+    if (chk__dead(k->dead, tp->link)) return chk__fail(c, "map link on a dead link of %s", k->t->node[A].name);
     if (b < m->nhosts) {
         if (k->node_true[b] != tp->peer_node) return chk__fail(c, "host link leads elsewhere");
         return true;
@@ -157,12 +163,35 @@ static void chk__count(chk *k, myri_map_check *c)
 myri_status myri_map_check_topo(const myri_map *m, const myri_topo *t, uint32_t mapper_host, uint32_t reach,
                                 int64_t (*host_of_id)(void *ctx, uint64_t id), void *ctx, myri_map_check *out)
 {
+    return myri_map_check_live(m, t, NULL, mapper_host, reach, host_of_id, ctx, out);
+}
+
+/* Whether true node v can be mapped from the mapper's host node mh: a switch
+ * within reach, a host on a live cable to one (or the mapper itself). */
+static bool chk__mappable(const myri_topo *t, const bool *dead, const int32_t *dist, uint32_t mh, uint32_t reach,
+                          size_t v)
+{
+    const myri_topo_node *n = &t->node[v];
+    if (n->kind == MYRI_TOPO_SWITCH) return dist[v] >= 0 && (uint32_t)dist[v] <= reach;
+    if (v == mh) return true;
+    const myri_topo_port *p = &n->port[0];
+    if (p->peer_node < 0 || chk__dead(dead, p->link)) return false;
+    if (t->node[p->peer_node].kind == MYRI_TOPO_HOST) return (uint32_t)p->peer_node == mh; /* back to back */
+    return dist[p->peer_node] >= 0 && (uint32_t)dist[p->peer_node] <= reach;
+}
+
+myri_status myri_map_check_live(const myri_map *m, const myri_topo *t, const bool *link_dead, uint32_t mapper_host,
+                                uint32_t reach, int64_t (*host_of_id)(void *ctx, uint64_t id), void *ctx,
+                                myri_map_check *out)
+{
     memset(out, 0, sizeof *out);
     if (!m || !t || mapper_host >= t->nhosts || !host_of_id) return MYRI_EINVAL;
     uint32_t mh = t->host_node[mapper_host];
-    int32_t first = t->node[mh].port[0].peer_node;
-    int32_t *dist = chk__dist(t, first >= 0 && t->node[first].kind == MYRI_TOPO_SWITCH ? first : -1);
-    chk k = {m, t, calloc(m->nhosts + m->nswitches + 1, sizeof(int64_t)), calloc(m->nswitches + 1, sizeof(int32_t)),
+    const myri_topo_port *mp = &t->node[mh].port[0];
+    int32_t first = chk__dead(link_dead, mp->link) ? -1 : mp->peer_node;
+    int32_t *dist = chk__dist(t, first >= 0 && t->node[first].kind == MYRI_TOPO_SWITCH ? first : -1, link_dead);
+    chk k = {m, t, link_dead, calloc(m->nhosts + m->nswitches + 1, sizeof(int64_t)),
+             calloc(m->nswitches + 1, sizeof(int32_t)),
              calloc(t->nnodes, 1)};
     out->unmappable = calloc(t->nnodes + 1, sizeof *out->unmappable);
     out->sw_true = calloc(m->nswitches + 1, sizeof *out->sw_true);
@@ -173,18 +202,15 @@ myri_status myri_map_check_topo(const myri_map *m, const myri_topo *t, uint32_t 
     }
     for (size_t v = 0; v < t->nnodes; v++) {
         const myri_topo_node *n = &t->node[v];
-        bool ok = n->kind == MYRI_TOPO_SWITCH ? dist[v] >= 0 && (uint32_t)dist[v] <= reach
-                                              : v == mh || (n->port[0].peer_node >= 0 &&
-                                                            (t->node[n->port[0].peer_node].kind == MYRI_TOPO_HOST ||
-                                                             (dist[n->port[0].peer_node] >= 0 &&
-                                                              (uint32_t)dist[n->port[0].peer_node] <= reach)));
+        bool ok = chk__mappable(t, link_dead, dist, mh, reach, v);
         k.mappable[v] = ok;
         if (!ok) out->unmappable[out->unmappable_n++] = (uint32_t)v;
         else if (n->kind == MYRI_TOPO_SWITCH) out->true_switches++;
         else out->true_hosts++;
     }
     for (size_t l = 0; l < t->nlinks; l++)
-        out->true_links += k.mappable[t->link[l].a_node] && k.mappable[t->link[l].b_node];
+        out->true_links +=
+            k.mappable[t->link[l].a_node] && k.mappable[t->link[l].b_node] && !chk__dead(link_dead, (int32_t)l);
     out->mainwaring_n = chk__mainwaring(t);
     out->isomorphic = true;
     for (uint32_t i = 0; i < m->nhosts + m->nswitches; i++) k.node_true[i] = -1;

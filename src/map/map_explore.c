@@ -10,7 +10,7 @@
 #define XBATCH 64u
 
 enum { OCC_UNKNOWN = 0, OCC_HOST, OCC_SW, OCC_EMPTY };
-enum { X_IDLE, X_START, X_HOSTS, X_LOOPS, X_TESTS, X_VERIFY, X_DONE };
+enum { X_IDLE, X_START, X_HOSTS, X_LOOPS, X_TESTS, X_VERIFY, X_RESCOUT, X_DONE };
 
 typedef struct xroute {
     uint8_t len;
@@ -85,6 +85,7 @@ struct myri_map_explorer {
     uint32_t nb, sent, batch_no;
     bool complete;
     uint32_t v_i, sweeps;
+    uint32_t rs_i, rs_sw;      /* re-scouting: the next switch, the current one */
     uint32_t v_retry;
     bool v_restarted;
     myri_map map;
@@ -287,6 +288,20 @@ static bool x__add_hostless(myri_map_explorer *x)
     return true;
 }
 
+/* The hosts the scouts of the batch found on switch sw (reached by r). */
+static void x__found_hosts(myri_map_explorer *x, const xroute *r, int32_t sw)
+{
+    for (uint32_t i = 0; i < x->nb; i++) {
+        const xprobe *p = &x->batch[i];
+        if (!p->answered || x__find_host(x, p->id) >= 0) continue;
+        xroute to = *r, back = {0};
+        (void)x__push(&to, p->d);
+        (void)x__push(&back, -p->d);
+        (void)x__rev(&back, r);
+        (void)x__add_host(x, p->id, p->level, sw, p->d, &to, &back);
+    }
+}
+
 static void x__process_hosts(myri_map_explorer *x)
 {
     if (x->cur_sw < 0) {
@@ -307,15 +322,7 @@ static void x__process_hosts(myri_map_explorer *x)
         }
         if (!x__add_hostless(x)) return;
     }
-    for (uint32_t i = 0; i < x->nb; i++) {
-        const xprobe *p = &x->batch[i];
-        if (!p->answered || x__find_host(x, p->id) >= 0) continue;
-        xroute to = x->cur.r, back = {0};
-        (void)x__push(&to, p->d);
-        (void)x__push(&back, -p->d);
-        (void)x__rev(&back, &x->cur.r);
-        (void)x__add_host(x, p->id, p->level, x->cur_sw, p->d, &to, &back);
-    }
+    x__found_hosts(x, &x->cur.r, x->cur_sw);
     x__start_loops(x);
 }
 
@@ -685,6 +692,41 @@ static void x__process_verify(myri_map_explorer *x)
     x->result = 1;
 }
 
+/* ---- re-scouting ------------------------------------------------------------------------------------- */
+
+/* After an exploration during which another NIC was mapping (its out ring
+ * full of its own probes, it dropped scouts or answered them late): a scout
+ * again to every port each explored switch showed empty, one batch per
+ * switch; what answers joins the map.  Much cheaper than exploring again
+ * (no loop probes, no identity tests). */
+static void x__rescout_next(myri_map_explorer *x)
+{
+    while (x->rs_i < x->nsw) {
+        uint32_t s = x->rs_i++;
+        const xsw *w = &x->sw[s];
+        if (!w->explored || !w->reached || w->entry != 0) continue;
+        x__batch_reset(x);
+        for (uint32_t k = 0; k < 2 * (x->cfg.ports - 1); k++) {
+            int32_t d = x__offset(k);
+            if (w->occ[XOFF(d)] == OCC_EMPTY && !x__scout(x, &w->r, d)) break;
+        }
+        if (x->nb) {
+            x->rs_sw = s;
+            return;
+        }
+    }
+    x__build_map(x);
+    x->phase = X_DONE;
+    x->result = 1;
+    x__note(x, "rescouted", x->nhost, x->nsw);
+}
+
+static void x__process_rescout(myri_map_explorer *x)
+{
+    x__found_hosts(x, &x->sw[x->rs_sw].r, (int32_t)x->rs_sw);
+    x__rescout_next(x);
+}
+
 /* ---- the library --------------------------------------------------------------------------------------- */
 
 static void x__reset(myri_map_explorer *x)
@@ -750,8 +792,22 @@ static void x__advance(myri_map_explorer *x)
     case X_LOOPS: x__process_loops(x); break;
     case X_TESTS: x__process_test(x); break;
     case X_VERIFY: x__process_verify(x); break;
+    case X_RESCOUT: x__process_rescout(x); break;
     default: x->phase = X_DONE; break;
     }
+}
+
+static void lib_rescout(void *ctx)
+{
+    myri_map_explorer *x = ctx;
+    if (!x->have_map || !x->nsw) { /* nothing explored to scout again */
+        x->phase = X_DONE;
+        x->result = x->have_map ? 1 : -1;
+        return;
+    }
+    x->phase = X_RESCOUT;
+    x->rs_i = 0;
+    x__rescout_next(x);
 }
 
 static bool x__answered_all(const myri_map_explorer *x)
@@ -896,8 +952,8 @@ void myri_map_explorer_lib(myri_map_explorer *x, myri_mcp_map_lib *lib)
     *lib = (myri_mcp_map_lib){.ctx = x, .begin = lib_begin, .peek = lib_peek, .next = lib_next,
                               .expects = lib_expects, .answer = lib_answer, .batch_answered = lib_batch_answered,
                               .timeout = lib_timeout, .changed = lib_changed, .best = lib_best,
-                              .encode = lib_encode, .dest = lib_dest, .routes = lib_routes, .route = lib_route,
-                              .cycles = NULL, .note = lib_note};
+                              .rescout = lib_rescout, .encode = lib_encode, .dest = lib_dest, .routes = lib_routes,
+                              .route = lib_route, .cycles = NULL, .note = lib_note};
 }
 
 myri_map_explorer *myri_map_explorer_create(const myri_map_cfg *cfg)

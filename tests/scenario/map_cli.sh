@@ -109,4 +109,51 @@ check "partition" expect_rc 0 "$myri" run "$tmp/split.yaml"
 check "partition: part with d keeps its mapper" grep -q "routes from d's map installed on all 2 hosts" "$tmp/out"
 check "partition: the other part elects b" grep -q "routes from b's map installed on all 2 hosts" "$tmp/out"
 check "merge: one mapper again" test "$(grep -c "routes from d's map installed on all 4 hosts" "$tmp/out")" -ge 2
+# Candidates exploring at once (regressions): hosts on high ports, so the
+# mapper's scout to a lower candidate went out late in a long batch, was
+# answered behind that candidate's own probes or dropped (its out ring full),
+# and the first map lacked the host.  Now a batch's time-out runs from its
+# last probe's departure, and a mapper that answered another mapping NIC's
+# scout scouts the ports it found empty again ("scouts the empty ports
+# again", map_rescouts).
+cat > "$tmp/late.yaml" <<'Y'
+topology:
+  switches: [{name: s0, ports: 16}, {name: s1, ports: 16}, {name: x0, ports: 8}, {name: x1, ports: 16}]
+  hosts: [h0, h1, h2]
+  links:
+    - {a: h0, b: [s0, 0]}
+    - {a: h1, b: [s1, 2]}
+    - {a: h2, b: [s1, 15]}
+    - {a: [s0, 3], b: [s1, 1]}
+    - {a: [x0, 2], b: [x1, 15]}
+    - {a: [s1, 9], b: [x0, 4]}
+Y
+check "late answers: mapped" expect_rc 0 "$myri" map "$tmp/late.yaml" --set map.ports=16
+check "late answers: isomorphic" grep -q '^check    isomorphic' "$tmp/out"
+cat > "$tmp/busy.yaml" <<'Y'
+topology:
+  switches: [{name: s0, ports: 8}, {name: s1, ports: 8}, {name: s2, ports: 8}, {name: x0, ports: 8},
+             {name: x1, ports: 8}, {name: x2, ports: 8}, {name: x3, ports: 8}]
+  hosts: [h0, h1, h2]
+  links:
+    - {a: h0, b: [s0, 0]}
+    - {a: h1, b: [s1, 1]}
+    - {a: h2, b: [s2, 6]}
+    - {a: [s0, 5], b: [s1, 6]}
+    - {a: [s0, 7], b: [s2, 2]}
+    - {a: [x0, 7], b: [x1, 7]}
+    - {a: [x0, 0], b: [x2, 2]}
+    - {a: [x0, 3], b: [x3, 0]}
+    - {a: [x2, 0], b: [x0, 1]}
+    - {a: [x3, 2], b: [x1, 1]}
+    - {a: [x2, 6], b: [x1, 3]}
+    - {a: [x1, 0], b: [x2, 3]}
+    - {a: [s2, 4], b: [x0, 6]}
+Y
+check "scout dropped: mapped" expect_rc 0 "$myri" map "$tmp/busy.yaml"
+check "scout dropped: isomorphic" grep -q '^check    isomorphic' "$tmp/out"
+sed 's/^topology:/job: system\nduration: 10ms\nswitch: {addressing: relative}\npacket: {type_bytes: 2}\nmapping: on\ntopology:/' \
+  "$tmp/busy.yaml" > "$tmp/busy-run.yaml"
+check "scout dropped: run" expect_rc 0 "$myri" run "$tmp/busy-run.yaml"
+check "scout dropped: scouts again" grep -q 'h2 scouts the empty ports again: another NIC was mapping' "$tmp/out"
 check_summary
