@@ -455,17 +455,40 @@ void myri_mcp_a_ovl_rx_last(void *fw, myri_lanai *l)
     mcp__ovl_rx_dma(m, m->rx_fbuf + n);
 }
 
-static void mcp__sq_take(mcp *m, mcp_sentry *e)
+/* The send queue's head as the host sees it (HCB SQ_HEAD): the slots before
+ * it are free.  A PIO send's slot holds the payload the send DMA reads, so it
+ * stays taken until the packet has left: the head published is the oldest
+ * such slot still in the tx pool, else the next entry to take (sq_head).
+ * (It used to be freed when the entry was taken: a host that refilled the slot
+ * before the packet left sent the new payload under the old header.) */
+static void mcp__sq_publish(mcp *m)
+{
+    uint32_t head = m->sq_head;
+    for (uint32_t i = m->tx_head; i != m->tx_tail; i = (i + 1) % m->ntx)
+        if (m->txe[i].slot != MCP_NO_SLOT) {
+            head = m->txe[i].slot;
+            break;
+        }
+    myri_mcp_hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_HEAD, head);
+}
+
+/* Takes the next send queue entry (the caller publishes the head). */
+static void mcp__sq_next(mcp *m, mcp_sentry *e)
 {
     (void)myri_mcp_sq_entry(m, e);
     m->sq_head = (m->sq_head + 1) % m->g.send_q;
-    myri_mcp_hcb_wr(m, myri_hcb_sendq_off(&m->g) + MYRI_HCB_SQ_HEAD, m->sq_head);
     myri_fw_q_get(m->fi, MYRI_MCP_Q_SENDQ);
 }
 
-static void mcp__tx_put(mcp *m, const mcp_sentry *e, uint32_t src)
+static void mcp__sq_take(mcp *m, mcp_sentry *e)
 {
-    m->txe[m->tx_tail] = (mcp_txe){src, e->len, e->route, e->chan};
+    mcp__sq_next(m, e);
+    mcp__sq_publish(m);
+}
+
+static void mcp__tx_put(mcp *m, const mcp_sentry *e, uint32_t src, uint32_t slot)
+{
+    m->txe[m->tx_tail] = (mcp_txe){src, e->len, e->route, e->chan, slot};
     m->tx_tail = (m->tx_tail + 1) % m->ntx;
     myri_fw_q_put(m->fi, MYRI_MCP_Q_TX);
 }
@@ -486,8 +509,9 @@ void myri_mcp_a_send_pio(void *fw, myri_lanai *l)
     (void)l;
     mcp_sentry e;
     uint32_t i = m->sq_head;
-    mcp__sq_take(m, &e);
-    mcp__tx_put(m, &e, m->hcb + myri_hcb_pio_off(&m->g, i));
+    mcp__sq_next(m, &e);
+    mcp__tx_put(m, &e, m->hcb + myri_hcb_pio_off(&m->g, i), i);
+    mcp__sq_publish(m);
 }
 
 static void mcp__from_host(mcp *m, mcp_sentry *e)
@@ -513,7 +537,7 @@ void myri_mcp_a_send_dma_ovl(void *fw, myri_lanai *l)
     mcp_sentry e;
     uint32_t src = myri_mcp_txbuf(m, m->tx_tail);
     mcp__sq_take(m, &e);
-    mcp__tx_put(m, &e, src); /* queued at once: the send DMA follows the live LAR */
+    mcp__tx_put(m, &e, src, MCP_NO_SLOT); /* queued at once: the send DMA follows the live LAR */
     myri_fw_set(m->fi, MYRI_MCP_V_OVL_TX, 1);
     m->ovl_pos = src;
     mcp__hdma(m, e.addr, src, MYRI_LANAI_DIR_E2L, e.len);
@@ -524,7 +548,7 @@ void myri_mcp_a_from_host_done(void *fw, myri_lanai *l)
     mcp *m = fw;
     (void)l;
     mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_DMA_INT);
-    mcp__tx_put(m, &m->cur_e, myri_mcp_txbuf(m, m->cur_tx));
+    mcp__tx_put(m, &m->cur_e, myri_mcp_txbuf(m, m->cur_tx), MCP_NO_SLOT);
 }
 
 void myri_mcp_a_from_host_done_ovl(void *fw, myri_lanai *l)
@@ -636,6 +660,7 @@ void myri_mcp_a_sent(void *fw, myri_lanai *l)
     mcp__reg(m, MYRI_LANAI_ISR, MYRI_LANAI_SEND_INT);
     m->tx_head = (m->tx_head + 1) % m->ntx;
     myri_fw_q_get(m->fi, MYRI_MCP_Q_TX);
+    mcp__sq_publish(m); /* a PIO slot is free now */
     mcp__count(m, MYRI_HCB_C_TX_SENT);
 }
 
@@ -645,6 +670,7 @@ void myri_mcp_a_drop_route(void *fw, myri_lanai *l)
     (void)l;
     m->tx_head = (m->tx_head + 1) % m->ntx;
     myri_fw_q_get(m->fi, MYRI_MCP_Q_TX);
+    mcp__sq_publish(m);
     mcp__count(m, MYRI_HCB_C_TX_DROPPED);
 }
 

@@ -12,7 +12,10 @@ typedef struct mcp_sentry {
 
 typedef struct mcp_txe {
     uint32_t src, len, route, chan;  /* src: SRAM address of the payload */
+    uint32_t slot;                   /* PIO: the send queue slot whose buffer holds the payload (held until
+                                      * the packet has left), MCP_NO_SLOT otherwise */
 } mcp_txe;
+#define MCP_NO_SLOT UINT32_MAX
 
 typedef struct mcp {
     myri_mcp_params p;

@@ -21,7 +21,7 @@ static void mcp__queues(myri_vabs_queue *q, size_t n)
     myri_mcp_params_default(&p);
     const myri_vabs_queue all[MYRI_MCP_NQUEUES] = {
         [MYRI_MCP_Q_SENDQ] = {"send_q", MYRI_VQ_HOST_IN, (uint32_t)p.send_q - 1}, /* one slot is never used */
-        [MYRI_MCP_Q_TX] = {"tx_pool", MYRI_VQ_FW, (uint32_t)p.tx_pool},
+        [MYRI_MCP_Q_TX] = {"tx_pool", MYRI_VQ_FW, (uint32_t)p.tx_pool - 1}, /* a ring: one entry is never used */
         [MYRI_MCP_Q_RX] = {"rx_pool", MYRI_VQ_FW, (uint32_t)p.rx_pool - 1}, /* the armed buffer is the unusable slot */
         [MYRI_MCP_Q_RCHAN] = {"recv_chan", MYRI_VQ_HOST_OUT, (uint32_t)p.recv_q},
     };
