@@ -601,6 +601,7 @@ static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_ch
 {
     const fab_chan *c = &f->ch[channel];
     *out = c->st;
+    out->max_slack_bytes = c->max_slack;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
     if (c->stopped) {
@@ -634,6 +635,7 @@ void myri_fabric_reset_stats(myri_fabric *f)
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
+        f->ch[i].max_slack = 0;
         f->ch[i].win_start = now;
     }
     f->m->reset_window(f);

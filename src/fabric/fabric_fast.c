@@ -188,7 +188,7 @@ static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at
      * Below the largest occupancy seen, the instants need not be visited. */
     uint32_t from = u->rcount;
     if (lim > u->last_check &&
-        (int64_t)(alim - ff__departed(f, u, u->last_check + 1)) > (int64_t)u->st.max_slack_bytes)
+        (int64_t)(alim - ff__departed(f, u, u->last_check + 1)) > (int64_t)u->max_slack)
         from = 0;
     for (uint32_t i = from; i < u->rcount; i++) {
         const fab_run *r = ff__run(u, i);
@@ -205,7 +205,7 @@ static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at
     MYRI_ASSERT(f->comp, best <= (int64_t)f->p.slack_size_bytes,
                 "slack buffer of channel %u overflows: %lld > %llu characters", u->id,
                 (long long)best, (unsigned long long)f->p.slack_size_bytes);
-    if ((uint64_t)best > u->st.max_slack_bytes) u->st.max_slack_bytes = (uint64_t)best;
+    if ((uint64_t)best > u->max_slack) u->max_slack = (uint64_t)best;
     if (lim > u->last_check) u->last_check = lim;
     return at;
 }
@@ -852,7 +852,7 @@ static void fab_fast_reset_window(myri_fabric *f)
         c->run_excl = c->run_on ? fab_fast_extra_chars(f, c) + c->run_excl : 0;
         if (!c->dst_host) {
             int64_t o = ff__occ(f, c, now);
-            c->st.max_slack_bytes = o > 0 ? (uint64_t)o : 0;
+            c->max_slack = o > 0 ? (uint64_t)o : 0;
             c->last_check = now;
         }
     }

@@ -201,7 +201,7 @@ typedef struct fab_chan {
     uint64_t run_excl;              /* characters of the run before the stats window */
     uint64_t d_ps;                  /* T + prop */
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
-    uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
+    uint64_t max_slack;             /* the largest slack occupancy so far (st.max_slack_bytes when reported) */
     uint64_t check_pending_at;
     /* ---- line 3 ---- */
     uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
@@ -215,7 +215,8 @@ typedef struct fab_chan {
     uint32_t src_node, dst_node, dst_port;
     uint64_t prop_ps;               /* propagation */
     /* ---- then ---- */
-    myri_fabric_channel_stats st;
+    myri_fabric_channel_stats st;   /* st.max_slack_bytes: see max_slack */
+    uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     uint64_t q_ps;                  /* ctrl + prop */
     uint64_t ready_at;
     uint64_t send_pending_at;

@@ -263,7 +263,7 @@ static void ref__check(myri_fabric *f, fab_chan *c)
     MYRI_ASSERT(f->comp, c->occ <= f->p.slack_size_bytes,
                 "slack buffer of channel %u overflows: %llu > %llu characters", c->id,
                 (unsigned long long)c->occ, (unsigned long long)f->p.slack_size_bytes);
-    if (c->occ > c->st.max_slack_bytes) c->st.max_slack_bytes = c->occ;
+    if (c->occ > c->max_slack) c->max_slack = c->occ;
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
@@ -327,7 +327,7 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 
 static void ref__reset_window(myri_fabric *f)
 {
-    for (size_t i = 0; i < f->nchan; i++) f->ch[i].st.max_slack_bytes = f->ch[i].occ;
+    for (size_t i = 0; i < f->nchan; i++) f->ch[i].max_slack = f->ch[i].occ;
 }
 
 const fab_model myri_fab_model_ref = {
