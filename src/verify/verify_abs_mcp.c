@@ -115,14 +115,7 @@ static const myri_verify_prop mcp__props[] = {
      MYRI_VERIFY_REACH, ""},
     {"mutex", "[] !(hdma_clash || sdma_clash)", "",
      "no host DMA is started while one runs, nor a send DMA while one runs", MYRI_VERIFY_SAFETY, ""},
-    {"deadlock", "[] !deadlocked", "", "no state where nothing can move while work is left", MYRI_VERIFY_SAFETY,
-     ""},
-    {"overflow", "[] !overflowed", "", "no put on a full queue (bounds: the firmware's parameters)",
-     MYRI_VERIFY_SAFETY, ""},
-    {"progress", "<> (n_tx == NSEND && n_rx == NFRAME)", "",
-     "every posted send completes and every frame is delivered or counted dropped (weak fairness: engines "
-     "finish, the host posts and takes)",
-     MYRI_VERIFY_LIVE, ""},
+    MYRI_VABS_COMMON_PROPS("the host posts and takes"),
 };
 
 const myri_vabs myri_vabs_mcp = {

@@ -93,16 +93,6 @@ static const myri_vabs_atom lcp__guards[] = {
 #define ENGINE_A_WORDS "can the send DMA run while the host DMA moves a message's data from host to SRAM? (engines)"
 #define ENGINE_B_WORDS                                                                                            \
     "can the receive DMA be armed while the host DMA moves a message's data from SRAM to host? (engines)"
-#define COMMON_PROPS                                                                                              \
-    {"deadlock", "[] !deadlocked", "", "no state where nothing can move while work is left", MYRI_VERIFY_SAFETY,  \
-     ""},                                                                                                         \
-        {"overflow", "[] !overflowed", "", "no put on a full queue (bounds: the firmware's parameters)",         \
-         MYRI_VERIFY_SAFETY, ""},                                                                                 \
-        {"progress", "<> (n_tx == NSEND && n_rx == NFRAME)", "",                                                  \
-         "every posted send completes and every frame is delivered or counted dropped (weak fairness: engines "   \
-         "finish, the host posts)",                                                                               \
-         MYRI_VERIFY_LIVE, ""}
-
 static const myri_verify_prop lcp__props[] = {
     {"1A", "[] !(" LTX(LcpTxInvokeRx) " && " HDB " && !(" LTX(LcpTxHostDma) "))", "<> (LTIR && HDB && ! LTHD)",
      "lcpTx in LcpTxInvokeRx while hostDma is in HostDmaBusy (the formula as printed)", MYRI_VERIFY_REACH,
@@ -115,7 +105,7 @@ static const myri_verify_prop lcp__props[] = {
     {"mutex", "[] !((" LTX(LcpTxHostDma) " && " LRX(LcpRxHostDma) ") || hdma_clash)", "[] ! (LTHD && LRHD)",
      "lcpTx and lcpRx never both in their HostDma states, and no host DMA is started while one runs",
      MYRI_VERIFY_SAFETY, "holds"},
-    COMMON_PROPS,
+    MYRI_VABS_COMMON_PROPS("the host posts"),
 };
 
 const myri_vabs myri_vabs_lcp = {
@@ -221,7 +211,7 @@ static const myri_verify_prop myr__props[] = {
     {"mutex", "[] !((" HS(HostSendDma) " && " HR(HostReceiveDma) ") || hdma_clash)", "[] ! (HSD && HRD)",
      "hostSend and hostReceive never both in their Dma states, and no host DMA is started while one runs",
      MYRI_VERIFY_SAFETY, "holds"},
-    COMMON_PROPS,
+    MYRI_VABS_COMMON_PROPS("the host posts"),
 };
 
 const myri_vabs myri_vabs_myricom = {

@@ -55,6 +55,17 @@ typedef struct myri_vabs {
 
 extern const myri_vabs myri_vabs_lcp, myri_vabs_myricom, myri_vabs_mcp;
 
+/* The properties every firmware has (deadlock, overflow, progress); host: what the host does under fairness. */
+#define MYRI_VABS_COMMON_PROPS(host)                                                                              \
+    {"deadlock", "[] !deadlocked", "", "no state where nothing can move while work is left", MYRI_VERIFY_SAFETY,  \
+     ""},                                                                                                         \
+        {"overflow", "[] !overflowed", "", "no put on a full queue (bounds: the firmware's parameters)",         \
+         MYRI_VERIFY_SAFETY, ""},                                                                                 \
+        {"progress", "<> (n_tx == NSEND && n_rx == NFRAME)", "",                                                  \
+         "every posted send completes and every frame is delivered or counted dropped (weak fairness: engines "   \
+         "finish, " host ")",                                                                                     \
+         MYRI_VERIFY_LIVE, ""}
+
 /* Runs SPIN on a model text (verify_run.c): the properties (all, or `only`) as its ltl blocks p_<name>. */
 myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_prop *props, size_t nprops,
                             const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
