@@ -446,14 +446,17 @@ int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
 {
     memset(a, 0, sizeof *a);
     myri_verify_bounds_default(&a->b);
-    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL, *replay = NULL;
+    const char *model = NULL, *timed = NULL, *sends = NULL, *frames = NULL, *paper = NULL, *small = NULL, *replay = NULL,
+               *limit = NULL;
     myri_cli_opt opts[] = {{"property", true, &a->prop}, {"model", false, &model}, {"timed", false, &timed},
                            {"paper", false, &paper}, {"small-ticks", true, &small}, {"replay", false, &replay},
+                           {"time-limit", true, &limit},
                            {"sends", true, &sends}, {"frames", true, &frames}};
     int rc = myri_cli_parse("verify", argc, argv, &a->cli, opts, sizeof opts / sizeof opts[0]);
     if (rc || a->cli.help) return rc;
     if (args__verify_bound("sends", sends, 1, 8, &a->b.sends) || args__verify_bound("frames", frames, 0, 8, &a->b.frames) ||
-        args__verify_bound("small-ticks", small, 0, 4, &a->b.small_ticks))
+        args__verify_bound("small-ticks", small, 0, 4, &a->b.small_ticks) ||
+        args__verify_bound("time-limit", limit, 1, 3600, &a->b.time_limit_s))
         return MYRI_EXIT_INPUT;
     a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
     if (a->cli.npositional != 1) {

@@ -38,13 +38,15 @@ static const char verify__usage[] =
     "                   whether the counterexample's firmware steps happen in the same order\n"
     "  --timed          the timed variant: the least ticks in which N sends complete (engines take ticks,\n"
     "                   the CPU none), and the throughput it implies beside seed 000's formulas\n"
+    "  --time-limit S   seconds per SPIN run (1..3600, default 60): a property not decided in time (or in\n"
+    "                   pan's 4 GiB, or its depth) gets the verdict unknown, and the exit status is 1\n"
     "  --small-ticks N  (timed) ticks of a descriptor or completion transfer (0..4, default 1; a message's\n"
     "                   host DMA and send DMA take 4: a/b = 1)\n"
     "  --json           one JSON object: firmware, sends, frames, properties [{name, formula, verdict,\n"
     "                   states, seconds, ...}], seconds\n"
     "Verdicts: reachable / unreachable (a state the paper asks about), holds / violated (an invariant or\n"
-    "liveness property).  Exit 0 when every property was checked (whatever the verdicts), 1 when SPIN\n"
-    "could not run, 2 on bad input.\n";
+    "liveness property), unknown (not decided: time, memory or depth limit).  Exit 0 when every property\n"
+    "was decided (whatever the verdicts), 1 when SPIN could not run or a verdict is unknown, 2 on bad input.\n";
 
 static void verify__trail_json(myri_json *j, const char *trail)
 {
@@ -79,6 +81,7 @@ static void verify__json(const myri_cmd_verify_args *a, const myri_verify_result
         myri_json_kstr(j, "printed", r[i].prop->printed);
         myri_json_kstr(j, "meaning", r[i].prop->meaning);
         myri_json_kstr(j, "verdict", r[i].verdict);
+        if (*r[i].why) myri_json_kstr(j, "why", r[i].why);
         myri_json_kstr(j, "paper", r[i].prop->paper);
         myri_json_kuint(j, "states", r[i].states);
         myri_json_kuint(j, "transitions", r[i].transitions);
@@ -105,7 +108,10 @@ static void verify__text(const myri_cmd_verify_args *a, const myri_verify_result
     for (size_t i = 0; i < n; i++)
         printf("%-10s %-12s %-12s %10" PRIu64 " %12" PRIu64 " %9.1f %8.3f  %s%s\n", r[i].prop->name, r[i].verdict,
                *r[i].prop->paper ? r[i].prop->paper : "-", r[i].states, r[i].transitions, r[i].memory_mb,
-               r[i].seconds, r[i].prop->meaning, r[i].depth_limited ? " (DEPTH LIMITED)" : "");
+               r[i].seconds, r[i].prop->meaning, *r[i].why ? " [not decided]" : "");
+    for (size_t i = 0; i < n; i++)
+        if (*r[i].why) printf("%s: not decided (%s); raise --time-limit or lower --sends/--frames\n", r[i].prop->name,
+                              r[i].why);
     for (size_t i = 0; i < n; i++) {
         if (!r[i].error) continue;
         printf("\n%s is %s; SPIN's counterexample, as the firmware's steps:\n", r[i].prop->name, r[i].verdict);
@@ -135,6 +141,10 @@ static int verify__timed(const myri_cmd_verify_args *a)
     uint32_t ticks = 0;
     double secs = 0;
     myri_status s = myri_verify_min_time(a->fw, &a->b, &ticks, &secs, err, sizeof err);
+    if (s == MYRI_ETIMEDOUT) {
+        fprintf(stderr, "myri verify: %s; raise --time-limit or lower --sends\n", err);
+        return MYRI_EXIT_FAIL;
+    }
     if (s) {
         fprintf(stderr, "myri verify: %s\n", err);
         return MYRI_EXIT_FAIL;
@@ -208,6 +218,8 @@ int myri_cmd_verify(int argc, char **argv)
     if (a.cli.json) verify__json(&a, r, n, total);
     else verify__text(&a, r, n, total);
     rc = a.replay && n == 1 ? myri_verify_replay(a.fw, &r[0], stdout) : MYRI_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        if (*r[i].why) rc = MYRI_EXIT_FAIL; /* a property not decided is not a result */
     free(r);
     return rc;
 }

@@ -45,6 +45,7 @@ typedef struct myri_verify_bounds {
     uint32_t frames;      /* 0 .. 8 */
     bool timed;           /* add a clock: engines take the ticks below, the CPU none */
     uint32_t hdma_ticks, sdma_ticks, small_ticks; /* data transfer, send, descriptor/completion transfer */
+    uint32_t time_limit_s;  /* per SPIN run (pan); beyond it the verdict is "unknown" (default 60) */
 } myri_verify_bounds;
 void myri_verify_bounds_default(myri_verify_bounds *b);
 
@@ -64,7 +65,8 @@ myri_status myri_verify_model(const char *fw, const myri_verify_bounds *b, FILE 
 /* One property's result. */
 typedef struct myri_verify_result {
     const myri_verify_prop *prop;
-    const char *verdict;      /* "reachable", "unreachable", "holds", "violated" */
+    const char *verdict;      /* "reachable", "unreachable", "holds", "violated", or "unknown" (see why) */
+    const char *why;          /* "unknown": "time limit", "memory limit" or "depth limit"; else "" */
     bool error;               /* SPIN found a violation (a counterexample exists) */
     uint64_t states, transitions;
     double memory_mb, seconds;
@@ -87,7 +89,8 @@ myri_status myri_verify_paper(const char *fw, const myri_verify_bounds *b, const
 
 /* Timed variant: the least number of ticks in which all b->sends sends
  * complete (by bisection over a bound on the clock; b->timed is set).
- * *ticks = 0 when none completes. */
+ * *ticks = 0 when none completes.  MYRI_ETIMEDOUT: a SPIN run reached
+ * b->time_limit_s. */
 myri_status myri_verify_min_time(const char *fw, const myri_verify_bounds *b, uint32_t *ticks, double *seconds,
                                  char *err, size_t errlen);
 

@@ -67,8 +67,8 @@ extern const myri_vabs myri_vabs_lcp, myri_vabs_myricom, myri_vabs_mcp;
          MYRI_VERIFY_LIVE, ""}
 
 /* Runs SPIN on a model text (verify_run.c): the properties (all, or `only`) as its ltl blocks p_<name>. */
-myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_prop *props, size_t nprops,
-                            const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
+myri_status myri_vrun_props(const char *text, bool noreduce, uint32_t limit_s, const myri_verify_prop *props,
+                            size_t nprops, const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
                             size_t errlen);
 /* Runs SPIN on the model generated from a (for tests: a mutated firmware). */
 myri_status myri_vrun_abs(const myri_vabs *a, const myri_verify_bounds *b, const char *only, myri_verify_result *out,

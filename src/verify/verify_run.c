@@ -3,6 +3,7 @@
  * the verdict comes from its "errors:" line).  See docs/VERIFY.md. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ void myri_verify_bounds_default(myri_verify_bounds *b)
      * descriptor or completion transfer as 1 (assumption: about a quarter of a 4 KiB transfer, which is
      * mostly the DMA's setup, seed 004 Table 2). */
     *b = (myri_verify_bounds){.sends = 2, .frames = 1, .timed = false, .hdma_ticks = 4, .sdma_ticks = 4,
-                              .small_ticks = 1};
+                              .small_ticks = 1, .time_limit_s = 60};
 }
 
 static myri_status vrun__check_bounds(const myri_verify_bounds *b)
@@ -75,12 +76,14 @@ static double vrun__now(void)
 }
 
 /* Starts argv in dir with stdout and stderr to file out (NULL: /dev/null); the child's pid or -1. */
-/* env: the value of MYRI_TBOUND in the child (the timed run), or NULL */
-static pid_t vrun__spawn_env(const char *dir, char *const argv[], const char *out, const char *env)
+/* env: the value of MYRI_TBOUND in the child (the timed run), or NULL; limit_s: seconds before SIGALRM ends it
+ * (0: none) */
+static pid_t vrun__spawn_env(const char *dir, char *const argv[], const char *out, const char *env, uint32_t limit_s)
 {
     pid_t p = fork();
     if (p == 0) {
         if (chdir(dir) != 0 || (env && setenv("MYRI_TBOUND", env, 1) != 0)) _exit(127);
+        if (limit_s) alarm(limit_s);
         if (!freopen(out ? out : "/dev/null", "w", stdout) || !freopen("/dev/null", "r", stdin)) _exit(127);
         if (dup2(fileno(stdout), 2) < 0) _exit(127);
         execvp(argv[0], argv);
@@ -91,15 +94,19 @@ static pid_t vrun__spawn_env(const char *dir, char *const argv[], const char *ou
 
 static pid_t vrun__spawn(const char *dir, char *const argv[], const char *out)
 {
-    return vrun__spawn_env(dir, argv, out, NULL);
+    return vrun__spawn_env(dir, argv, out, NULL, 0);
 }
 
+#define VRUN_TIMED_OUT (-2)
+
+/* The child's exit status, VRUN_TIMED_OUT if its time limit ended it, -1 otherwise. */
 static int vrun__wait(pid_t p)
 {
     int st = 0;
     if (p < 0) return -1;
     while (waitpid(p, &st, 0) < 0)
         if (errno != EINTR) return -1;
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) return VRUN_TIMED_OUT;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -225,8 +232,8 @@ static void vrun__claim_id(const char *name, char *id, size_t n)
     id[k] = 0;
 }
 
-static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_verify_result *r, char *err,
-                              size_t errlen)
+static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, uint32_t limit_s, myri_verify_result *r,
+                              char *err, size_t errlen)
 {
     char id[64], out[512];
     vrun__claim_id(p->name, id, sizeof id);
@@ -235,19 +242,27 @@ static myri_status vrun__prop(const char *dir, const myri_verify_prop *p, myri_v
     char *live[] = {"./pan_live", "-m200000", "-w18", "-a", "-f", "-N", id, NULL};
     memset(r, 0, sizeof *r);
     r->prop = p;
+    r->why = "";
     double t0 = vrun__now();
-    int rc = vrun__exec(dir, p->kind == MYRI_VERIFY_LIVE ? live : safety, out);
+    int rc = vrun__wait(vrun__spawn_env(dir, p->kind == MYRI_VERIFY_LIVE ? live : safety, out, NULL, limit_s));
     r->seconds = vrun__now() - t0;
+    if (rc == VRUN_TIMED_OUT) {
+        r->verdict = "unknown", r->why = "time limit";
+        return MYRI_OK;
+    }
     char *text = vrun__slurp(out);
     if (rc < 0 || !text || vrun__parse(text, r)) {
         snprintf(err, errlen, "pan failed on %s (exit %d); its report is %s", p->name, rc, out);
         free(text);
         return MYRI_EIO;
     }
+    bool memory = strstr(text, "-DMEMLIM bound") || strstr(text, "out of memory");
     free(text);
     if (p->kind == MYRI_VERIFY_REACH) r->verdict = r->error ? "reachable" : "unreachable";
     else r->verdict = r->error ? "violated" : "holds";
     if (r->error) vrun__trail(dir, id, r);
+    else if (memory || r->depth_limited) /* the search stopped short: no error found is no proof */
+        r->verdict = "unknown", r->why = memory ? "memory limit" : "depth limit";
     return MYRI_OK;
 }
 
@@ -339,8 +354,8 @@ static void vrun__clean(const char *dir)
     vrun__exec("/", rm, NULL);
 }
 
-myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_prop *props, size_t nprops,
-                            const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
+myri_status myri_vrun_props(const char *text, bool noreduce, uint32_t limit_s, const myri_verify_prop *props,
+                            size_t nprops, const char *only, myri_verify_result *out, size_t max, size_t *n, char *err,
                             size_t errlen)
 {
     *n = 0;
@@ -353,7 +368,7 @@ myri_status myri_vrun_props(const char *text, bool noreduce, const myri_verify_p
     if (!s) s = vrun__cc2(dir, "pan", "-DBFS", live ? "pan_live" : NULL, noreduce ? "-DNOREDUCE" : NULL, err, errlen);
     for (size_t i = 0; !s && i < nprops && *n < max; i++) {
         if (only && strcmp(props[i].name, only)) continue;
-        s = vrun__prop(dir, &props[i], &out[*n], err, errlen);
+        s = vrun__prop(dir, &props[i], limit_s, &out[*n], err, errlen);
         if (!s) (*n)++;
     }
     if (dir[0] && strstr(dir, "myri-verify-")) vrun__clean(dir);
@@ -376,7 +391,7 @@ myri_status myri_vrun_abs(const myri_vabs *a, const myri_verify_bounds *b, const
     myri_status s = vrun__only(a->props, a->nprops, a->firmware, only, err, errlen);
     char *text = NULL;
     if (!s) s = vrun__text(a, b, &text, err, errlen);
-    if (!s) s = myri_vrun_props(text, false, a->props, a->nprops, only, out, max, n, err, errlen);
+    if (!s) s = myri_vrun_props(text, false, b->time_limit_s, a->props, a->nprops, only, out, max, n, err, errlen);
     free(text);
     return s;
 }
@@ -416,13 +431,13 @@ myri_status myri_verify_paper(const char *fw, const myri_verify_bounds *b, const
     if (!text) return MYRI_ENOMEM;
     strcpy(text, head);
     strcat(text, model);
-    s = myri_vrun_props(text, true, props, np, only, out, max, n, err, errlen);
+    s = myri_vrun_props(text, true, b->time_limit_s, props, np, only, out, max, n, err, errlen);
     free(text);
     return s;
 }
 
 /* Can all sends be sent by `bound` ticks?  (SPIN finds the stopwatch's assertion violated.) */
-static myri_status vrun__by(const char *dir, uint32_t bound, bool *yes, char *err, size_t errlen)
+static myri_status vrun__by(const char *dir, uint32_t bound, uint32_t limit_s, bool *yes, char *err, size_t errlen)
 {
     char out[512], env[64];
     snprintf(out, sizeof out, "%s/pan_time_%" PRIu32 ".txt", dir, bound);
@@ -430,7 +445,12 @@ static myri_status vrun__by(const char *dir, uint32_t bound, bool *yes, char *er
     char *argv[] = {"./pan", "-m200000", "-w20", "-E", NULL};
     myri_verify_result r;
     memset(&r, 0, sizeof r);
-    char *report = vrun__wait(vrun__spawn_env(dir, argv, out, env)) < 0 ? NULL : vrun__slurp(out);
+    int rc = vrun__wait(vrun__spawn_env(dir, argv, out, env, limit_s));
+    if (rc == VRUN_TIMED_OUT) {
+        snprintf(err, errlen, "SPIN reached the time limit (%" PRIu32 " s) on the timed model", limit_s);
+        return MYRI_ETIMEDOUT;
+    }
+    char *report = rc < 0 ? NULL : vrun__slurp(out);
     myri_status s = MYRI_OK;
     if (!report || vrun__parse(report, &r)) {
         snprintf(err, errlen, "pan failed on the timed model (its report: %s)", out);
@@ -457,11 +477,11 @@ myri_status myri_verify_min_time(const char *fw, const myri_verify_bounds *b, ui
     /* Bisection between 0 and the serial time (every transfer one after the other, with room to spare). */
     uint32_t lo = 0, hi = t.sends * (t.hdma_ticks + t.sdma_ticks + 4 * t.small_ticks) + 1;
     bool yes = false;
-    if (!s) s = vrun__by(dir, hi, &yes, err, errlen);
+    if (!s) s = vrun__by(dir, hi, t.time_limit_s, &yes, err, errlen);
     if (!s && yes) {
         while (!s && hi - lo > 1) { /* none by lo, some by hi */
             uint32_t mid = lo + (hi - lo) / 2;
-            s = vrun__by(dir, mid, &yes, err, errlen);
+            s = vrun__by(dir, mid, t.time_limit_s, &yes, err, errlen);
             if (yes) hi = mid;
             else lo = mid;
         }

@@ -110,6 +110,7 @@ static int fz__verify(fz__argv a)
     if (rc || v.cli.help) return rc;
     FZ_CHECK(v.fw && fz__in(v.fw, a) && fz__in(v.prop, a) && myri_verify_props(v.fw, NULL));
     FZ_CHECK(v.b.sends >= 1 && v.b.sends <= 8 && v.b.frames <= 8 && v.b.small_ticks <= 4);
+    FZ_CHECK(v.b.time_limit_s >= 1 && v.b.time_limit_s <= 3600);
     FZ_CHECK(!(v.model && (v.timed || v.prop || v.paper || v.cli.json)) && !(v.timed && (v.prop || v.paper)));
     FZ_CHECK(!v.replay || (v.prop && !v.paper && !v.model && !v.timed && !v.cli.json));
     FZ_CHECK(!v.paper || !strcmp(v.fw, "lcp") || !strcmp(v.fw, "myricom"));

@@ -64,6 +64,12 @@ check "paper: 1A-all as the paper's False" grep -q '^1A-all *violated *violated'
 want 0 "verify --timed" -- "$myri" verify lcp --timed --sends 2 --small-ticks 0 --json
 check "timed: lcp 2 sends in 16 ticks" grep -q '"min_ticks":16' "$tmp/out"
 
+# a run that cannot finish in its time limit says so and fails (no verdict claimed)
+want 1 "verify past its time limit" -- "$myri" verify lcp --sends 8 --frames 8 --time-limit 1 --property mutex
+check "time limit: unknown" grep -q '^mutex *unknown' "$tmp/out"
+check "time limit: said why" grep -q 'not decided (time limit)' "$tmp/out"
+want 2 "verify --time-limit 0" -- "$myri" verify lcp --time-limit 0
+
 want 0 "verify --replay" -- "$myri" verify myricom --property 2A --replay
 check "replay: the state holds in the simulator" grep -q 'the state holds on h' "$tmp/out"
 check "replay: 0 mismatches of the firmware check" grep -q ' 0 mismatches' "$tmp/out"
