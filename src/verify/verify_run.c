@@ -116,20 +116,14 @@ static int vrun__exec(const char *dir, char *const argv[], const char *out)
     return vrun__wait(vrun__spawn(dir, argv, out));
 }
 
-static bool vrun__tool(const char *name, char *const argv[])
-{
-    (void)name;
-    return vrun__exec("/", argv, NULL) == 0;
-}
-
 bool myri_verify_have_spin(char *why, size_t whylen)
 {
     char *spin[] = {"spin", "-V", NULL}, *cc[] = {"cc", "--version", NULL};
-    if (!vrun__tool("spin", spin)) {
+    if (vrun__exec("/", spin, NULL) != 0) {
         snprintf(why, whylen, "spin is not installed (Debian package 'spin'; make deps installs it)");
         return false;
     }
-    if (!vrun__tool("cc", cc)) {
+    if (vrun__exec("/", cc, NULL) != 0) {
         snprintf(why, whylen, "no C compiler 'cc' to build SPIN's verifier");
         return false;
     }
