@@ -83,7 +83,7 @@ typedef struct fjob__run {
     /* results */
     myri_fabric_counters c;
     uint64_t win_injected, win_wire_chars, win_payload_injected;
-    double offered_load, target_load, throughput_Bps, wall_s;
+    double offered_load, target_load, throughput_Bps, wall_s, cpu_s;
     uint64_t sim_time_ps, events, hash, char_ps, pcap_packets;
 } fjob__run;
 
@@ -179,6 +179,13 @@ static double fjob__now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double fjob__cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -303,9 +310,10 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
             myri_sim_schedule(sim, r->win_start_ps, &ev);
         }
         if (progress && opts->progress) myri_sim_set_progress(sim, opts->progress, r->end_ps);
-        double t0 = fjob__now_s();
+        double t0 = fjob__now_s(), c0 = fjob__cpu_s();
         myri_sim_run(sim, r->end_ps, 0);
         r->wall_s = fjob__now_s() - t0;
+        r->cpu_s = fjob__cpu_s() - c0;
         myri_sim_finish(sim);
         rc = myri_fpcap_finish(pcap, &r->pcap_packets, err);
         pcap = NULL;
@@ -363,6 +371,7 @@ static void fjob__json_packets(myri_json *j, const fjob__run *r)
     myri_json_kuint(j, "delivered", r->c.delivered);
     myri_json_kuint(j, "in_flight", r->c.in_flight);
     myri_json_kuint(j, "dropped_total", r->c.dropped_total);
+    myri_json_kuint(j, "packet_hops", r->c.hops);
     fjob__json_refused(j, r);
     myri_json_key(j, "dropped");
     myri_json_obj_begin(j);
@@ -828,6 +837,7 @@ static void fjob__result_report(void *ctx, fjob__run *r, const myri_topo_built *
         .injected = r->c.injected, .delivered = r->c.delivered, .dropped = r->c.dropped_total,
         .in_flight = r->c.in_flight, .events = r->events, .fabric_events = r->c.events,
         .sim_time_ps = r->sim_time_ps, .hash = r->hash, .result_hash = r->c.result_hash, .wall_s = r->wall_s,
+        .cpu_s = r->cpu_s, .hops = r->c.hops,
         .throughput_bytes_per_sec = r->throughput_Bps, .offered_load = r->offered_load,
         .latency_mean_ns = l.mean_ns, .latency_p99_ns = l.p99_ns};
 }

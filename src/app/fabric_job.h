@@ -20,7 +20,9 @@ typedef struct myri_fabric_run_result {
     uint64_t sim_time_ps;
     uint64_t hash;            /* same as the JSON "hash" (mixes in the engine's event hash) */
     uint64_t result_hash;     /* same as the JSON "result_hash": packets, fates, times only */
+    uint64_t hops;            /* packet-hops simulated (myri_fabric_counters.hops): in-flight packets' included */
     double wall_s;            /* wall time of myri_sim_run only */
+    double cpu_s;             /* process CPU time of myri_sim_run only */
     double throughput_bytes_per_sec, offered_load;
     double latency_mean_ns, latency_p99_ns;
 } myri_fabric_run_result;

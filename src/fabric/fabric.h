@@ -201,6 +201,8 @@ typedef struct myri_fabric_counters {
     uint64_t misdelivered;      /* good CRC at a host other than the packet's dst_host (not delivered) */
     uint64_t in_flight;         /* injected - delivered - misdelivered - dropped */
     uint64_t events;            /* internal events executed by the model */
+    uint64_t hops;              /* packet-hops: packets begun on a link (taken by a host or granted at a
+                                 * switch output), so a packet that crosses L links counts L */
     uint64_t result_hash;       /* hash of (id, tail time) / (id, reason) in order */
 } myri_fabric_counters;
 void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out);

@@ -129,6 +129,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         if (!c->hq_head) c->hq_tail = NULL;
         c->hq_len--;
         c->cur = pkt;
+        f->ctr.hops++;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;

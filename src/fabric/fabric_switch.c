@@ -183,6 +183,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->req_ports &= ~(1u << port);
         in->front = FR_GRANT;
         o->cur = e->pkt;
+        f->ctr.hops++;
         o->cur_hop = e->hop + 1;
         o->cur_n = e->n - 1;
         o->cur_next = 0;

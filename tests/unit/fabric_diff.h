@@ -422,6 +422,11 @@ static inline int fd_compare(const fd_out *a, const fd_out *b, char *msg, size_t
                  (unsigned long long)b->dev_notices);
         return 1;
     }
+    if (a->ctr.hops != b->ctr.hops) {
+        snprintf(msg, len, "packet-hops differ: %llu vs %llu", (unsigned long long)a->ctr.hops,
+                 (unsigned long long)b->ctr.hops);
+        return 1;
+    }
     if (a->ctr.result_hash != b->ctr.result_hash) {
         snprintf(msg, len, "result hash differs");
         return 1;
