@@ -16,12 +16,6 @@
 
 #define KEY_T(k) ((uint64_t)((k) >> 64))
 #define KEY_PHASE(k) ((unsigned)((uint64_t)(k) >> 61))
-#ifndef FAB_PF_BODY
-#define FAB_PF_BODY 100000
-#endif
-#ifndef FAB_PF_CHAN
-#define FAB_PF_CHAN 3
-#endif
 #define KEY_SLOT(k) ((uint32_t)((uint64_t)(k) & 0xffffffu))
 
 static void fab__schedule_tick(myri_fabric *f, uint64_t t)
@@ -168,16 +162,6 @@ static uint32_t fab__cal_pop(myri_fabric *f)
 {
     uint32_t r = (uint32_t)(f->cal_cur & (FAB_CAL_N - 1));
     uint32_t slot = KEY_SLOT(f->cs[f->cs_head++]);
-    /* Look ahead in the sorted bucket: the events a few places on are known,
-     * so their bodies, then their channels, are fetched while this one runs. */
-    if (f->cs_head + FAB_PF_BODY < f->cs_n) __builtin_prefetch(&f->pool[KEY_SLOT(f->cs[f->cs_head + FAB_PF_BODY])]);
-    if (f->cs_head + FAB_PF_CHAN < f->cs_n) {
-        const fab_ev *ne = &f->pool[KEY_SLOT(f->cs[f->cs_head + FAB_PF_CHAN])];
-        if (ne->a < f->nchan) {
-            __builtin_prefetch(&f->ch[ne->a]);
-            __builtin_prefetch((const char *)&f->ch[ne->a] + 64);
-        }
-    }
     f->cal_base = f->cal_cur;
     --f->caln;
     if (f->cs_head < f->cs_n) return slot;
