@@ -332,7 +332,7 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
-    if (f->taps[c->id].fn && pkt->bytes) c->tap_on = true;
+    if (f->any_tap && f->taps[c->id].fn && pkt->bytes) c->tap_on = true; /* any_tap: no miss on taps[] */
 }
 
 /* Characters output o can send back to back from its character j at time t:
@@ -457,7 +457,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur, j});
     if (j == 0) {
         c->in_progress = true;
-        c->tap_first = now;
+        if (c->tap_on) c->tap_first = now; /* read only when tapped: a cold line otherwise */
         if (c->src_host) c->cur->head_ps = now;
         else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
         if (!c->dma) ff__head_sent(f, c, now);

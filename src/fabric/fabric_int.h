@@ -213,7 +213,7 @@ typedef struct fab_chan {
     uint32_t cur_next;              /* next character index to send */
     uint32_t ncorr;
     uint32_t src_node, dst_node, dst_port;
-    uint64_t prop_ps;               /* propagation */
+    uint64_t granted_at;            /* switch output: when cur was granted */
     /* ---- then ---- */
     myri_fabric_channel_stats st;   /* st.max_slack_bytes: see max_slack */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
@@ -225,7 +225,7 @@ typedef struct fab_chan {
     fab_pkt *hpkt;                  /* host receiver: packet being received */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
-    uint64_t granted_at;            /* switch output: when cur was granted */
+    uint64_t prop_ps;               /* propagation */
     uint64_t win_start;
 
     /* ---- less used ---- */

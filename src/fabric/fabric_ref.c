@@ -164,7 +164,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
     c->st.chars++;
     c->sent_total++;
-    if (j == 0 && f->taps[c->id].fn) {
+    if (j == 0 && f->any_tap && f->taps[c->id].fn) {
         c->tap_on = true;
         c->tap_len = 0;
         c->tap_first = now;
