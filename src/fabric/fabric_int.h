@@ -83,29 +83,35 @@ typedef struct fab_corr {
 #define FAB_MAX_CORR 8
 #define FAB_HDR 64
 
+/* The fields every hop reads (references, flags, the route bytes) are on the
+ * first 64-byte line (blocks of packets are aligned to 64), hdr[0..32] with
+ * them: on a large fabric a packet is rarely in cache when it moves on. */
 typedef struct fab_pkt {
+    /* ---- line 0 ---- */
     uint64_t id;
-    uint32_t src_host;
-    uint32_t dst_host;     /* intended destination host (dst_known): a delivery elsewhere is misdelivered */
-    bool dst_known;
-    uint32_t type;
-    uint32_t payload_bytes;
+    uint32_t refs;
     uint32_t nbytes0;      /* bytes on hop 0: route + type + payload + trailer */
-    uint8_t route_len;
-    uint8_t hdr_lazy;      /* payload bytes of hdr not filled yet (derived from the id): fab_pkt_hdr */
-    uint8_t hdr[FAB_HDR];  /* first-hop bytes 0..FAB_HDR-1 (route, type, payload start)
-                            * with the bit errors suffered so far: what switches decode */
-    uint8_t syndrome;      /* fast model: CRC remainder of the packet */
-    bool dropped;          /* counted as dropped already */
-    bool delivered;
-    bool host_quiet;       /* fast model: no head event at the destination host (not misrouted) */
-    myri_time_ps queued_ps, head_ps;
     /* First-hop bytes as the sender gave them (reference model; fast model
      * with taps or devices): bytes[0..filled) are final, the rest will be
      * when the sender makes them ready (myri_port_send_more).  The sender
      * sends character j only while j < ready (nbytes0 + 1 with the GAP when
      * everything is ready). */
     uint8_t *bytes;
+    uint8_t route_len;
+    uint8_t hdr_lazy;      /* payload bytes of hdr not filled yet (derived from the id): fab_pkt_hdr */
+    uint8_t syndrome;      /* fast model: CRC remainder of the packet */
+    bool dropped;          /* counted as dropped already */
+    bool delivered;
+    bool host_quiet;       /* fast model: no head event at the destination host (not misrouted) */
+    bool dst_known;
+    uint8_t hdr[FAB_HDR];  /* first-hop bytes 0..FAB_HDR-1 (route, type, payload start)
+                            * with the bit errors suffered so far: what switches decode */
+    /* ---- then ---- */
+    uint32_t src_host;
+    uint32_t dst_host;     /* intended destination host (dst_known): a delivery elsewhere is misdelivered */
+    uint32_t type;
+    uint32_t payload_bytes;
+    myri_time_ps queued_ps, head_ps;
     uint32_t filled, ready;
     /* Fast model, bytes carried: what the hops did to them, as a list of
      * XORs (bit errors and trailer updates, each tagged with the hop that
@@ -116,8 +122,7 @@ typedef struct fab_pkt {
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
     int32_t port;          /* the sending host's port if a device sends it, else -1 */
     struct fab_pkt *next;  /* host queue / free list */
-    uint32_t refs;
-} fab_pkt;
+} __attribute__((aligned(64))) fab_pkt;
 
 /* A packet present at a switch input (head arrived, GAP not yet gone). */
 typedef struct fab_rxent {
