@@ -12,7 +12,14 @@
  * packet-hop (that CPU time / packet-hops) and its ratio to the 64-host case
  * of the same size, the time spent building (topology, routes, fabric: the
  * rest of the process CPU time), the fabric events per CPU second of the run,
- * and the result hash; then the hash of all cases.  (Until issue 13's second
+ * and the result hash; then the hash of all cases.
+ *
+ * The machine's baseline, measured in the same run: the state the run's
+ * events touch (mem_MB: the heap it holds beyond the topology and routes) and
+ * the time of one dependent load at random over that many bytes (load_ns: a
+ * pointer chase through a random cycle of 64-byte lines).  cost / load_ns is
+ * the cost per packet-hop in dependent cache misses at that size: where it
+ * stays flat while load_ns grows, the growth of the cost is the memory's.  (Until issue 13's second
  * stop the cost divided the run's wall time by delivered packets x mean hops,
  * which left out the hops of the packets in flight at the end: 23 % of the
  * packets at 4096 hosts, 20 B, against 0.3 % at 64.)
@@ -20,6 +27,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -46,7 +54,7 @@ static double sc__mean_links(int n)
 typedef struct sc__case {
     int n;
     int bytes;
-    double cpu_s, hops, cost_ns;
+    double cpu_s, hops, cost_ns, load_ns;
     myri_fabric_run_result r;
 } sc__case;
 
@@ -79,6 +87,30 @@ static int sc__run(sc__case *c)
     return 0;
 }
 
+/* Nanoseconds per dependent load at random over `bytes` bytes: a chase
+ * through one random cycle (Sattolo) of 64-byte lines, CPU time. */
+static double sc__load_ns(uint64_t bytes)
+{
+    size_t n = (size_t)(bytes / 64);
+    if (n < 2) return 0;
+    uint64_t *a = aligned_alloc(64, n * 64);
+    if (!a) return 0;
+    for (size_t i = 0; i < n; i++) a[8 * i] = i;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = n - 1; i > 0; i--) { /* Sattolo: a single cycle through every line */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t j = (size_t)(x % i), t = (size_t)a[8 * i];
+        a[8 * i] = a[8 * j];
+        a[8 * j] = t;
+    }
+    size_t p = 0, steps = 2000000;
+    double t0 = sc__cpu_s();
+    for (size_t s = 0; s < steps; s++) p = (size_t)a[8 * p];
+    double dt = sc__cpu_s() - t0;
+    free(a);
+    return p == SIZE_MAX ? 0 : dt * 1e9 / (double)steps;
+}
+
 int main(void)
 {
     static const int sizes[2] = {20, 4096};
@@ -86,8 +118,9 @@ int main(void)
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     printf("fabric scaling: fat trees k=4, uniform traffic at 20 %% load, fast model, about %.0f packets per case\n",
            SC_PACKETS);
-    printf("%6s %6s %8s %6s %11s %7s %8s %13s %8s %11s  %s\n", "bytes", "hosts", "packets", "hops", "packet-hops",
-           "cpu_s", "build_s", "ns/packet-hop", "ratio_64", "fab.ev/s", "hash");
+    printf("%6s %6s %8s %6s %11s %7s %8s %13s %8s %11s %7s %7s %9s  %s\n", "bytes", "hosts", "packets", "hops",
+           "packet-hops", "cpu_s", "build_s", "ns/packet-hop", "ratio_64", "fab.ev/s", "mem_MB", "load_ns",
+           "cost/load", "hash");
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < 4; i++) {
             sc__case *c = &cs[s][i];
@@ -95,11 +128,14 @@ int main(void)
             c->n = 3 + i;
             c->bytes = sizes[s];
             if (sc__run(c)) return 1;
+            c->load_ns = sc__load_ns(c->r.mem_bytes);
             h = (h ^ c->r.result_hash) * UINT64_C(0x100000001b3);
-            printf("%6d %6.0f %8" PRIu64 " %6.3f %11" PRIu64 " %7.3f %8.3f %13.1f %8.2f %11.3g  0x%016" PRIx64 "\n",
+            printf("%6d %6.0f %8" PRIu64 " %6.3f %11" PRIu64 " %7.3f %8.3f %13.1f %8.2f %11.3g %7.1f %7.1f %9.1f"
+                   "  0x%016" PRIx64 "\n",
                    c->bytes, pow(SC_K, c->n), c->r.delivered, c->hops, c->r.hops, c->r.cpu_s, c->cpu_s - c->r.cpu_s,
                    c->cost_ns, cs[s][0].cost_ns > 0 ? c->cost_ns / cs[s][0].cost_ns : 0,
-                   c->r.cpu_s > 0 ? (double)c->r.fabric_events / c->r.cpu_s : 0, c->r.result_hash);
+                   c->r.cpu_s > 0 ? (double)c->r.fabric_events / c->r.cpu_s : 0, (double)c->r.mem_bytes / 1048576.0,
+                   c->load_ns, c->load_ns > 0 ? c->cost_ns / c->load_ns : 0, c->r.result_hash);
         }
     printf("goal (issue 13): ratio_64 at most 1.5 at 1024 and 4096 hosts\n");
     printf("hash     0x%016" PRIx64 "\n", h);

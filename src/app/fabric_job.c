@@ -9,6 +9,9 @@
  * (injected, delivered, dropped by reason, in flight) are run totals, so
  * injected = delivered + dropped + in flight always holds. */
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -84,6 +87,7 @@ typedef struct fjob__run {
     myri_fabric_counters c;
     uint64_t win_injected, win_wire_chars, win_payload_injected;
     double offered_load, target_load, throughput_Bps, wall_s, cpu_s;
+    uint64_t mem_bytes;
     uint64_t sim_time_ps, events, hash, char_ps, pcap_packets;
 } fjob__run;
 
@@ -182,6 +186,17 @@ static double fjob__now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Heap bytes in use (glibc: mallinfo2), 0 elsewhere. */
+static uint64_t fjob__heap_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 m = mallinfo2();
+    return (uint64_t)m.uordblks + (uint64_t)m.hblkhd;
+#else
+    return 0;
+#endif
+}
+
 static double fjob__cpu_s(void)
 {
     struct timespec ts;
@@ -267,6 +282,7 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
     myri_topo_built b;
     if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return MYRI_EINPUT;
+    uint64_t heap0 = fjob__heap_bytes();
     myri_status rc = MYRI_OK;
     myri_sim *sim = myri_sim_create(c->common.seed);
     r->lat = myri_hist_create(7);
@@ -314,6 +330,8 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
         myri_sim_run(sim, r->end_ps, 0);
         r->wall_s = fjob__now_s() - t0;
         r->cpu_s = fjob__cpu_s() - c0;
+        uint64_t heap1 = fjob__heap_bytes();
+        r->mem_bytes = heap1 > heap0 ? heap1 - heap0 : 0;
         myri_sim_finish(sim);
         rc = myri_fpcap_finish(pcap, &r->pcap_packets, err);
         pcap = NULL;
@@ -837,7 +855,7 @@ static void fjob__result_report(void *ctx, fjob__run *r, const myri_topo_built *
         .injected = r->c.injected, .delivered = r->c.delivered, .dropped = r->c.dropped_total,
         .in_flight = r->c.in_flight, .events = r->events, .fabric_events = r->c.events,
         .sim_time_ps = r->sim_time_ps, .hash = r->hash, .result_hash = r->c.result_hash, .wall_s = r->wall_s,
-        .cpu_s = r->cpu_s, .hops = r->c.hops,
+        .cpu_s = r->cpu_s, .hops = r->c.hops, .mem_bytes = r->mem_bytes,
         .throughput_bytes_per_sec = r->throughput_Bps, .offered_load = r->offered_load,
         .latency_mean_ns = l.mean_ns, .latency_p99_ns = l.p99_ns};
 }

@@ -23,6 +23,8 @@ typedef struct myri_fabric_run_result {
     uint64_t hops;            /* packet-hops simulated (myri_fabric_counters.hops): in-flight packets' included */
     double wall_s;            /* wall time of myri_sim_run only */
     double cpu_s;             /* process CPU time of myri_sim_run only */
+    uint64_t mem_bytes;       /* heap the run holds at its end beyond the built topology and routes (the
+                               * fabric, traffic, engine: the state events touch); 0 where unknown (not glibc) */
     double throughput_bytes_per_sec, offered_load;
     double latency_mean_ns, latency_p99_ns;
 } myri_fabric_run_result;
