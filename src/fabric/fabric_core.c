@@ -67,11 +67,11 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
-    while (c->down && c->hq_head) {
-        fab_pkt *pkt = c->hq_head;
-        c->hq_head = pkt->next;
-        if (!c->hq_head) c->hq_tail = NULL;
-        c->hq_len--;
+    while (c->down && c->x->hq_head) {
+        fab_pkt *pkt = c->x->hq_head;
+        c->x->hq_head = pkt->next;
+        if (!c->x->hq_head) c->x->hq_tail = NULL;
+        c->x->hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -87,13 +87,17 @@ uint64_t myri_fab_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* The channel array, zeroed, each record on its own 64-byte lines (fab_chan's layout). */
-static fab_chan *fab__chan_alloc(size_t n)
+/* The channel arrays, zeroed: the records' hot parts, each on its own 64-byte
+ * lines (fab_chan's layout), and their other parts (fab_chanx), linked. */
+static bool fab__chan_alloc(myri_fabric *f, size_t n)
 {
     size_t bytes = n * sizeof(fab_chan);
-    fab_chan *c = aligned_alloc(64, bytes);
-    if (c) memset(c, 0, bytes);
-    return c;
+    f->ch = aligned_alloc(64, bytes);
+    f->chx = calloc(n, sizeof *f->chx);
+    if (!f->ch || !f->chx) return false;
+    memset(f->ch, 0, bytes);
+    for (size_t i = 0; i < n; i++) f->ch[i].x = &f->chx[i];
+    return true;
 }
 
 static fab_cbrec *fab__cbrec(myri_fabric *f)
@@ -226,10 +230,10 @@ static void fab__destroy(myri_component *self)
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
         free(c->rxq);
-        free(c->buf);
-        free(c->wire);
+        free(c->x->buf);
+        free(c->x->wire);
         free(c->runs);
-        free(c->tap_buf);
+        free(c->x->tap_buf);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -247,6 +251,7 @@ static void fab__destroy(myri_component *self)
     free(f->blocks);
     free(f->node);
     free(f->ch);
+    free(f->chx);
     free(f->host_node);
     free(f->heap);
     free(f->far);
@@ -334,10 +339,10 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
     for (size_t n = f->nchan / 2048; n > 1 && f->cal_shift > 0; n /= 2) f->cal_shift--;
     f->node = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node);
     f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
-    f->ch = fab__chan_alloc(f->nchan + f->nhosts + 1); /* links, then one DMA per host */
+    bool chans = fab__chan_alloc(f, f->nchan + f->nhosts + 1); /* links, then one DMA per host */
     f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
     f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps);
-    if (!f->node || !f->ch || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
+    if (!f->node || !chans || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
     for (size_t i = 0; i < t->nnodes; i++) {
         const myri_topo_node *tn = &t->node[i];
         fab_node *n = &f->node[i];
@@ -368,17 +373,17 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             fab_chan *c = &f->ch[2 * l + (size_t)dir];
             c->id = (uint32_t)(2 * l + (size_t)dir);
             c->src_node = dir ? lk->b_node : lk->a_node;
-            c->src_port = dir ? lk->b_port : lk->a_port;
+            c->x->src_port = dir ? lk->b_port : lk->a_port;
             c->dst_node = dir ? lk->a_node : lk->b_node;
             c->dst_port = dir ? lk->a_port : lk->b_port;
             c->src_host = f->node[c->src_node].host;
             c->dst_host = f->node[c->dst_node].host;
-            c->prop_ps = prop;
+            c->x->prop_ps = prop;
             c->d_ps = f->T + prop;
-            c->q_ps = f->p.ctrl_delay_ps + prop;
+            c->x->q_ps = f->p.ctrl_delay_ps + prop;
             c->src_in = -1;
             c->want_out = -1;
-            f->node[c->src_node].out_ch[c->src_port] = (int32_t)c->id;
+            f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
         myri_status st = fab__check_headroom(f, prop, len, err);
@@ -472,10 +477,10 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
 /* The packet joins its host's queue (channel c) and the host may send. */
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
-    if (c->hq_tail) c->hq_tail->next = pkt;
-    else c->hq_head = pkt;
-    c->hq_tail = pkt;
-    c->hq_len++;
+    if (c->x->hq_tail) c->x->hq_tail->next = pkt;
+    else c->x->hq_head = pkt;
+    c->x->hq_tail = pkt;
+    c->x->hq_len++;
     f->ctr.injected++;
     f->started = true;
     if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
@@ -516,7 +521,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 ? 0 : f->ch[ch].hq_len;
+    return ch < 0 ? 0 : f->ch[ch].x->hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -558,13 +563,13 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 
 bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
-    if (n <= c->tap_cap) return true;
-    size_t nc = c->tap_cap ? c->tap_cap : 256;
+    if (n <= c->x->tap_cap) return true;
+    size_t nc = c->x->tap_cap ? c->x->tap_cap : 256;
     while (nc < n) nc *= 2;
-    uint8_t *nb = realloc(c->tap_buf, nc);
+    uint8_t *nb = realloc(c->x->tap_buf, nc);
     if (!nb) return false;
-    c->tap_buf = nb;
-    c->tap_cap = nc;
+    c->x->tap_buf = nb;
+    c->x->tap_cap = nc;
     return true;
 }
 
@@ -573,9 +578,9 @@ void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncate
     fab_tap *t = &f->taps[c->id];
     if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) c->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++) c->x->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
     }
-    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->tap_first, c->tap_buf, nbytes, truncated);
+    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->x->tap_first, c->x->tap_buf, nbytes, truncated);
     c->tap_on = false;
 }
 
@@ -601,13 +606,13 @@ uint64_t myri_fabric__test_stats_syncs(const myri_fabric *f) { return f ? f->sta
 static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_channel_stats *out)
 {
     const fab_chan *c = &f->ch[channel];
-    *out = c->st;
+    *out = c->x->st;
     out->max_slack_bytes = c->max_slack;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
     if (c->stopped) {
         uint64_t now = fab_now(f);
-        uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
+        uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
         if (now > from) out->stopped_ps += now - from;
     }
 }
@@ -635,9 +640,9 @@ void myri_fabric_reset_stats(myri_fabric *f)
     fab__sync_stats(f);
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
-        memset(&f->ch[i].st, 0, sizeof f->ch[i].st);
+        memset(&f->ch[i].x->st, 0, sizeof f->ch[i].x->st);
         f->ch[i].max_slack = 0;
-        f->ch[i].win_start = now;
+        f->ch[i].x->win_start = now;
     }
     f->m->reset_window(f);
 }
@@ -674,7 +679,7 @@ void myri_fabric_report(myri_fabric *f, myri_json *j)
     myri_json_arr_begin(j);
     for (size_t l = 0; 2 * l < f->nchan; l++) {
         fab_chan *ab = &f->ch[2 * l];
-        uint64_t win = now > ab->win_start ? now - ab->win_start : 0;
+        uint64_t win = now > ab->x->win_start ? now - ab->x->win_start : 0;
         myri_json_obj_begin(j);
         myri_json_kuint(j, "link", l);
         myri_json_kstr(j, "a", f->node_name[ab->src_node]);

@@ -79,7 +79,7 @@ static uint64_t ff__arrival_of(const myri_fabric *f, fab_chan *c, uint64_t g, co
  * given a = A(x). */
 static uint64_t ff__departed_a(const myri_fabric *f, fab_chan *u, uint64_t x, uint64_t a)
 {
-    if (u->front == FR_SINK) return a < u->sink_end ? a : u->sink_end;
+    if (u->front == FR_SINK) return a < u->x->sink_end ? a : u->x->sink_end;
     if (u->front == FR_GRANT) {
         const fab_chan *o = &f->ch[u->want_out];
         if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
@@ -102,7 +102,7 @@ static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
 {
     if (u->front == FR_SINK) {
         uint64_t a = ff__arrived(f, u, x);
-        return a < u->sink_end ? a : u->sink_end;
+        return a < u->x->sink_end ? a : u->x->sink_end;
     }
     if (u->front == FR_GRANT) {
         const fab_chan *o = &f->ch[u->want_out];
@@ -231,7 +231,7 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
         if (!(o && o->run_on && o->src_in == (int32_t)u->id)) {
             /* Nothing departs along this run (or only the discarded packet's
              * characters, as they arrive): O(m) = n0 + m + 1 - D, D fixed. */
-            uint64_t d = u->front == FR_SINK ? u->sink_end : u->dep_base;
+            uint64_t d = u->front == FR_SINK ? u->x->sink_end : u->dep_base;
             int64_t need = (int64_t)S - 1 + (int64_t)d - (int64_t)r->n0;
             uint64_t m = need > (int64_t)lo ? (uint64_t)need : lo;
             if (m > hi) continue;
@@ -304,9 +304,9 @@ static void fab_fast_flush(myri_fabric *f)
 
 static void ff__wake_at(myri_fabric *f, fab_chan *c, uint64_t t)
 {
-    if (c->send_pending && c->send_pending_at == t) return;
+    if (c->send_pending && c->x->send_pending_at == t) return;
     c->send_pending = true;
-    c->send_pending_at = t;
+    c->x->send_pending_at = t;
     myri_fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
 }
 
@@ -324,11 +324,11 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
     uint32_t nbytes = c->cur_n - 1;
     if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
-        uint32_t at = c->cur_hop + c->corr[k].pos;
-        uint8_t m = c->corr[k].mask;
+        uint32_t at = c->cur_hop + c->x->corr[k].pos;
+        uint8_t m = c->x->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
         if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
-        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->corr[k].pos);
+        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->x->corr[k].pos);
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
@@ -408,8 +408,8 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         e->arrive_at = now + c->d_ps;
         if (front) {
             c->front = FR_DECODE;
-            c->ready_at = e->arrive_at + fab_path_latency(f, c);
-            myri_fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+            c->x->ready_at = e->arrive_at + fab_path_latency(f, c);
+            myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
         }
     } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
         /* At a host the head's arrival changes nothing for a packet that
@@ -423,8 +423,8 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
                  c->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
-        c->hh[1] = c->hh[0];
-        c->hh[0] = (__typeof__(c->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
+        c->x->hh[1] = c->x->hh[0];
+        c->x->hh[0] = (__typeof__(c->x->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
     }
 }
 
@@ -453,11 +453,10 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     c->run_s = now;
     c->run_j0 = j;
     c->run_g0 = c->sent_total;
-    c->run_excl = 0;
     ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur, j});
     if (j == 0) {
         c->in_progress = true;
-        if (c->tap_on) c->tap_first = now; /* read only when tapped: a cold line otherwise */
+        if (c->tap_on) c->x->tap_first = now; /* read only when tapped: a cold line otherwise */
         if (c->src_host) c->cur->head_ps = now;
         else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
         if (!c->dma) ff__head_sent(f, c, now);
@@ -500,9 +499,7 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
     uint32_t planned = c->run_lim;
     c->run_on = false;
     ff__last(c)->cnt = k;
-    c->st.chars += k - c->run_excl;
-    c->run_excl = 0;
-    c->sent_total += k;
+    c->sent_total += k; /* the window's characters are derived from it (fab_fast_extra_chars) */
     c->cur_next = c->run_j0 + k;
     if (c->dma) myri_fab_port_write(f, c, c->cur_next, NULL, c->run_s);
     if (k) c->free_at = c->run_s + (uint64_t)k * f->T;
@@ -581,7 +578,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
             c->src_in = -1;
             myri_fab_front_done(f, u);
             myri_fab_release(f, c, c->free_at);
-        } else if (c->hq_head) {
+        } else if (c->x->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
         return;
@@ -604,21 +601,21 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         ff__after_end(f, c);
         return;
     }
-    if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
+    if (c->send_pending && c->x->send_pending_at == now) c->send_pending = false;
     if (c->run_on || c->stopped || c->free_at > now) return;
     if (!c->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !c->hq_head) return;
-        fab_pkt *pkt = c->hq_head;
-        c->hq_head = pkt->next;
-        if (!c->hq_head) c->hq_tail = NULL;
-        c->hq_len--;
+        if (!c->src_host || !c->x->hq_head) return;
+        fab_pkt *pkt = c->x->hq_head;
+        c->x->hq_head = pkt->next;
+        if (!c->x->hq_head) c->x->hq_tail = NULL;
+        c->x->hq_len--;
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->x->corr);
         ff__apply_corr(f, c);
     }
     if (c->dma) {
@@ -650,7 +647,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     if (!c->dst_host) c->heads_inflight--;
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
-        c->hpkt = pkt;
+        c->x->hpkt = pkt;
         c->hbad = false;
         uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
@@ -672,14 +669,14 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
 {
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* that GAP was never sent */
-    if (c->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
-    c->rx_done_g = g + 1;
+    if (c->x->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
+    c->x->rx_done_g = g + 1;
     if (c->dst_host) {
-        if (pkt->host_quiet || (c->hpkt == pkt && !c->hbad)) {
+        if (pkt->host_quiet || (c->x->hpkt == pkt && !c->hbad)) {
             if (pkt->syndrome == 0) myri_fab_deliver(f, pkt, c->dst_node);
             else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
-        if (c->hpkt == pkt) c->hpkt = NULL;
+        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
         myri_fab_pkt_unref(f, pkt);
         return;
     }
@@ -688,7 +685,7 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     bool sinking = front && front->pkt == pkt && c->front == FR_SINK;
     if (sinking) {
         ff__track_max(f, c);
-        c->dep_base = c->sink_end;
+        c->dep_base = c->x->sink_end;
         ff__rx_update(f, c);
         myri_fab_front_done(f, c);
     }
@@ -712,7 +709,7 @@ static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     in->dep_base += 1; /* the route byte is stripped */
     if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices */
         myri_fab_pkt_xor(f, out->cur, out->cur->nbytes0 - 1, out->cur_hop,
-                    myri_crc8_strip_delta(&f->crc, out->strip_byte, out->cur_n), true);
+                    myri_crc8_strip_delta(&f->crc, out->x->strip_byte, out->cur_n), true);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     myri_fab_try_terminate(f, out);
@@ -785,19 +782,20 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
      * numbers back, so that numbers stay those of characters that arrive. */
     while (c->rcount && ff__last(c)->cnt == 0) c->rcount--;
     c->sent_total -= lost;
+    c->x->lost_total += lost;
     ff__rx_update(f, c);
     ff__notify_down(f, c, false);
     if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
         fab_pkt *p = NULL;
         for (int i = 0; i < 2; i++) {
-            __typeof__(c->hh[0]) *h = &c->hh[i];
+            __typeof__(c->x->hh[0]) *h = &c->x->hh[i];
             if (!h->pkt || h->term) continue;
             h->term = true; /* lost (head on the wire), or partly received, or complete */
             if (h->head_at > now) continue;
-            if (c->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
+            if (c->x->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
             break;
         }
-        c->hpkt = NULL;
+        c->x->hpkt = NULL;
         return p;
     }
     if (!c->rxcount) return NULL;
@@ -806,18 +804,18 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (got >= e->n || e->fres || e->dead) return NULL;
     e->dead = true;
     e->will = got; /* the rest was lost */
-    if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->sink_end = e->g0 + got;
+    if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->x->sink_end = e->g0 + got;
     return e->pkt;
 }
 
 static void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
-    in->sink_end = e->g0 + (e->fres ? e->got : e->will);
+    in->x->sink_end = e->g0 + (e->fres ? e->got : e->will);
     ff__rx_update(f, in);
     /* Done if nothing more will come: FRES seen, or the GAP has arrived. */
     if (e->fres || fab_fast_got(f, in, e) >= e->n) {
-        in->dep_base = in->sink_end;
+        in->dep_base = in->x->sink_end;
         myri_fab_front_done(f, in);
         return;
     }
@@ -829,14 +827,23 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
         myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
 }
 
+/* Characters ever sent on c up to now: the finished runs' (sent_total, and
+ * the characters lost on a cut cable, whose numbers were given back) and the
+ * open run's so far. */
+static uint64_t ff__chars_ever(const myri_fabric *f, const fab_chan *c)
+{
+    uint64_t n = c->sent_total + c->x->lost_total;
+    uint64_t now = fab_now(f);
+    if (!c->run_on || now < c->run_s) return n;
+    uint64_t k = fab_div_T(f, now - c->run_s) + 1;
+    return n + (k < c->run_lim ? k : c->run_lim);
+}
+
+/* The window's characters: the fast model keeps st.chars at 0 and counts
+ * from the characters ever sent (finishing a run touches no statistics). */
 static uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
 {
-    if (!c->run_on) return 0;
-    uint64_t now = fab_now(f);
-    if (now < c->run_s) return 0;
-    uint64_t k = fab_div_T(f, now - c->run_s) + 1;
-    if (k > c->run_lim) k = c->run_lim;
-    return k - c->run_excl;
+    return ff__chars_ever(f, c) - c->x->win_chars0;
 }
 
 static void fab_fast_finish_stats(myri_fabric *f)
@@ -850,7 +857,7 @@ static void fab_fast_reset_window(myri_fabric *f)
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
         fab_chan *c = &f->ch[i];
-        c->run_excl = c->run_on ? fab_fast_extra_chars(f, c) + c->run_excl : 0;
+        c->x->win_chars0 = ff__chars_ever(f, c);
         if (!c->dst_host) {
             int64_t o = ff__occ(f, c, now);
             c->max_slack = o > 0 ? (uint64_t)o : 0;

@@ -165,7 +165,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
     myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = ready;
     fab_chan *c = &f->ch[p->out_ch];
-    if (c->cur != pkt && c->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (c->cur != pkt && c->x->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
     if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }
@@ -268,8 +268,8 @@ void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
     if (!up) {
         /* noticed link.nonidle_period after the cut, if still cut then */
-        p->link_epoch = c->epoch;
-        myri_fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->epoch, NULL);
+        p->link_epoch = c->x->epoch;
+        myri_fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->x->epoch, NULL);
         return;
     }
     if (!p->told_down) return;
@@ -280,7 +280,7 @@ void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
 void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
 {
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
-    if (!c->down || c->epoch != epoch || p->told_down) return;
+    if (!c->down || c->x->epoch != epoch || p->told_down) return;
     p->told_down = true;
     note__new(f, p->host, 2)->up = false;
 }

@@ -34,7 +34,7 @@ static void ref__ring_push(myri_fabric *f, fab_rchar **ring, uint32_t *cap, uint
     (*ring)[(*head + (*count)++) % *cap] = *ch;
 }
 
-static fab_rchar *ref__buf_front(fab_chan *c) { return c->bcount ? &c->buf[c->bhead] : NULL; }
+static fab_rchar *ref__buf_front(fab_chan *c) { return c->x->bcount ? &c->x->buf[c->x->bhead] : NULL; }
 
 static void ref__check_later(myri_fabric *f, fab_chan *c)
 {
@@ -48,11 +48,11 @@ static void ref__check_later(myri_fabric *f, fab_chan *c)
 /* A character leaves the slack buffer of input c. */
 static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
 {
-    fab_rchar ch = c->buf[c->bhead];
-    c->bhead = (c->bhead + 1) % c->bcap;
-    c->bcount--;
-    c->occ--;
-    c->departed_total++;
+    fab_rchar ch = c->x->buf[c->x->bhead];
+    c->x->bhead = (c->x->bhead + 1) % c->x->bcap;
+    c->x->bcount--;
+    c->x->occ--;
+    c->x->departed_total++;
     ref__check_later(f, c);
     return ch;
 }
@@ -61,9 +61,9 @@ static void fab_ref_wake(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     uint64_t t = c->free_at > now ? c->free_at : now;
-    if (c->send_pending && c->send_pending_at == t) return;
+    if (c->send_pending && c->x->send_pending_at == t) return;
     c->send_pending = true;
-    c->send_pending_at = t;
+    c->x->send_pending_at = t;
     myri_fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
 }
 
@@ -72,12 +72,12 @@ static void fab_ref_wake(myri_fabric *f, fab_chan *c)
 static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
 {
     for (uint32_t k = 0; k < c->ncorr; k++) {
-        if (c->corr[k].pos != j) continue;
-        byte ^= c->corr[k].mask;
+        if (c->x->corr[k].pos != j) continue;
+        byte ^= c->x->corr[k].mask;
         fab_pkt *pkt = c->cur;
         uint32_t at = c->cur_hop + j; /* position in the first-hop bytes */
         if (pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
-        if (at < FAB_HDR) pkt->hdr[at] ^= c->corr[k].mask;
+        if (at < FAB_HDR) pkt->hdr[at] ^= c->x->corr[k].mask;
     }
     return byte;
 }
@@ -97,7 +97,7 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
     uint64_t now = fab_now(f);
     o->free_at = now + f->T;
     o->cur_next++;
-    o->st.chars++;
+    o->x->st.chars++;
     o->in_progress = true;
     if (!src.gap) {
         myri_fab_port_write(f, o, j + 1, &src.byte, now);
@@ -119,21 +119,21 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
 static void ref__send(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    if (c->send_pending && c->send_pending_at == now) c->send_pending = false;
+    if (c->send_pending && c->x->send_pending_at == now) c->send_pending = false;
     if (c->free_at > now || c->stopped) return;
     if (!c->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !c->hq_head) return;
-        fab_pkt *pkt = c->hq_head;
-        c->hq_head = pkt->next;
-        if (!c->hq_head) c->hq_tail = NULL;
-        c->hq_len--;
+        if (!c->src_host || !c->x->hq_head) return;
+        fab_pkt *pkt = c->x->hq_head;
+        c->x->hq_head = pkt->next;
+        if (!c->x->hq_head) c->x->hq_tail = NULL;
+        c->x->hq_len--;
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->corr);
+        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->x->corr);
     }
     if (c->dma) {
         ref__dma_send(f, c);
@@ -156,20 +156,20 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         ch.byte = src.byte;
         MYRI_ASSERT(f->comp, ch.gap == (j == c->cur_n - 1), "GAP out of place on channel %u", c->id);
         /* The trailer: fold the stripped route byte in (packet.h). */
-        if (j == c->cur_n - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->strip_byte, c->cur_n);
+        if (j == c->cur_n - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->x->strip_byte, c->cur_n);
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ch.at = now + c->d_ps;
-    ref__ring_push(f, &c->wire, &c->wcap, &c->whead, &c->wcount, &ch);
+    ref__ring_push(f, &c->x->wire, &c->x->wcap, &c->x->whead, &c->x->wcount, &ch);
     myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
-    c->st.chars++;
+    c->x->st.chars++;
     c->sent_total++;
     if (j == 0 && f->any_tap && f->taps[c->id].fn) {
         c->tap_on = true;
-        c->tap_len = 0;
-        c->tap_first = now;
+        c->x->tap_len = 0;
+        c->x->tap_first = now;
     }
-    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, c->tap_len + 1)) c->tap_buf[c->tap_len++] = ch.byte;
+    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, c->x->tap_len + 1)) c->x->tap_buf[c->x->tap_len++] = ch.byte;
     if (j == 0) {
         c->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
@@ -183,7 +183,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (ch.gap) {
         c->in_progress = false;
         c->cur = NULL;
-        myri_fab_tap_done(f, c, c->tap_len, false);
+        myri_fab_tap_done(f, c, c->x->tap_len, false);
         if (in) {
             c->src_in = -1;
             myri_fab_front_done(f, in);
@@ -201,32 +201,32 @@ static void ref__send(myri_fabric *f, fab_chan *c)
 static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
 {
     if (ch->j == 0) {
-        c->hpkt = ch->pkt;
-        c->hcrc = 0;
+        c->x->hpkt = ch->pkt;
+        c->x->hcrc = 0;
         c->hbad = false;
         if (ch->byte & 0x80u) { /* a to-switch byte reached a host: misrouted */
             myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_MISROUTED);
             c->hbad = true;
         }
     }
-    if (c->hpkt != ch->pkt) return;
+    if (c->x->hpkt != ch->pkt) return;
     if (!ch->gap) {
-        c->hcrc = myri_crc8_update(&f->crc, c->hcrc, &ch->byte, 1);
+        c->x->hcrc = myri_crc8_update(&f->crc, c->x->hcrc, &ch->byte, 1);
         return;
     }
     if (!c->hbad) {
-        if (c->hcrc == 0) myri_fab_deliver(f, ch->pkt, c->dst_node);
+        if (c->x->hcrc == 0) myri_fab_deliver(f, ch->pkt, c->dst_node);
         else myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_CRC);
     }
-    c->hpkt = NULL;
+    c->x->hpkt = NULL;
     myri_fab_pkt_unref(f, ch->pkt); /* the channel's reference */
 }
 
 static void ref__arrive(myri_fabric *f, fab_chan *c)
 {
-    fab_rchar ch = c->wire[c->whead];
-    c->whead = (c->whead + 1) % c->wcap;
-    c->wcount--;
+    fab_rchar ch = c->x->wire[c->x->whead];
+    c->x->whead = (c->x->whead + 1) % c->x->wcap;
+    c->x->wcount--;
     MYRI_ASSERT(f->comp, ch.at == fab_now(f), "wire order broken on channel %u", c->id);
     if (ch.lost) return;
     if (c->dst_host) {
@@ -244,15 +244,15 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     }
     MYRI_ASSERT(f->comp, e->pkt == ch.pkt, "characters of two packets interleaved on channel %u", c->id);
     e->got++;
-    c->arrived_total++;
+    c->x->arrived_total++;
     bool front = e == myri_fab_rx_front(c);
     if (front && c->front == FR_SINK) {
-        c->departed_total++;
+        c->x->departed_total++;
         if (ch.gap) myri_fab_front_done(f, c);
         return;
     }
-    ref__ring_push(f, &c->buf, &c->bcap, &c->bhead, &c->bcount, &ch);
-    c->occ++;
+    ref__ring_push(f, &c->x->buf, &c->x->bcap, &c->x->bhead, &c->x->bcount, &ch);
+    c->x->occ++;
     ref__check_later(f, c);
     if (front && ch.j == 0) myri_fab_front_begin(f, c);
     else if (front && c->front == FR_GRANT) fab_ref_wake(f, &f->ch[c->want_out]);
@@ -261,17 +261,17 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
 static void ref__check(myri_fabric *f, fab_chan *c)
 {
     c->check_pending = false;
-    MYRI_ASSERT(f->comp, c->occ <= f->p.slack_size_bytes,
+    MYRI_ASSERT(f->comp, c->x->occ <= f->p.slack_size_bytes,
                 "slack buffer of channel %u overflows: %llu > %llu characters", c->id,
-                (unsigned long long)c->occ, (unsigned long long)f->p.slack_size_bytes);
-    if (c->occ > c->max_slack) c->max_slack = c->occ;
+                (unsigned long long)c->x->occ, (unsigned long long)f->p.slack_size_bytes);
+    if (c->x->occ > c->max_slack) c->max_slack = c->x->occ;
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
                 (unsigned long long)c->arrived_total, (unsigned long long)c->departed_total, (long long)c->occ, (int)c->front);
 #endif
-    if (!c->stop_sent && c->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
-    else if (c->stop_sent && c->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
+    if (!c->stop_sent && c->x->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
+    else if (c->stop_sent && c->x->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
 }
 
 static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
@@ -289,7 +289,7 @@ static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     fab_rchar *fr = ref__buf_front(in);
     MYRI_ASSERT(f->comp, fr && fr->pkt == out->cur && fr->j == 0, "granted head not at the front");
-    MYRI_ASSERT(f->comp, out->cur_hop > FAB_HDR || fr->byte == out->strip_byte,
+    MYRI_ASSERT(f->comp, out->cur_hop > FAB_HDR || fr->byte == out->x->strip_byte,
                 "decoded route byte differs from the real one");
     ref__depart(f, in);
     myri_fab_try_terminate(f, out);
@@ -300,23 +300,23 @@ static void fab_ref_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
     bool gap = false;
-    while (in->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
+    while (in->x->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
     if (gap || e->fres) myri_fab_front_done(f, in);
 }
 
 static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    for (uint32_t i = 0; i < c->wcount; i++) {
-        fab_rchar *ch = &c->wire[(c->whead + i) % c->wcap];
+    for (uint32_t i = 0; i < c->x->wcount; i++) {
+        fab_rchar *ch = &c->x->wire[(c->x->whead + i) % c->x->wcap];
         if (ch->at <= now || ch->lost) continue;
         ch->lost = 1;
         myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (ch->j == 0) myri_fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
     }
     if (c->dst_host) {
-        fab_pkt *p = c->hpkt;
-        c->hpkt = NULL;
+        fab_pkt *p = c->x->hpkt;
+        c->x->hpkt = NULL;
         return p;
     }
     if (!c->rxcount) return NULL;
@@ -328,7 +328,7 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 
 static void ref__reset_window(myri_fabric *f)
 {
-    for (size_t i = 0; i < f->nchan; i++) f->ch[i].max_slack = f->ch[i].occ;
+    for (size_t i = 0; i < f->nchan; i++) f->ch[i].max_slack = f->ch[i].x->occ;
 }
 
 const fab_model myri_fab_model_ref = {

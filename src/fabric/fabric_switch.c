@@ -75,12 +75,12 @@ void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
     /* An entry made in advance by the fast model may not have arrived yet:
      * decoding starts L after the later of its arrival and now (at a
      * device's host, the DMA takes the packet then: no path formation). */
-    c->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
-    if (c->dev_in && c->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
+    c->x->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
+    if (c->dev_in && c->x->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
         myri_fab_port_grant(f, c); /* the previous packet just ended at the DMA: the next one now */
         return;
     }
-    myri_fab_push(f, c->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+    myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
 }
 
 void myri_fab_front_done(myri_fabric *f, fab_chan *c)
@@ -140,16 +140,16 @@ static bool fab__holds(const fab_chan *c) { return c->in_progress || (c->cur && 
  * later of the STOP's arrival and the grant (docs/FABRIC.md). */
 static uint64_t fab__blocked_since(const fab_chan *c)
 {
-    if (c->src_host || c->granted_at < c->stopped_since) return c->stopped_since;
+    if (c->src_host || c->granted_at < c->x->stopped_since) return c->x->stopped_since;
     return c->granted_at;
 }
 
 /* One long-period timer per channel at most: it re-arms itself while stopped. */
 static void fab__arm_timer(myri_fabric *f, fab_chan *c, uint64_t from)
 {
-    if (c->timer_at) return;
-    c->timer_at = from + f->p.timeout_ps;
-    myri_fab_push(f, c->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+    if (c->x->timer_at) return;
+    c->x->timer_at = from + f->p.timeout_ps;
+    myri_fab_push(f, c->x->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
 }
 
 void myri_fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
@@ -171,7 +171,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
     const fab_node *sw = &f->node[o->src_node];
     {
         /* Round robin: the first requesting port after the one served last. */
-        uint32_t start = o->rr + 1 < sw->nports ? o->rr + 1 : 0, above = o->req_ports >> start << start;
+        uint32_t start = o->rr + 1u < sw->nports ? o->rr + 1u : 0, above = o->req_ports >> start << start;
         uint32_t port = (uint32_t)__builtin_ctz(above ? above : o->req_ports);
         int32_t ic = sw->in_ch[port];
         fab_chan *in = &f->ch[ic];
@@ -188,9 +188,9 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->cur_n = e->n - 1;
         o->cur_next = 0;
         o->src_in = ic;
-        o->strip_byte = in->in_route_byte;
+        o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->corr);
+        o->ncorr = myri_fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->x->corr);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
@@ -211,9 +211,9 @@ void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
         fprintf(stderr, "%c %llu ch %u emit %s\n", f->m->name[0], (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
 #endif
     c->stop_sent = stop;
-    if (stop) c->st.stops++;
-    else c->st.gos++;
-    myri_fab_push(f, fab_now(f) + c->q_ps, PH_CTRL, EV_CTRL, c->id, (c->epoch << 1) | (stop ? 1u : 0u), NULL);
+    if (stop) c->x->st.stops++;
+    else c->x->st.gos++;
+    myri_fab_push(f, fab_now(f) + c->x->q_ps, PH_CTRL, EV_CTRL, c->id, (c->x->epoch << 1) | (stop ? 1u : 0u), NULL);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
@@ -223,13 +223,13 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
     if (stop) {
         if (c->stopped) return;
         c->stopped = true;
-        c->stopped_since = now;
+        c->x->stopped_since = now;
         if (fab__holds(c)) fab__arm_timer(f, c, now);
     } else {
         if (!c->stopped) return;
         c->stopped = false;
-        uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
-        if (now > from) c->st.stopped_ps += now - from;
+        uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
+        if (now > from) c->x->st.stopped_ps += now - from;
         f->m->wake(f, c);
     }
 }
@@ -265,13 +265,13 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_TIMEOUT);
     if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
     if (begun) {
-        c->st.truncated++;
+        c->x->st.truncated++;
         myri_fab_tap_done(f, c, c->cur_next, true);
     }
     c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
     uint64_t t = c->free_at > now ? c->free_at : now;
     if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
-        myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->epoch << 1, pkt);
+        myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->x->epoch << 1, pkt);
         c->free_at = t + f->T;
         t = c->free_at;
     }
@@ -285,9 +285,9 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
 static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
     if (c->dst_host) {
-        if (c->hpkt == pkt) c->hpkt = NULL;
+        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
         for (int i = 0; i < 2; i++)
-            if (c->hh[i].pkt == pkt) c->hh[i].term = true;
+            if (c->x->hh[i].pkt == pkt) c->x->hh[i].term = true;
         myri_fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }
@@ -341,9 +341,9 @@ void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
     if (o->dma) {
         myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
     } else if (o->cur_next > 0) {
-        o->st.truncated++;
+        o->x->st.truncated++;
         myri_fab_tap_done(f, o, o->cur_next, true);
-        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->epoch << 1, o->cur);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->x->epoch << 1, o->cur);
         t += f->T;
         o->free_at = t;
     }
@@ -361,7 +361,7 @@ static void fab__fres_front(myri_fabric *f, fab_chan *in)
 {
     if (in->front == FR_SINK) {
         fab_rxent *e = myri_fab_rx_front(in);
-        in->sink_end = e->g0 + e->got;
+        in->x->sink_end = e->g0 + e->got;
         fab__drained(f, in, e);
         myri_fab_front_done(f, in);
         return;
@@ -378,7 +378,7 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
     myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
     if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
     if (c->in_progress) {
-        c->st.truncated++;
+        c->x->st.truncated++;
         myri_fab_tap_done(f, c, c->cur_next, true);
     }
     c->in_progress = false;
@@ -394,10 +394,10 @@ static void fab__cut(myri_fabric *f, size_t link)
         fab_chan *c = &f->ch[2 * link + d];
         if (c->down) continue;
         c->down = true;
-        c->epoch++;
+        c->x->epoch++;
         if (c->stopped) { /* no STOP/GO will come from a dead receiver */
-            uint64_t from = c->stopped_since > c->win_start ? c->stopped_since : c->win_start;
-            if (now > from) c->st.stopped_ps += now - from;
+            uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
+            if (now > from) c->x->st.stopped_ps += now - from;
             c->stopped = false;
         }
         if (f->m->cut_sender) f->m->cut_sender(f, c);
@@ -420,7 +420,7 @@ static void fab__restore(myri_fabric *f, size_t link)
         fab_chan *c = &f->ch[2 * link + d];
         if (!c->down) continue;
         c->down = false;
-        c->epoch++;
+        c->x->epoch++;
         c->stop_sent = false; /* flow control restarts from GO */
         myri_fab_rx_recheck(f, c);
         f->m->wake(f, c);
@@ -433,10 +433,10 @@ void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
     case EV_CTRL: /* lost if the cable was cut (or restored) since it was sent */
-        if (!c->down && (ev->b >> 1) == c->epoch) fab__ctrl(f, c, (ev->b & 1) != 0);
+        if (!c->down && (ev->b >> 1) == c->x->epoch) fab__ctrl(f, c, (ev->b & 1) != 0);
         break;
     case EV_TIMEOUT:
-        c->timer_at = 0;
+        c->x->timer_at = 0;
         if (!c->stopped || !fab__holds(c)) break;
         if (fab_now(f) - fab__blocked_since(c) >= f->p.timeout_ps) fab__timeout(f, c);
         else fab__arm_timer(f, c, fab__blocked_since(c));
@@ -446,7 +446,7 @@ void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
         break;
     case EV_ARB: fab__arbitrate(f, c); break;
     case EV_FRES:
-        if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->epoch)) fab__fres(f, c, ev->p);
+        if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->x->epoch)) fab__fres(f, c, ev->p);
         break;
     case EV_CUT: fab__cut(f, (size_t)ev->a); break;
     case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;

@@ -83,6 +83,7 @@ typedef struct fd_case {
     bool small;   /* a ring with small packets in bursts */
     uint32_t devmask;   /* hosts with a device on their port (fabric_diff_dev.h) */
     uint64_t devseed;
+    uint64_t window_at; /* a statistics window begins then (myri_fabric_reset_stats), 0: none */
 } fd_case;
 
 #include "fabric_diff_dev.h" /* (uses fd_case) */
@@ -263,6 +264,12 @@ static inline void fd_case_make(fd_case *c, uint64_t seed)
             if (fd_below(&dr, 3)) c->devmask |= 1u << h;
         c->devseed = myri_rng_next(&dr);
     }
+    /* A statistics window that begins mid-run in half the cases (a stream of
+     * its own too): the window's counters are computed differently by the
+     * two models (the fast one from its runs). */
+    myri_rng wr;
+    myri_rng_seed(&wr, seed ^ 0x3a11d0ull);
+    if (fd_below(&wr, 2)) c->window_at = 1 + fd_below(&wr, c->pk[c->npk - 1].at + 1000000);
 }
 
 static inline void fd_case_free(fd_case *c)
@@ -353,6 +360,10 @@ static inline void fd_run(fd_case *c, int model, uint64_t seed, uint64_t skew, f
     for (size_t k = 0; k < c->ncut; k++) {
         if (c->cut[k].at + 10 * MYRI_PS_PER_MS > end) end = c->cut[k].at + 10 * MYRI_PS_PER_MS;
         if (c->cut[k].until + 10 * MYRI_PS_PER_MS > end) end = c->cut[k].until + 10 * MYRI_PS_PER_MS;
+    }
+    if (c->window_at && c->window_at < end) {
+        myri_sim_run(sim, c->window_at, 0);
+        myri_fabric_reset_stats(f);
     }
     myri_sim_run(sim, end, 0);
     qsort(o->rec, o->n, sizeof *o->rec, fd_cmp);
