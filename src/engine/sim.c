@@ -1,21 +1,34 @@
 /* sim.c -- the event engine (see sim.h).
  *
- * Tuned for: 1e4..1e6 pending events, handlers that schedule about one new
+ * Tuned for: 1e3..1e6 pending events, handlers that schedule about one new
  * event each (links, switches, traffic sources, the hold model).
  *
- * Pending set: a 4-ary min-heap of 16-byte entries {time, key} where
- * key = seq << 24 | slot.  Comparing (time, key) compares (time, seq): the
- * insertion sequence breaks ties.  `slot` indexes the pool of event records.
- * Four children are 64 bytes, one cache line.
+ * An event is one 64-byte record in a pool (time, key = seq << 24 | slot,
+ * target, arguments, the calendar link, state and generation): everything an
+ * event needs is on one cache line.  Comparing (time, key) compares (time,
+ * seq): the insertion sequence breaks ties.
  *
- * The top event is left in the heap while its handler runs ("dead top"):
- * the first event the handler schedules replaces it with a single sift-down
- * instead of a pop plus a push.  Cancellation is lazy (records are marked);
- * the heap is compacted between events when most entries are cancelled.
+ * Pending set: a calendar queue in front of a heap.  The calendar is a ring
+ * of cal_nb buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
+ * of the last event taken: nothing is ever scheduled before it); each bucket
+ * is an unsorted list of slots, with a bit map of the non-empty ones.  The
+ * first non-empty bucket is sorted once into an array of keys when its top
+ * is needed, and taken from the front.  Events beyond the ring wait in a
+ * 4-ary min-heap of 16-byte (time << 64 | key) entries.  The next event is
+ * the smaller of the two tops, so the order is exactly (time, seq) whatever
+ * structure an event waited in.  The bucket width and the ring's size follow
+ * the workload: every max(live, 4096) events taken, the mean gap between
+ * events sets the width (about two events to a bucket) and the number of
+ * live events the size (at least twice as many buckets); when either is far
+ * off, every pending event is put back in a new calendar (O(n), amortised).
+ * Schedule O(1), next event O(1) amortised for workloads whose gaps change
+ * slowly; the heap takes what the ring does not reach (O(log n)).
  *
- * Sequence numbers have 40 bits; when they run out (after 2^40 schedules)
- * the live entries are renumbered in order, which keeps the order and the
- * handles (handles carry a per-slot generation, not the sequence).
+ * Cancellation is lazy (records are marked); the pending set is rebuilt
+ * without them between events when most entries are cancelled.  Sequence
+ * numbers have 40 bits; when they run out (after 2^40 schedules) the live
+ * entries are renumbered in order, which keeps the order and the handles
+ * (handles carry a per-slot generation, not the sequence).
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_HUGEPAGE) */
 #include "myri/sim.h"
@@ -32,6 +45,7 @@
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
 #define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
 #define MAX_SLOTS (1ull << SLOT_BITS)
+#define NIL UINT32_MAX
 
 enum { REC_FREE = 0, REC_PENDING = 1, REC_CANCELLED = 2 };
 
@@ -41,33 +55,53 @@ __extension__ typedef unsigned __int128 heap_ent;
 #define ENT(t, key) (((heap_ent)(t) << 64) | (heap_ent)(key))
 #define ENT_T(e) ((uint64_t)((e) >> 64))
 #define ENT_KEY(e) ((uint64_t)(e))
+#define ENT_SLOT(e) ((uint32_t)(ENT_KEY(e) & SLOT_MASK))
 
-/* The payload of a pending event: 32 bytes, two to a cache line.  The time
- * lives in the heap entry; the slot's state and generation live in `meta`
- * (state in the low 2 bits, generation above), a smaller array that stays
- * in cache longer. */
+/* An event: one cache line.  meta: state in the low 2 bits, generation above. */
 typedef struct event_rec {
+    uint64_t t;
+    uint64_t key;
     myri_component *target;
     void *ptr;
     uint64_t arg;
     uint32_t kind, arg32;
-} event_rec;
+    uint32_t next;     /* calendar: next slot in the bucket */
+    uint32_t meta;
+} __attribute__((aligned(64))) event_rec;
 #define META_STATE(m) ((m) & 3u)
 #define META_GEN(m) ((m) >> 2)
 
+#define CAL_MIN_NB 1024u
+#define CAL_MAX_NB (1u << 22)
+
 struct myri_sim {
+    event_rec *pool;
+    size_t pcap;
+    uint32_t *freelist;
+    size_t nfree;
+    /* the heap of events beyond the ring */
     heap_ent *heap_mem;/* allocation; heap = heap_mem + 3 so that the four
                         * children 4i+1..4i+4 of a node share a cache line */
     heap_ent *heap;
     size_t hn, hcap;
-    event_rec *pool;
-    uint32_t *meta;
-    size_t pcap;
-    uint32_t *freelist;
-    size_t nfree;
+    /* the calendar */
+    uint32_t *cal_head;   /* first slot of each bucket, NIL if empty (or loaded into cs) */
+    uint64_t *cal_bits;   /* bit r: bucket r is not empty */
+    uint32_t cal_nb;      /* buckets (a power of 2) */
+    uint32_t cal_shift;   /* a bucket is 2^cal_shift ps */
+    uint64_t cal_base;    /* absolute bucket of the last event taken */
+    uint64_t cal_cur;     /* the first non-empty bucket (caln > 0) */
+    size_t caln;          /* events in the calendar, cs included */
+    heap_ent *cs;         /* the current bucket's entries, sorted, taken from cs_head */
+    size_t cs_head, cs_n, cs_cap;
+    bool cal_loaded;      /* cs holds bucket cal_loaded_bk */
+    uint64_t cal_loaded_bk;
+    uint64_t tune_taken;  /* events taken since the last tuning */
+    uint64_t tune_t0;     /* the time then */
+    uint64_t rebuilds;    /* the calendar rebuilt (tests) */
     size_t live;       /* pending and not cancelled */
-    size_t ncancelled; /* cancelled entries still in the heap */
-    bool top_dead;     /* heap[0] was taken by the running handler */
+    size_t ncancelled; /* cancelled entries still in the pending set */
+    bool in_handler;   /* a handler is running (myri_sim_advance) */
     bool stop;
     bool full;         /* a schedule failed for lack of slots or memory */
     uint64_t seq;
@@ -88,77 +122,45 @@ struct myri_sim {
 static myri_panic_hook panic_hook;
 
 /* ---- heap ------------------------------------------------------------------ */
-static inline bool ent_less(heap_ent a, heap_ent b) { return a < b; }
-
-/* Moves x up from index i, not above index top. */
-static void heap_sift_up(heap_ent *h, size_t i, heap_ent x, size_t top)
+/* Moves x up from index i. */
+static void heap_sift_up(heap_ent *h, size_t i, heap_ent x)
 {
-    while (i > top) {
+    while (i > 0) {
         size_t parent = (i - 1) >> 2;
-        if (!ent_less(x, h[parent])) break;
+        if (!(x < h[parent])) break;
         h[i] = h[parent];
         i = parent;
     }
     h[i] = x;
 }
 
-/* Bottom-up sift-down (Floyd): move the hole at i down along the smallest
- * children to a leaf (3 comparisons per level among 4 children, branch-free),
- * then sift x up from there, but not above i: heapify sifts down subtrees
- * whose ancestors are not in heap order yet, and x carried above i moved an
- * unordered ancestor into the subtree (compact() left the heap invalid and
- * events ran out of time order; found by tests/unit/test_map.c).  New events
- * usually belong near the bottom, so this saves the comparison with x at
- * every level. */
+/* Moves x down from index i (a hole there). */
 static void heap_sift_down(heap_ent *h, size_t n, size_t i, heap_ent x)
 {
-    size_t top = i;
     for (;;) {
         size_t c = 4 * i + 1;
-        if (c + 4 <= n) {
-            size_t g = 4 * c + 1; /* the grandchildren: 4 adjacent lines */
-            if (g < n) {
-                __builtin_prefetch(&h[g]);
-                __builtin_prefetch(&h[g + 4]);
-                __builtin_prefetch(&h[g + 8]);
-                __builtin_prefetch(&h[g + 12]);
-            }
-            size_t b01 = c + (h[c + 1] < h[c]);
-            size_t b23 = c + 2 + (h[c + 3] < h[c + 2]);
-            size_t best = h[b23] < h[b01] ? b23 : b01;
-            h[i] = h[best];
-            i = best;
-        } else {
-            if (c < n) {
-                size_t best = c;
-                for (size_t k = c + 1; k < n; k++)
-                    if (h[k] < h[best]) best = k;
-                h[i] = h[best];
-                i = best;
-            }
-            break;
-        }
+        if (c >= n) break;
+        size_t best = c, end = c + 4 < n ? c + 4 : n;
+        for (size_t k = c + 1; k < end; k++)
+            if (h[k] < h[best]) best = k;
+        if (!(h[best] < x)) break;
+        h[i] = h[best];
+        i = best;
     }
-    heap_sift_up(h, i, x, top);
+    h[i] = x;
 }
 
-static void heap_pop(myri_sim *s)
+static heap_ent heap_pop(myri_sim *s)
 {
-    heap_ent last = s->heap[--s->hn];
+    heap_ent top = s->heap[0], last = s->heap[--s->hn];
     if (s->hn > 0) heap_sift_down(s->heap, s->hn, 0, last);
-}
-
-static void heapify(heap_ent *h, size_t n)
-{
-    if (n < 2) return;
-    for (size_t i = (n - 2) / 4 + 1; i-- > 0;) heap_sift_down(h, n, i, h[i]);
+    return top;
 }
 
 /* ---- memory ------------------------------------------------------------------ */
 /* Allocates n bytes aligned to 64; arrays of 2 MiB and more are aligned to
- * 2 MiB and marked for transparent huge pages: with a million pending events
- * the heap and the pool are tens of MiB accessed at random, and TLB misses
- * would otherwise dominate. */
+ * 2 MiB and marked for transparent huge pages (where the system gives them):
+ * with a million pending events the pool is tens of MiB accessed at random. */
 static void *big_alloc(size_t n)
 {
     const size_t huge = 2u << 20;
@@ -185,7 +187,7 @@ static void *big_grow(void *old, size_t old_n, size_t new_n, size_t size)
 /* ---- pool ------------------------------------------------------------------- */
 static void slot_free(myri_sim *s, uint32_t slot)
 {
-    s->meta[slot] = (META_GEN(s->meta[slot]) + 1) << 2 | REC_FREE;
+    s->pool[slot].meta = (META_GEN(s->pool[slot].meta) + 1) << 2 | REC_FREE;
     s->freelist[s->nfree++] = slot;
 }
 
@@ -197,9 +199,6 @@ static bool pool_grow(myri_sim *s)
     event_rec *p = big_grow(s->pool, s->pcap, ncap, sizeof *p);
     if (!p) return false;
     s->pool = p;
-    uint32_t *m = big_grow(s->meta, s->pcap, ncap, sizeof *m);
-    if (!m) return false;
-    s->meta = m;
     uint32_t *f = big_grow(s->freelist, s->nfree, ncap, sizeof *f);
     if (!f) return false;
     s->freelist = f;
@@ -208,10 +207,11 @@ static bool pool_grow(myri_sim *s)
     return true;
 }
 
-static bool heap_reserve(myri_sim *s)
+static bool heap_reserve(myri_sim *s, size_t need)
 {
-    if (s->hn < s->hcap) return true;
+    if (need <= s->hcap) return true;
     size_t ncap = s->hcap ? 2 * s->hcap : 1024;
+    while (ncap < need) ncap *= 2;
     heap_ent *mem = big_alloc((ncap + 4) * sizeof *mem);
     if (!mem) return false;
     if (s->hn) memcpy(mem + 3, s->heap, s->hn * sizeof *mem);
@@ -222,39 +222,266 @@ static bool heap_reserve(myri_sim *s)
     return true;
 }
 
+static bool cs_reserve(myri_sim *s, size_t need)
+{
+    if (need <= s->cs_cap) return true;
+    size_t ncap = s->cs_cap ? 2 * s->cs_cap : 64;
+    while (ncap < need) ncap *= 2;
+    heap_ent *n = realloc(s->cs, ncap * sizeof *n);
+    if (!n) return false;
+    s->cs = n;
+    s->cs_cap = ncap;
+    return true;
+}
+
+/* ---- calendar ------------------------------------------------------------------ */
+static inline heap_ent rec_ent(const event_rec *r) { return ENT(r->t, r->key); }
+
+static void cal_list_push(myri_sim *s, uint32_t r, uint32_t slot)
+{
+    s->pool[slot].next = s->cal_head[r];
+    s->cal_head[r] = slot;
+    s->cal_bits[r / 64] |= 1ull << (r % 64);
+}
+
+/* Puts the loaded bucket's remaining entries back into its list. */
+static void cal_unload(myri_sim *s)
+{
+    uint32_t r = (uint32_t)(s->cal_loaded_bk & (s->cal_nb - 1));
+    for (size_t i = s->cs_head; i < s->cs_n; i++) cal_list_push(s, r, ENT_SLOT(s->cs[i]));
+    s->cs_head = s->cs_n = 0;
+    s->cal_loaded = false;
+}
+
+/* Sorts bucket cal_cur into cs (its list is in reverse order of insertion and
+ * events mostly come in order: reversed, an insertion sort takes one pass). */
+static void cal_load(myri_sim *s)
+{
+    if (s->cal_loaded) cal_unload(s);
+    uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
+    size_t n = 0;
+    for (uint32_t k = s->cal_head[r]; k != NIL; k = s->pool[k].next) n++;
+    if (!cs_reserve(s, n)) { /* memory: fall back to a scan for the minimum, one at a time */
+        n = 0;
+        heap_ent best = ~(heap_ent)0;
+        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->pool[k].next)
+            if (rec_ent(&s->pool[k]) < best) best = rec_ent(&s->pool[k]);
+        uint32_t *pp = &s->cal_head[r];
+        while (ENT_SLOT(best) != *pp) pp = &s->pool[*pp].next;
+        *pp = s->pool[*pp].next;
+        s->cs[0] = best; /* cs_cap >= 64 from creation */
+        n = 1;
+    } else {
+        n = 0;
+        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->pool[k].next) s->cs[n++] = rec_ent(&s->pool[k]);
+        s->cal_head[r] = NIL;
+        for (size_t i = 0; i < n / 2; i++) {
+            heap_ent t = s->cs[i];
+            s->cs[i] = s->cs[n - 1 - i];
+            s->cs[n - 1 - i] = t;
+        }
+        for (size_t i = 1; i < n; i++) {
+            heap_ent k = s->cs[i];
+            size_t j = i;
+            for (; j > 0 && k < s->cs[j - 1]; j--) s->cs[j] = s->cs[j - 1];
+            s->cs[j] = k;
+        }
+    }
+    s->cs_head = 0;
+    s->cs_n = n;
+    s->cal_loaded = true;
+    s->cal_loaded_bk = s->cal_cur;
+}
+
+/* Puts slot (scheduled at t) into the calendar or the heap. */
+static void pend_insert(myri_sim *s, uint32_t slot)
+{
+    event_rec *rec = &s->pool[slot];
+    uint64_t bk = rec->t >> s->cal_shift;
+    if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
+        uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
+        heap_ent e = rec_ent(rec);
+        if (s->cal_loaded && bk == s->cal_loaded_bk && cs_reserve(s, s->cs_n + 1)) {
+            size_t i = s->cs_n++; /* into the sorted bucket, in key order */
+            for (; i > s->cs_head && e < s->cs[i - 1]; i--) s->cs[i] = s->cs[i - 1];
+            s->cs[i] = e;
+            s->cal_bits[r / 64] |= 1ull << (r % 64);
+        } else {
+            cal_list_push(s, r, slot);
+        }
+        if (s->caln++ == 0 || bk < s->cal_cur) s->cal_cur = bk;
+    } else {
+        heap_sift_up(s->heap, s->hn++, rec_ent(rec)); /* room reserved by the caller */
+    }
+}
+
+/* The calendar's smallest entry (caln > 0). */
+static inline heap_ent cal_top(myri_sim *s)
+{
+    if (!s->cal_loaded || s->cal_loaded_bk != s->cal_cur) cal_load(s);
+    return s->cs[s->cs_head];
+}
+
+/* Takes the calendar's first entry (cal_top was called). */
+static uint32_t cal_take(myri_sim *s)
+{
+    uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
+    uint32_t slot = ENT_SLOT(s->cs[s->cs_head++]);
+    s->cal_base = s->cal_cur;
+    --s->caln;
+    if (s->cs_head < s->cs_n) {
+        __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[s->cs_head])]);
+        return slot;
+    }
+    s->cs_head = s->cs_n = 0;
+    s->cal_loaded = false;
+    if (s->cal_head[r] != NIL) return slot; /* (a scan fallback left some) */
+    s->cal_bits[r / 64] &= ~(1ull << (r % 64));
+    if (s->caln == 0) return slot;
+    uint32_t words = s->cal_nb / 64, w = r / 64; /* the next set bit after r, cyclically */
+    uint64_t m = r % 64 == 63 ? 0 : s->cal_bits[w] & ~((2ull << (r % 64)) - 1);
+    while (!m) {
+        w = (w + 1) & (words - 1);
+        m = s->cal_bits[w];
+    }
+    uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
+    s->cal_cur += (uint64_t)((nr - r) & (s->cal_nb - 1));
+    if (s->cal_head[nr] != NIL) __builtin_prefetch(&s->pool[s->cal_head[nr]]);
+    return slot;
+}
+
+/* The smallest pending entry (cancelled ones included) in *top; false if none. */
+static bool pend_top(myri_sim *s, heap_ent *top, bool *from_cal)
+{
+    bool have = false;
+    if (s->caln) {
+        *top = cal_top(s);
+        *from_cal = have = true;
+    }
+    if (s->hn && (!have || s->heap[0] < *top)) {
+        *top = s->heap[0];
+        *from_cal = false;
+        have = true;
+    }
+    return have;
+}
+
+/* Removes the smallest entry (pend_top said where). */
+static uint32_t pend_take(myri_sim *s, heap_ent top, bool from_cal)
+{
+    if (from_cal) return cal_take(s);
+    heap_pop(s);
+    uint64_t bk = ENT_T(top) >> s->cal_shift;
+    if (bk > s->cal_base) s->cal_base = bk; /* nothing is scheduled before it any more */
+    return ENT_SLOT(top);
+}
+
+static size_t pend_count(const myri_sim *s) { return s->caln + s->hn; }
+
+/* Every pending entry (from the calendar and the heap), leaving both empty;
+ * cancelled ones are freed, not returned.  Returns the count, or SIZE_MAX
+ * when out of memory (nothing changed then). */
+static size_t pend_drain(myri_sim *s, heap_ent **out)
+{
+    size_t n = pend_count(s), k = 0;
+    heap_ent *a = malloc((n ? n : 1) * sizeof *a);
+    if (!a) return SIZE_MAX;
+    for (size_t i = s->cs_head; s->cal_loaded && i < s->cs_n; i++) a[k++] = s->cs[i];
+    for (uint32_t r = 0; r < s->cal_nb; r++) {
+        for (uint32_t q = s->cal_head[r]; q != NIL; q = s->pool[q].next) a[k++] = rec_ent(&s->pool[q]);
+        s->cal_head[r] = NIL;
+    }
+    memset(s->cal_bits, 0, s->cal_nb / 8);
+    for (size_t i = 0; i < s->hn; i++) a[k++] = s->heap[i];
+    s->hn = 0;
+    s->caln = 0;
+    s->cs_head = s->cs_n = 0;
+    s->cal_loaded = false;
+    size_t j = 0;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t slot = ENT_SLOT(a[i]);
+        if (META_STATE(s->pool[slot].meta) == REC_CANCELLED) slot_free(s, slot);
+        else a[j++] = a[i];
+    }
+    s->ncancelled = 0;
+    *out = a;
+    return j;
+}
+
+/* A calendar of nb buckets of 2^shift ps from bucket `base` (allocates; on
+ * failure keeps the old one). */
+static bool cal_resize(myri_sim *s, uint32_t nb, uint32_t shift)
+{
+    if (nb != s->cal_nb) {
+        uint32_t *h = big_alloc((size_t)nb * sizeof *h);
+        uint64_t *b = big_alloc((size_t)nb / 8);
+        if (!h || !b) {
+            free(h);
+            free(b);
+            return false;
+        }
+        free(s->cal_head);
+        free(s->cal_bits);
+        s->cal_head = h;
+        s->cal_bits = b;
+        s->cal_nb = nb;
+    }
+    memset(s->cal_head, 0xff, (size_t)nb * sizeof *s->cal_head);
+    memset(s->cal_bits, 0, (size_t)nb / 8);
+    s->cal_shift = shift;
+    s->cal_base = s->now >> shift;
+    return true;
+}
+
 static int ent_cmp(const void *a, const void *b)
 {
     const heap_ent *x = a, *y = b;
     return *x < *y ? -1 : *y < *x ? 1 : 0;
 }
 
-/* Renumbers the sequence of all heap entries 1..n in (time, seq) order. */
-static void renumber(myri_sim *s)
+/* Puts every pending event into a new calendar (nb buckets of 2^shift ps),
+ * dropping the cancelled ones; renumber: sequence numbers 1..n in order. */
+static void pend_rebuild(myri_sim *s, uint32_t nb, uint32_t shift, bool renumber)
 {
-    if (s->top_dead) {
-        heap_pop(s);
-        s->top_dead = false;
+    heap_ent *a;
+    size_t n = pend_drain(s, &a);
+    if (n == SIZE_MAX) { /* out of memory: keep going with what there is */
+        s->full = true;
+        return;
     }
-    qsort(s->heap, s->hn, sizeof *s->heap, ent_cmp); /* a sorted array is a heap */
-    for (size_t i = 0; i < s->hn; i++)
-        s->heap[i] = ENT(ENT_T(s->heap[i]), ((uint64_t)(i + 1) << SLOT_BITS) | (ENT_KEY(s->heap[i]) & SLOT_MASK));
-    s->seq = s->hn + 1;
+    if (!cal_resize(s, nb, shift)) (void)cal_resize(s, s->cal_nb, shift);
+    if (renumber) {
+        qsort(a, n, sizeof *a, ent_cmp);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t slot = ENT_SLOT(a[i]);
+            s->pool[slot].key = ((uint64_t)(i + 1) << SLOT_BITS) | slot;
+        }
+        s->seq = n + 1;
+    }
+    if (heap_reserve(s, n)) {
+        for (size_t i = 0; i < n; i++) pend_insert(s, ENT_SLOT(a[i]));
+    } else {
+        s->full = true; /* (cannot happen: the heap held them all before) */
+    }
+    s->rebuilds++;
+    free(a);
 }
 
-/* Drops cancelled entries from the heap (between events only). */
-static void compact(myri_sim *s)
+/* Every max(live, 4096) events taken: the width from the mean gap (about two
+ * events to a bucket), the size from the live events (two buckets or more
+ * each); rebuilt when the width is off by 4x or more, or the ring too small or
+ * 8x too large. */
+static void pend_tune(myri_sim *s)
 {
-    size_t j = 0;
-    for (size_t i = 0; i < s->hn; i++) {
-        uint32_t slot = (uint32_t)(ENT_KEY(s->heap[i]) & SLOT_MASK);
-        if (META_STATE(s->meta[slot]) == REC_CANCELLED)
-            slot_free(s, slot);
-        else
-            s->heap[j++] = s->heap[i];
-    }
-    s->hn = j;
-    s->ncancelled = 0;
-    heapify(s->heap, s->hn);
+    uint64_t gap = (s->now - s->tune_t0) / s->tune_taken;
+    uint32_t shift = 0;
+    while (shift < 62 && (2ull << shift) <= 2 * gap) shift++;
+    uint32_t nb = CAL_MIN_NB;
+    while (nb < CAL_MAX_NB && nb < 2 * s->live) nb *= 2;
+    s->tune_taken = 0;
+    s->tune_t0 = s->now;
+    int d = (int)shift - (int)s->cal_shift;
+    if (d >= 2 || d <= -2 || nb > s->cal_nb || nb * 8 < s->cal_nb) pend_rebuild(s, nb, shift, false);
 }
 
 /* ---- public API -------------------------------------------------------------------- */
@@ -279,7 +506,7 @@ myri_sim *myri_sim_create(uint64_t seed)
     if (!s) return NULL;
     s->seed = seed;
     s->seq = 1;
-    if (!pool_grow(s) || !heap_reserve(s)) {
+    if (!pool_grow(s) || !heap_reserve(s, 1024) || !cs_reserve(s, 64) || !cal_resize(s, CAL_MIN_NB, 10)) {
         myri_sim_destroy(s);
         return NULL;
     }
@@ -298,7 +525,9 @@ void myri_sim_destroy(myri_sim *s)
     free(s->comp);
     free(s->heap_mem);
     free(s->pool);
-    free(s->meta);
+    free(s->cal_head);
+    free(s->cal_bits);
+    free(s->cs);
     free(s->freelist);
     free(s);
 }
@@ -347,32 +576,28 @@ myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i 
 myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
 {
     if (!s || !ev || !ev->target || at < s->now) return 0;
-    if (s->seq >= SEQ_LIMIT) renumber(s);
+    if (s->seq >= SEQ_LIMIT) pend_rebuild(s, s->cal_nb, s->cal_shift, true);
     if (s->nfree == 0 && !pool_grow(s)) {
         s->full = true;
         return 0;
     }
-    if (!s->top_dead && !heap_reserve(s)) {
+    if (!heap_reserve(s, s->hn + 1)) {
         s->full = true;
         return 0;
     }
     uint32_t slot = s->freelist[--s->nfree];
     event_rec *r = &s->pool[slot];
+    r->t = at;
+    r->key = (s->seq++ << SLOT_BITS) | slot;
     r->target = ev->target;
     r->ptr = ev->ptr;
     r->arg = ev->arg;
     r->kind = ev->kind;
     r->arg32 = ev->arg32;
-    s->meta[slot] = (s->meta[slot] & ~3u) | REC_PENDING;
-    heap_ent e = ENT(at, (s->seq++ << SLOT_BITS) | slot);
-    if (s->top_dead) {
-        s->top_dead = false;
-        heap_sift_down(s->heap, s->hn, 0, e);
-    } else {
-        heap_sift_up(s->heap, s->hn++, e, 0);
-    }
+    r->meta = (r->meta & ~3u) | REC_PENDING;
+    pend_insert(s, slot);
     s->live++;
-    return (((uint64_t)META_GEN(s->meta[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */
+    return (((uint64_t)META_GEN(r->meta) << SLOT_BITS) | slot) + 1; /* never 0 */
 }
 
 myri_event_id myri_sim_schedule_in(myri_sim *s, myri_time_ps delay, const myri_event *ev)
@@ -390,7 +615,7 @@ static int64_t lookup(myri_sim *s, myri_event_id id)
     id -= 1;
     uint64_t slot = id & SLOT_MASK;
     if (slot >= s->pcap) return -1;
-    uint32_t m = s->meta[slot];
+    uint32_t m = s->pool[slot].meta;
     if (META_STATE(m) != REC_PENDING || META_GEN(m) != (id >> SLOT_BITS)) return -1;
     return (int64_t)slot;
 }
@@ -399,7 +624,7 @@ bool myri_sim_cancel(myri_sim *s, myri_event_id id)
 {
     int64_t slot = lookup(s, id);
     if (slot < 0) return false;
-    s->meta[slot] = (s->meta[slot] & ~3u) | REC_CANCELLED;
+    s->pool[slot].meta = (s->pool[slot].meta & ~3u) | REC_CANCELLED;
     s->live--;
     s->ncancelled++;
     return true;
@@ -417,21 +642,25 @@ myri_event_id myri_sim_reschedule(myri_sim *s, myri_event_id id, myri_time_ps at
 
 myri_time_ps myri_sim_now(const myri_sim *s) { return s ? s->now : 0; }
 
+/* The running event was taken before its handler: the next one is the least
+ * pending time (cancelled entries count: a lower bound).  The calendar's is in
+ * bucket cal_cur: the sorted part's top, or the least of its list. */
 myri_time_ps myri_sim_next_time(const myri_sim *s)
 {
-    if (!s || s->hn == 0) return MYRI_TIME_NEVER;
-    if (!s->top_dead) return ENT_T(s->heap[0]);
-    /* The running handler's own entry is still at the top: the next event is
-     * the least of its children (cancelled entries count: a lower bound). */
-    myri_time_ps t = MYRI_TIME_NEVER;
-    for (size_t i = 1; i <= 4 && i < s->hn; i++)
-        if (ENT_T(s->heap[i]) < t) t = ENT_T(s->heap[i]);
+    if (!s) return MYRI_TIME_NEVER;
+    myri_time_ps t = s->hn ? ENT_T(s->heap[0]) : MYRI_TIME_NEVER;
+    if (s->caln) {
+        if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n && ENT_T(s->cs[s->cs_head]) < t)
+            t = ENT_T(s->cs[s->cs_head]);
+        for (uint32_t k = s->cal_head[s->cal_cur & (s->cal_nb - 1)]; k != NIL; k = s->pool[k].next)
+            if (s->pool[k].t < t) t = s->pool[k].t;
+    }
     return t;
 }
 
 bool myri_sim_advance(myri_sim *s, myri_time_ps t)
 {
-    if (!s || !s->top_dead || s->no_advance || s->stop || t < s->now || t > s->until) return false;
+    if (!s || !s->in_handler || s->no_advance || s->stop || t < s->now || t > s->until) return false;
     if (t >= myri_sim_next_time(s)) return false;
     s->now = t;
     s->advances++;
@@ -486,19 +715,6 @@ static void progress_tick(myri_sim *s)
     fflush(s->progress);
 }
 
-/* Prefetches the record of the likely next event (the smallest child of the
- * root) so that the memory access overlaps the current handler. */
-static inline void prefetch_next(const myri_sim *s)
-{
-    if (s->hn < 5) return;
-    const heap_ent *h = s->heap;
-    size_t b01 = 1 + (h[2] < h[1]), b23 = 3 + (h[4] < h[3]);
-    size_t best = h[b23] < h[b01] ? b23 : b01;
-    uint32_t slot = (uint32_t)(ENT_KEY(h[best]) & SLOT_MASK);
-    __builtin_prefetch(&s->pool[slot]);
-    __builtin_prefetch(&s->meta[slot]);
-}
-
 static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 {
     h ^= x;
@@ -513,20 +729,20 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
     s->until = max_events ? s->now : until; /* with an event limit: no look-ahead */
     uint64_t limit = max_events ? s->events + max_events : UINT64_MAX;
     while (!s->stop && s->events < limit) {
-        if (s->ncancelled > 4096 && s->ncancelled > s->live) compact(s);
-        if (s->hn == 0) {
+        if (s->ncancelled > 4096 && s->ncancelled > s->live) pend_rebuild(s, s->cal_nb, s->cal_shift, false);
+        heap_ent top;
+        bool from_cal = false;
+        if (!pend_top(s, &top, &from_cal)) {
             if (until != MYRI_TIME_NEVER && until > s->now) s->now = until;
             break;
         }
-        heap_ent top = s->heap[0];
         myri_time_ps top_t = ENT_T(top);
         if (top_t > until) {
             if (until > s->now) s->now = until;
             break;
         }
-        uint32_t slot = (uint32_t)(ENT_KEY(top) & SLOT_MASK);
-        if (META_STATE(s->meta[slot]) == REC_CANCELLED) {
-            heap_pop(s);
+        uint32_t slot = pend_take(s, top, from_cal);
+        if (META_STATE(s->pool[slot].meta) == REC_CANCELLED) {
             slot_free(s, slot);
             s->ncancelled--;
             continue;
@@ -536,16 +752,13 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         myri_event ev = {.target = r->target, .kind = r->kind, .arg32 = r->arg32, .arg = r->arg, .ptr = r->ptr,
                          .time_ps = top_t};
         slot_free(s, slot);
-        prefetch_next(s);
         s->live--;
-        s->top_dead = true;
         s->events++;
         s->hash = hash_mix(hash_mix(s->hash, top_t), ((uint64_t)ev.target->id << 32) | ev.kind);
+        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
+        s->in_handler = true;
         ev.target->ops->handle(ev.target, &ev);
-        if (s->top_dead) {
-            s->top_dead = false;
-            heap_pop(s);
-        }
+        s->in_handler = false;
         if (s->progress && (s->events & 0xffff) == 0) progress_tick(s);
     }
     if (s->progress) fputs("\r\033[K", s->progress);
@@ -586,4 +799,6 @@ void myri_sim__set_seq(myri_sim *s, uint64_t seq)
     if (s && seq > 0 && seq <= SEQ_LIMIT) s->seq = seq;
 }
 
-size_t myri_sim__heap_size(const myri_sim *s) { return s ? s->hn : 0; }
+size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
+
+uint64_t myri_sim__rebuilds(const myri_sim *s) { return s ? s->rebuilds : 0; }

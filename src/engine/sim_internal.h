@@ -10,8 +10,10 @@ extern "C" {
 
 /* Sets the next insertion sequence number (tests of the 2^40 wrap). */
 void myri_sim__set_seq(myri_sim *sim, uint64_t seq);
-/* Entries in the heap, cancelled ones included. */
+/* Entries in the pending set (calendar and heap), cancelled ones included. */
 size_t myri_sim__heap_size(const myri_sim *sim);
+/* Times every pending event was put into a new calendar (tuning, compaction, renumbering). */
+uint64_t myri_sim__rebuilds(const myri_sim *sim);
 
 #ifdef __cplusplus
 }
