@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -46,18 +47,33 @@ typedef struct model_ops {
     int (*reschedule)(void *m, uint64_t id, uint64_t t);
 } model_ops;
 
+/* Spread schedules (g_spread): delays from ties to seconds and beyond any
+ * calendar ring, in bursts, so that events wait in the engine's calendar and
+ * its heap, the current bucket is inserted into and cancelled from, and the
+ * calendar is retuned mid-run.  g_limit: events executed per run. */
+static int g_spread;
+static uint64_t g_limit = 3000;
+static int g_fault; /* myri_sim__set_fault for the engine runs */
+
+static uint64_t script_delay(script *s)
+{
+    if (!g_spread) return myri_rng_below(&s->rng, 4);
+    static const uint64_t scale[] = {4, 4, 100, 5000, 300000, 20000000, 3000000000ull, 5000000000000ull};
+    return myri_rng_below(&s->rng, scale[myri_rng_below(&s->rng, 8)]);
+}
+
 static void script_step(script *s, const model_ops *ops, void *m, uint64_t now, trace *tr)
 {
-    uint64_t nnew = myri_rng_below(&s->rng, 3);
+    uint64_t nnew = myri_rng_below(&s->rng, g_spread && myri_rng_below(&s->rng, 50) == 0 ? 40 : 3);
     for (uint64_t k = 0; k < nnew && s->next_id < MAX_IDS; k++)
-        ops->schedule(m, now + myri_rng_below(&s->rng, 4), s->next_id++);
+        ops->schedule(m, now + script_delay(s), s->next_id++);
     uint64_t what = myri_rng_below(&s->rng, 8);
     if (what < 2 && s->next_id) {
         uint64_t id = myri_rng_below(&s->rng, s->next_id);
         trace_add(tr, UINT64_MAX, (uint64_t)ops->cancel(m, id) << 32 | id);
     } else if (what < 4 && s->next_id) {
         uint64_t id = myri_rng_below(&s->rng, s->next_id);
-        uint64_t t = now + myri_rng_below(&s->rng, 5);
+        uint64_t t = now + (g_spread ? script_delay(s) : myri_rng_below(&s->rng, 5));
         trace_add(tr, UINT64_MAX - 1, (uint64_t)ops->reschedule(m, id, t) << 32 | id);
     }
 }
@@ -108,7 +124,7 @@ static const model_ops ref_ops = {ref_schedule, ref_cancel, ref_reschedule};
 static void run_reference(uint64_t seed, int lifo, trace *tr)
 {
     ref_model m = {calloc(3 * MAX_IDS, sizeof(ref_ent)), 0, 0, lifo};
-    script s = {.limit = 3000};
+    script s = {.limit = g_limit};
     myri_rng_seed(&s.rng, seed);
     for (int i = 0; i < 40; i++) ref_schedule(&m, myri_rng_below(&s.rng, 10), s.next_id++);
     while (s.executed < s.limit) {
@@ -135,6 +151,8 @@ typedef struct eng_model {
     myri_event_id handle[MAX_IDS];
     script s;
     trace *tr;
+    uint64_t next_lb;   /* myri_sim_next_time after the previous handler's schedules */
+    bool next_exact;    /* no cancelled entry was pending then: it was exact */
 } eng_model;
 
 static void eng_schedule(void *mv, uint64_t t, uint64_t id)
@@ -165,9 +183,18 @@ static const model_ops eng_ops = {eng_schedule, eng_cancel, eng_reschedule};
 static void eng_handle(myri_component *self, const myri_event *ev)
 {
     eng_model *m = self->state;
+    /* myri_sim_next_time, asked at the end of the previous handler: a lower
+     * bound of this event's time, exact when nothing cancelled was pending */
+    if (!g_fault) { /* (the faulty engine runs out of order) */
+        assert_true(m->next_lb <= ev->time_ps);
+        if (m->next_exact) assert_true(m->next_lb == ev->time_ps);
+    }
     trace_add(m->tr, ev->time_ps, ev->arg);
     if (++m->s.executed >= m->s.limit) myri_sim_stop(self->sim);
     script_step(&m->s, &eng_ops, m, ev->time_ps, m->tr);
+    m->next_lb = myri_sim_next_time(self->sim);
+    m->next_exact = myri_sim__heap_size(self->sim) == myri_sim_pending(self->sim);
+    if (!g_fault) assert_true(m->next_lb >= ev->time_ps);
 }
 
 static myri_status eng_create(myri_component *self, const void *cfg)
@@ -178,17 +205,21 @@ static myri_status eng_create(myri_component *self, const void *cfg)
 
 static const myri_component_ops eng_comp = {.type = "tester", .create = eng_create, .handle = eng_handle};
 
+static uint64_t g_rebuilds; /* calendar rebuilds in the last engine run */
+
 static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
 {
     eng_model *m = calloc(1, sizeof *m);
     m->sim = myri_sim_create(seed);
     if (start_seq) myri_sim__set_seq(m->sim, start_seq);
+    myri_sim__set_fault(m->sim, g_fault);
     m->tr = tr;
-    m->s.limit = 3000;
+    m->s.limit = g_limit;
     myri_rng_seed(&m->s.rng, seed);
     assert_int_equal(myri_sim_add(m->sim, &eng_comp, "tester", m, &m->comp), MYRI_OK);
     for (int i = 0; i < 40; i++) eng_schedule(m, myri_rng_below(&m->s.rng, 10), m->s.next_id++);
     assert_int_equal(myri_sim_run(m->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    g_rebuilds = myri_sim__rebuilds(m->sim);
     myri_sim_destroy(m->sim);
     free(m);
 }
@@ -223,6 +254,40 @@ static void test_checker_detects_wrong_tie_order(void **state)
     run_engine(7, a, 0);
     run_reference(7, 1, b);
     assert_false(traces_equal(a, b));
+    free(a);
+    free(b);
+}
+
+/* Spread schedules (ties to seconds, bursts, events beyond the calendar's
+ * ring): the engine's calendar, its heap and its retuning give the
+ * reference's order; the next-time queries are checked in the handler.  The
+ * deliberate fault (the calendar's top taken without comparing it with the
+ * heap's) must make some seed disagree. */
+static void test_spread_matches_reference(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    g_spread = 1;
+    g_limit = 12000;
+    uint64_t rebuilt = 0;
+    int caught = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        a->n = b->n = 0;
+        run_engine(seed, a, 0);
+        rebuilt += g_rebuilds > 0;
+        run_reference(seed, 0, b);
+        assert_true(a->n > 5000);
+        if (!traces_equal(a, b)) fail_msg("engine and reference differ for spread seed %llu", (unsigned long long)seed);
+        a->n = 0;
+        g_fault = 1;
+        run_engine(seed, a, 0);
+        g_fault = 0;
+        caught += !traces_equal(a, b);
+    }
+    g_spread = 0;
+    g_limit = 3000;
+    assert_true(rebuilt > 0); /* the calendar was retuned mid-run */
+    assert_true(caught > 0);  /* the checker sees the fault */
     free(a);
     free(b);
 }
@@ -438,6 +503,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engine_matches_reference),
+        cmocka_unit_test(test_spread_matches_reference),
         cmocka_unit_test(test_checker_detects_wrong_tie_order),
         cmocka_unit_test(test_sequence_wrap_keeps_order),
         cmocka_unit_test(test_hold_determinism),
