@@ -3,10 +3,10 @@
  * Tuned for: 1e3..1e6 pending events, handlers that schedule about one new
  * event each (links, switches, traffic sources, the hold model).
  *
- * An event is one 64-byte record in a pool (time, key = seq << 24 | slot,
- * target, arguments, the calendar link, state and generation): everything an
- * event needs is on one cache line.  Comparing (time, key) compares (time,
- * seq): the insertion sequence breaks ties.
+ * An event has a slot: a 32-byte record of what it carries (target, kind,
+ * arguments) and a 32-byte entry for ordering it (key = time << 64 | seq << 24
+ * | slot, the calendar link, state and generation).  Comparing keys compares
+ * (time, seq): the insertion sequence breaks ties.
  *
  * Pending set: a calendar queue in front of a heap.  The calendar is a ring
  * of cal_nb buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
@@ -58,16 +58,23 @@ __extension__ typedef unsigned __int128 heap_ent;
 #define ENT_SLOT(e) ((uint32_t)(ENT_KEY(e) & SLOT_MASK))
 
 /* What an event carries: 32 bytes, two to a cache line.  Its key, its link
- * and its state live in smaller parallel arrays (ekey, enext, emeta), which
- * ordering touches: with 1e5 events pending they stay in the L2 cache while
- * the records do not (a record is read once, when its event runs, and asked
- * for ahead of time).  emeta: state in the low 2 bits, generation above. */
+ * and its state are in a second array of 32-byte entries (slot_q), which
+ * ordering touches: sorting a bucket reads 32 bytes a slot, not 64, and the
+ * record itself is read once, when its event runs (asked for ahead of time,
+ * when its bucket is sorted).  meta: state in the low 2 bits, generation
+ * above. */
 typedef struct event_rec {
     myri_component *target;
     void *ptr;
     uint64_t arg;
     uint32_t kind, arg32;
 } event_rec;
+
+typedef struct slot_q {
+    heap_ent key;      /* time << 64 | seq << 24 | slot */
+    uint32_t next;     /* calendar: next slot in the bucket */
+    uint32_t meta;     /* state and generation */
+} slot_q;
 #define META_STATE(m) ((m) & 3u)
 #define META_GEN(m) ((m) >> 2)
 
@@ -76,9 +83,7 @@ typedef struct event_rec {
 
 struct myri_sim {
     event_rec *pool;
-    heap_ent *ekey;       /* (time << 64 | seq << 24 | slot) of each slot */
-    uint32_t *enext;      /* calendar: next slot in the bucket */
-    uint32_t *emeta;      /* state and generation of each slot */
+    slot_q *q;            /* each slot's key, link and state */
     size_t pcap;
     uint32_t *freelist;
     size_t nfree;
@@ -191,7 +196,7 @@ static void *big_grow(void *old, size_t old_n, size_t new_n, size_t size)
 /* ---- pool ------------------------------------------------------------------- */
 static void slot_free(myri_sim *s, uint32_t slot)
 {
-    s->emeta[slot] = (META_GEN(s->emeta[slot]) + 1) << 2 | REC_FREE;
+    s->q[slot].meta = (META_GEN(s->q[slot].meta) + 1) << 2 | REC_FREE;
     s->freelist[s->nfree++] = slot;
 }
 
@@ -203,15 +208,9 @@ static bool pool_grow(myri_sim *s)
     event_rec *p = big_grow(s->pool, s->pcap, ncap, sizeof *p);
     if (!p) return false;
     s->pool = p;
-    heap_ent *k = big_grow(s->ekey, s->pcap, ncap, sizeof *k);
-    if (!k) return false;
-    s->ekey = k;
-    uint32_t *nx = big_grow(s->enext, s->pcap, ncap, sizeof *nx);
-    if (!nx) return false;
-    s->enext = nx;
-    uint32_t *m = big_grow(s->emeta, s->pcap, ncap, sizeof *m);
-    if (!m) return false;
-    s->emeta = m;
+    slot_q *q = big_grow(s->q, s->pcap, ncap, sizeof *q);
+    if (!q) return false;
+    s->q = q;
     uint32_t *f = big_grow(s->freelist, s->nfree, ncap, sizeof *f);
     if (!f) return false;
     s->freelist = f;
@@ -251,7 +250,7 @@ static bool cs_reserve(myri_sim *s, size_t need)
 
 static void cal_list_push(myri_sim *s, uint32_t r, uint32_t slot)
 {
-    s->enext[slot] = s->cal_head[r];
+    s->q[slot].next = s->cal_head[r];
     s->cal_head[r] = slot;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
 }
@@ -272,20 +271,20 @@ static void cal_load(myri_sim *s)
     if (s->cal_loaded) cal_unload(s);
     uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
     size_t n = 0;
-    for (uint32_t k = s->cal_head[r]; k != NIL; k = s->enext[k]) n++;
+    for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next) n++;
     if (!cs_reserve(s, n)) { /* memory: fall back to a scan for the minimum, one at a time */
         n = 0;
         heap_ent best = ~(heap_ent)0;
-        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->enext[k])
-            if (s->ekey[k] < best) best = s->ekey[k];
+        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next)
+            if (s->q[k].key < best) best = s->q[k].key;
         uint32_t *pp = &s->cal_head[r];
-        while (ENT_SLOT(best) != *pp) pp = &s->enext[*pp];
-        *pp = s->enext[*pp];
+        while (ENT_SLOT(best) != *pp) pp = &s->q[*pp].next;
+        *pp = s->q[*pp].next;
         s->cs[0] = best; /* cs_cap >= 64 from creation */
         n = 1;
     } else {
         n = 0;
-        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->enext[k]) s->cs[n++] = s->ekey[k];
+        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next) s->cs[n++] = s->q[k].key;
         s->cal_head[r] = NIL;
         for (size_t i = 0; i < n / 2; i++) {
             heap_ent t = s->cs[i];
@@ -309,7 +308,7 @@ static void cal_load(myri_sim *s)
 /* Puts slot (scheduled at t) into the calendar or the heap. */
 static void pend_insert(myri_sim *s, uint32_t slot)
 {
-    heap_ent e = s->ekey[slot];
+    heap_ent e = s->q[slot].key;
     uint64_t bk = ENT_T(e) >> s->cal_shift;
     if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
         uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
@@ -355,7 +354,7 @@ static uint32_t cal_take(myri_sim *s)
     }
     uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
     s->cal_cur += (uint64_t)((nr - r) & (s->cal_nb - 1));
-    if (s->cal_head[nr] != NIL) __builtin_prefetch(&s->ekey[s->cal_head[nr]]);
+    if (s->cal_head[nr] != NIL) __builtin_prefetch(&s->q[s->cal_head[nr]]);
     return slot;
 }
 
@@ -397,7 +396,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     if (!a) return SIZE_MAX;
     for (size_t i = s->cs_head; s->cal_loaded && i < s->cs_n; i++) a[k++] = s->cs[i];
     for (uint32_t r = 0; r < s->cal_nb; r++) {
-        for (uint32_t q = s->cal_head[r]; q != NIL; q = s->enext[q]) a[k++] = s->ekey[q];
+        for (uint32_t q = s->cal_head[r]; q != NIL; q = s->q[q].next) a[k++] = s->q[q].key;
         s->cal_head[r] = NIL;
     }
     memset(s->cal_bits, 0, s->cal_nb / 8);
@@ -409,7 +408,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     size_t j = 0;
     for (size_t i = 0; i < k; i++) {
         uint32_t slot = ENT_SLOT(a[i]);
-        if (META_STATE(s->emeta[slot]) == REC_CANCELLED) slot_free(s, slot);
+        if (META_STATE(s->q[slot].meta) == REC_CANCELLED) slot_free(s, slot);
         else a[j++] = a[i];
     }
     s->ncancelled = 0;
@@ -463,7 +462,7 @@ static void pend_rebuild(myri_sim *s, uint32_t nb, uint32_t shift, bool renumber
         qsort(a, n, sizeof *a, ent_cmp);
         for (size_t i = 0; i < n; i++) {
             uint32_t slot = ENT_SLOT(a[i]);
-            s->ekey[slot] = ENT(ENT_T(a[i]), ((uint64_t)(i + 1) << SLOT_BITS) | slot);
+            s->q[slot].key = ENT(ENT_T(a[i]), ((uint64_t)(i + 1) << SLOT_BITS) | slot);
         }
         s->seq = n + 1;
     }
@@ -534,9 +533,7 @@ void myri_sim_destroy(myri_sim *s)
     free(s->comp);
     free(s->heap_mem);
     free(s->pool);
-    free(s->ekey);
-    free(s->enext);
-    free(s->emeta);
+    free(s->q);
     free(s->cal_head);
     free(s->cal_bits);
     free(s->cs);
@@ -599,16 +596,16 @@ myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *
     }
     uint32_t slot = s->freelist[--s->nfree];
     event_rec *r = &s->pool[slot];
-    s->ekey[slot] = ENT(at, (s->seq++ << SLOT_BITS) | slot);
+    s->q[slot].key = ENT(at, (s->seq++ << SLOT_BITS) | slot);
     r->target = ev->target;
     r->ptr = ev->ptr;
     r->arg = ev->arg;
     r->kind = ev->kind;
     r->arg32 = ev->arg32;
-    s->emeta[slot] = (s->emeta[slot] & ~3u) | REC_PENDING;
+    s->q[slot].meta = (s->q[slot].meta & ~3u) | REC_PENDING;
     pend_insert(s, slot);
     s->live++;
-    return (((uint64_t)META_GEN(s->emeta[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */
+    return (((uint64_t)META_GEN(s->q[slot].meta) << SLOT_BITS) | slot) + 1; /* never 0 */
 }
 
 myri_event_id myri_sim_schedule_in(myri_sim *s, myri_time_ps delay, const myri_event *ev)
@@ -626,7 +623,7 @@ static int64_t lookup(myri_sim *s, myri_event_id id)
     id -= 1;
     uint64_t slot = id & SLOT_MASK;
     if (slot >= s->pcap) return -1;
-    uint32_t m = s->emeta[slot];
+    uint32_t m = s->q[slot].meta;
     if (META_STATE(m) != REC_PENDING || META_GEN(m) != (id >> SLOT_BITS)) return -1;
     return (int64_t)slot;
 }
@@ -635,7 +632,7 @@ bool myri_sim_cancel(myri_sim *s, myri_event_id id)
 {
     int64_t slot = lookup(s, id);
     if (slot < 0) return false;
-    s->emeta[slot] = (s->emeta[slot] & ~3u) | REC_CANCELLED;
+    s->q[slot].meta = (s->q[slot].meta & ~3u) | REC_CANCELLED;
     s->live--;
     s->ncancelled++;
     return true;
@@ -663,8 +660,8 @@ myri_time_ps myri_sim_next_time(const myri_sim *s)
     if (s->caln) {
         if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n && ENT_T(s->cs[s->cs_head]) < t)
             t = ENT_T(s->cs[s->cs_head]);
-        for (uint32_t k = s->cal_head[s->cal_cur & (s->cal_nb - 1)]; k != NIL; k = s->enext[k])
-            if (ENT_T(s->ekey[k]) < t) t = ENT_T(s->ekey[k]);
+        for (uint32_t k = s->cal_head[s->cal_cur & (s->cal_nb - 1)]; k != NIL; k = s->q[k].next)
+            if (ENT_T(s->q[k].key) < t) t = ENT_T(s->q[k].key);
     }
     return t;
 }
@@ -753,7 +750,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
             break;
         }
         uint32_t slot = pend_take(s, top, from_cal);
-        if (META_STATE(s->emeta[slot]) == REC_CANCELLED) {
+        if (META_STATE(s->q[slot].meta) == REC_CANCELLED) {
             slot_free(s, slot);
             s->ncancelled--;
             continue;
