@@ -4,12 +4,13 @@
  * about 213 days of simulated time.  Events are executed in (time, insertion
  * sequence) order, so a run is a deterministic function of its inputs.
  *
- * The pending-event set is a 4-ary min-heap of 16-byte keys (time, packed
- * sequence and slot) over a pool of event records: schedule and pop cost
- * O(log n).  Cancellation is lazy: a cancelled event stays in the heap and is
- * skipped when it reaches the top; when more than half of the heap is
- * cancelled it is compacted, so the cost stays logarithmic in the number of
- * live events.  Rescheduling is cancel + schedule.
+ * The pending-event set is a calendar queue that tunes its bucket width and
+ * size to the workload, in front of a 4-ary min-heap for the events beyond
+ * its ring (docs/ENGINE.md): schedule O(1), next event O(1) amortised while
+ * the gaps between events change slowly.  Cancellation is lazy: a cancelled
+ * event stays pending and is skipped when it comes up; when more than half of
+ * the entries are cancelled they are dropped.  Rescheduling is cancel +
+ * schedule.
  *
  * Components (links, switches, NICs, hosts, traffic sources, queueing
  * stations) attach through a table of operations (myri_component_ops) and are
