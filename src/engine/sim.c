@@ -33,6 +33,7 @@
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_HUGEPAGE) */
 #include "myri/sim.h"
 #include "engine/sim_internal.h"
+#include "engine/keysort.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -264,8 +265,7 @@ static void cal_unload(myri_sim *s)
     s->cal_loaded = false;
 }
 
-/* Sorts bucket cal_cur into cs (its list is in reverse order of insertion and
- * events mostly come in order: reversed, an insertion sort takes one pass). */
+/* Sorts bucket cal_cur into cs (myri_keysort_list). */
 static void cal_load(myri_sim *s)
 {
     if (s->cal_loaded) cal_unload(s);
@@ -286,17 +286,7 @@ static void cal_load(myri_sim *s)
         n = 0;
         for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next) s->cs[n++] = s->q[k].key;
         s->cal_head[r] = NIL;
-        for (size_t i = 0; i < n / 2; i++) {
-            heap_ent t = s->cs[i];
-            s->cs[i] = s->cs[n - 1 - i];
-            s->cs[n - 1 - i] = t;
-        }
-        for (size_t i = 1; i < n; i++) {
-            heap_ent k = s->cs[i];
-            size_t j = i;
-            for (; j > 0 && k < s->cs[j - 1]; j--) s->cs[j] = s->cs[j - 1];
-            s->cs[j] = k;
-        }
+        myri_keysort_list(s->cs, n);
     }
     for (size_t i = 0; i < n && i < 16; i++) __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]); /* run soon */
     s->cs_head = 0;

@@ -5,6 +5,7 @@
  * fabric's instants (the same-instant rule).  See docs/FABRIC.md, "Agenda".
  */
 #include "fabric/fabric_int.h"
+#include "engine/keysort.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -97,9 +98,7 @@ static void fab__cal_cs_room(myri_fabric *f, size_t n)
     f->cs_cap = nc;
 }
 
-/* Sorts bucket cal_cur into cs.  Its list is in reverse order of insertion,
- * and events are mostly scheduled in key order: reversed, the keys are
- * nearly sorted and an insertion sort takes about one pass. */
+/* Sorts bucket cal_cur into cs (myri_keysort_list). */
 static void fab__cal_load(myri_fabric *f)
 {
     if (f->cal_loaded) fab__cal_unload(f);
@@ -109,20 +108,7 @@ static void fab__cal_load(myri_fabric *f)
         fab__cal_cs_room(f, n + 1);
         f->cs[n++] = ((fab_key)f->pool[s].time << 64) | f->pool[s].key;
     }
-    for (size_t i = 0; i < n / 2; i++) {
-        fab_key t = f->cs[i];
-        f->cs[i] = f->cs[n - 1 - i];
-        f->cs[n - 1 - i] = t;
-    }
-    for (size_t i = 1; i < n; i++) {
-        fab_key k = f->cs[i];
-        size_t j = i;
-        while (j > 0 && f->cs[j - 1] > k) {
-            f->cs[j] = f->cs[j - 1];
-            j--;
-        }
-        f->cs[j] = k;
-    }
+    myri_keysort_list(f->cs, n);
     f->cal_head[r] = UINT32_MAX;
     f->cs_head = 0;
     f->cs_n = n;
