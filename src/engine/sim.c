@@ -9,20 +9,22 @@
  * (time, seq): the insertion sequence breaks ties.
  *
  * Pending set: a calendar queue in front of a heap.  The calendar is a ring
- * of cal_nb buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
+ * of CAL_NB buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
  * of the last event taken: nothing is ever scheduled before it); each bucket
- * is an unsorted list of slots, with a bit map of the non-empty ones.  The
- * first non-empty bucket is sorted once into an array of keys when its top
- * is needed, and taken from the front.  Events beyond the ring wait in a
- * 4-ary min-heap of 16-byte (time << 64 | key) entries.  The next event is
- * the smaller of the two tops, so the order is exactly (time, seq) whatever
- * structure an event waited in.  The bucket width and the ring's size follow
- * the workload: every max(live, 4096) events taken, the mean gap between
- * events sets the width (about two events to a bucket) and the number of
- * live events the size (at least twice as many buckets); when either is far
- * off, every pending event is put back in a new calendar (O(n), amortised).
- * Schedule O(1), next event O(1) amortised for workloads whose gaps change
- * slowly; the heap takes what the ring does not reach (O(log n)).
+ * is an unsorted array of keys (a schedule appends: the arrays' tails are few
+ * enough to stay in cache), with a bit map of the non-empty ones.  The first
+ * non-empty bucket is sorted once into the array cs when the calendar moves
+ * to it, and events are taken from its front (the records of the next ones
+ * asked for ahead: their slots are known); an event scheduled into it goes in
+ * in key order.  Events beyond the ring wait in a 4-ary min-heap of 16-byte
+ * keys.  The next event is the smaller of the two tops, so the order is
+ * exactly (time, seq) whatever structure an event waited in.  The bucket
+ * width follows the workload: every max(live, 4096) events taken, the mean
+ * gap between them times the live events / CAL_PER sets it (the ring then
+ * spans about 8 x live x gap); when it is off by 4x or more, every pending
+ * event is put into a new calendar (O(n), amortised).  Schedule O(1); the
+ * next event O(log b) amortised for b events to a bucket (live / 512) while
+ * the gaps change slowly; the heap takes what the ring does not reach.
  *
  * Cancellation is lazy (records are marked); the pending set is rebuilt
  * without them between events when most entries are cancelled.  Sequence
@@ -79,8 +81,14 @@ typedef struct slot_q {
 #define META_STATE(m) ((m) & 3u)
 #define META_GEN(m) ((m) >> 2)
 
-#define CAL_MIN_NB 1024u
-#define CAL_MAX_NB (1u << 22)
+#define CAL_NB 4096u      /* buckets in the ring */
+#define CAL_PER 512u      /* the ring spans about 8 x live x gap: live / 512 events to a bucket */
+
+/* A calendar bucket: its entries, unsorted. */
+typedef struct cal_bucket {
+    heap_ent *k;
+    uint32_t n, cap;
+} cal_bucket;
 
 struct myri_sim {
     event_rec *pool;
@@ -94,7 +102,7 @@ struct myri_sim {
     heap_ent *heap;
     size_t hn, hcap;
     /* the calendar */
-    uint32_t *cal_head;   /* first slot of each bucket, NIL if empty (or loaded into cs) */
+    cal_bucket *cal_b;    /* the buckets (the loaded one's entries are in cs) */
     uint64_t *cal_bits;   /* bit r: bucket r is not empty */
     uint32_t cal_nb;      /* buckets (a power of 2) */
     uint32_t cal_shift;   /* a bucket is 2^cal_shift ps */
@@ -249,50 +257,55 @@ static bool cs_reserve(myri_sim *s, size_t need)
 
 /* ---- calendar ------------------------------------------------------------------ */
 
-static void cal_list_push(myri_sim *s, uint32_t r, uint32_t slot)
+/* Appends e to bucket r; false when out of memory. */
+static bool cal_append(myri_sim *s, uint32_t r, heap_ent e)
 {
-    s->q[slot].next = s->cal_head[r];
-    s->cal_head[r] = slot;
+    cal_bucket *b = &s->cal_b[r];
+    if (b->n == b->cap) {
+        uint32_t nc = b->cap ? 2 * b->cap : 8;
+        heap_ent *nk = realloc(b->k, nc * sizeof *nk);
+        if (!nk) return false;
+        b->k = nk;
+        b->cap = nc;
+    }
+    b->k[b->n++] = e;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
+    return true;
 }
 
-/* Puts the loaded bucket's remaining entries back into its list. */
+/* Puts the loaded bucket's remaining entries back into its array (cs holds
+ * at most what the array held, plus what went into cs: the array has room
+ * for its own; the rest may need memory). */
 static void cal_unload(myri_sim *s)
 {
     uint32_t r = (uint32_t)(s->cal_loaded_bk & (s->cal_nb - 1));
-    for (size_t i = s->cs_head; i < s->cs_n; i++) cal_list_push(s, r, ENT_SLOT(s->cs[i]));
+    for (size_t i = s->cs_head; i < s->cs_n; i++)
+        if (!cal_append(s, r, s->cs[i])) myri_panic(NULL, "out of memory (engine calendar)");
     s->cs_head = s->cs_n = 0;
     s->cal_loaded = false;
 }
 
-/* Sorts bucket cal_cur into cs (myri_keysort_list). */
-static void cal_load(myri_sim *s)
+/* Sorts bucket cal_cur into cs (its array then empty); asks for the records
+ * of its first events, which run next.  false when out of memory. */
+static bool cal_load(myri_sim *s)
 {
     if (s->cal_loaded) cal_unload(s);
     uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
-    size_t n = 0;
-    for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next) n++;
-    if (!cs_reserve(s, n)) { /* memory: fall back to a scan for the minimum, one at a time */
-        n = 0;
-        heap_ent best = ~(heap_ent)0;
-        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next)
-            if (s->q[k].key < best) best = s->q[k].key;
-        uint32_t *pp = &s->cal_head[r];
-        while (ENT_SLOT(best) != *pp) pp = &s->q[*pp].next;
-        *pp = s->q[*pp].next;
-        s->cs[0] = best; /* cs_cap >= 64 from creation */
-        n = 1;
-    } else {
-        n = 0;
-        for (uint32_t k = s->cal_head[r]; k != NIL; k = s->q[k].next) s->cs[n++] = s->q[k].key;
-        s->cal_head[r] = NIL;
-        myri_keysort_list(s->cs, n);
+    cal_bucket *b = &s->cal_b[r];
+    if (!cs_reserve(s, b->n)) return false;
+    size_t n = b->n;
+    memcpy(s->cs, b->k, n * sizeof *s->cs);
+    b->n = 0;
+    myri_keysort(s->cs, n);
+    for (size_t i = 0; i < n && i < 8; i++) {
+        __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]);
+        __builtin_prefetch(&s->q[ENT_SLOT(s->cs[i])]);
     }
-    for (size_t i = 0; i < n && i < 16; i++) __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]); /* run soon */
     s->cs_head = 0;
     s->cs_n = n;
     s->cal_loaded = true;
     s->cal_loaded_bk = s->cal_cur;
+    return true;
 }
 
 /* Puts slot (scheduled at t) into the calendar or the heap. */
@@ -303,12 +316,19 @@ static void pend_insert(myri_sim *s, uint32_t slot)
     if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
         uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
         if (s->cal_loaded && bk == s->cal_loaded_bk && cs_reserve(s, s->cs_n + 1)) {
-            size_t i = s->cs_n++; /* into the sorted bucket, in key order */
-            for (; i > s->cs_head && e < s->cs[i - 1]; i--) s->cs[i] = s->cs[i - 1];
-            s->cs[i] = e;
+            size_t lo = s->cs_head, hi = s->cs_n; /* into the sorted bucket, in key order */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (s->cs[mid] < e) lo = mid + 1;
+                else hi = mid;
+            }
+            memmove(&s->cs[lo + 1], &s->cs[lo], (s->cs_n - lo) * sizeof *s->cs);
+            s->cs[lo] = e;
+            s->cs_n++;
             s->cal_bits[r / 64] |= 1ull << (r % 64);
-        } else {
-            cal_list_push(s, r, slot);
+        } else if (!cal_append(s, r, e)) {
+            heap_sift_up(s->heap, s->hn++, e); /* out of memory: the heap has room */
+            return;
         }
         if (s->caln++ == 0 || bk < s->cal_cur) s->cal_cur = bk;
     } else {
@@ -316,11 +336,12 @@ static void pend_insert(myri_sim *s, uint32_t slot)
     }
 }
 
-/* The calendar's smallest entry (caln > 0). */
-static inline heap_ent cal_top(myri_sim *s)
+/* The calendar's smallest entry (caln > 0); false when out of memory. */
+static inline bool cal_top(myri_sim *s, heap_ent *top)
 {
-    if (!s->cal_loaded || s->cal_loaded_bk != s->cal_cur) cal_load(s);
-    return s->cs[s->cs_head];
+    if ((!s->cal_loaded || s->cal_loaded_bk != s->cal_cur) && !cal_load(s)) return false;
+    *top = s->cs[s->cs_head];
+    return true;
 }
 
 /* Takes the calendar's first entry (cal_top was called). */
@@ -330,10 +351,14 @@ static uint32_t cal_take(myri_sim *s)
     uint32_t slot = ENT_SLOT(s->cs[s->cs_head++]);
     s->cal_base = s->cal_cur;
     --s->caln;
+    if (s->cs_head + 7 < s->cs_n) { /* (cal_load asked for the first 8) */
+        __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[s->cs_head + 7])]);
+        __builtin_prefetch(&s->q[ENT_SLOT(s->cs[s->cs_head + 7])]);
+    }
     if (s->cs_head < s->cs_n) return slot;
     s->cs_head = s->cs_n = 0;
     s->cal_loaded = false;
-    if (s->cal_head[r] != NIL) return slot; /* (a scan fallback left some) */
+    if (s->cal_b[r].n) return slot; /* (filled since it was loaded: when cs had no room) */
     s->cal_bits[r / 64] &= ~(1ull << (r % 64));
     if (s->caln == 0) return slot;
     uint32_t words = s->cal_nb / 64, w = r / 64; /* the next set bit after r, cyclically */
@@ -344,7 +369,7 @@ static uint32_t cal_take(myri_sim *s)
     }
     uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
     s->cal_cur += (uint64_t)((nr - r) & (s->cal_nb - 1));
-    if (s->cal_head[nr] != NIL) __builtin_prefetch(&s->q[s->cal_head[nr]]);
+    if (!cal_load(s)) s->full = true; /* loaded now: myri_sim_next_time reads its top */
     return slot;
 }
 
@@ -352,10 +377,7 @@ static uint32_t cal_take(myri_sim *s)
 static bool pend_top(myri_sim *s, heap_ent *top, bool *from_cal)
 {
     bool have = false;
-    if (s->caln) {
-        *top = cal_top(s);
-        *from_cal = have = true;
-    }
+    if (s->caln && cal_top(s, top)) *from_cal = have = true;
     if (s->hn && (!have || (s->fault != 1 && s->heap[0] < *top))) {
         *top = s->heap[0];
         *from_cal = false;
@@ -386,8 +408,8 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     if (!a) return SIZE_MAX;
     for (size_t i = s->cs_head; s->cal_loaded && i < s->cs_n; i++) a[k++] = s->cs[i];
     for (uint32_t r = 0; r < s->cal_nb; r++) {
-        for (uint32_t q = s->cal_head[r]; q != NIL; q = s->q[q].next) a[k++] = s->q[q].key;
-        s->cal_head[r] = NIL;
+        for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = s->cal_b[r].k[i];
+        s->cal_b[r].n = 0;
     }
     memset(s->cal_bits, 0, s->cal_nb / 8);
     for (size_t i = 0; i < s->hn; i++) a[k++] = s->heap[i];
@@ -406,29 +428,13 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     return j;
 }
 
-/* A calendar of nb buckets of 2^shift ps from bucket `base` (allocates; on
- * failure keeps the old one). */
-static bool cal_resize(myri_sim *s, uint32_t nb, uint32_t shift)
+/* The calendar, empty, with buckets of 2^shift ps from the bucket of now. */
+static void cal_reset(myri_sim *s, uint32_t shift)
 {
-    if (nb != s->cal_nb) {
-        uint32_t *h = big_alloc((size_t)nb * sizeof *h);
-        uint64_t *b = big_alloc((size_t)nb / 8);
-        if (!h || !b) {
-            free(h);
-            free(b);
-            return false;
-        }
-        free(s->cal_head);
-        free(s->cal_bits);
-        s->cal_head = h;
-        s->cal_bits = b;
-        s->cal_nb = nb;
-    }
-    memset(s->cal_head, 0xff, (size_t)nb * sizeof *s->cal_head);
-    memset(s->cal_bits, 0, (size_t)nb / 8);
+    for (uint32_t r = 0; r < s->cal_nb; r++) s->cal_b[r].n = 0;
+    memset(s->cal_bits, 0, (size_t)s->cal_nb / 8);
     s->cal_shift = shift;
     s->cal_base = s->now >> shift;
-    return true;
 }
 
 static int ent_cmp(const void *a, const void *b)
@@ -437,9 +443,9 @@ static int ent_cmp(const void *a, const void *b)
     return *x < *y ? -1 : *y < *x ? 1 : 0;
 }
 
-/* Puts every pending event into a new calendar (nb buckets of 2^shift ps),
+/* Puts every pending event into a new calendar (buckets of 2^shift ps),
  * dropping the cancelled ones; renumber: sequence numbers 1..n in order. */
-static void pend_rebuild(myri_sim *s, uint32_t nb, uint32_t shift, bool renumber)
+static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
 {
     heap_ent *a;
     size_t n = pend_drain(s, &a);
@@ -447,7 +453,7 @@ static void pend_rebuild(myri_sim *s, uint32_t nb, uint32_t shift, bool renumber
         s->full = true;
         return;
     }
-    if (!cal_resize(s, nb, shift)) (void)cal_resize(s, s->cal_nb, shift);
+    cal_reset(s, shift);
     if (renumber) {
         qsort(a, n, sizeof *a, ent_cmp);
         for (size_t i = 0; i < n; i++) {
@@ -465,21 +471,21 @@ static void pend_rebuild(myri_sim *s, uint32_t nb, uint32_t shift, bool renumber
     free(a);
 }
 
-/* Every max(live, 4096) events taken: the width from the mean gap (about two
- * events to a bucket), the size from the live events (two buckets or more
- * each); rebuilt when the width is off by 4x or more, or the ring too small or
- * 8x too large. */
+/* Every max(live, 4096) events taken: the bucket width from the mean gap
+ * between the events taken since the last tuning and the live events (about
+ * live / CAL_PER events to a bucket, so that the ring spans about 4 x live x
+ * gap, a few times the span of the pending events when they are spread
+ * evenly); rebuilt when the width is off by 4x or more. */
 static void pend_tune(myri_sim *s)
 {
-    uint64_t gap = (s->now - s->tune_t0) / s->tune_taken;
+    double gap = (double)(s->now - s->tune_t0) / (double)s->tune_taken; /* ps, fractional */
+    double w = gap * (double)(s->live ? s->live : 1) / CAL_PER;
     uint32_t shift = 0;
-    while (shift < 62 && (2ull << shift) <= 2 * gap) shift++;
-    uint32_t nb = CAL_MIN_NB;
-    while (nb < CAL_MAX_NB && nb < 2 * s->live) nb *= 2;
+    while (shift < 62 && (double)(2ull << shift) <= w) shift++;
     s->tune_taken = 0;
     s->tune_t0 = s->now;
     int d = (int)shift - (int)s->cal_shift;
-    if (d >= 2 || d <= -2 || nb > s->cal_nb || nb * 8 < s->cal_nb) pend_rebuild(s, nb, shift, false);
+    if (d >= 2 || d <= -2) pend_rebuild(s, shift, false);
 }
 
 /* ---- public API -------------------------------------------------------------------- */
@@ -504,10 +510,14 @@ myri_sim *myri_sim_create(uint64_t seed)
     if (!s) return NULL;
     s->seed = seed;
     s->seq = 1;
-    if (!pool_grow(s) || !heap_reserve(s, 1024) || !cs_reserve(s, 64) || !cal_resize(s, CAL_MIN_NB, 10)) {
+    s->cal_nb = CAL_NB;
+    s->cal_b = calloc(CAL_NB, sizeof *s->cal_b);
+    s->cal_bits = calloc(CAL_NB / 64, sizeof *s->cal_bits);
+    if (!s->cal_b || !s->cal_bits || !pool_grow(s) || !heap_reserve(s, 1024) || !cs_reserve(s, 64)) {
         myri_sim_destroy(s);
         return NULL;
     }
+    cal_reset(s, 10); /* 1 ns buckets until the first tuning */
     return s;
 }
 
@@ -524,7 +534,8 @@ void myri_sim_destroy(myri_sim *s)
     free(s->heap_mem);
     free(s->pool);
     free(s->q);
-    free(s->cal_head);
+    for (uint32_t r = 0; s->cal_b && r < s->cal_nb; r++) free(s->cal_b[r].k);
+    free(s->cal_b);
     free(s->cal_bits);
     free(s->cs);
     free(s->freelist);
@@ -575,7 +586,7 @@ myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i 
 myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
 {
     if (!s || !ev || !ev->target || at < s->now) return 0;
-    if (s->seq >= SEQ_LIMIT) pend_rebuild(s, s->cal_nb, s->cal_shift, true);
+    if (s->seq >= SEQ_LIMIT) pend_rebuild(s, s->cal_shift, true);
     if (s->nfree == 0 && !pool_grow(s)) {
         s->full = true;
         return 0;
@@ -650,8 +661,9 @@ myri_time_ps myri_sim_next_time(const myri_sim *s)
     if (s->caln) {
         if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n && ENT_T(s->cs[s->cs_head]) < t)
             t = ENT_T(s->cs[s->cs_head]);
-        for (uint32_t k = s->cal_head[s->cal_cur & (s->cal_nb - 1)]; k != NIL; k = s->q[k].next)
-            if (ENT_T(s->q[k].key) < t) t = ENT_T(s->q[k].key);
+        const cal_bucket *b = &s->cal_b[s->cal_cur & (s->cal_nb - 1)]; /* (empty once loaded) */
+        for (uint32_t i = 0; i < b->n; i++)
+            if (ENT_T(b->k[i]) < t) t = ENT_T(b->k[i]);
     }
     return t;
 }
@@ -727,7 +739,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
     s->until = max_events ? s->now : until; /* with an event limit: no look-ahead */
     uint64_t limit = max_events ? s->events + max_events : UINT64_MAX;
     while (!s->stop && s->events < limit) {
-        if (s->ncancelled > 4096 && s->ncancelled > s->live) pend_rebuild(s, s->cal_nb, s->cal_shift, false);
+        if (s->ncancelled > 4096 && s->ncancelled > s->live) pend_rebuild(s, s->cal_shift, false);
         heap_ent top;
         bool from_cal = false;
         if (!pend_top(s, &top, &from_cal)) {
