@@ -296,6 +296,11 @@ static bool cal_load(myri_sim *s)
     size_t n = b->n;
     memcpy(s->cs, b->k, n * sizeof *s->cs);
     b->n = 0;
+    if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
+        free(b->k);
+        b->k = NULL;
+        b->cap = 0;
+    }
     myri_keysort(s->cs, n);
     for (size_t i = 0; i < n && i < 8; i++) {
         __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]);
