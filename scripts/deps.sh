@@ -9,6 +9,8 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 have_pc yaml-0.1 || [ -f /usr/include/yaml.h ] || missing="$missing libyaml-dev"
 have_pc cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
 have_pc libpcap || [ -f /usr/include/pcap/pcap.h ] || missing="$missing libpcap-dev"
+# python3: the golden hashes and the fidelity checks of tests/scenario/ read JSON with it.
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 # Optional: spin (Debian's package) for `myri verify`; without it the model checks are skipped, saying so.
 if ! command -v spin >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -71,6 +71,46 @@ int myri_cli_exit(myri_status st, const myri_error *err);
  * "myri: cannot write ...: REASON" and returns 1 if rc was 0, else rc. */
 int myri_cli_finish(int rc);
 
+/* A claim of a paper checked by `myri reproduce` (claim.c).  Every claim is
+ * printed with the paper's value, ours, their difference, the tolerance
+ * stated beforehand and one verdict:
+ *   holds         ours is within the tolerance of the paper's value;
+ *   differs       it is not;
+ *   calibrated    the number was fitted (fitted names the parameter): agreement proves nothing;
+ *   not modelled  Myri does not model what decides it (note says why).
+ * The tolerance is relative (tol_rel, a fraction of the paper's value) or, when
+ * tol_rel is 0, absolute (tol_abs, in unit); a claim with lo_only (or hi_only)
+ * holds when ours exceeds paper - tolerance (is below paper + tolerance). */
+typedef enum myri_cli_verdict {
+    MYRI_CLI_HOLDS,
+    MYRI_CLI_DIFFERS,
+    MYRI_CLI_CALIBRATED,
+    MYRI_CLI_NOT_MODELLED
+} myri_cli_verdict;
+
+typedef struct myri_cli_claim {
+    const char *id;     /* short key for JSON, e.g. "crossover" */
+    const char *text;   /* the paper's claim in words, with where it says so */
+    const char *unit;   /* "us", "B", "%", "MB/s" ... */
+    double paper;       /* the paper's value */
+    double ours;        /* measured on the runs just made (NAN: not measured -> differs) */
+    double tol_rel;     /* relative tolerance (0.25 = 25 %), or 0 */
+    double tol_abs;     /* absolute tolerance in unit when tol_rel is 0 */
+    bool lo_only, hi_only; /* one-sided claims ("at least", "at most") */
+    const char *fitted; /* non-NULL: the parameter fitted to this number ("fitted to ...") */
+    bool not_modelled;  /* Myri does not model what decides it */
+    const char *note;   /* one more line (optional) */
+} myri_cli_claim;
+
+myri_cli_verdict myri_cli_claim_verdict(const myri_cli_claim *c);
+const char *myri_cli_verdict_name(myri_cli_verdict v);
+/* Two lines or three: the claim, "paper X, ours Y, difference D, tolerance T: VERDICT", the note. */
+void myri_cli_claim_print(FILE *out, const myri_cli_claim *c);
+struct myri_json;
+/* {"id":..,"claim":..,"unit":..,"paper":..,"ours":..,"difference":..,"tolerance":..,"verdict":..,
+ *  "fitted":..,"note":..} */
+void myri_cli_claim_json(struct myri_json *j, const myri_cli_claim *c);
+
 /* The subcommands (each in its own file under src/cli/). */
 int myri_cmd_run(int argc, char **argv);
 int myri_cmd_verify(int argc, char **argv); /* cmd_verify.c */
