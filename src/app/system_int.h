@@ -46,6 +46,20 @@ typedef struct myri_sys_nic {
     myri_host *host;
 } myri_sys_nic;
 
+/* One entry of `programs:` (system_job.c): its instances start at `start`, or,
+ * with `after`, `start` after every instance of that earlier entry returned. */
+typedef struct myri_sys_entry {
+    const char *program;
+    myri_prog_main fn;
+    int argc;
+    const char *argv[MYRI_SYS_MAX_ARGS]; /* pointers into the document */
+    bool *on;                            /* the hosts it runs on (nhosts flags) */
+    myri_time_ps start_ps;
+    int after;                           /* the entry it follows, or -1 */
+    size_t running;                      /* instances started and not yet returned */
+    bool started;
+} myri_sys_entry;
+
 typedef struct myri_sys_run {
     myri_topo_built b;
     bool have_b;
@@ -60,7 +74,12 @@ typedef struct myri_sys_run {
     myri_prog_main user_main;
     const char *machine_names[MYRI_SYS_MAX_MACHINES];
     bool no_advance;               /* opts->no_advance */
-    size_t nprograms, nexited;     /* programs started / returned: the run stops when all returned */
+    size_t nprograms, nexited;     /* programs to run / returned: the run stops when all returned */
+    myri_sys_entry *entry;         /* the `programs:` entries */
+    size_t nentry;
+    const myri_program **prog_of;  /* every instance started ... */
+    size_t *entry_of;              /* ... and its entry */
+    size_t nstarted;
     myri_time_ps end_ps;
     double wall_s;
 } myri_sys_run;

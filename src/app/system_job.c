@@ -44,6 +44,7 @@ typedef struct sys__prog {
     const char *program;
     const myri_node *hosts, *args;
     uint64_t start_ps;
+    const char *after;
 } sys__prog;
 
 static const myri_param sys__prog_params[] = {
@@ -55,8 +56,12 @@ static const myri_param sys__prog_params[] = {
      offsetof(sys__prog, hosts), NULL},
     {"args", MYRI_P_NODE, NULL, "", NULL, NULL, "the program's arguments: a list of key=value words",
      offsetof(sys__prog, args), NULL},
-    {"start", MYRI_P_TIME, "us", "0us", "0ns", NULL, "when the program starts", offsetof(sys__prog, start_ps),
-     NULL},
+    {"start", MYRI_P_TIME, "us", "0us", "0ns", NULL,
+     "when the program starts (with `after`: how long after that entry's programs have all returned)",
+     offsetof(sys__prog, start_ps), NULL},
+    {"after", MYRI_P_STRING, NULL, "", NULL, NULL,
+     "the program of an earlier entry: this entry starts when every instance of it has returned",
+     offsetof(sys__prog, after), NULL},
 };
 
 /* Builds the parameter sets (the firmware's table under its name). */
@@ -213,7 +218,80 @@ static myri_status sys__user_main(myri_sys_run *r, const char *path, myri_error 
     return MYRI_OK;
 }
 
-/* Starts every program of the `programs:` list. */
+/* Starts every instance of entry k at now + its start (after an entry) or at its start. */
+static myri_status sys__start_entry(myri_sys_run *r, size_t k)
+{
+    myri_sys_entry *e = &r->entry[k];
+    const myri_topo *t = r->b.topo;
+    myri_time_ps at = e->start_ps + (e->after >= 0 ? myri_sim_now(r->sim) : 0);
+    e->started = true;
+    for (size_t h = 0; h < t->nhosts; h++) {
+        if (!e->on[h]) continue;
+        myri_program *pg = NULL;
+        myri_status st = myri_host_run(r->nic[h].host, e->program, e->fn, e->argc, e->argv, at, &pg);
+        if (st) return st;
+        r->prog_of[r->nstarted] = pg;
+        r->entry_of[r->nstarted++] = k;
+        e->running++;
+    }
+    return MYRI_OK;
+}
+
+/* Entry k's instances have all returned: start the entries that follow it. */
+static myri_status sys__entry_done(myri_sys_run *r, size_t k)
+{
+    myri_status st = MYRI_OK;
+    for (size_t d = 0; d < r->nentry && !st; d++)
+        if (r->entry[d].after == (int)k && !r->entry[d].started) st = sys__start_entry(r, d);
+    return st;
+}
+
+/* `after: NAME` names the program of an earlier entry (the latest such). */
+static myri_status sys__entry_after(myri_sys_run *r, size_t k, const char *after, const myri_node *at,
+                                    myri_error *err)
+{
+    r->entry[k].after = -1;
+    if (!after || !after[0]) return MYRI_OK;
+    for (size_t d = k; d-- > 0;)
+        if (!strcmp(r->entry[d].program, after)) {
+            r->entry[k].after = (int)d;
+            return MYRI_OK;
+        }
+    myri_error_at(err, at, "after: '%s' is not the program of an earlier entry; expected the name of a program "
+                           "listed before this one", after);
+    return MYRI_EINPUT;
+}
+
+/* Loads entry k of the list: its program, hosts, arguments, start and `after`. */
+static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, const myri_run_opts *opts,
+                                   bool *user_named, myri_error *err)
+{
+    sys__prog e;
+    myri_status st = myri_params_load_map(sys__prog_params, sizeof sys__prog_params / sizeof sys__prog_params[0],
+                                          item, &e, err);
+    if (st) return st;
+    myri_sys_entry *x = &r->entry[k];
+    x->program = e.program;
+    x->start_ps = e.start_ps;
+    if (!strcmp(e.program, "user")) {
+        *user_named = true;
+        if ((st = sys__user_main(r, opts ? opts->program_path : NULL, err)) != MYRI_OK) return st;
+        x->fn = r->user_main;
+    } else if (!(x->fn = myri_program_find(e.program))) {
+        myri_error_at(err, myri_node_get(item, "program"), "unknown program '%s'; expected one of: %s|user",
+                      e.program, myri_program_names());
+        return MYRI_EINPUT;
+    }
+    x->on = calloc(r->b.topo->nhosts ? r->b.topo->nhosts : 1, sizeof *x->on);
+    if (!x->on) return MYRI_ENOMEM;
+    if ((st = sys__prog_hosts(r->b.topo, e.hosts, x->on, err)) || (st = sys__prog_args(e.args, x->argv, &x->argc, err)))
+        return st;
+    if ((st = sys__entry_after(r, k, e.after, myri_node_get(item, "after"), err))) return st;
+    for (size_t h = 0; h < r->b.topo->nhosts; h++) r->nprograms += x->on[h];
+    return MYRI_OK;
+}
+
+/* Loads every entry of the `programs:` list, then starts those that follow no other. */
 static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, const myri_run_opts *opts,
                                        myri_error *err)
 {
@@ -225,39 +303,27 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
         return MYRI_OK;
     }
     if (list->kind != MYRI_NODE_SEQ)
-        return myri_error_at(err, list, "programs: expected a list of {program, hosts, args, start}"), MYRI_EINPUT;
+        return myri_error_at(err, list, "programs: expected a list of {program, hosts, args, start, after}"),
+               MYRI_EINPUT;
     bool user_named = false;
-    const myri_topo *t = r->b.topo;
-    bool *on = calloc(t->nhosts ? t->nhosts : 1, sizeof *on);
-    if (!on) return MYRI_ENOMEM;
+    r->entry = calloc(list->n ? list->n : 1, sizeof *r->entry);
+    if (!r->entry) return MYRI_ENOMEM;
     myri_status st = MYRI_OK;
     for (size_t k = 0; k < list->n && !st; k++) {
-        sys__prog e;
-        if ((st = myri_params_load_map(sys__prog_params, sizeof sys__prog_params / sizeof sys__prog_params[0],
-                                       list->item[k], &e, err)) != MYRI_OK)
-            break;
-        myri_prog_main fn = NULL;
-        if (!strcmp(e.program, "user")) {
-            user_named = true;
-            if ((st = sys__user_main(r, opts ? opts->program_path : NULL, err)) != MYRI_OK) break;
-            fn = r->user_main;
-        } else if (!(fn = myri_program_find(e.program))) {
-            st = myri_error_at(err, myri_node_get(list->item[k], "program"),
-                               "unknown program '%s'; expected one of: %s|user", e.program, myri_program_names());
-            st = MYRI_EINPUT;
-            break;
-        }
-        const char *argv[MYRI_SYS_MAX_ARGS];
-        int argc;
-        memset(on, 0, t->nhosts * sizeof *on);
-        if ((st = sys__prog_hosts(t, e.hosts, on, err)) || (st = sys__prog_args(e.args, argv, &argc, err))) break;
-        for (size_t h = 0; h < t->nhosts && !st; h++)
-            if (on[h] && !(st = myri_host_run(r->nic[h].host, e.program, fn, argc, argv, e.start_ps, NULL)))
-                r->nprograms++;
+        r->nentry = k + 1;
+        st = sys__load_entry(r, list->item[k], k, opts, &user_named, err);
     }
-    free(on);
     if (!st && opts && opts->program_path && !user_named)
         st = (myri_error_at(err, list, "--program: no `programs:` entry has program: user"), MYRI_EINPUT);
+    if (st) return st;
+    r->prog_of = calloc(r->nprograms ? r->nprograms : 1, sizeof *r->prog_of);
+    r->entry_of = calloc(r->nprograms ? r->nprograms : 1, sizeof *r->entry_of);
+    if (!r->prog_of || !r->entry_of) return MYRI_ENOMEM;
+    for (size_t k = 0; k < r->nentry && !st; k++)
+        if (r->entry[k].after < 0) st = sys__start_entry(r, k);
+    /* an entry that follows one on no host, or a chain of such, starts at once */
+    for (size_t k = 0; k < r->nentry && !st; k++)
+        if (r->entry[k].started && !r->entry[k].running) st = sys__entry_done(r, k);
     return st;
 }
 
@@ -274,11 +340,18 @@ static int sys__route(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int
     return rt->len;
 }
 
-/* A program returned: when the last one has, the run is over. */
+/* A program returned: the entries that follow its entry start when its last
+ * instance has; when the last program has returned, the run is over. */
 static void sys__exit(void *ctx, const myri_program *p)
 {
-    (void)p;
     myri_sys_run *r = ctx;
+    for (size_t i = 0; i < r->nstarted; i++)
+        if (r->prog_of[i] == p) {
+            size_t k = r->entry_of[i];
+            if (--r->entry[k].running == 0 && sys__entry_done(r, k) != MYRI_OK)
+                myri_sim_stop(r->sim); /* cannot start what follows (out of memory): stop, all_done stays false */
+            break;
+        }
     if (++r->nexited == r->nprograms) myri_sim_stop(r->sim);
 }
 
@@ -362,6 +435,10 @@ void myri_sys_run_free(myri_sys_run *r)
     myri_ffaults_free(r->faults);
     if (r->have_b) myri_topo_built_free(&r->b);
     if (r->dl) dlclose(r->dl);
+    for (size_t k = 0; r->entry && k < r->nentry; k++) free(r->entry[k].on);
+    free(r->entry);
+    free(r->prog_of);
+    free(r->entry_of);
     memset(r, 0, sizeof *r);
 }
 

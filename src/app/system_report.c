@@ -46,27 +46,36 @@ static void sys__nic_figures(const myri_sys_run *r, uint32_t i, sys__nicfig *f)
         if (f->util[k] > f->util[f->worst]) f->worst = k;
 }
 
-/* The busiest resource in words: "host DMA is the bottleneck: busy 97 % of
+/* The bottleneck, one definition for the text and the JSON: the key
+ * ("io_bus", a resource's key such as "host_dma", or "none" when nothing is
+ * busy half the run) and the words: "host DMA is the bottleneck: busy 97 % of
  * the run (the I/O bus 98 %)", "the I/O bus is the bottleneck: busy 66 % of
  * the run (host DMA 45 %, host PIO 39 %)" when the host's PIO takes a real
- * share of it, or "no engine is saturated" (nothing busy half the time). */
-static void sys__bottleneck_text(const sys__nicfig *f, char *buf, size_t len)
+ * share of it, or "no engine is saturated: the busiest, ...".  *busiest gets
+ * the key of the busiest resource (the I/O bus counted as one). */
+static const char *sys__bottleneck(const sys__nicfig *f, char *buf, size_t len, const char **busiest)
 {
     int w = f->worst;
     double p = 100.0 * f->util[w];
     bool bus = f->bus_util > f->util[w] && f->util[SYS_R_BUS] >= 0.1; /* PIO makes the bus busier than any engine */
-    if (bus && f->bus_util >= 0.5)
+    *busiest = bus ? "io_bus" : sys__res_key[w];
+    if (bus && f->bus_util >= 0.5) {
         snprintf(buf, len, "the I/O bus is the bottleneck: busy %.0f %% of the run (host DMA %.0f %%, host PIO %.0f %%)",
                  100 * f->bus_util, 100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_BUS]);
-    else if (f->util[w] >= 0.5)
+        return "io_bus";
+    }
+    if (!bus && f->util[w] >= 0.5) {
         snprintf(buf, len, "%s is the bottleneck: busy %.0f %% of the run (the I/O bus %.0f %%)", sys__res_name[w],
                  p, 100 * f->bus_util);
-    else if (bus)
+        return sys__res_key[w];
+    }
+    if (bus)
         snprintf(buf, len, "no engine is saturated: the busiest, the I/O bus, is busy %.0f %% of the run",
                  100 * f->bus_util);
     else
         snprintf(buf, len, "no engine is saturated: the busiest, the %s, is busy %.0f %% of the run",
                  sys__res_name[w], p);
+    return "none";
 }
 
 /* ---- accounting ------------------------------------------------------------------ */
@@ -336,7 +345,8 @@ static void sys__text_pools(const myri_sys_run *r, uint32_t i, myri_time_ps elap
 static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *f, const char *lead, FILE *o)
 {
     char bn[160];
-    sys__bottleneck_text(f, bn, sizeof bn);
+    const char *busiest;
+    sys__bottleneck(f, bn, sizeof bn, &busiest);
     double el = (double)(f->ls.elapsed_ps ? f->ls.elapsed_ps : 1);
     fprintf(o, "%-8s %s: %s\n", lead, r->b.topo->node[r->b.topo->host_node[i]].name, bn);
     fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
@@ -390,6 +400,14 @@ static void sys__text_acct(const myri_sys_run *r, const sys__acct *a, FILE *o)
             (unsigned long long)a->fc.injected, (unsigned long long)a->fc.delivered,
             (unsigned long long)a->fc.misdelivered, (unsigned long long)a->fc.dropped_total,
             (unsigned long long)a->fc.in_flight);
+    if (a->fc.dropped_total) {
+        fprintf(o, "         dropped by reason:");
+        for (int k = 0; k < MYRI_FABRIC_DROP_NREASONS; k++)
+            if (a->fc.dropped[k])
+                fprintf(o, " %s %llu", myri_fabric_drop_name((myri_fabric_drop_reason)k),
+                        (unsigned long long)a->fc.dropped[k]);
+        fprintf(o, "\n");
+    }
     if (!r->nnic) return;
     const myri_fw_def *d = myri_fw_def_of(r->nic[0].fw);
     fprintf(o, "firmware %s counters (all NICs):", d->name);
@@ -489,7 +507,7 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
         sys__nicfig f;
         sys__nic_figures(r, i, &f);
         char bn[160];
-        sys__bottleneck_text(&f, bn, sizeof bn);
+        const char *busiest, *bneck = sys__bottleneck(&f, bn, sizeof bn, &busiest);
         myri_json_obj_begin(j);
         myri_json_kstr(j, "host", r->b.topo->node[r->b.topo->host_node[i]].name);
         for (int k = 0; k < SYS_NRES; k++) {
@@ -498,7 +516,8 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
             myri_json_knum(j, key, f.util[k]);
         }
         myri_json_knum(j, "util_bus", f.bus_util);
-        myri_json_kstr(j, "bottleneck", sys__res_key[f.worst]);
+        myri_json_kstr(j, "bottleneck", bneck); /* io_bus, cpu, host_dma, send_dma, recv_dma, bus_pio or none */
+        myri_json_kstr(j, "busiest", busiest);
         myri_json_kstr(j, "bottleneck_text", bn);
         myri_json_kuint(j, "hdma_sdma_overlap_ps", f.ls.hdma_sdma_ps);
         myri_fw_check ck;
@@ -539,6 +558,11 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     myri_json_kuint(j, "misdelivered", fc.misdelivered);
     myri_json_kuint(j, "dropped", fc.dropped_total);
     myri_json_kuint(j, "in_flight", fc.in_flight);
+    myri_json_key(j, "dropped_by_reason");
+    myri_json_obj_begin(j);
+    for (int k = 0; k < MYRI_FABRIC_DROP_NREASONS; k++)
+        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)k), fc.dropped[k]);
+    myri_json_obj_end(j);
     myri_json_obj_end(j);
     if (r->map) {
         myri_fw_inst **fws = sys__fws(r);

@@ -1,0 +1,57 @@
+#!/bin/bash
+# What a system run reports (issue 23, items 4, 6, 7): the default scenario's
+# stream starts when its ping-pong has ended (`after:`), so the ping-pong's
+# figures are those of the ping-pong alone; the JSON bottleneck is the one the
+# text names; the fabric's drops are given by reason in text and JSON.
+# usage: system_report.sh path/to/myri source_dir
+set -u
+myri=$1
+src=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is missing (scripts/deps.sh installs it)"; exit 77; }
+cd "$src" || exit 1
+
+# 6: the default run's ping-pong equals the ping-pong alone, to the picosecond
+"$myri" run --json >"$tmp/both" || bad "default run"
+"$myri" run --json --set 'programs=[{program: pingpong, hosts: [h0, h1], args: ["sizes=4,64,512,1024,4096,8192", reps=10, chan=1]}]' \
+  >"$tmp/alone" || bad "ping-pong alone"
+check "default: ping-pong figures unchanged by the stream that follows it" python3 - "$tmp/both" "$tmp/alone" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+pp = lambda d: {(p['host'], p['key']): p['value'] for p in d['programs'] if p['program'] == 'pingpong'}
+assert pp(a) == pp(b) and len(pp(a)) > 10, (pp(a), pp(b))
+assert any(p['key'] == 'stream.bandwidth_MBps' for p in a['programs'])
+assert a['all_done']
+PY
+"$myri" run --set 'programs=[{program: pingpong, hosts: [h0, h1]}, {program: stream, hosts: [h0, h1], after: pingpng}]' \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "after: an unknown program is bad input (exit 2, named)" test "$rc" = 2
+check "after: the message names what was expected" grep -q "after: 'pingpng' is not the program of an earlier entry" "$tmp/err"
+
+# 4: one definition of the bottleneck for text and JSON
+"$myri" run scenarios/fattree64-api.yaml --json >"$tmp/api.json" || bad "fattree64-api"
+check "bottleneck: the JSON key is the resource the text names" python3 - "$tmp/api.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+words = {'io_bus': 'the I/O bus is the bottleneck', 'cpu': 'LANai CPU is the bottleneck',
+         'host_dma': 'host DMA is the bottleneck', 'send_dma': 'send DMA is the bottleneck',
+         'recv_dma': 'receive DMA is the bottleneck', 'none': 'no engine is saturated'}
+for n in d['nics']:
+    assert n['bottleneck_text'].startswith(words[n['bottleneck']]), n
+assert sum(n['bottleneck'] == 'io_bus' for n in d['nics']) > 32
+PY
+
+# 7: drops by reason
+"$myri" run scenarios/pingpong.yaml --set link.ber=0.0001 >"$tmp/ber.txt" 2>&1
+check "text: the fabric's drops by reason" grep -q "^         dropped by reason: crc [1-9]" "$tmp/ber.txt"
+"$myri" run scenarios/pingpong.yaml --set link.ber=0.0001 --json >"$tmp/ber.json" 2>/dev/null
+check "JSON: the fabric's drops by reason" python3 -c "
+import json,sys; f=json.load(open('$tmp/ber.json'))['fabric']
+assert f['dropped_by_reason']['crc'] > 0 and sum(f['dropped_by_reason'].values()) == f['dropped']"
+exit $fail
