@@ -1,4 +1,6 @@
 /* run.c -- `myri run [FILE]`: load a scenario, apply --set, run its job. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +66,43 @@ static const myri_job *run__job(const myri_node *root, myri_error *err)
     return job;
 }
 
+/* The programs of a system run are C code in this process: what they print
+ * with printf must not mix with the report (a --json object above all).
+ * While the job runs, the process's standard output (fd 1) is standard
+ * error, and the report goes to the real standard output through a stream
+ * of its own; NULL (and the report on stdout) if that cannot be set up. */
+static FILE *run__isolate_stdout(int *saved)
+{
+    fflush(stdout);
+    *saved = dup(STDOUT_FILENO);
+    if (*saved < 0) return NULL;
+    int rep = dup(*saved);
+    FILE *out = rep >= 0 ? fdopen(rep, "w") : NULL;
+    if (!out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        if (out) fclose(out);
+        else if (rep >= 0) close(rep);
+        close(*saved);
+        *saved = -1;
+        return NULL;
+    }
+    return out;
+}
+
+/* Puts the real standard output back; a report that could not be written fails the run. */
+static int run__restore_stdout(FILE *out, int saved, int rc)
+{
+    fflush(stdout); /* what the programs printed, to standard error */
+    errno = 0;
+    bool bad = fflush(out) != 0 || ferror(out);
+    int e = errno;
+    if (fclose(out) != 0 && !bad) bad = true, e = errno;
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    if (!bad) return rc;
+    fprintf(stderr, "myri: cannot write the results to standard output: %s\n", e ? strerror(e) : "write error");
+    return rc == MYRI_EXIT_OK ? MYRI_EXIT_FAIL : rc;
+}
+
 int myri_cmd_run(int argc, char **argv)
 {
     myri_cmd_run_args a;
@@ -92,10 +131,13 @@ int myri_cmd_run(int argc, char **argv)
         rc = MYRI_EXIT_INPUT;
     }
     if (!rc) {
-        myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed, .out = stdout,
-                            .progress = isatty(fileno(stderr)) ? stderr : NULL, .pcap_path = a.pcap,
-                            .vcd_path = a.vcd, .program_path = a.program};
+        int saved = -1;
+        FILE *out = strcmp(job->name, "system") ? stdout : run__isolate_stdout(&saved);
+        myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed,
+                            .out = out ? out : stdout, .progress = isatty(fileno(stderr)) ? stderr : NULL,
+                            .pcap_path = a.pcap, .vcd_path = a.vcd, .program_path = a.program};
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
+        if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }
     myri_node_free(root);
     return rc;

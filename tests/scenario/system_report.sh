@@ -1,8 +1,9 @@
 #!/bin/bash
-# What a system run reports (issue 23, items 4, 6, 7): the default scenario's
+# What a system run reports (issue 23, items 4, 6, 7, 9): the default scenario's
 # stream starts when its ping-pong has ended (`after:`), so the ping-pong's
 # figures are those of the ping-pong alone; the JSON bottleneck is the one the
-# text names; the fabric's drops are given by reason in text and JSON.
+# text names; the fabric's drops are given by reason in text and JSON; what
+# a user program prints goes to standard error, not into the report.
 # usage: system_report.sh path/to/myri source_dir
 set -u
 myri=$1
@@ -54,4 +55,19 @@ check "text: the fabric's drops by reason" grep -q "^         dropped by reason:
 check "JSON: the fabric's drops by reason" python3 -c "
 import json,sys; f=json.load(open('$tmp/ber.json'))['fabric']
 assert f['dropped_by_reason']['crc'] > 0 and sum(f['dropped_by_reason'].values()) == f['dropped']"
+
+# 9: what a user program prints goes to standard error, never into the report
+if command -v cc >/dev/null 2>&1; then
+  printf '%s\n' '#include <stdio.h>' '#include <myri/prog.h>' \
+    'int myri_main(int argc, char **argv) { (void)argc; (void)argv; printf("{not json\\n"); return 0; }' >"$tmp/noisy.c"
+  if cc -std=c11 -shared -fPIC -I"$src/include" -o "$tmp/noisy.so" "$tmp/noisy.c" 2>"$tmp/cc.err"; then
+    "$myri" run scenarios/pingpong-user.yaml --program "$tmp/noisy.so" --json >"$tmp/noisy.json" 2>"$tmp/noisy.err"
+    check "a program's printf leaves --json whole" python3 -c "import json; json.load(open('$tmp/noisy.json'))"
+    check "a program's printf reaches standard error" grep -q '{not json' "$tmp/noisy.err"
+    "$myri" run scenarios/pingpong-user.yaml --program "$tmp/noisy.so" >"$tmp/noisy.txt" 2>/dev/null
+    check "and never the text report" bash -c "! grep -q '{not json' '$tmp/noisy.txt'"
+  else
+    echo "note: cc cannot build a program here; the printf checks are skipped"; cat "$tmp/cc.err"
+  fi
+fi
 exit $fail
