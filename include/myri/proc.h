@@ -22,6 +22,7 @@
 #define MYRI_PROC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "myri/rng.h"
@@ -69,6 +70,50 @@ myri_status myri_proc_wait(myri_proc *p, myri_time_ps max_ps);
  * inside the caller); otherwise keeps the wake for its next wait.  MYRI_OK;
  * MYRI_ESTATE if p has finished; MYRI_EINVAL for NULL. */
 myri_status myri_proc_wake(myri_proc *p);
+
+/* ---- a process that misbehaves ------------------------------------------
+ * A process is C code running in this program: a fault in it must not take
+ * the whole simulation down.  A process is ended where it stands -- its
+ * frames dropped, the engine going on -- when, while it runs:
+ *   - it raises a synchronous fault signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ *     SIGABRT, SIGTRAP), a stack overflow included (the guard page below its
+ *     stack; plain builds only: under ASan the sanitizer reports overflows);
+ *   - it calls myri_proc_exit_current (the `myri` program routes a loaded
+ *     program's exit() there);
+ *   - it runs longer than its wall-clock limit without sleeping, waiting or
+ *     yielding (myri_proc_set_wall_limit; checked ten times a second by
+ *     SIGALRM while a process with a limit exists).
+ * The end callback (myri_proc_set_on_end) is then called from the engine,
+ * never from the process.  Caveat: a process ended inside a C library call
+ * (a busy loop in malloc) may leave that library's state inconsistent; the
+ * run reports the fault and should be treated as failed, which it is. */
+typedef enum myri_proc_end_kind {
+    MYRI_PROC_END_SIGNAL = 1,   /* signo, addr (fault address where the signal has one) */
+    MYRI_PROC_END_STACK = 2,    /* stack overflow: addr in the guard page */
+    MYRI_PROC_END_EXIT = 3,     /* exit(code) */
+    MYRI_PROC_END_WALL = 4      /* ran wall_s seconds without yielding */
+} myri_proc_end_kind;
+
+typedef struct myri_proc_end {
+    myri_proc_end_kind kind;
+    int signo;
+    int code;
+    uintptr_t addr;
+    double wall_s;
+} myri_proc_end;
+
+typedef void (*myri_proc_end_fn)(myri_proc *p, void *arg, const myri_proc_end *why);
+/* Called when p is ended by a fault, exit or its wall limit (not when fn returns). */
+myri_status myri_proc_set_on_end(myri_proc *p, myri_proc_end_fn fn, void *arg);
+/* At most `seconds` of wall-clock time between yields (0: no limit). */
+myri_status myri_proc_set_wall_limit(myri_proc *p, double seconds);
+/* Inside a process: ends it as by exit(code) and does not return.  Outside
+ * one (no process running): returns false and does nothing. */
+bool myri_proc_exit_current(int code);
+/* The process whose code is running now, or NULL. */
+myri_proc *myri_proc_current(void);
+/* True once p was ended by a fault, exit or its wall limit. */
+bool myri_proc_ended(const myri_proc *p);
 
 /* Current simulated time (0 for NULL). */
 myri_time_ps myri_proc_now(const myri_proc *p);

@@ -55,8 +55,8 @@ double myri_prog_random_exp(double mean);
 
 /* Zeroed memory owned by the program: freed with the program when the
  * simulation ends, also when the run stops before the program returns (where
- * malloc'd memory would leak).  NULL outside a program, for 0 bytes, or when
- * memory runs out. */
+ * malloc'd memory would leak).  NULL outside a program, for 0 bytes, when
+ * memory runs out, or past host.alloc_limit (all the host's programs together). */
 void *myri_prog_alloc(size_t bytes);
 /* Records a figure the program measured under `key` (copied; at most 64
  * characters); the job collects them.  0, or -1 (not in a program, bad key,

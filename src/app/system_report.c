@@ -242,7 +242,9 @@ static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
         for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++) {
             const myri_program *pg = myri_host_program(r->nic[i].host, p);
             if (!myri_program_done(pg)) out->all_done = false;
-            else if (myri_program_exit_code(pg) > out->worst_exit) out->worst_exit = myri_program_exit_code(pg);
+            else if (myri_program_exit_code(pg) != 0 &&
+                     (out->worst_exit == 0 || abs(myri_program_exit_code(pg)) > abs(out->worst_exit)))
+                out->worst_exit = myri_program_exit_code(pg); /* a negative code fails the run too */
             for (size_t k = 0; k < myri_program_nreports(pg); k++) {
                 myri_system_figure *f = &out->fig[out->nfig++];
                 const char *key;
@@ -312,7 +314,10 @@ static void sys__text_programs(const myri_sys_run *r, FILE *o)
         for (size_t p = 0; p < myri_host_nprograms(host); p++) {
             const myri_program *pg = myri_host_program(host, p);
             const char *hn = r->b.topo->node[r->b.topo->host_node[i]].name;
-            if (myri_program_done(pg))
+            if (myri_program_fault(pg))
+                fprintf(o, "program  %s %s: %s (exit %d)\n", hn, myri_program_name(pg), myri_program_fault(pg),
+                        myri_program_exit_code(pg));
+            else if (myri_program_done(pg))
                 fprintf(o, "program  %s %s: exit %d\n", hn, myri_program_name(pg), myri_program_exit_code(pg));
             else
                 fprintf(o, "program  %s %s: STILL RUNNING at the end of the run (duration reached)\n", hn,
@@ -501,6 +506,20 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     myri_json_arr_end(j);
     myri_json_kbool(j, "all_done", res->all_done);
     myri_json_kint(j, "worst_exit", res->worst_exit);
+    myri_json_key(j, "program_ends"); /* every program, also those that report nothing */
+    myri_json_arr_begin(j);
+    for (uint32_t i = 0; i < r->nnic; i++)
+        for (size_t p = 0; p < myri_host_nprograms(r->nic[i].host); p++) {
+            const myri_program *pg = myri_host_program(r->nic[i].host, p);
+            myri_json_obj_begin(j);
+            myri_json_kstr(j, "host", r->b.topo->node[r->b.topo->host_node[i]].name);
+            myri_json_kstr(j, "program", myri_program_name(pg));
+            myri_json_kbool(j, "done", myri_program_done(pg));
+            if (myri_program_done(pg)) myri_json_kint(j, "exit", myri_program_exit_code(pg));
+            if (myri_program_fault(pg)) myri_json_kstr(j, "fault", myri_program_fault(pg));
+            myri_json_obj_end(j);
+        }
+    myri_json_arr_end(j);
     myri_json_key(j, "nics");
     myri_json_arr_begin(j);
     for (uint32_t i = 0; i < r->nnic; i++) {

@@ -1,7 +1,12 @@
 /* main.c -- the `myri` program: dispatch to subcommands. */
+#define _GNU_SOURCE 1 /* RTLD_NEXT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "myri/proc.h"
 
 #include "cli/cli.h"
 
@@ -67,6 +72,23 @@ static int cmd_help(int argc, char **argv)
     }
     char *args[] = {argv[1], "--help", NULL};
     return c->main(2, args);
+}
+
+/* A program loaded with --program runs in this process: its exit() must end
+ * that program, not myri.  `myri` exports its symbols (ENABLE_EXPORTS), so a
+ * loaded object's calls to exit() bind to this definition; inside a process
+ * it ends the process (proc.h), anywhere else it is the C library's exit. */
+typedef void (*main__exit_fn)(int) __attribute__((noreturn));
+void exit(int code)
+{
+    myri_proc_exit_current(code); /* returns only outside a process */
+    static main__exit_fn real;
+    if (!real) {
+        void *sym = dlsym(RTLD_NEXT, "exit");
+        if (sym) memcpy(&real, &sym, sizeof real);
+    }
+    if (real) real(code);
+    _Exit(code);
 }
 
 int main(int argc, char **argv)

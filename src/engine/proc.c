@@ -7,7 +7,7 @@
  * it sleeps, waits or returns.  Only engine handlers switch into a process,
  * so a process never runs outside an engine event.
  *
- * Stacks: mmap with a PROT_NONE guard page below the stack (an overflow
+ * Stacks: mmap with a PROT_NONE guard of 16 pages below the stack (an overflow
  * faults instead of corrupting memory); under AddressSanitizer plain
  * aligned_alloc, whose redzones make an overflow a reported heap overflow,
  * and every switch is announced with the fiber annotations
@@ -20,8 +20,12 @@
 #undef _FORTIFY_SOURCE
 #include "myri/proc.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <setjmp.h>
@@ -48,7 +52,8 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-enum { P_NEW, P_STARTING, P_RUNNING, P_SLEEPING, P_WAITING, P_DONE };
+enum { PROC_GUARD_PAGES = 16 }; /* below each stack, PROT_NONE */
+enum { P_NEW, P_STARTING, P_RUNNING, P_SLEEPING, P_WAITING, P_DONE, P_ENDED };
 enum { EV_START = 1, EV_SLEEP = 2, EV_WAKE = 3, EV_TIMEOUT = 4 };
 
 struct myri_proc {
@@ -67,6 +72,10 @@ struct myri_proc {
     sigjmp_buf caller_jb, proc_jb; /* fast switch: the resuming handler, the suspended process */
     bool entered;              /* the process's stack has been entered once (by swapcontext) */
 #endif
+    myri_proc_end_fn on_end;   /* ended by a fault, exit or the wall limit */
+    void *on_end_arg;
+    myri_proc_end end;         /* why it was ended (P_ENDED) */
+    double wall_limit_s;       /* 0: none */
     char *map;                 /* allocation (guard page + stack), or NULL once released */
     size_t map_bytes;
     char *stack;
@@ -99,15 +108,16 @@ static bool stack_alloc(myri_proc *p, size_t bytes)
     p->map_bytes = bytes;
     p->stack = p->map;
 #else
-    void *m = mmap(NULL, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t guard = PROC_GUARD_PAGES * page; /* a frame larger than this could jump over it */
+    void *m = mmap(NULL, bytes + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return false;
-    if (mprotect(m, page, PROT_NONE) != 0) {
-        munmap(m, bytes + page);
+    if (mprotect(m, guard, PROT_NONE) != 0) {
+        munmap(m, bytes + guard);
         return false;
     }
     p->map = m;
-    p->map_bytes = bytes + page;
-    p->stack = p->map + page;
+    p->map_bytes = bytes + guard;
+    p->stack = p->map + guard;
 #endif
     p->stack_bytes = bytes;
     return true;
@@ -125,11 +135,120 @@ static void stack_release(myri_proc *p)
     p->map_bytes = p->stack_bytes = 0;
 }
 
+/* ---- guards: faults, exit and the wall-clock limit ------------------------------ */
+/* The running process (only one runs at a time, on the thread that runs the
+ * engine), a count of yields that the SIGALRM tick compares, and the tick's
+ * own state.  Written by the engine's thread, read by its signal handlers. */
+static myri_proc *volatile proc__cur;
+static volatile sig_atomic_t proc__yields;
+static sig_atomic_t proc__seen_yields;
+static struct timespec proc__since;
+static pthread_t proc__owner;
+static int proc__nlimited;     /* live processes with a wall limit: the tick runs while > 0 */
+static bool proc__installed;
+static char proc__altstack[64 * 1024];
+
+static double proc__mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Leaves the running process for the engine handler that resumed it, for good. */
+static void proc__unwind(myri_proc *p, const myri_proc_end *why)
+{
+    p->end = *why;
+    p->state = P_ENDED;
+    proc__cur = NULL;
+#ifdef PROC_FAST_SWITCH
+    siglongjmp(p->caller_jb, 2);
+#else
+#ifdef PROC_ASAN
+    __sanitizer_start_switch_fiber(NULL, p->caller_bottom, p->caller_size);
+#endif
+    setcontext(&p->caller);
+#endif
+}
+
+static void proc__on_fault(int signo, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    myri_proc *p = proc__cur;
+    if (!p || !pthread_equal(pthread_self(), proc__owner)) {
+        /* not a process's fault: the default action, as if no handler were here */
+        signal(signo, SIG_DFL);
+        if (signo == SIGABRT || signo == SIGTRAP) raise(signo);
+        return; /* a fault instruction faults again, now with the default action */
+    }
+    myri_proc_end why = {.kind = MYRI_PROC_END_SIGNAL, .signo = signo};
+    if (signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE) why.addr = (uintptr_t)si->si_addr;
+#ifndef PROC_ASAN
+    long pg = sysconf(_SC_PAGESIZE);
+    if ((signo == SIGSEGV || signo == SIGBUS) && p->map && why.addr >= (uintptr_t)p->map &&
+        why.addr < (uintptr_t)p->map + PROC_GUARD_PAGES * (uintptr_t)(pg > 0 ? pg : 4096))
+        why.kind = MYRI_PROC_END_STACK;
+#endif
+    proc__unwind(p, &why);
+}
+
+static void proc__on_tick(int signo)
+{
+    (void)signo;
+    myri_proc *p = proc__cur;
+    if (!pthread_equal(pthread_self(), proc__owner)) return;
+    if (!p || proc__yields != proc__seen_yields || !p->wall_limit_s) {
+        proc__seen_yields = proc__yields;
+        clock_gettime(CLOCK_MONOTONIC, &proc__since);
+        return;
+    }
+    double ran = proc__mono_s() - ((double)proc__since.tv_sec + 1e-9 * (double)proc__since.tv_nsec);
+    if (ran < p->wall_limit_s) return;
+    myri_proc_end why = {.kind = MYRI_PROC_END_WALL, .wall_s = ran};
+    proc__unwind(p, &why);
+}
+
+/* Installs the handlers once (the thread that runs processes gets the alternate stack). */
+static void proc__install(void)
+{
+    if (proc__installed) return;
+    proc__installed = true;
+    proc__owner = pthread_self();
+    stack_t ss = {.ss_sp = proc__altstack, .ss_size = sizeof proc__altstack};
+    sigaltstack(&ss, NULL);
+#ifndef PROC_ASAN /* under ASan its own reports of faults are worth more: it keeps the signals */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = proc__on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER; /* left by siglongjmp: never keep it blocked */
+    sigemptyset(&sa.sa_mask);
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+#else
+    (void)proc__on_fault;
+#endif
+    struct sigaction st;
+    memset(&st, 0, sizeof st);
+    st.sa_handler = proc__on_tick;
+    st.sa_flags = SA_RESTART | SA_NODEFER;
+    sigemptyset(&st.sa_mask);
+    sigaction(SIGALRM, &st, NULL);
+}
+
+/* The 100 ms tick runs while a process with a wall limit exists. */
+static void proc__tick(bool on)
+{
+    struct itimerval it = {{0, on ? 100000 : 0}, {0, on ? 100000 : 0}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
 /* ---- switching ----------------------------------------------------------------- */
 /* Engine handler -> process; returns when the process yields or finishes. */
 static void switch_in(myri_proc *p)
 {
     p->state = P_RUNNING;
+    proc__yields = proc__yields + 1;
+    proc__cur = p;
 #ifdef PROC_FAST_SWITCH
     if (sigsetjmp(p->caller_jb, 0) == 0) {
         if (p->entered) siglongjmp(p->proc_jb, 1);
@@ -151,6 +270,8 @@ static void switch_in(myri_proc *p)
 static void switch_out(myri_proc *p, int state)
 {
     p->state = state;
+    proc__cur = NULL;
+    proc__yields = proc__yields + 1;
 #ifdef PROC_FAST_SWITCH
     if (sigsetjmp(p->proc_jb, 0) == 0) siglongjmp(p->caller_jb, 1);
     return;
@@ -174,6 +295,7 @@ static void proc_entry(unsigned int hi, unsigned int lo)
 #endif
     p->fn(p, p->arg);
     p->state = P_DONE;
+    proc__cur = NULL;
 #ifdef PROC_ASAN
     __sanitizer_start_switch_fiber(NULL, p->caller_bottom, p->caller_size); /* this fiber ends */
 #endif
@@ -212,7 +334,20 @@ static myri_status proc_create_op(myri_component *self, const void *config)
         return MYRI_ENOMEM;
     }
     self->state = p;
+    proc__install();
     return MYRI_OK;
+}
+
+/* Ended by a fault, exit or the wall limit: its frames are dropped; pending events are ignored. */
+static void proc__ended(myri_proc *p)
+{
+    if (p->wake_id) myri_sim_cancel(p->sim, p->wake_id);
+    if (p->timeout_id) myri_sim_cancel(p->sim, p->timeout_id);
+    p->wake_id = p->timeout_id = 0;
+    stack_release(p);
+    if (p->wall_limit_s > 0 && --proc__nlimited == 0) proc__tick(false);
+    p->wall_limit_s = 0;
+    if (p->on_end) p->on_end(p, p->on_end_arg, &p->end);
 }
 
 static void proc_handle_op(myri_component *self, const myri_event *ev)
@@ -246,13 +381,16 @@ static void proc_handle_op(myri_component *self, const myri_event *ev)
     default: return;
     }
     switch_in(p);
+    proc__cur = NULL;
     if (p->state == P_DONE) stack_release(p);
+    if (p->state == P_ENDED) proc__ended(p);
 }
 
 static void proc_destroy_op(myri_component *self)
 {
     myri_proc *p = self->state;
     if (!p) return;
+    if (p->wall_limit_s > 0 && --proc__nlimited == 0) proc__tick(false);
     stack_release(p); /* a suspended process's frames are simply dropped */
     free(p);
     self->state = NULL;
@@ -303,6 +441,7 @@ myri_status myri_proc_sleep(myri_proc *p, myri_time_ps delay_ps)
     if (!p) return MYRI_EINVAL;
     if (p->state != P_RUNNING) return MYRI_ESTATE;
     myri_time_ps at = after(p, delay_ps);
+    proc__yields = proc__yields + 1; /* a sleep is progress, also when no switch is needed */
     if (myri_sim_advance(p->sim, at)) return MYRI_OK; /* nothing else happens before `at`: no switch needed */
     if (!proc_schedule(p, at, EV_SLEEP)) return MYRI_EFULL;
     switch_out(p, P_SLEEPING);
@@ -329,7 +468,7 @@ myri_status myri_proc_wait(myri_proc *p, myri_time_ps max_ps)
 myri_status myri_proc_wake(myri_proc *p)
 {
     if (!p) return MYRI_EINVAL;
-    if (p->state == P_DONE) return MYRI_ESTATE;
+    if (p->state == P_DONE || p->state == P_ENDED) return MYRI_ESTATE;
     if (p->state != P_WAITING) {
         p->wake_token = true;
         return MYRI_OK;
@@ -340,8 +479,38 @@ myri_status myri_proc_wake(myri_proc *p)
 }
 
 myri_time_ps myri_proc_now(const myri_proc *p) { return p ? myri_sim_now(p->sim) : 0; }
-bool myri_proc_done(const myri_proc *p) { return p && p->state == P_DONE; }
+bool myri_proc_done(const myri_proc *p) { return p && (p->state == P_DONE || p->state == P_ENDED); }
 bool myri_proc_running(const myri_proc *p) { return p && p->state == P_RUNNING; }
 const char *myri_proc_name(const myri_proc *p) { return p ? p->comp->name : NULL; }
 myri_component *myri_proc_component(myri_proc *p) { return p ? p->comp : NULL; }
 myri_rng *myri_proc_rng(myri_proc *p) { return p ? &p->comp->rng : NULL; }
+
+myri_status myri_proc_set_on_end(myri_proc *p, myri_proc_end_fn fn, void *arg)
+{
+    if (!p) return MYRI_EINVAL;
+    p->on_end = fn;
+    p->on_end_arg = arg;
+    return MYRI_OK;
+}
+
+myri_status myri_proc_set_wall_limit(myri_proc *p, double seconds)
+{
+    if (!p || !(seconds >= 0)) return MYRI_EINVAL;
+    if (p->state == P_DONE || p->state == P_ENDED) return MYRI_ESTATE;
+    if (!p->wall_limit_s && seconds > 0 && proc__nlimited++ == 0) proc__tick(true);
+    if (p->wall_limit_s > 0 && !seconds && --proc__nlimited == 0) proc__tick(false);
+    p->wall_limit_s = seconds;
+    return MYRI_OK;
+}
+
+bool myri_proc_exit_current(int code)
+{
+    myri_proc *p = proc__cur;
+    if (!p || !pthread_equal(pthread_self(), proc__owner)) return false;
+    myri_proc_end why = {.kind = MYRI_PROC_END_EXIT, .code = code};
+    proc__unwind(p, &why);
+    return true; /* not reached */
+}
+
+myri_proc *myri_proc_current(void) { return proc__cur; }
+bool myri_proc_ended(const myri_proc *p) { return p && p->state == P_ENDED; }

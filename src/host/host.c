@@ -3,7 +3,9 @@
  * and the program services of include/myri/prog.h. */
 #include "host/host.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,15 @@ const myri_param myri_host_param_table[] = {
     {"stack", MYRI_P_SIZE, "B", "256KiB", "16KiB", "64MiB",
      "stack of each program's process; assumption: the engine's default (include/myri/proc.h)",
      offsetof(myri_host_params, stack_bytes), NULL},
+    {"wall_limit", MYRI_P_TIME, "s", "10s", "1ms", "1000s",
+     "WALL-CLOCK time a program may run without calling the API, sleeping or waiting; past it the program is "
+     "ended and reported (a busy loop must not hang myri); assumption: not a model value but a guard, 10 s by "
+     "choice",
+     offsetof(myri_host_params, wall_limit_ps), NULL},
+    {"alloc_limit", MYRI_P_SIZE, "B", "256MiB", "1KiB", "64GiB",
+     "bytes myri_prog_alloc gives the programs of one host in all; past it the call returns NULL; not a "
+     "model value: a guard against a program that allocates without bound; assumption: 256 MiB by choice",
+     offsetof(myri_host_params, alloc_limit_bytes), NULL},
 };
 const size_t myri_host_nparams = sizeof myri_host_param_table / sizeof myri_host_param_table[0];
 
@@ -80,6 +91,7 @@ struct myri_program {
     int argc;
     char **argv;
     int exit_code;
+    char fault[160];         /* why it was ended, when it did not return ("" if it returned) */
     myri_time_ps end_ps;     /* when main returned */
     void **mem;              /* myri_prog_alloc blocks, freed with the program */
     size_t nmem, capmem;
@@ -99,6 +111,7 @@ struct myri_host {
     char *name;
     uint32_t index;
     myri_host_params p;
+    uint64_t alloc_bytes;    /* myri_prog_alloc bytes given to its programs (host.alloc_limit) */
     myri_hostif_costs costs;
     myri_host_env env;
     host__board board[MYRI_API0_MAX_UNITS];
@@ -365,13 +378,10 @@ myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx
 
 /* ---- programs ------------------------------------------------------------------------- */
 
-/* The process body: main, then the program's attachments undone (the
- * semaphore's undo at process exit, seed 001). */
-static void host__prog_body(myri_proc *p, void *arg)
+/* The program has ended: its attachments undone (the semaphore's undo at
+ * process exit, seed 001), its end time set, the job told. */
+static void host__prog_finish(myri_program *pr, myri_time_ps now_ps)
 {
-    myri_program *pr = arg;
-    host__cur = pr;
-    pr->exit_code = pr->main(pr->argc, pr->argv);
     host__cur = pr;
     for (int u = 0; u < MYRI_API0_MAX_UNITS; u++) {
         if (!pr->attached[u]) continue;
@@ -384,9 +394,55 @@ static void host__prog_body(myri_proc *p, void *arg)
         }
     }
     pr->done = true;
-    pr->end_ps = myri_proc_now(p);
+    pr->end_ps = now_ps;
     host__cur = NULL;
     if (pr->h->env.exit) pr->h->env.exit(pr->h->env.ctx, pr);
+}
+
+/* The process body: main, then the end. */
+static void host__prog_body(myri_proc *p, void *arg)
+{
+    myri_program *pr = arg;
+    host__cur = pr;
+    pr->exit_code = pr->main(pr->argc, pr->argv);
+    host__prog_finish(pr, myri_proc_now(p));
+}
+
+/* The process was ended where it stood (proc.h): a fault, exit() or the wall-clock guard. */
+static void host__prog_ended(myri_proc *p, void *arg, const myri_proc_end *why)
+{
+    myri_program *pr = arg;
+    static const struct {
+        int n;
+        const char *name;
+    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"},
+                 {SIGFPE, "SIGFPE"},   {SIGABRT, "SIGABRT"}, {SIGTRAP, "SIGTRAP"}};
+    const char *sig = "signal";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].n == why->signo) sig = names[i].name;
+    switch (why->kind) {
+    case MYRI_PROC_END_STACK:
+        pr->exit_code = 128 + why->signo;
+        snprintf(pr->fault, sizeof pr->fault, "stack overflow: %s at 0x%" PRIxPTR ", below its %llu-byte stack "
+                 "(host.stack)", sig, why->addr, (unsigned long long)pr->h->p.stack_bytes);
+        break;
+    case MYRI_PROC_END_SIGNAL:
+        pr->exit_code = 128 + why->signo;
+        if (why->signo == SIGSEGV || why->signo == SIGBUS || why->signo == SIGILL || why->signo == SIGFPE)
+            snprintf(pr->fault, sizeof pr->fault, "killed by %s at address 0x%" PRIxPTR, sig, why->addr);
+        else snprintf(pr->fault, sizeof pr->fault, "killed by %s (signal %d)", sig, why->signo);
+        break;
+    case MYRI_PROC_END_EXIT:
+        pr->exit_code = why->code;
+        snprintf(pr->fault, sizeof pr->fault, "called exit(%d)", why->code);
+        break;
+    case MYRI_PROC_END_WALL:
+        pr->exit_code = 124;
+        snprintf(pr->fault, sizeof pr->fault, "ended after %.1f s of wall-clock time without calling the API, "
+                 "sleeping or waiting (host.wall_limit)", why->wall_s);
+        break;
+    }
+    host__prog_finish(pr, myri_proc_now(p));
 }
 
 static myri_status host__prog_args(myri_program *pr, const char *name, int argc, const char *const *args)
@@ -429,7 +485,9 @@ myri_status myri_host_run(myri_host *h, const char *name, myri_prog_main main, i
     snprintf(pname, sizeof pname, "%s.%s.%d", h->name, name, pr->id);
     pr->proc = myri_proc_create(h->sim, pname, host__prog_body, pr, (size_t)h->p.stack_bytes);
     if (!pr->proc) st = MYRI_ENOMEM;
-    else st = myri_proc_start(pr->proc, at_ps); /* a process never started never runs */
+    else if (!(st = myri_proc_set_on_end(pr->proc, host__prog_ended, pr)) &&
+             !(st = myri_proc_set_wall_limit(pr->proc, (double)h->p.wall_limit_ps * 1e-12)))
+        st = myri_proc_start(pr->proc, at_ps); /* a process never started never runs */
     if (st != MYRI_OK) {
         host__prog_free(pr);
         return st;
@@ -444,6 +502,7 @@ size_t myri_host_nprograms(const myri_host *h) { return h ? h->nprog : 0; }
 myri_program *myri_host_program(const myri_host *h, size_t i) { return h && i < h->nprog ? h->prog[i] : NULL; }
 bool myri_program_done(const myri_program *p) { return p && p->done; }
 int myri_program_exit_code(const myri_program *p) { return p ? p->exit_code : -1; }
+const char *myri_program_fault(const myri_program *p) { return p && p->fault[0] ? p->fault : NULL; }
 myri_time_ps myri_program_end_ps(const myri_program *p) { return p ? p->end_ps : 0; }
 const char *myri_program_name(const myri_program *p) { return p ? p->name : NULL; }
 myri_host *myri_program_host(const myri_program *p) { return p ? p->h : NULL; }
@@ -582,6 +641,8 @@ void *myri_prog_alloc(size_t bytes)
 {
     myri_program *pr = host__running();
     if (!pr || bytes == 0) return NULL;
+    myri_host *h = pr->h;
+    if (bytes > h->p.alloc_limit_bytes - h->alloc_bytes) return NULL; /* host.alloc_limit */
     if (pr->nmem == pr->capmem) {
         size_t cap = pr->capmem ? 2 * pr->capmem : 8;
         void **m = realloc(pr->mem, cap * sizeof *m);
@@ -590,7 +651,7 @@ void *myri_prog_alloc(size_t bytes)
         pr->capmem = cap;
     }
     void *p = calloc(1, bytes);
-    if (p) pr->mem[pr->nmem++] = p;
+    if (p) pr->mem[pr->nmem++] = p, h->alloc_bytes += bytes;
     return p;
 }
 

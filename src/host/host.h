@@ -37,6 +37,8 @@ typedef struct myri_host_params {
     myri_time_ps lock_spin_ps;    /* host.lock_spin */
     myri_time_ps lock_timeout_ps; /* host.lock_timeout */
     uint64_t stack_bytes;         /* host.stack */
+    myri_time_ps wall_limit_ps;   /* host.wall_limit: wall-clock time a program may run without yielding */
+    uint64_t alloc_limit_bytes;   /* host.alloc_limit: myri_prog_alloc bytes per host */
 } myri_host_params;
 
 extern const myri_param myri_host_param_table[];
@@ -87,6 +89,9 @@ myri_program *myri_host_program(const myri_host *h, size_t i);
 
 /* A program: whether it returned, its exit code, its reports in order. */
 bool myri_program_done(const myri_program *p);
+/* Why the program was ended without returning (a fault, exit(), the
+ * wall-clock guard), in words; NULL if main returned. */
+const char *myri_program_fault(const myri_program *p);
 int myri_program_exit_code(const myri_program *p);
 /* The time main returned (0 while it runs). */
 myri_time_ps myri_program_end_ps(const myri_program *p);
