@@ -8,13 +8,14 @@
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
+#include "fabric/fabric_pcap.h"
 #include "firmware/firmware.h"
 #include "host/host.h"
 #include "nic/bus.h"
 #include "nic/lanai.h"
 #include "topo/topo.h"
 
-#define MYRI_SYS_MAX_PSETS 14
+#define MYRI_SYS_MAX_PSETS 16
 #define MYRI_SYS_MAX_ARGS 64
 #define MYRI_SYS_MAX_MACHINES 32
 #define MYRI_SYS_MAX_COUNTERS 64
@@ -30,6 +31,7 @@ typedef struct myri_sys_cfg {
     myri_bus_params bus;
     myri_host_params host;
     myri_ffaults_config faults;
+    myri_fpcap_config pcap;    /* pcap.links: what --pcap captures */
     const myri_fw_def *fw;
     void *fwp;                 /* the firmware's parameter struct */
     myri_pset ps[MYRI_SYS_MAX_PSETS];
@@ -69,6 +71,8 @@ typedef struct myri_sys_run {
     uint32_t nnic;
     myri_vcd *vcd;
     myri_ffaults *faults;          /* scripted faults (NULL: none) */
+    myri_fpcap *pcap;              /* --pcap (NULL: none) */
+    uint64_t pcap_packets;         /* packets it wrote */
     myri_sysmap *map;              /* mapping: on (NULL: off) */
     void *dl;                      /* the --program shared object */
     myri_prog_main user_main;

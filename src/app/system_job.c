@@ -79,6 +79,7 @@ static void sys__psets(myri_sys_cfg *c)
     if (c->fw) c->ps[n++] = (myri_pset){c->fw->name, c->fw->params, c->fw->nparams, c->fwp};
     c->ps[n++] = (myri_pset){"", myri_sysmap_top_params, myri_sysmap_ntop, &c->mapping};
     c->ps[n++] = (myri_pset){"map", myri_sysmap_params, myri_sysmap_nparams, &c->map};
+    c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
     c->nps = n;
 }
 
@@ -386,6 +387,20 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     return myri_host_set_mcp_loader(n->host, sys__load_mcp, n);
 }
 
+myri_status myri_system_build_topo(const myri_node *root, myri_topo_built *out, myri_error *err)
+{
+    if (!root || !out) return MYRI_EINVAL;
+    myri_sys_cfg c;
+    myri_status st = myri_sys_cfg_load(&c, root, err);
+    if (!st) {
+        myri_topo_env env = {.length_m = c.fp.length_m, .encoding = (myri_route_encoding)c.fp.addressing, .at = root};
+        env.ports = (uint32_t)c.fp.switch_ports;
+        if (myri_topo_build(&c.topo, myri_node_get(root, "topology"), &env, out, err)) st = MYRI_EINPUT;
+    }
+    myri_sys_cfg_free(&c);
+    return st;
+}
+
 static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root, myri_error *err)
 {
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing, .at = root};
@@ -422,6 +437,8 @@ void myri_sys_run_free(myri_sys_run *r)
     if (!r) return;
     myri_vcd_close(r->vcd, 0, NULL);
     r->vcd = NULL;
+    myri_fpcap_close(r->pcap);
+    r->pcap = NULL;
     /* the LANais first (their pending events are then ignored), then the
      * simulation with its hosts and programs, then what the LANais used */
     for (uint32_t i = 0; r->nic && i < r->nnic; i++) myri_lanai_destroy(r->nic[i].lanai);
@@ -470,6 +487,12 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
         r->machine_names[m] = c->fw->machines[m].name;
     if (!st) st = sys__start_programs(r, c, opts, err);
     if (!st && opts && opts->vcd_path) st = sys__vcd(r, c, opts->vcd_path, err);
+    if (!st && opts && opts->pcap_path) {
+        myri_fpcap_config pc = c->pcap;
+        pc.type_bytes = (uint8_t)c->fp.type_bytes;
+        pc.crc_poly = (uint8_t)c->fp.crc_poly;
+        st = myri_fpcap_open(opts->pcap_path, r->b.topo, &pc, r->fabric, &r->pcap, err);
+    }
     if (st) return st;
     if (progress && opts && opts->progress) myri_sim_set_progress(r->sim, opts->progress, c->common.duration_ps);
     double t0 = sys__now_s();
@@ -480,6 +503,11 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
     if (r->vcd) {
         st = myri_vcd_close(r->vcd, r->end_ps, err);
         r->vcd = NULL;
+    }
+    if (r->pcap) {
+        myri_status ps = myri_fpcap_finish(r->pcap, &r->pcap_packets, st ? NULL : err);
+        r->pcap = NULL;
+        if (!st) st = ps;
     }
     return st;
 }

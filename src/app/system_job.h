@@ -19,6 +19,7 @@
 
 #include "myri/config.h"
 #include "myri/job.h"
+#include "topo/topo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +53,10 @@ typedef struct myri_system_result {
 myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs, const myri_run_opts *opts,
                                 myri_system_result *out, myri_error *err);
 void myri_system_result_free(myri_system_result *r);
+/* The topology and routes a system scenario's run would build (its preset's
+ * switch and link values included), for `myri topo`.  MYRI_EINPUT with err
+ * for bad input; free *out with myri_topo_built_free. */
+myri_status myri_system_build_topo(const myri_node *root, myri_topo_built *out, myri_error *err);
 /* The first figure with this key (any host), or NAN. */
 double myri_system_figure_get(const myri_system_result *r, const char *key);
 /* The figure with this key reported on host index `host`, or NAN.  Besides

@@ -460,6 +460,7 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
         myri_params_echo_json(c->ps, c->nps, j);
         myri_json_obj_end(j);
         myri_sys_json_body(r, &res, j);
+        if (opts->pcap_path) myri_json_kuint(j, "pcap_packets", r->pcap_packets);
         myri_json_key(j, "hash");
         myri_json_hash(j, h);
         myri_json_obj_end(j);
@@ -477,6 +478,8 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
             if (fws) myri_sysmap_text(r->map, fws, r->nnic, r->b.topo, o);
             free(fws);
         }
+        if (opts->pcap_path)
+            fprintf(o, "pcap     %llu packets written to %s\n", (unsigned long long)r->pcap_packets, opts->pcap_path);
         fprintf(o, "run      %.3f us simulated in %.3f s wall, %llu events\n", (double)r->end_ps / 1e6, r->wall_s,
                 (unsigned long long)myri_sim_events(r->sim));
         fprintf(o, "hash     0x%016llx\n", (unsigned long long)h);
@@ -613,7 +616,6 @@ static myri_status sys__run(const myri_node *root, const char *file, const myri_
     myri_sys_cfg c;
     myri_status st = myri_sys_cfg_load(&c, root, err);
     if (!st && opts->have_seed) c.common.seed = opts->seed;
-    if (!st && opts->pcap_path) st = (myri_error_at(err, NULL, "--pcap is not supported by the system job yet"), MYRI_EINPUT);
     myri_sys_run r;
     memset(&r, 0, sizeof r);
     if (!st) {

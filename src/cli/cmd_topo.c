@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "app/fabric_job.h"
+#include "app/system_job.h"
 #include "app/registry.h"
 #include "topo/topo.h"
 #include "myri/json.h"
@@ -197,15 +198,16 @@ static int topo__print_route(const myri_topo_built *b, const char *spec, bool js
     return MYRI_EXIT_OK;
 }
 
-/* The file must be a fabric scenario with a topology: section, and every key
- * of it known, exactly as `myri run` checks it (no silent default network). */
+/* A fabric scenario must have a topology: section, and every key of it
+ * known, exactly as `myri run` checks it (no silent default network); a
+ * system scenario is checked and built as its run builds it. */
 static myri_status topo__check(const myri_node *root, myri_error *err)
 {
     const myri_node *jn = myri_node_get(root, "job");
     const char *job = jn && jn->kind == MYRI_NODE_SCALAR ? jn->scalar : myri_job_default();
     if (strcmp(job, "fabric") != 0)
-        return myri_error_at(err, jn ? jn : root, "job '%s' has no network; expected a fabric scenario "
-                                                  "(job: fabric, or no job: key)", job);
+        return myri_error_at(err, jn ? jn : root, "job '%s' has no network; expected a fabric or system scenario "
+                                                  "(job: fabric or system, or no job: key)", job);
     if (myri_fabric_check_doc(root, err)) return MYRI_EINPUT;
     if (!myri_node_get(root, "topology"))
         return myri_error_at(err, root, "no topology: section; expected one (for example 'topology:' "
@@ -240,7 +242,11 @@ int myri_cmd_topo(int argc, char **argv)
     myri_node *root = NULL;
     if (myri_doc_load(file, &root, &err)) return myri_cli_input_error(&err);
     myri_topo_built b;
-    if (myri_cli_apply_sets(&a.cli, root) || topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)) {
+    const myri_node *jn = myri_node_get(root, "job");
+    bool sys = jn && jn->kind == MYRI_NODE_SCALAR && !strcmp(jn->scalar, "system");
+    if (myri_cli_apply_sets(&a.cli, root) ||
+        (sys ? myri_system_build_topo(root, &b, &err) != MYRI_OK
+             : (topo__check(root, &err) || myri_topo_load_doc(root, &b, &err)))) {
         myri_node_free(root);
         return err.msg[0] ? myri_cli_input_error(&err) : MYRI_EXIT_INPUT;
     }

@@ -1,9 +1,10 @@
 #!/bin/bash
-# What a system run reports (issue 23, items 4, 6, 7, 9): the default scenario's
+# What a system run reports (issue 23, items 4, 6, 7, 9, 12): the default scenario's
 # stream starts when its ping-pong has ended (`after:`), so the ping-pong's
 # figures are those of the ping-pong alone; the JSON bottleneck is the one the
 # text names; the fabric's drops are given by reason in text and JSON; what
-# a user program prints goes to standard error, not into the report.
+# a user program prints goes to standard error, not into the report;
+# --pcap and `myri topo` work on system scenarios.
 # usage: system_report.sh path/to/myri source_dir
 set -u
 myri=$1
@@ -55,6 +56,18 @@ check "text: the fabric's drops by reason" grep -q "^         dropped by reason:
 check "JSON: the fabric's drops by reason" python3 -c "
 import json,sys; f=json.load(open('$tmp/ber.json'))['fabric']
 assert f['dropped_by_reason']['crc'] > 0 and sum(f['dropped_by_reason'].values()) == f['dropped']"
+
+# 12: --pcap and myri topo work on system scenarios
+"$myri" run scenarios/pingpong.yaml --pcap "$tmp/pp.pcap" >"$tmp/pcap.txt" 2>&1
+check "system --pcap: packets written" grep -q "^pcap     528 packets written to" "$tmp/pcap.txt"
+check "system --pcap: a pcap file (magic: microsecond or nanosecond pcap)" python3 -c "
+m=open('$tmp/pp.pcap','rb').read(4); assert m[::-1].hex() in ('a1b2c3d4', 'a1b23c4d') or m.hex() in ('a1b2c3d4', 'a1b23c4d'), m"
+check "system --pcap: the run's hash is unchanged by the capture" test \
+  "$(grep '^hash' "$tmp/pcap.txt")" = "$("$myri" run scenarios/pingpong.yaml | grep '^hash')"
+"$myri" topo scenarios/fattree64-api.yaml >"$tmp/topo.txt" 2>&1
+check "topo on a system scenario: its network" grep -q "^  hosts            64" "$tmp/topo.txt"
+"$myri" topo scenarios/pingpong.yaml --route h0:h1 >"$tmp/route.txt" 2>&1
+check "topo --route on a system scenario" grep -q "h0" "$tmp/route.txt"
 
 # 9: what a user program prints goes to standard error, never into the report
 if command -v cc >/dev/null 2>&1; then
