@@ -135,6 +135,9 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
     if (c->mapping && c->fw == &myri_mcp_def) c->fw = myri_mcp_map_def(); /* same parameters, with mapping */
+    /* topology.length not given: the cables are link.length long, and the echo says so (running the echo
+     * runs the same; an explicit 0 m stays an error) */
+    if (c->topo.length_m <= 0 && !(root && myri_node_path(root, "topology.length"))) c->topo.length_m = c->fp.length_m;
     c->nic.type_bytes = c->fp.type_bytes;
     c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
     if (c->fp.type_bytes != 2) {

@@ -69,7 +69,7 @@ static int cli__option(const char *cmd, int argc, char **argv, int *i, myri_cli 
         cli->have_seed = true;
     } else if (len == 3 && !strncmp(arg, "set", 3)) {
         if (cli->nsets == sizeof cli->sets / sizeof cli->sets[0])
-            return cli__err(cmd, "too many --set options (at most 64)%s", "");
+            return cli__err(cmd, "too many --set options (at most 512)%s", "");
         cli->sets[cli->nsets++] = value;
     } else if (o) {
         *o->value = o->takes_value ? value : "1";

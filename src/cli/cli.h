@@ -43,7 +43,7 @@ typedef struct myri_cli_opt {
 typedef struct myri_cli {
     bool json, help, have_seed;
     uint64_t seed;
-    const char *sets[64]; /* --set assignments in order */
+    const char *sets[512]; /* --set assignments in order (an echo of every key fits) */
     size_t nsets;
     const char *positional[8];
     size_t npositional;

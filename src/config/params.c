@@ -205,8 +205,9 @@ static myri_status param_node(const myri_param *p, const char *name, const myri_
                               void *out, myri_error *err)
 {
     pvalue v;
-    if (p->type == MYRI_P_NODE) {
-        v.node = node;
+    if (p->type == MYRI_P_NODE) { /* `null` or `~`, as the echo shows an absent value: absent */
+        bool none = node->kind == MYRI_NODE_SCALAR && (!strcmp(node->scalar, "null") || !strcmp(node->scalar, "~"));
+        v.node = none ? NULL : node;
         value_store(p, &v, out);
         return MYRI_OK;
     }
@@ -531,7 +532,7 @@ void myri_param_format(const myri_param *p, const void *out, char *buf, size_t l
         break;
     }
     case MYRI_P_NODE:
-        if (!v.node) snprintf(buf, len, "(none)");
+        if (!v.node) snprintf(buf, len, "null"); /* given back, null means absent */
         else if (v.node->kind == MYRI_NODE_SCALAR) snprintf(buf, len, "%s", v.node->scalar);
         else snprintf(buf, len, "(%s of %zu)", v.node->kind == MYRI_NODE_SEQ ? "list" : "mapping",
                       v.node->n);

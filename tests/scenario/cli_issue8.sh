@@ -138,7 +138,6 @@ echo_reruns() {
         local k v
         k=$(printf '%s' "$line" | sed 's/^ *\([^ ]*\) *= .*/\1/')
         v=$(printf '%s' "$line" | sed 's/^[^=]*= //')
-        [ "$v" = "(none)" ] && continue
         sets+=(--set "$k=$v")
     done < <(sed -n '2,/^$/p' "$tmp/echo1" | grep ' = ')
     want 0 "echo of $name reruns" -- "$myri" run "$tmp/empty.yaml" "${sets[@]}"

@@ -360,7 +360,7 @@ static void test_help_and_echo(void **state)
     assert_non_null(strstr(echo, "  link.stopgo     = true\n"));
     assert_non_null(strstr(echo, "  link.mode       = fast\n"));
     assert_non_null(strstr(echo, "  link.ports      = 8\n")); /* the unit is in the help: the echo reads back */
-    assert_non_null(strstr(echo, "  link.hosts      = (none)\n"));
+    assert_non_null(strstr(echo, "  link.hosts      = null\n"));
     free(echo);
 
     char *help = capture(myri_params_help, f.set, 2);
