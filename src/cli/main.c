@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "myri/proc.h"
 
@@ -91,6 +92,26 @@ void exit(int code)
     _Exit(code);
 }
 
+/* An installed myri (PREFIX/bin/myri) finds the shipped scenarios, example
+ * programs and tools in PREFIX/share/myri: say where, when they are there. */
+static void main__print_share(void)
+{
+    char exe[4096], dir[4200];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    *slash = '\0'; /* PREFIX/bin */
+    snprintf(dir, sizeof dir, "%s/../share/myri/scenarios", exe);
+    if (access(dir, R_OK) != 0) return;
+    char *real = realpath(dir, NULL);
+    if (!real) return;
+    real[strlen(real) - strlen("/scenarios")] = '\0';
+    printf("shipped scenarios, example programs and tools: %s\n", real);
+    free(real);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -99,6 +120,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("myri %s\n", MYRI_VERSION);
+        main__print_share();
         return MYRI_EXIT_OK;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -80,6 +80,15 @@ grep -Eq '^ +user_pingpong\.8192\.latency_us +[0-9]' "$tmp/pp.out" &&
   [ "$(grep -Ec '^ +user_pingpong\.errors +0$' "$tmp/pp.out")" -eq 2 ] ||
   { cat "$tmp/pp.out"; echo "FAIL: user program figures"; exit 1; }
 pass=$((pass + 1))
+# the shipped scenarios and examples are installed, and the installed myri says where (share/myri)
+"$tmp/moved/bin/myri" --version | grep -q "^shipped scenarios, example programs and tools: .*/moved/share/myri$" ||
+  { "$tmp/moved/bin/myri" --version; echo "FAIL: --version does not name share/myri"; exit 1; }
+for f in scenarios/pingpong.yaml scenarios/fattree64.yaml examples/programs/pingpong.c tools/vcd_svg.py; do
+  test -f "$tmp/moved/share/myri/$f" || { echo "FAIL: share/myri/$f not installed"; exit 1; }
+done
+(cd "$tmp" && "$tmp/moved/bin/myri" run "$tmp/moved/share/myri/scenarios/pingpong.yaml" >"$tmp/inst.out" 2>&1) ||
+  { cat "$tmp/inst.out"; echo "FAIL: the installed scenario does not run"; exit 1; }
+pass=$((pass + 1))
 if command -v cmake >/dev/null 2>&1; then
   mkdir "$tmp/user_cmake"
   cat >"$tmp/user_cmake/CMakeLists.txt" <<CM
