@@ -115,6 +115,10 @@ int myri_cmd_map_parse(int argc, char **argv, myri_cmd_map_args *out)
     if (rc) return rc;
     out->dot = dot != NULL;
     if (out->cli.help) return MYRI_EXIT_OK;
+    if (out->cli.have_seed) {
+        fprintf(stderr, "myri map: --seed is not taken; expected the scenario's seed (--set seed=N)\n");
+        return MYRI_EXIT_INPUT;
+    }
     if (out->dot && out->cli.json) {
         fprintf(stderr, "myri map: --dot cannot be combined with --json; expected one of them\n");
         return MYRI_EXIT_INPUT;
@@ -342,7 +346,7 @@ static int args__reproduce_paper(myri_cmd_reproduce_args *out, const char *preci
     const char *paper = out->cli.positional[0];
     if (!strcmp(paper, "seed001")) {
         out->paper = MYRI_PAPER_SEED001;
-        if (precision || threads || out->plain || blocking || disc || out->system) {
+        if (precision || threads || out->plain || blocking || disc || out->system || out->messages_given) {
             fprintf(stderr, "myri reproduce: seed001 takes only --json, --seed, --figures DIR\n");
             return MYRI_EXIT_INPUT;
         }
@@ -459,6 +463,14 @@ int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
         args__verify_bound("time-limit", limit, 1, 3600, &a->b.time_limit_s))
         return MYRI_EXIT_INPUT;
     a->model = model != NULL, a->timed = timed != NULL, a->paper = paper != NULL, a->replay = replay != NULL;
+    if (a->cli.nsets) {
+        fprintf(stderr, "myri verify: --set is not taken: verify reads no scenario (the firmware's own tables)\n");
+        return MYRI_EXIT_INPUT;
+    }
+    if (small && !a->timed) {
+        fprintf(stderr, "myri verify: --small-ticks is taken with --timed only\n");
+        return MYRI_EXIT_INPUT;
+    }
     if (a->cli.npositional != 1) {
         fprintf(stderr, "myri verify: expected one FIRMWARE (lcp, myricom or mcp)\n");
         return MYRI_EXIT_INPUT;

@@ -72,6 +72,7 @@ static int cli__option(const char *cmd, int argc, char **argv, int *i, myri_cli 
             return cli__err(cmd, "too many --set options (at most 512)%s", "");
         cli->sets[cli->nsets++] = value;
     } else if (o) {
+        if (*o->value) return cli__err(cmd, "option '--%s' given twice; expected it once", o->name);
         *o->value = o->takes_value ? value : "1";
     } else {
         return cli__err(cmd, "unknown option '%s'", argv[*i]);
@@ -98,7 +99,7 @@ int myri_cli_parse(const char *cmd, int argc, char **argv, myri_cli *cli, const 
         }
     }
     /* the subcommands that draw no random numbers refuse --seed rather than ignore it */
-    if (cli->have_seed && (!strcmp(cmd, "topo") || !strcmp(cmd, "qna")))
+    if (cli->have_seed && (!strcmp(cmd, "topo") || !strcmp(cmd, "qna") || !strcmp(cmd, "verify")))
         return cli__err(cmd, "--seed is not used: myri %s draws no random numbers", cmd);
     return 0;
 }

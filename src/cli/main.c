@@ -2,11 +2,13 @@
 #define _GNU_SOURCE 1 /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "myri/json.h"
 #include "myri/proc.h"
 
 #include "cli/cli.h"
@@ -15,7 +17,7 @@ static int cmd_help(int argc, char **argv);
 
 static const myri_cmd commands[] = {
     {"help", "list the subcommands, or show one's help",
-     "usage: myri help [SUBCOMMAND]\n\nLists the subcommands, or shows the help of one (as myri SUBCOMMAND --help).\n",
+     "usage: myri help [SUBCOMMAND] [--json]\n\nLists the subcommands, or shows the help of one (as myri SUBCOMMAND --help);\n--json: the subcommands (or one) with their summaries and the exit codes as one JSON object.\n",
      cmd_help},
     {"run", "run a scenario file (or the built-in default scenario)", NULL, myri_cmd_run},
     {"bench", "built-in benchmarks: engine (hold model); pingpong, latency, stream (seed 001)", NULL, myri_cmd_bench},
@@ -48,30 +50,69 @@ static void usage(FILE *out)
     fprintf(out, "exit codes: 0 success, 1 failure of the run, 2 bad input or usage\n");
 }
 
+/* `myri help --json`: the subcommands, or one, as one JSON object. */
+static int help__json(const myri_cmd *only)
+{
+    myri_json *j = myri_json_create(stdout, false);
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "version", MYRI_VERSION);
+    myri_json_key(j, "subcommands");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < ncommands; i++) {
+        if (only && only != &commands[i]) continue;
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "name", commands[i].name);
+        myri_json_kstr(j, "summary", commands[i].summary);
+        char help[96];
+        snprintf(help, sizeof help, "myri %s --help", commands[i].name);
+        myri_json_kstr(j, "help", help);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "exit_codes");
+    myri_json_obj_begin(j);
+    myri_json_kstr(j, "0", "success");
+    myri_json_kstr(j, "1", "failure of the run");
+    myri_json_kstr(j, "2", "bad input or usage");
+    myri_json_obj_end(j);
+    myri_json_obj_end(j);
+    return myri_json_finish(j) == MYRI_OK ? MYRI_EXIT_OK : MYRI_EXIT_FAIL;
+}
+
 static int cmd_help(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(commands[0].usage, stdout);
-        return MYRI_EXIT_OK;
+    bool json = false;
+    const char *name = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(commands[0].usage, stdout);
+            return MYRI_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--json")) json = true;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "myri help: unknown option '%s'; expected --json or a SUBCOMMAND\n", argv[i]);
+            return MYRI_EXIT_INPUT;
+        } else if (name) {
+            fprintf(stderr, "myri help: expected at most one SUBCOMMAND (see 'myri help --help')\n");
+            return MYRI_EXIT_INPUT;
+        } else name = argv[i];
     }
-    if (argc > 2) {
-        fprintf(stderr, "myri help: expected at most one SUBCOMMAND (see 'myri help --help')\n");
+    const myri_cmd *c = name ? find_cmd(name) : NULL;
+    if (name && !c) {
+        fprintf(stderr, "myri help: unknown subcommand '%s'\n", name);
         return MYRI_EXIT_INPUT;
     }
-    if (argc < 2) {
+    if (json) return help__json(c);
+    if (!c) {
         usage(stdout);
         return MYRI_EXIT_OK;
-    }
-    const myri_cmd *c = find_cmd(argv[1]);
-    if (!c) {
-        fprintf(stderr, "myri help: unknown subcommand '%s'\n", argv[1]);
-        return MYRI_EXIT_INPUT;
     }
     if (c->usage) {
         fputs(c->usage, stdout);
         return MYRI_EXIT_OK;
     }
     char *args[] = {argv[1], "--help", NULL};
+    args[0] = (char *)c->name;
     return c->main(2, args);
 }
 
