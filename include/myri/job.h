@@ -31,6 +31,8 @@ typedef struct myri_run_opts {
     const char *pcap_path; /* --pcap FILE or NULL (jobs that support it) */
     const char *vcd_path;  /* --vcd FILE or NULL: NIC timelines (the system job) */
     const char *program_path; /* --program FILE.so or NULL: the user program (the system job) */
+    const char *const *programs; /* more: --program NAME=FILE.so (entries `program: NAME`; FILE.so alone: user) */
+    size_t nprograms;
     bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
 } myri_run_opts;
 

@@ -19,6 +19,7 @@
 #define MYRI_SYS_MAX_ARGS 64
 #define MYRI_SYS_MAX_MACHINES 32
 #define MYRI_SYS_MAX_COUNTERS 64
+#define MYRI_SYS_MAX_USER 16       /* --program options */
 
 typedef struct myri_sys_cfg {
     myri_scenario_common common;
@@ -74,8 +75,14 @@ typedef struct myri_sys_run {
     myri_fpcap *pcap;              /* --pcap (NULL: none) */
     uint64_t pcap_packets;         /* packets it wrote */
     myri_sysmap *map;              /* mapping: on (NULL: off) */
-    void *dl;                      /* the --program shared object */
-    myri_prog_main user_main;
+    struct myri_sys_user {         /* the --program shared objects, by the name entries give them */
+        char name[32];
+        const char *path;
+        void *dl;
+        myri_prog_main main;
+        bool used;
+    } user[MYRI_SYS_MAX_USER];
+    size_t nuser;
     const char *machine_names[MYRI_SYS_MAX_MACHINES];
     bool no_advance;               /* opts->no_advance */
     size_t nprograms, nexited;     /* programs to run / returned: the run stops when all returned */

@@ -200,25 +200,60 @@ static myri_status sys__prog_args(const myri_node *args, const char **argv, int 
     return MYRI_OK;
 }
 
-/* The user program's entry point, from --program FILE.so. */
-static myri_status sys__user_main(myri_sys_run *r, const char *path, myri_error *err)
+/* The --program options: "FILE.so" (the program `user`) or "NAME=FILE.so", into r->user. */
+static myri_status sys__user_list(myri_sys_run *r, const myri_run_opts *opts, myri_error *err)
 {
-    if (r->user_main) return MYRI_OK;
-    if (!path) return myri_error_at(err, NULL, "a programs entry names `user`: give the program with "
-                                               "--program FILE.so"), MYRI_EINPUT;
-    char local[4096];
-    if (!strchr(path, '/')) { /* a bare name is a file here, not a library on the search path */
-        snprintf(local, sizeof local, "./%s", path);
-        path = local;
-    }
-    r->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!r->dl) return myri_error_at(err, NULL, "--program %s: cannot load: %s", path, dlerror()), MYRI_EINPUT;
-    void *sym = dlsym(r->dl, "myri_main");
-    if (!sym)
-        return myri_error_at(err, NULL, "--program %s: no function `int myri_main(int argc, char **argv)`", path),
+    const char *one[1];
+    const char *const *list = opts ? opts->programs : NULL;
+    size_t n = opts ? opts->nprograms : 0;
+    if (!n && opts && opts->program_path) one[0] = opts->program_path, list = one, n = 1;
+    if (n > MYRI_SYS_MAX_USER)
+        return myri_error_at(err, NULL, "--program given %zu times; expected at most %d", n, MYRI_SYS_MAX_USER),
                MYRI_EINPUT;
-    /* POSIX: a function pointer is converted through the object pointer dlsym returns */
-    memcpy(&r->user_main, &sym, sizeof r->user_main);
+    for (size_t k = 0; k < n; k++) {
+        struct myri_sys_user *u = &r->user[r->nuser];
+        const char *eq = strchr(list[k], '=');
+        size_t len = eq ? (size_t)(eq - list[k]) : 4;
+        if (eq && (len == 0 || len >= sizeof u->name || strchr(list[k], '/') < eq))
+            return myri_error_at(err, NULL, "--program %s: expected FILE.so or NAME=FILE.so (NAME: 1 to 31 "
+                                            "characters, no '/')", list[k]), MYRI_EINPUT;
+        snprintf(u->name, sizeof u->name, "%.*s", (int)len, eq ? list[k] : "user");
+        u->path = eq ? eq + 1 : list[k];
+        for (size_t d = 0; d < r->nuser; d++)
+            if (!strcmp(r->user[d].name, u->name))
+                return myri_error_at(err, NULL, "--program: two programs named '%s'; expected one each", u->name),
+                       MYRI_EINPUT;
+        r->nuser++;
+    }
+    return MYRI_OK;
+}
+
+/* The entry point of the user program entries call `name`, loaded on first use; NULL fn if none has that name. */
+static myri_status sys__user_main(myri_sys_run *r, const char *name, myri_prog_main *fn, myri_error *err)
+{
+    *fn = NULL;
+    struct myri_sys_user *u = NULL;
+    for (size_t k = 0; k < r->nuser && !u; k++)
+        if (!strcmp(r->user[k].name, name)) u = &r->user[k];
+    if (!u) return MYRI_OK;
+    u->used = true;
+    if (!u->main) {
+        char local[4096];
+        const char *path = u->path;
+        if (!strchr(path, '/')) { /* a bare name is a file here, not a library on the search path */
+            snprintf(local, sizeof local, "./%s", path);
+            path = local;
+        }
+        u->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!u->dl) return myri_error_at(err, NULL, "--program %s: cannot load: %s", path, dlerror()), MYRI_EINPUT;
+        void *sym = dlsym(u->dl, "myri_main");
+        if (!sym)
+            return myri_error_at(err, NULL, "--program %s: no function `int myri_main(int argc, char **argv)`",
+                                 path), MYRI_EINPUT;
+        /* POSIX: a function pointer is converted through the object pointer dlsym returns */
+        memcpy(&u->main, &sym, sizeof u->main);
+    }
+    *fn = u->main;
     return MYRI_OK;
 }
 
@@ -267,8 +302,7 @@ static myri_status sys__entry_after(myri_sys_run *r, size_t k, const char *after
 }
 
 /* Loads entry k of the list: its program, hosts, arguments, start and `after`. */
-static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, const myri_run_opts *opts,
-                                   bool *user_named, myri_error *err)
+static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, myri_error *err)
 {
     sys__prog e;
     myri_status st = myri_params_load_map(sys__prog_params, sizeof sys__prog_params / sizeof sys__prog_params[0],
@@ -277,13 +311,13 @@ static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_
     myri_sys_entry *x = &r->entry[k];
     x->program = e.program;
     x->start_ps = e.start_ps;
-    if (!strcmp(e.program, "user")) {
-        *user_named = true;
-        if ((st = sys__user_main(r, opts ? opts->program_path : NULL, err)) != MYRI_OK) return st;
-        x->fn = r->user_main;
-    } else if (!(x->fn = myri_program_find(e.program))) {
-        myri_error_at(err, myri_node_get(item, "program"), "unknown program '%s'; expected one of: %s|user",
-                      e.program, myri_program_names());
+    if ((st = sys__user_main(r, e.program, &x->fn, err)) != MYRI_OK) return st;
+    if (!x->fn && !strcmp(e.program, "user"))
+        return myri_error_at(err, myri_node_get(item, "program"), "a programs entry names `user`: give the program "
+                                                                  "with --program FILE.so"), MYRI_EINPUT;
+    if (!x->fn && !(x->fn = myri_program_find(e.program))) {
+        myri_error_at(err, myri_node_get(item, "program"), "unknown program '%s'; expected one of: %s|user, or a "
+                      "name given with --program NAME=FILE.so", e.program, myri_program_names());
         return MYRI_EINPUT;
     }
     x->on = calloc(r->b.topo->nhosts ? r->b.topo->nhosts : 1, sizeof *x->on);
@@ -300,25 +334,28 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
                                        myri_error *err)
 {
     const myri_node *list = c->programs;
+    myri_status st = sys__user_list(r, opts, err);
+    if (st) return st;
     if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0])) {
-        if (opts && opts->program_path)
-            return myri_error_at(err, NULL, "--program: the scenario has no `programs:` entry with program: user"),
+        if (r->nuser)
+            return myri_error_at(err, NULL, "--program: the scenario has no `programs:` entry with program: %s",
+                                 r->user[0].name),
                    MYRI_EINPUT;
         return MYRI_OK;
     }
     if (list->kind != MYRI_NODE_SEQ)
         return myri_error_at(err, list, "programs: expected a list of {program, hosts, args, start, after}"),
                MYRI_EINPUT;
-    bool user_named = false;
     r->entry = calloc(list->n ? list->n : 1, sizeof *r->entry);
     if (!r->entry) return MYRI_ENOMEM;
-    myri_status st = MYRI_OK;
     for (size_t k = 0; k < list->n && !st; k++) {
         r->nentry = k + 1;
-        st = sys__load_entry(r, list->item[k], k, opts, &user_named, err);
+        st = sys__load_entry(r, list->item[k], k, err);
     }
-    if (!st && opts && opts->program_path && !user_named)
-        st = (myri_error_at(err, list, "--program: no `programs:` entry has program: user"), MYRI_EINPUT);
+    for (size_t u = 0; u < r->nuser && !st; u++)
+        if (!r->user[u].used)
+            st = (myri_error_at(err, list, "--program: no `programs:` entry has program: %s", r->user[u].name),
+                  MYRI_EINPUT);
     if (st) return st;
     r->prog_of = calloc(r->nprograms ? r->nprograms : 1, sizeof *r->prog_of);
     r->entry_of = calloc(r->nprograms ? r->nprograms : 1, sizeof *r->entry_of);
@@ -454,7 +491,8 @@ void myri_sys_run_free(myri_sys_run *r)
     myri_sysmap_destroy(r->map);
     myri_ffaults_free(r->faults);
     if (r->have_b) myri_topo_built_free(&r->b);
-    if (r->dl) dlclose(r->dl);
+    for (size_t u = 0; u < r->nuser; u++)
+        if (r->user[u].dl) dlclose(r->user[u].dl);
     for (size_t k = 0; r->entry && k < r->nentry; k++) free(r->entry[k].on);
     free(r->entry);
     free(r->prog_of);

@@ -11,11 +11,47 @@
 
 #define ARGS_N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* --program is repeatable (one per user program): taken out of argv before the common parser. */
+static int args__run_programs(int argc, char **argv, myri_cmd_run_args *out, int *rest_argc)
+{
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = NULL;
+        if (i > 0 && !strcmp(a, "--program")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "myri run: option '--program' needs a value (FILE.so or NAME=FILE.so)\n");
+                return MYRI_EXIT_INPUT;
+            }
+            v = argv[++i];
+        } else if (i > 0 && !strncmp(a, "--program=", 10)) {
+            v = a + 10;
+        }
+        if (v) {
+            if (out->nprograms == ARGS_N(out->programs)) {
+                fprintf(stderr, "myri run: --program given more than %zu times\n", ARGS_N(out->programs));
+                return MYRI_EXIT_INPUT;
+            }
+            out->programs[out->nprograms++] = v;
+        } else if (n < (int)ARGS_N(out->argv_rest) - 1) {
+            out->argv_rest[n++] = argv[i];
+        } else {
+            fprintf(stderr, "myri run: too many arguments\n");
+            return MYRI_EXIT_INPUT;
+        }
+    }
+    out->argv_rest[n] = NULL;
+    *rest_argc = n;
+    return MYRI_EXIT_OK;
+}
+
 int myri_cmd_run_parse(int argc, char **argv, myri_cmd_run_args *out)
 {
     memset(out, 0, sizeof *out);
-    myri_cli_opt opts[] = {{"pcap", true, &out->pcap}, {"vcd", true, &out->vcd}, {"program", true, &out->program}};
-    if (myri_cli_parse("run", argc, argv, &out->cli, opts, ARGS_N(opts))) return MYRI_EXIT_INPUT;
+    int rest = 0;
+    if (args__run_programs(argc, argv, out, &rest)) return MYRI_EXIT_INPUT;
+    myri_cli_opt opts[] = {{"pcap", true, &out->pcap}, {"vcd", true, &out->vcd}};
+    if (myri_cli_parse("run", rest, out->argv_rest, &out->cli, opts, ARGS_N(opts))) return MYRI_EXIT_INPUT;
     if (out->cli.help) return MYRI_EXIT_OK;
     if (out->cli.npositional > 1) {
         fprintf(stderr, "myri run: expected at most one scenario FILE (see 'myri run --help')\n");

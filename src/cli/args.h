@@ -28,7 +28,10 @@ extern "C" {
 typedef struct myri_cmd_run_args {
     myri_cli cli;
     const char *file; /* NULL: the built-in default scenario */
-    const char *pcap, *vcd, *program;
+    const char *pcap, *vcd;
+    const char *programs[16]; /* --program FILE.so or NAME=FILE.so, repeatable */
+    size_t nprograms;
+    char *argv_rest[256];     /* argv without the --program options (for the common parser) */
 } myri_cmd_run_args;
 int myri_cmd_run_parse(int argc, char **argv, myri_cmd_run_args *out);
 

@@ -12,7 +12,7 @@ static void run__usage(FILE *out)
 {
     fprintf(out,
             "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n"
-            "                [--vcd FILE] [--program FILE.so]\n\n"
+            "                [--vcd FILE] [--program [NAME=]FILE.so]...\n\n"
             "Runs the scenario in FILE (YAML), or the built-in default scenario when no FILE is\n"
             "given.  The scenario's `job:` key says what to run (default: %s).  --set overrides a\n"
             "scenario value by its dotted path, e.g. --set link.rate=1.28Gb/s.  The effective\n"
@@ -21,7 +21,8 @@ static void run__usage(FILE *out)
             "--vcd FILE (system job): a timeline of each NIC's engines, CPU context and firmware\n"
             "states, for GTKWave.  --program FILE.so (system job): the program of the `programs:`\n"
             "entries that say `program: user`, a shared object with `int myri_main(int, char **)`\n"
-            "built against the installed library (examples/programs/).\n\njobs:\n",
+            "built against the installed library (examples/programs/); --program NAME=FILE.so\n"
+            "(repeatable, up to 16): the program of the entries that say `program: NAME`.\n\njobs:\n",
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
@@ -125,7 +126,7 @@ int myri_cmd_run(int argc, char **argv)
     int rc = myri_cli_apply_sets(&a.cli, root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
-    if (!rc && (a.vcd || a.program) && strcmp(job->name, "system") != 0) {
+    if (!rc && (a.vcd || a.nprograms) && strcmp(job->name, "system") != 0) {
         fprintf(stderr, "myri run: %s is taken by the system job only; this scenario's job is '%s'\n",
                 a.vcd ? "--vcd" : "--program", job->name);
         rc = MYRI_EXIT_INPUT;
@@ -135,7 +136,8 @@ int myri_cmd_run(int argc, char **argv)
         FILE *out = strcmp(job->name, "system") ? stdout : run__isolate_stdout(&saved);
         myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed,
                             .out = out ? out : stdout, .progress = isatty(fileno(stderr)) ? stderr : NULL,
-                            .pcap_path = a.pcap, .vcd_path = a.vcd, .program_path = a.program};
+                            .pcap_path = a.pcap, .vcd_path = a.vcd,
+                            .programs = a.programs, .nprograms = a.nprograms};
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
         if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }

@@ -60,7 +60,9 @@ static int fz__run(fz__argv a)
     myri_cmd_run_args r;
     int rc = myri_cmd_run_parse(a.c, a.v, &r);
     if (rc || r.cli.help) return rc;
-    FZ_CHECK(fz__in(r.file, a) && fz__in(r.pcap, a) && fz__in(r.vcd, a) && fz__in(r.program, a));
+    FZ_CHECK(fz__in(r.file, a) && fz__in(r.pcap, a) && fz__in(r.vcd, a));
+    FZ_CHECK(r.nprograms <= 16);
+    for (size_t k = 0; k < r.nprograms; k++) FZ_CHECK(fz__in(r.programs[k], a));
     FZ_CHECK(r.cli.npositional == (r.file != NULL));
     fz__cli(&r.cli, a);
     return rc;

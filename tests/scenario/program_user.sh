@@ -103,4 +103,20 @@ misuse "program: user without --program" "--program FILE.so" "$myri" run "$scen"
 misuse "fabric scenario" "system job only" "$myri" run "$src/scenarios/back-to-back.yaml" --program "$so"
 check "--program without a value" expect_rc 2 "$myri" run "$scen" --program
 
+# ---- several user programs in one run (issue 23, item 18): --program NAME=FILE.so, entries `program: NAME`
+two=(--program "a=$so" --program "b=$so" --set
+     'programs=[{program: a, hosts: [h0, h1], args: ["sizes=4", reps=2]}, {program: b, hosts: [h0, h1], args: ["sizes=64", reps=2], after: a}]')
+check "two named programs: exit 0" expect_rc 0 "$myri" run "$scen" "${two[@]}"
+check "two named programs: both ran on both hosts" test "$(grep -c '^program  h[01] [ab]: exit 0' "$tmp/out")" = 4
+check "two named programs --json: every program's end" expect_rc 0 "$myri" run "$scen" "${two[@]}" --json
+if command -v python3 >/dev/null 2>&1; then
+  check "program_ends: four, exit 0" python3 -c "
+import json; e=json.load(open('$tmp/out'))['program_ends']
+assert sorted((x['host'], x['program'], x['exit']) for x in e) == [('h0','a',0),('h0','b',0),('h1','a',0),('h1','b',0)], e"
+fi
+misuse "a --program name no entry uses" "no \`programs:\` entry has program: c" \
+  "$myri" run "$scen" "${two[@]}" --program "c=$so"
+misuse "two programs of one name" "two programs named 'a'" "$myri" run "$scen" "${two[@]}" --program "a=$so"
+misuse "a bad NAME=" "expected FILE.so or NAME=FILE.so" "$myri" run "$scen" --program "=$so"
+
 check_summary
