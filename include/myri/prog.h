@@ -3,8 +3,9 @@
  * the job provides them), time, sleeping and spending CPU, a fast way to wait
  * for a packet, a random stream, and reporting the figures it measured.
  *
- * A program is a plain C function `int main(int argc, char **argv)` run on a
- * host in simulated time (docs/HOST.md); it includes only <myri/api0.h> and
+ * A program is a plain C function `int myri_main(int argc, char **argv)` (a
+ * built-in program: any function of that type) run on a host in simulated
+ * time (docs/HOST.md); it includes only <myri/api0.h> and
  * <myri/prog.h>.  Called from outside any program these functions return -1
  * (or 0 for the times) and do nothing.
  */

@@ -64,11 +64,26 @@ static const myri_param sys__prog_params[] = {
      offsetof(sys__prog, after), NULL},
 };
 
+/* The keys every scenario has, with the system job's own `duration`: a
+ * limit, 10 s by default (the run ends when the last program returns). */
+static const myri_param sys__common_params[] = {
+    {"seed", MYRI_P_UINT, "", "1", "0", "18446744073709551615", "seed of all random streams of the run",
+     offsetof(myri_scenario_common, seed), NULL},
+    {"duration", MYRI_P_TIME, "ns", "10s", "1ps", NULL,
+     "a limit: the run ends when the last program returns, or here (programs still running fail the run)",
+     offsetof(myri_scenario_common, duration_ps), NULL},
+    {"warmup", MYRI_P_TIME, "ns", "0", "0", NULL, "not used by the system job (programs measure what they report)",
+     offsetof(myri_scenario_common, warmup_ps), NULL},
+    {"job", MYRI_P_STRING, "", "", NULL, NULL, "what `myri run` does with the scenario: system here",
+     offsetof(myri_scenario_common, job), NULL},
+};
+
 /* Builds the parameter sets (the firmware's table under its name). */
 static void sys__psets(myri_sys_cfg *c)
 {
     size_t n = 0;
-    c->ps[n++] = (myri_pset){"", myri_scenario_params, myri_scenario_nparams, &c->common};
+    c->ps[n++] = (myri_pset){"", sys__common_params, sizeof sys__common_params / sizeof sys__common_params[0],
+                             &c->common};
     c->ps[n++] = (myri_pset){"", sys__top_params, sizeof sys__top_params / sizeof sys__top_params[0], c};
     n += myri_fabric_psets(&c->fp, c->ps + n);
     c->ps[n++] = (myri_pset){"topology", myri_topo_params, myri_topo_nparams, &c->topo};
@@ -132,7 +147,6 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     }
     if ((st = myri_preset_apply(p, c->ps, c->nps, root, err)) != MYRI_OK) return st;
     if (!root || !myri_node_path(root, "link.slack")) myri_fabric_preset_slack(&c->fp);
-    if (!root || !myri_node_get(root, "duration")) c->common.duration_ps = UINT64_C(10000000000000); /* 10 s */
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
     if (c->mapping && c->fw == &myri_mcp_def) c->fw = myri_mcp_map_def(); /* same parameters, with mapping */
     /* topology.length not given: the cables are link.length long, and the echo says so (running the echo

@@ -604,6 +604,18 @@ static void sys__help_params(FILE *out)
     myri_error err;
     if (myri_sys_cfg_load(&c, NULL, &err) == MYRI_OK) myri_params_help(c.ps, c.nps, out);
     myri_sys_cfg_free(&c);
+    /* the other firmwares' keys (the tables above have the default firmware's) */
+    for (size_t i = 0; i < myri_fw_ndefs(); i++) {
+        const myri_fw_def *d = myri_fw_at(i);
+        if (!d->nparams || !strcmp(d->name, "mcp") || strchr(d->name, '+')) continue;
+        void *fwp = calloc(1, d->params_size ? d->params_size : 1);
+        if (!fwp) continue;
+        if (d->params_default) d->params_default(fwp);
+        myri_pset ps = {d->name, d->params, d->nparams, fwp};
+        fprintf(out, "\nkeys of firmware '%s' (with firmware: %s):\n", d->name, d->name);
+        myri_params_help(&ps, 1, out);
+        free(fwp);
+    }
     fprintf(out, "\nIn the system job `duration` is a limit: the run ends when the last program returns, or at\n"
                  "`duration` (10 s when not given), and programs still running then fail the run; `warmup` is\n"
                  "not used (programs measure what they report).\n");
