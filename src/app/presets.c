@@ -16,6 +16,24 @@ static const myri_preset_value preset__alpha[] = {
     {"nic.sram", "1MiB", "myrinet-facts 3.3: 1 MB on LANai 4.x PCI cards (USENIX NT'99, Chen et al.)", NULL},
     {"bus.burst", "256B", "myrinet-facts 3.3: GM's default PCI burst of 256 bytes (SISSA notes)", NULL},
     {"bus.dma_rate", "120e6", "assumption: 90 % of the 132 MB/s 32-bit/33 MHz PCI ceiling (myrinet-facts 3.3)", NULL},
+    {"bus.dma_setup", "500ns", "assumption, no source gives it: about 16 LANai cycles at 33 MHz from the DMA_CTR write "
+                               "to the first burst", NULL},
+    {"bus.pio_read", "1us",
+     "assumption: a read of SRAM crosses the host bridge and PCI both ways and holds the bus meanwhile; seed 001 says "
+     "only that access to SRAM \"is relatively slow\"; decides the cost of polling SRAM (reproduce seed001: "
+     "notification's DMA-rate gain)", NULL},
+    {"bus.pio_write", "120ns", "assumption: a one-word posted write holds 33 MHz PCI about 4 cycles", NULL},
+    {"bus.pio_word", "30ns", "one PCI data phase at 33 MHz per further word of a burst (myrinet-facts 3.3)", NULL},
+    {"bus.pio_merge", "32B",
+     "Alpha 21164: non-cached stores merge in 32-byte write-buffer entries; a PCI dense-space write is a burst of "
+     "at most 8 longwords (21164PC Hardware Reference Manual 4.3.4; AlphaPC 164 CIA specification)", NULL},
+    {"bus.pio_posted", "6", "Alpha 21164: six write-buffer entries (21164PC Hardware Reference Manual 2.7.4); seed "
+                            "001: the 4100's gain \"is made in the areas where the processor writes across the PCI "
+                            "bus in a PIO fashion\"", NULL},
+    {"host.api_call", "300ns", "assumption: about 160 instructions at 533 MHz a call (seed 001 gives no figure)", NULL},
+    {"mcp.pio_bytes", "256B",
+     "assumption: seed 001 gives only \"a compile time constant\"; PIO still wins at 256 B and loses by 512 B with "
+     "bus.pio_* above (myri bench latency --set mcp.pio_bytes=0 or =1024)", NULL},
 };
 
 /* seed 002, Table 1: SPARC-2 with a 20 MHz SBus, 16-word bursts, the
