@@ -46,6 +46,9 @@ static const myri_preset_value preset__sparc2[] = {
     {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4", NULL},
     {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s", NULL},
     {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts", NULL},
+    {"bus.pio_posted", "0", "assumption: no source gives the SPARC-2's store buffer; its CPU waits for every PIO "
+                            "word (the model before issue 20, whose figures docs/SYSTEM.md gives)", NULL},
+    {"bus.pio_merge", "4B", "assumption, as bus.pio_posted: no merging of PIO stores into SBus bursts", NULL},
     {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha", NULL},
     {"bus.pio_read", "500ns",
      "assumption: ten 20 MHz SBus cycles for a single-word read of the board (translation, slave latency); "
@@ -72,6 +75,9 @@ static const myri_preset_value preset__seed004[] = {
      "seed 004 Table 2: HDMA 21 us per doorbell (fetching its 32-byte descriptor) and 68.3154 us per descriptor "
      "(fetching its 4 KB): setup + 32 B / rate = 21 us and setup + 4096 B / rate = 68.3154 us", NULL},
     {"bus.dma_rate", "85.891e6", "seed 004 Table 2, as bus.dma_setup: 4064 B / 47.3154 us", NULL},
+    {"bus.pio_posted", "0", "assumption: seed 004 gives no host; its CPU waits for every PIO word (the model "
+                            "before issue 20)", NULL},
+    {"bus.pio_merge", "4B", "assumption, as bus.pio_posted: no merging of PIO stores", NULL},
     {"lcp.db_cycles", "716", "seed 004 Table 2: LANai 22 us per doorbell = 726 cycles at 33 MHz, less the rule's "
                              "fixed 10", NULL},
     {"lcp.desc_cycles", "0", "seed 004 Table 2: LANai 0.12 us per descriptor = 4 cycles, about the rule's fixed 6",
