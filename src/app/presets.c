@@ -16,6 +16,24 @@ static const myri_preset_value preset__alpha[] = {
     {"nic.sram", "1MiB", "myrinet-facts 3.3: 1 MB on LANai 4.x PCI cards (USENIX NT'99, Chen et al.)", NULL},
     {"bus.burst", "256B", "myrinet-facts 3.3: GM's default PCI burst of 256 bytes (SISSA notes)", NULL},
     {"bus.dma_rate", "120e6", "assumption: 90 % of the 132 MB/s 32-bit/33 MHz PCI ceiling (myrinet-facts 3.3)", NULL},
+    {"bus.dma_setup", "500ns", "assumption, no source gives it: about 16 LANai cycles at 33 MHz from the DMA_CTR write "
+                               "to the first burst", NULL},
+    {"bus.pio_read", "1us",
+     "assumption: a read of SRAM crosses the host bridge and PCI both ways and holds the bus meanwhile; seed 001 says "
+     "only that access to SRAM \"is relatively slow\"; decides the cost of polling SRAM (reproduce seed001: "
+     "notification's DMA-rate gain)", NULL},
+    {"bus.pio_write", "120ns", "assumption: a one-word posted write holds 33 MHz PCI about 4 cycles", NULL},
+    {"bus.pio_word", "30ns", "one PCI data phase at 33 MHz per further word of a burst (myrinet-facts 3.3)", NULL},
+    {"bus.pio_merge", "32B",
+     "Alpha 21164: non-cached stores merge in 32-byte write-buffer entries; a PCI dense-space write is a burst of "
+     "at most 8 longwords (21164PC Hardware Reference Manual 4.3.4; AlphaPC 164 CIA specification)", NULL},
+    {"bus.pio_posted", "6", "Alpha 21164: six write-buffer entries (21164PC Hardware Reference Manual 2.7.4); seed "
+                            "001: the 4100's gain \"is made in the areas where the processor writes across the PCI "
+                            "bus in a PIO fashion\"", NULL},
+    {"host.api_call", "300ns", "assumption: about 160 instructions at 533 MHz a call (seed 001 gives no figure)", NULL},
+    {"mcp.pio_bytes", "256B",
+     "assumption: seed 001 gives only \"a compile time constant\"; PIO still wins at 256 B and loses by 512 B with "
+     "bus.pio_* above (myri bench latency --set mcp.pio_bytes=0 or =1024)", NULL},
 };
 
 /* seed 002, Table 1: SPARC-2 with a 20 MHz SBus, 16-word bursts, the
@@ -28,6 +46,9 @@ static const myri_preset_value preset__sparc2[] = {
     {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4", NULL},
     {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s", NULL},
     {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts", NULL},
+    {"bus.pio_posted", "0", "assumption: no source gives the SPARC-2's store buffer; its CPU waits for every PIO "
+                            "word (the model before issue 20, whose figures docs/SYSTEM.md gives)", NULL},
+    {"bus.pio_merge", "4B", "assumption, as bus.pio_posted: no merging of PIO stores into SBus bursts", NULL},
     {"host.api_call", "3us", "assumption: a SPARC-2 (~28 MIPS) is ~10x slower than alpha-pci-1998's Alpha", NULL},
     {"bus.pio_read", "500ns",
      "assumption: ten 20 MHz SBus cycles for a single-word read of the board (translation, slave latency); "
@@ -54,6 +75,9 @@ static const myri_preset_value preset__seed004[] = {
      "seed 004 Table 2: HDMA 21 us per doorbell (fetching its 32-byte descriptor) and 68.3154 us per descriptor "
      "(fetching its 4 KB): setup + 32 B / rate = 21 us and setup + 4096 B / rate = 68.3154 us", NULL},
     {"bus.dma_rate", "85.891e6", "seed 004 Table 2, as bus.dma_setup: 4064 B / 47.3154 us", NULL},
+    {"bus.pio_posted", "0", "assumption: seed 004 gives no host; its CPU waits for every PIO word (the model "
+                            "before issue 20)", NULL},
+    {"bus.pio_merge", "4B", "assumption, as bus.pio_posted: no merging of PIO stores", NULL},
     {"lcp.db_cycles", "716", "seed 004 Table 2: LANai 22 us per doorbell = 726 cycles at 33 MHz, less the rule's "
                              "fixed 10", NULL},
     {"lcp.desc_cycles", "0", "seed 004 Table 2: LANai 0.12 us per descriptor = 4 cycles, about the rule's fixed 6",

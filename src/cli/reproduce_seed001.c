@@ -26,22 +26,25 @@ static const char r1__base[] = "job: system\n"
 
 /* The systems compared (seed 001: "the old Myrinet system which did not use
  * overlapped DMA on receives, the new Myrinet system which does"). */
-enum { R1_OLD, R1_POLLED, R1_NEW, R1_NEW_NOTIFY_OFF, R1_OLD_2X, R1_NEW_2X, R1_NVAR };
-static const char *const r1__var_name[R1_NVAR] = {"old", "polled", "new", "new-no-notify", "old-66MHz",
-                                                  "new-66MHz"};
+enum { R1_OLD, R1_POLLED, R1_NEW, R1_NEW_NOTIFY_OFF, R1_OLD_NO_PIO, R1_OLD_2X, R1_NEW_2X, R1_NVAR };
+static const char *const r1__var_name[R1_NVAR] = {"old", "polled", "new", "new-no-notify", "old-no-pio",
+                                                  "old-66MHz", "new-66MHz"};
 static const char *const r1__var_help[R1_NVAR] = {
     "interrupt-driven receive, no overlapped receive",
     "polled receive, no overlapped receive",
     "polled receive with the to-host DMA overlapped",
     "new, polling SRAM instead of DMA receive notification",
+    "old with every send by host DMA (mcp.pio_bytes=0; latency only)",
     "old on a LANai clocked twice as fast (stream only: the \"mystery\")",
     "new on a LANai clocked twice as fast (stream only)",
 };
-static const char *const r1__var_sets[R1_NVAR][4] = {
+#define R1_NSETS 5
+static const char *const r1__var_sets[R1_NVAR][R1_NSETS] = {
     {"mcp.recv_mode=interrupt", "mcp.ovl_recv=false", "mcp.dma_notify=true", "nic.clock=33e6"},
     {"mcp.recv_mode=polled", "mcp.ovl_recv=false", "mcp.dma_notify=true", "nic.clock=33e6"},
     {"mcp.recv_mode=polled", "mcp.ovl_recv=true", "mcp.dma_notify=true", "nic.clock=33e6"},
     {"mcp.recv_mode=polled", "mcp.ovl_recv=true", "mcp.dma_notify=false", "nic.clock=33e6"},
+    {"mcp.recv_mode=interrupt", "mcp.ovl_recv=false", "mcp.dma_notify=true", "nic.clock=33e6", "mcp.pio_bytes=0"},
     {"mcp.recv_mode=interrupt", "mcp.ovl_recv=false", "mcp.dma_notify=true", "nic.clock=66e6"},
     {"mcp.recv_mode=polled", "mcp.ovl_recv=true", "mcp.dma_notify=true", "nic.clock=66e6"},
 };
@@ -53,6 +56,7 @@ static const char *const r1__exp_name[R1_NEXP] = {"pingpong", "latency", "stream
 
 typedef struct r1__cell {
     bool ran;
+    double e2l_MBps; /* host 0's host -> SRAM DMA rate while busy (nic.hdma_e2l_MBps) */
     myri_bsys_point pt[R1_MAXPT];
     size_t n;
     uint64_t hash;
@@ -62,6 +66,7 @@ typedef struct r1__cell {
 typedef struct r1__all {
     r1__cell c[R1_NEXP][R1_NVAR];
     double crossover_bytes, small_cost_us, polled_minus_interrupt_us, notification_gain;
+    double notify_latency_us, notify_dma_gain, pio_win_us;
     double stream_old, stream_new, stream_old_2x, stream_new_2x;
     uint64_t hash;
 } r1__all;
@@ -69,7 +74,9 @@ typedef struct r1__all {
 /* Which variants each experiment runs. */
 static bool r1__runs(int e, int v)
 {
-    if (e == R1_STREAM) return true;
+    if (e == R1_STREAM) return v != R1_OLD_NO_PIO;
+    if (v == R1_NEW_NOTIFY_OFF) return e == R1_PINGPONG;
+    if (v == R1_OLD_NO_PIO) return e == R1_LATENCY;
     return v == R1_OLD || v == R1_POLLED || v == R1_NEW;
 }
 
@@ -77,7 +84,7 @@ static myri_status r1__run_one(int e, int v, bool have_seed, uint64_t seed, r1__
 {
     myri_node *root = NULL;
     myri_status st = myri_doc_parse("(seed001 system)", r1__base, strlen(r1__base), &root, err);
-    for (int k = 0; !st && k < 4; k++) st = myri_node_set(root, r1__var_sets[v][k], err);
+    for (int k = 0; !st && k < R1_NSETS && r1__var_sets[v][k]; k++) st = myri_node_set(root, r1__var_sets[v][k], err);
     myri_run_opts ro = {.have_seed = have_seed, .seed = seed};
     myri_system_result res;
     if (!st) st = myri_bsys_run(r1__exp_name[e], root, &ro, &res, err);
@@ -86,6 +93,7 @@ static myri_status r1__run_one(int e, int v, bool have_seed, uint64_t seed, r1__
     out->ran = true;
     out->n = myri_bsys_points(r1__exp_name[e], &res, out->pt, R1_MAXPT);
     out->hash = res.hash;
+    out->e2l_MBps = myri_system_figure_host(&res, 0, "nic.hdma_e2l_MBps");
     out->ok = res.all_done && res.worst_exit == 0;
     myri_system_result_free(&res);
     return MYRI_OK;
@@ -112,13 +120,112 @@ static void r1__claims(r1__all *a)
     a->notification_gain = sn->n && sf->n && sf->pt[0].bandwidth_MBps > 0
                                ? sn->pt[0].bandwidth_MBps / sf->pt[0].bandwidth_MBps - 1.0
                                : NAN;
+    const r1__cell *ld = &a->c[R1_LATENCY][R1_OLD_NO_PIO], *pf = &a->c[R1_PINGPONG][R1_NEW_NOTIFY_OFF];
+    a->notify_latency_us = pn->n && pf->n ? pn->pt[0].latency_us - pf->pt[0].latency_us : NAN;
+    a->notify_dma_gain = pf->e2l_MBps > 0 ? pn->e2l_MBps / pf->e2l_MBps - 1.0 : NAN;
+    /* PIO's gain at the largest size it sends (mcp.pio_bytes = 256 B in the preset) */
+    a->pio_win_us = NAN;
+    for (size_t i = 0; i < lo->n && i < ld->n; i++)
+        if (lo->pt[i].bytes == 256) a->pio_win_us = ld->pt[i].latency_us - lo->pt[i].latency_us;
     a->stream_old = a->c[R1_STREAM][R1_OLD].n ? a->c[R1_STREAM][R1_OLD].pt[0].bandwidth_MBps : NAN;
     a->stream_new = sn->n ? sn->pt[0].bandwidth_MBps : NAN;
     a->stream_old_2x = a->c[R1_STREAM][R1_OLD_2X].n ? a->c[R1_STREAM][R1_OLD_2X].pt[0].bandwidth_MBps : NAN;
     a->stream_new_2x = a->c[R1_STREAM][R1_NEW_2X].n ? a->c[R1_STREAM][R1_NEW_2X].pt[0].bandwidth_MBps : NAN;
 }
 
-static const char *r1__verdict(bool holds) { return holds ? "holds" : "DIFFERS"; }
+/* The link's bytes per second (seed 001: "160 MB/s in each direction") and
+ * the first chunk of an overlapped receive (mcp.ovl_recv_thr's default): the
+ * bound on the crossover in the note of that claim. */
+#define R1_LINK_Bps 160e6
+#define R1_OVL_THR 256.0
+
+/* The paper's claims, each with its value, ours, the tolerance stated here
+ * beforehand and its verdict (cli.h).  Notes are formatted into buf. */
+enum { R1_NCLAIMS = 6, R1_NOTE = 160 };
+static size_t r1__claims_of(const r1__all *a, myri_cli_claim *c, char (*note)[R1_NOTE])
+{
+    const r1__cell *po = &a->c[R1_PINGPONG][R1_OLD], *pn = &a->c[R1_PINGPONG][R1_NEW];
+    const r1__cell *pf = &a->c[R1_PINGPONG][R1_NEW_NOTIFY_OFF];
+    double d1k = NAN, d2k = NAN;
+    for (size_t i = 0; i < po->n && i < pn->n; i++) {
+        if (po->pt[i].bytes == 1024) d1k = pn->pt[i].latency_us - po->pt[i].latency_us;
+        if (po->pt[i].bytes == 2048) d2k = pn->pt[i].latency_us - po->pt[i].latency_us;
+    }
+    size_t n = 0;
+    snprintf(note[n], R1_NOTE, "old-no-pio - old at 256 B, the largest PIO size (mcp.pio_bytes; bus.pio_*)");
+    c[n] = (myri_cli_claim){.id = "pio_win", .text = "PIO send of small packets is \"a win overall\" (Send DMA): "
+                                                      "paper > 0",
+                            .unit = "us", .paper = 0, .ours = a->pio_win_us, .tol_abs = 0, .lo_only = true,
+                            .note = note[n]};
+    n++;
+    c[n] = (myri_cli_claim){.id = "polled_cost", .text = "changing to polled DMA adds approximately 5 us (Receive DMA): "
+                                                          "polled - old at 1 B",
+                            .unit = "us", .paper = 5, .ours = a->polled_minus_interrupt_us, .tol_abs = 1,
+                            .fitted = "MCP_SERVICE_CYCLES, 17 LANai cycles a polling visit (src/firmware/mcp_tables.c)"};
+    n++;
+    /* The overlap hides at most the receive of all but the first chunk: the
+     * link's byte time for each byte past mcp.ovl_recv_thr; so the small-size
+     * cost is repaid no earlier than thr + cost / byte time. */
+    double bound = R1_OVL_THR + a->small_cost_us * 1e-6 * R1_LINK_Bps;
+    snprintf(note[n], R1_NOTE, "new - old: %+.2f us at 1 B, %+.2f at 1 KiB, %+.2f at 2 KiB; the overlap hides <= 6.25 ns "
+                               "a byte past the first %d B, so no crossover below %.0f B", a->small_cost_us, d1k, d2k,
+             (int)R1_OVL_THR, bound);
+    c[n] = (myri_cli_claim){.id = "crossover", .text = "overlapped receive wins \"once we pass 800 bytes or so\" "
+                                                        "(Small Packet Latencies)",
+                            .unit = "B", .paper = 800, .ours = a->crossover_bytes, .tol_rel = 0.25, .note = note[n]};
+    n++;
+    snprintf(note[n], R1_NOTE, "new - new-no-notify at 4 B, ping-pong (\"a little\" read as 0 to 2 us); the count's DMA pays "
+                               "bus.dma_setup and MCP loop passes");
+    c[n] = (myri_cli_claim){.id = "notify_latency", .text = "DMA notification \"adds a little to the latency of each "
+                                                             "packet\"",
+                            .unit = "us", .paper = 1, .ours = a->notify_latency_us, .tol_abs = 1, .note = note[n]};
+    n++;
+    snprintf(note[n], R1_NOTE, "host->SRAM DMA rate, ping-pong: %.1f MB/s notified, %.1f polling SRAM; stream %+.1f %%", pn->e2l_MBps, pf->e2l_MBps,
+             100 * a->notification_gain);
+    c[n] = (myri_cli_claim){.id = "notify_dma_rate", .text = "notification \"can increase the DMA rate by 50 %\" "
+                                                              "where host polling of SRAM interferes",
+                            .unit = "%", .paper = 50, .ours = 100 * a->notify_dma_gain, .tol_abs = 15,
+                            .note = note[n]};
+    n++;
+    snprintf(note[n], R1_NOTE, "old %.2f, new %.2f MB/s; LANai at 66 MHz: old %.2f, new %.2f (MCP reaction time)", a->stream_old, a->stream_new, a->stream_old_2x,
+             a->stream_new_2x);
+    c[n] = (myri_cli_claim){.id = "mystery", .text = "the new system is slower when pipelining (Multiple 8K "
+                                                      "Packets): new - old, paper < 0",
+                            .unit = "MB/s", .paper = 0, .ours = a->stream_new - a->stream_old, .tol_abs = 0,
+                            .hi_only = true, .note = note[n]};
+    n++;
+    return n;
+}
+
+/* One claim (myri_cli_claim_print), its lines wrapped at a space to fit
+ * 100 columns, the rest indented under the line. */
+static void r1__claim_print(const myri_cli_claim *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) {
+        myri_cli_claim_print(stdout, c);
+        return;
+    }
+    myri_cli_claim_print(m, c);
+    fclose(m);
+    for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line), indent = 0, width = 100;
+        while (n > width) {
+            size_t cut = width;
+            while (cut > 8 && line[cut] != ' ') cut--;
+            printf("%*s%.*s\n", (int)indent, "", (int)cut, line);
+            line += cut + 1;
+            n -= cut + 1;
+            indent = 6;
+            width = 94;
+        }
+        printf("%*s%.*s\n", (int)indent, "", (int)n, line);
+    }
+    free(text);
+}
 
 static void r1__print_exp(const r1__all *a, int e)
 {
@@ -133,7 +240,7 @@ static void r1__print_exp(const r1__all *a, int e)
     }
     printf("\n%s (latency us / bandwidth MB/s)\n%-8s", r1__exp_name[e], "bytes");
     for (int v = 0; v < R1_NVAR; v++)
-        if (r1__runs(e, v)) printf(" %22s", r1__var_name[v]);
+        if (r1__runs(e, v)) printf(" %16s", r1__var_name[v]);
     printf("\n");
     const r1__cell *ref = &a->c[e][R1_OLD];
     for (size_t i = 0; i < ref->n; i++) {
@@ -141,7 +248,7 @@ static void r1__print_exp(const r1__all *a, int e)
         for (int v = 0; v < R1_NVAR; v++) {
             if (!r1__runs(e, v)) continue;
             const r1__cell *c = &a->c[e][v];
-            if (i < c->n) printf(" %10.2f / %9.2f", c->pt[i].latency_us, c->pt[i].bandwidth_MBps);
+            if (i < c->n) printf(" %8.2f/%7.2f", c->pt[i].latency_us, c->pt[i].bandwidth_MBps);
         }
         printf("\n");
     }
@@ -152,22 +259,11 @@ static void r1__print(const r1__all *a)
     printf("# myri reproduce seed001: seed 001's experiments on the alpha-pci-1998 system\n");
     for (int v = 0; v < R1_NVAR; v++) printf("#   %-14s %s\n", r1__var_name[v], r1__var_help[v]);
     for (int e = 0; e < R1_NEXP; e++) r1__print_exp(a, e);
-    printf("\nclaims of seed 001, checked on these runs\n");
-    bool c1 = a->small_cost_us > 0 && a->small_cost_us < 10 && a->crossover_bytes >= 256 && a->crossover_bytes <= 2048;
-    printf("  overlapped receive costs small packets a few us and wins above about 800 B: %s\n"
-           "    costs %.2f us at %ld B; new < old from %.0f B on (interpolated)\n",
-           r1__verdict(c1), a->small_cost_us, a->c[R1_LATENCY][R1_OLD].n ? a->c[R1_LATENCY][R1_OLD].pt[0].bytes : 0L,
-           a->crossover_bytes);
-    bool c2 = a->polled_minus_interrupt_us >= 2.5 && a->polled_minus_interrupt_us <= 7.5;
-    printf("  polled receive adds about 5 us: %s\n    %.2f us\n", r1__verdict(c2), a->polled_minus_interrupt_us);
-    bool c3 = a->notification_gain > 0;
-    printf("  DMA notification raises the DMA rate where host polling interferes (up to +50 %%): %s\n"
-           "    %+.1f %% on the stream\n", r1__verdict(c3), 100 * a->notification_gain);
-    printf("  the \"mystery\": the new system is slower when pipelining: %s\n"
-           "    old %.2f MB/s, new %.2f MB/s; on a LANai clocked twice as fast old %.2f, new %.2f:\n"
-           "    the gap (%.2f -> %.2f MB/s) is the MCP's reaction time (docs/SYSTEM.md)\n",
-           a->stream_new < a->stream_old ? "reproduced" : "NOT REPRODUCED", a->stream_old, a->stream_new,
-           a->stream_old_2x, a->stream_new_2x, a->stream_old - a->stream_new, a->stream_old_2x - a->stream_new_2x);
+    printf("\nclaims of seed 001 (paper, ours, difference, the tolerance stated beforehand, verdict)\n");
+    myri_cli_claim c[R1_NCLAIMS];
+    char note[R1_NCLAIMS][R1_NOTE];
+    size_t n = r1__claims_of(a, c, note);
+    for (size_t i = 0; i < n; i++) r1__claim_print(&c[i]);
     printf("hash 0x%016" PRIx64 "\n", a->hash);
 }
 
@@ -209,6 +305,16 @@ static void r1__json(const r1__all *a)
     myri_json_knum(j, "stream_new_MBps", a->stream_new);
     myri_json_knum(j, "stream_old_66MHz_MBps", a->stream_old_2x);
     myri_json_knum(j, "stream_new_66MHz_MBps", a->stream_new_2x);
+    myri_json_knum(j, "notify_latency_us", a->notify_latency_us);
+    myri_json_knum(j, "notify_dma_gain", a->notify_dma_gain);
+    myri_json_knum(j, "pio_win_us", a->pio_win_us);
+    myri_cli_claim c[R1_NCLAIMS];
+    char note[R1_NCLAIMS][R1_NOTE];
+    size_t n = r1__claims_of(a, c, note);
+    myri_json_key(j, "claims");
+    myri_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) myri_cli_claim_json(j, &c[i]);
+    myri_json_arr_end(j);
     myri_json_key(j, "hash");
     myri_json_hash(j, a->hash);
     myri_json_obj_end(j);

@@ -66,11 +66,20 @@ void myri_host_params_default(myri_host_params *p)
     (void)myri_params_load(&set, 1, NULL, NULL, &err);
 }
 
-enum { HOST__GUARD = 4096, HOST__MAX_REPORTS = 256, HOST__KEY = 65 };
+enum { HOST__GUARD = 4096, HOST__MAX_REPORTS = 256, HOST__KEY = 65, HOST__EV_LAND = 1 };
+
+/* A posted PIO write burst on its way: its bytes land in SRAM at at_ps. */
+typedef struct host__landing {
+    myri_time_ps at_ps;
+    uint32_t addr, n;
+    uint8_t data[MYRI_BUS_PIO_MERGE_MAX];
+} host__landing;
 
 typedef struct host__board {
     myri_lanai *l;
     myri_bus *bus;
+    host__landing *land;     /* ring of posted write bursts in bus order (they land in that order) */
+    size_t land_head, land_n, land_cap;
     uint8_t *mem;            /* HOST__GUARD + dma_bytes; bus address a is mem[a] */
     void *seg;               /* the shared segment, while it has users */
     size_t seg_bytes;
@@ -100,6 +109,8 @@ struct myri_program {
     void (*on_leave[MYRI_API0_MAX_UNITS])(void *, int);
     myri_hostif hi;
     uint64_t pio_reads;      /* this program's PIO reads (recv_wait tells a bus-free poll by it) */
+    myri_time_ps wb_end[MYRI_BUS_PIO_POSTED_MAX]; /* the CPU's write buffer: ends of bursts under way */
+    unsigned wb_head, wb_n;
     myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
     host__report *rep;
     size_t nrep;
@@ -147,13 +158,13 @@ static void host__sleep(myri_program *pr, myri_time_ps ps)
     host__cur = pr;
 }
 
-/* Books n bytes of PIO on the board's bus and waits until the access ends. */
-static void host__pio_book(myri_program *pr, host__board *b, myri_bus_user who, size_t n)
+/* Books a PIO read of n bytes on the board's bus (bus.pio_read a word) and
+ * waits until it ends. */
+static void host__pio_read_book(myri_program *pr, host__board *b, size_t n)
 {
     const myri_bus_params *bp = myri_bus_params_of(b->bus);
-    myri_time_ps word = who == MYRI_BUS_PIO_READ ? bp->pio_read_ps : bp->pio_write_ps;
-    myri_time_ps now = myri_sim_now(pr->h->sim), dur = word * (myri_time_ps)((n + 3) / 4);
-    myri_time_ps end = myri_bus_book(b->bus, who, now, dur, n) + dur;
+    myri_time_ps now = myri_sim_now(pr->h->sim), dur = bp->pio_read_ps * (myri_time_ps)((n + 3) / 4);
+    myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_READ, now, dur, n) + dur;
     pr->h->st.pio_ps += end - now;
     host__sleep(pr, end - now);
 }
@@ -164,25 +175,92 @@ static myri_status host__pio_read(void *h, int unit, uint32_t addr, void *dst, s
     host__board *b = host__board_of(pr, unit);
     if (!b) return MYRI_ENOTFOUND;
     if (!dst || n > UINT32_MAX || !myri_lanai_sram(b->l, addr, (uint32_t)n)) return MYRI_ERANGE;
-    host__pio_book(pr, b, MYRI_BUS_PIO_READ, n);
+    host__pio_read_book(pr, b, n);
     pr->pio_reads++;
     pr->h->st.pio_reads++;
     pr->h->st.pio_read_bytes += n;
     return myri_lanai_host_read(b->l, addr, dst, (uint32_t)n); /* the value at the end of the read */
 }
 
+/* Queues a posted burst to land in SRAM when the bus has carried it. */
+static myri_status host__land_push(myri_program *pr, int unit, myri_time_ps at_ps, uint32_t addr, const uint8_t *src,
+                                   uint32_t n)
+{
+    host__board *b = &pr->h->board[unit];
+    if (b->land_n == b->land_cap) {
+        size_t cap = b->land_cap ? 2 * b->land_cap : 8;
+        host__landing *q = malloc(cap * sizeof *q);
+        if (!q) return MYRI_ENOMEM;
+        for (size_t i = 0; i < b->land_n; i++) q[i] = b->land[(b->land_head + i) % b->land_cap];
+        free(b->land);
+        b->land = q;
+        b->land_head = 0;
+        b->land_cap = cap;
+    }
+    host__landing *e = &b->land[(b->land_head + b->land_n++) % b->land_cap];
+    *e = (host__landing){.at_ps = at_ps, .addr = addr, .n = n};
+    memcpy(e->data, src, n);
+    myri_event ev = {.target = pr->h->comp, .kind = HOST__EV_LAND, .arg32 = (uint32_t)unit};
+    return myri_sim_schedule(pr->h->sim, at_ps, &ev) ? MYRI_OK : MYRI_ENOMEM;
+}
+
+/* One posted burst: waits for a free write-buffer entry, books the bus, and
+ * queues the bytes to land at the burst's end. */
+static myri_status host__pio_post(myri_program *pr, int unit, uint32_t addr, const uint8_t *src, uint32_t n)
+{
+    host__board *b = &pr->h->board[unit];
+    unsigned posted = myri_bus_pio_posted(b->bus);
+    myri_time_ps now = myri_sim_now(pr->h->sim);
+    while (pr->wb_n > 0 && (pr->wb_end[pr->wb_head] <= now || pr->wb_n >= posted)) {
+        myri_time_ps end = pr->wb_end[pr->wb_head];
+        pr->wb_head = (pr->wb_head + 1) % MYRI_BUS_PIO_POSTED_MAX;
+        pr->wb_n--;
+        if (end > now) { /* the buffer is full: the store waits for its oldest entry */
+            pr->h->st.pio_ps += end - now;
+            host__sleep(pr, end - now);
+            now = end;
+        }
+    }
+    myri_time_ps dur = myri_bus_pio_write_ps(b->bus, n);
+    myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_WRITE, now, dur, n) + dur;
+    pr->wb_end[(pr->wb_head + pr->wb_n++) % MYRI_BUS_PIO_POSTED_MAX] = end;
+    return host__land_push(pr, unit, end, addr, src, n);
+}
+
+/* A PIO write: split into the aligned blocks the write buffer merges.  With
+ * bus.pio_posted 0 the CPU waits until the bus has carried every block and
+ * the bytes land then; else the blocks are posted (host__pio_post). */
 static myri_status host__pio_write(void *h, int unit, uint32_t addr, const void *src, size_t n)
 {
     myri_program *pr = h;
     host__board *b = host__board_of(pr, unit);
     if (!b) return MYRI_ENOTFOUND;
     if (!src || n > UINT32_MAX || !myri_lanai_sram(b->l, addr, (uint32_t)n)) return MYRI_ERANGE;
-    /* assumption: the bytes land when the bus has carried them, and the CPU
-     * waits for that (a write buffer of one access) */
-    host__pio_book(pr, b, MYRI_BUS_PIO_WRITE, n);
     pr->h->st.pio_writes++;
     pr->h->st.pio_write_bytes += n;
-    return myri_lanai_host_write(b->l, addr, src, (uint32_t)n);
+    uint32_t merge = myri_bus_pio_merge(b->bus);
+    if (myri_bus_pio_posted(b->bus) == 0) {
+        myri_time_ps dur = 0;
+        for (uint32_t a = addr, end = addr + (uint32_t)n; a < end;) {
+            uint32_t next = (a / merge + 1) * merge, k = (next < end ? next : end) - a;
+            dur += myri_bus_pio_write_ps(b->bus, k);
+            a += k;
+        }
+        myri_time_ps now = myri_sim_now(pr->h->sim);
+        myri_time_ps done = myri_bus_book(b->bus, MYRI_BUS_PIO_WRITE, now, dur, n) + dur;
+        pr->h->st.pio_ps += done - now;
+        host__sleep(pr, done - now);
+        return myri_lanai_host_write(b->l, addr, src, (uint32_t)n);
+    }
+    const uint8_t *p = src;
+    for (uint32_t a = addr, end = addr + (uint32_t)n; a < end;) {
+        uint32_t next = (a / merge + 1) * merge, k = (next < end ? next : end) - a;
+        myri_status st = host__pio_post(pr, unit, a, p, k);
+        if (st) return st;
+        a += k;
+        p += k;
+    }
+    return MYRI_OK;
 }
 
 static myri_status host__dma_region(void *h, int unit, uint8_t **base, uint64_t *bus_addr, uint64_t *bytes)
@@ -283,10 +361,20 @@ static myri_status host__comp_create(myri_component *self, const void *config)
     self->state = (void *)config;
     return MYRI_OK;
 }
+/* Posted PIO write bursts land in SRAM: every one of the board's queue whose
+ * time has come, in bus order. */
 static void host__comp_handle(myri_component *self, const myri_event *ev)
 {
-    (void)self;
-    (void)ev;
+    myri_host *h = self->state;
+    if (ev->kind != HOST__EV_LAND || ev->arg32 >= MYRI_API0_MAX_UNITS) return;
+    host__board *b = &h->board[ev->arg32];
+    myri_time_ps now = myri_sim_now(h->sim);
+    while (b->land_n && b->land[b->land_head].at_ps <= now) {
+        host__landing *e = &b->land[b->land_head];
+        b->land_head = (b->land_head + 1) % b->land_cap;
+        b->land_n--;
+        (void)myri_lanai_host_write(b->l, e->addr, e->data, e->n);
+    }
 }
 static void host__prog_free(myri_program *pr)
 {
@@ -308,6 +396,7 @@ static void host__comp_destroy(myri_component *self)
          * it is not touched; no event runs after this */
         free(h->board[u].mem);
         free(h->board[u].seg);
+        free(h->board[u].land);
     }
     free(h->prog);
     free(h->name);

@@ -3,8 +3,10 @@
  * programs (`int main(int argc, char **argv)`, include/myri/prog.h) run as
  * processes in simulated time.  See docs/HOST.md.
  *
- * Costs: every PIO access books the board's bus (bus.pio_read / pio_write
- * per 4-byte word) and the program waits for it; waiting on host memory
+ * Costs: every PIO read books the board's bus (bus.pio_read a 4-byte word)
+ * and the program waits for it; PIO writes are posted in merged bursts
+ * (bus.pio_merge, bus.pio_write + bus.pio_word) and the program waits only
+ * when bus.pio_posted of them are under way; waiting on host memory
  * (myri_prog_recv_wait, hostif wait_dma) books nothing and is fast-forwarded
  * to the next write of host memory by the NIC's host DMA; API calls and
  * program computation spend host CPU time (host.* parameters).

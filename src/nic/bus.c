@@ -25,9 +25,27 @@ const myri_param myri_bus_param_table[] = {
      "seeds; seed 001 only says that polling SRAM interferes with host DMA)",
      offsetof(myri_bus_params, pio_read_ps), NULL},
     {"pio_write", MYRI_P_TIME, "ns", "120ns", "0ns", "1ms",
-     "one 4-byte PIO write of SRAM; assumption: a posted write occupies PCI for about 4 cycles at 33 MHz "
-     "(address, data, turnaround: 4 x 30 ns), the CPU does not wait for it",
+     "bus time of a one-word posted PIO write of SRAM (address, one data phase, turnaround); assumption: "
+     "about 4 cycles of 33 MHz PCI (4 x 30 ns); the CPU waits for it only when its write buffer is full "
+     "(bus.pio_posted)",
      offsetof(myri_bus_params, pio_write_ps), NULL},
+    {"pio_word", MYRI_P_TIME, "ns", "30ns", "0ns", "1ms",
+     "bus time of each further 4-byte word of a merged PIO write burst: one PCI data phase, one clock at "
+     "33 MHz (32-bit/33 MHz PCI, myrinet-facts 3.3), so a 32-byte burst holds the bus 120 + 7 x 30 = 330 ns",
+     offsetof(myri_bus_params, pio_word_ps), NULL},
+    {"pio_merge", MYRI_P_SIZE, "B", "32B", "4B", "256B",
+     "bytes of consecutive PIO stores the host CPU's write buffer merges into one bus burst (an aligned block, "
+     "rounded down to whole words; 4B: no merging). Alpha 21164: non-cached writes merge in the write buffer's 32-byte entries and a PCI "
+     "dense-space write is at most a burst of 8 longwords = 32 bytes (Digital 21164PC Hardware Reference "
+     "Manual 4.3.4; AlphaPC 164 / 21171-CIA specification, \"PCI Dense Memory Space\")",
+     offsetof(myri_bus_params, pio_merge_bytes), NULL},
+    {"pio_posted", MYRI_P_UINT, NULL, "6", "0", "16",
+     "merged PIO writes the host CPU may have under way before a store waits (its write buffer entries); "
+     "0: the CPU waits for every write to land (no write buffer). Alpha 21164: six 32-byte write-buffer "
+     "entries (21164PC Hardware Reference Manual 2.7.4: the first entry and up to five more in processing); "
+     "the host bridge's own write buffers (four on the CIA) are not counted (assumption: the AlphaServer "
+     "1200's bridge behaves alike, conservatively)",
+     offsetof(myri_bus_params, pio_posted), NULL},
 };
 const size_t myri_bus_nparams = sizeof myri_bus_param_table / sizeof myri_bus_param_table[0];
 
@@ -72,6 +90,25 @@ myri_time_ps myri_bus_dma_ps(const myri_bus *b, uint64_t bytes)
     double ps = (double)bytes * 1e12 / b->p.dma_rate_Bps;
     myri_time_ps r = (myri_time_ps)ceil(ps - 1e-6);
     return r;
+}
+
+uint32_t myri_bus_pio_merge(const myri_bus *b)
+{
+    uint64_t m = b ? b->p.pio_merge_bytes & ~(uint64_t)3 : 4;
+    return m < 4 ? 4 : m > MYRI_BUS_PIO_MERGE_MAX ? MYRI_BUS_PIO_MERGE_MAX : (uint32_t)m;
+}
+
+uint32_t myri_bus_pio_posted(const myri_bus *b)
+{
+    uint64_t n = b ? b->p.pio_posted : 0;
+    return n > MYRI_BUS_PIO_POSTED_MAX ? MYRI_BUS_PIO_POSTED_MAX : (uint32_t)n;
+}
+
+myri_time_ps myri_bus_pio_write_ps(const myri_bus *b, uint32_t bytes)
+{
+    if (!b || bytes == 0) return 0;
+    myri_time_ps words = (bytes + 3) / 4;
+    return b->p.pio_write_ps + (words - 1) * b->p.pio_word_ps;
 }
 
 myri_time_ps myri_bus_free_at(const myri_bus *b) { return b ? b->free_at : 0; }

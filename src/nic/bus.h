@@ -3,8 +3,12 @@
  *
  * Two users share it: the NIC's host DMA (in bursts of bus.burst bytes at
  * bus.dma_rate, after bus.dma_setup per transfer) and the host CPU's PIO
- * reads and writes of the NIC's SRAM (bus.pio_read / bus.pio_write per 4-byte
- * word).  A DMA books one burst at a time, when the previous one ends, so a
+ * reads and writes of the NIC's SRAM: a read (bus.pio_read per 4-byte word)
+ * holds the bus for its round trip and the CPU waits; writes are posted: the
+ * CPU's write buffer merges consecutive stores into aligned blocks of
+ * bus.pio_merge bytes, each one burst of bus.pio_write + bus.pio_word per
+ * further word, and the CPU waits only when bus.pio_posted of them are under
+ * way (host.c books them and lands the bytes when the bus has carried them).  A DMA books one burst at a time, when the previous one ends, so a
  * PIO read asked for during a burst goes next and the DMA's following burst
  * waits for it: this is the interference seed 001 describes ("the host's
  * rapid polling of SRAM ... was interfering with DMA from the host to the
@@ -30,8 +34,13 @@ typedef struct myri_bus_params {
     uint64_t burst_bytes;       /* bus.burst: bytes per DMA burst (one booking) */
     myri_time_ps dma_setup_ps;  /* bus.dma_setup: from the DMA_CTR write to the first burst */
     myri_time_ps pio_read_ps;   /* bus.pio_read: one 4-byte PIO read, round trip (the CPU waits) */
-    myri_time_ps pio_write_ps;  /* bus.pio_write: one 4-byte PIO write */
+    myri_time_ps pio_write_ps;  /* bus.pio_write: a one-word PIO write burst */
+    myri_time_ps pio_word_ps;   /* bus.pio_word: each further word of a merged write burst */
+    uint64_t pio_merge_bytes;   /* bus.pio_merge: bytes merged into one write burst (0 or 4: none) */
+    uint64_t pio_posted;        /* bus.pio_posted: write bursts under way before the CPU waits (0: it waits for each) */
 } myri_bus_params;
+
+enum { MYRI_BUS_PIO_MERGE_MAX = 256, MYRI_BUS_PIO_POSTED_MAX = 16 };
 
 extern const myri_param myri_bus_param_table[];
 extern const size_t myri_bus_nparams;
@@ -65,6 +74,13 @@ myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, m
                            uint64_t bytes);
 /* Time to move n bytes at the DMA rate (rounded up to a whole ps). */
 myri_time_ps myri_bus_dma_ps(const myri_bus *b, uint64_t bytes);
+/* The bytes a PIO write burst merges (bus.pio_merge in whole words, 4 to 256). */
+uint32_t myri_bus_pio_merge(const myri_bus *b);
+/* The write bursts under way before the CPU waits (bus.pio_posted, at most 16). */
+uint32_t myri_bus_pio_posted(const myri_bus *b);
+/* Bus time of one PIO write burst of `bytes` (1 .. pio_merge): bus.pio_write
+ * for its first word, bus.pio_word for each further one. */
+myri_time_ps myri_bus_pio_write_ps(const myri_bus *b, uint32_t bytes);
 /* The time the bus is booked until. */
 myri_time_ps myri_bus_free_at(const myri_bus *b);
 myri_status myri_bus_get_stats(const myri_bus *b, myri_bus_stats *out);

@@ -32,6 +32,18 @@ want 0 "bench pingpong again" -- "$myri" bench pingpong --json
 check "same seed, same hash" test "$h1" = "$(grep -o '"hash":"0x[0-9a-f]*"' "$tmp/out")"
 want 0 "bench latency (polled receive)" -- "$myri" bench latency --set mcp.recv_mode=polled
 check "latency: 11 lines of points" test "$(grep -cE '^[0-9]+ +[0-9.]+ +[0-9.]+$' "$tmp/out")" -eq 11
+# Issue 20, part 2: latency does not fall with size (PIO up to mcp.pio_bytes is
+# faster than host DMA, as seed 001 says).  Tolerance, stated beforehand: a fall
+# of at most 0.05 us between sizes that cost the same (1-32 B): the phase of
+# the MCP's polling loop (about 1.7 us a pass) moves such points by tens of ns.
+mono() { awk -v col="$1" 'NF >= col && $1 ~ /^[0-9]+$/ { v = $col + 0; if (n++ && v < prev - 0.05) {
+  print "latency falls at " $1 " B: " prev " -> " v; bad = 1 } prev = v } END { exit bad || n < 5 }' "$tmp/out"; }
+want 0 "bench latency" -- "$myri" bench latency
+check "bench latency: does not fall with size" mono 2
+check "bench latency: PIO at 256 B below DMA at 512 B" awk '$1 == 256 { a = $2 } $1 == 512 { b = $2 } END { exit !(a < b) }' "$tmp/out"
+want 0 "bench latency, CPU waiting for each PIO word (bus.pio_posted=0, pio_merge=4B)" -- \
+  "$myri" bench latency --set bus.pio_posted=0 --set bus.pio_merge=4B
+check "  the issue's before: latency at 256 B above 512 B" awk '$1 == 256 { a = $2 } $1 == 512 { b = $2 } END { exit !(a > b) }' "$tmp/out"
 want 0 "bench stream from a FILE" -- "$myri" bench stream "$src/scenarios/pingpong.yaml" --json
 command -v python3 >/dev/null 2>&1 && check "stream: one point of 8 KiB" json "p=d['points']; assert len(p)==1 and p[0]['bytes']==8192 and p[0]['bandwidth_MBps']>10"
 want 2 "bench pingpong: --pending is the engine's" -- "$myri" bench pingpong --pending 3
@@ -42,15 +54,21 @@ want 2 "bench engine: still refuses --set" -- "$myri" bench engine --set a=1
 
 want 0 "reproduce seed001" -- "$myri" reproduce seed001 --figures "$tmp/fig"
 check "reproduce seed001: within 100 columns" test "$(awk 'length > 100' "$tmp/out" | wc -l)" -eq 0
-check "reproduce seed001: the claims hold" test "$(grep -c ': holds$' "$tmp/out")" -eq 3
-check "reproduce seed001: the mystery reproduced" grep -q 'slower when pipelining: reproduced' "$tmp/out"
+check "reproduce seed001: six claims with verdicts" test "$(grep -cE '^    paper .*tolerance .*: (holds|differs|calibrated|not modelled)' "$tmp/out")" -eq 6
+check "reproduce seed001: the 5 us of polled receive is calibrated" grep -q 'calibrated (fitted:' "$tmp/out"
+check "reproduce seed001: the crossover (paper 800 B) is judged" grep -qE 'paper 800 B, ours [0-9]+ B.*: (holds|differs)$' "$tmp/out"
+check "reproduce seed001: PIO is a win" grep -q 'paper 0 us, ours .*: holds$' "$tmp/out"
+awk '/^latency \(/ { on = 1; next } on && NF == 0 { on = 0 } on' "$tmp/out" >"$tmp/lat"
+cp "$tmp/lat" "$tmp/out"
+for col in 2 4 6 8; do check "reproduce seed001 latency table: column $col (latency) does not fall" mono "$col"; done
 for f in pingpong-latency pingpong-bandwidth latency-latency; do
   check "figure $f" grep -q '<svg' "$tmp/fig/seed001-$f.svg"
 done
 want 0 "reproduce seed001 --json" -- "$myri" reproduce seed001 --json
 if command -v python3 >/dev/null 2>&1; then
   check "JSON: the claims' figures" json "assert 256 <= d['crossover_bytes'] <= 2048 and 2.5 <= d['polled_minus_interrupt_us'] <= 7.5 and d['notification_gain'] > 0"
-  check "JSON: every variant's points" json "e=d['experiments']; assert set(e['pingpong'])=={'old','polled','new'} and len(e['stream'])==6"
+  check "JSON: every variant's points" json "e=d['experiments']; assert set(e['pingpong'])=={'old','polled','new','new-no-notify'} and set(e['latency'])=={'old','polled','new','old-no-pio'} and len(e['stream'])==6"
+  check "JSON: claims with verdicts" json "c=d['claims']; assert len(c)==6 and all(x['verdict'] in ('holds','differs','calibrated','not modelled') for x in c) and [x for x in c if x['id']=='polled_cost'][0]['verdict']=='calibrated'"
 fi
 want 2 "reproduce seed001 --precision" -- "$myri" reproduce seed001 --precision 0.1
 want 0 "default scenario with a VCD" -- "$myri" run --vcd "$tmp/run.vcd"

@@ -79,12 +79,30 @@ static void test_defaults(void **state)
     assert_int_equal(p.burst_bytes, 256);
     assert_int_equal(p.pio_read_ps, 1000000);
     assert_int_equal(p.pio_write_ps, 120000);
+    assert_int_equal(p.pio_word_ps, 30000);
+    assert_int_equal(p.pio_merge_bytes, 32);
+    assert_int_equal(p.pio_posted, 6);
     for (size_t i = 0; i < myri_bus_nparams; i++) {
         const char *h = myri_bus_param_table[i].help;
-        assert_true(strstr(h, "assumption") || strstr(h, "myrinet-facts") || strstr(h, "seed"));
+        assert_true(strstr(h, "assumption") || strstr(h, "myrinet-facts") || strstr(h, "seed") ||
+                    strstr(h, "Reference Manual"));
     }
     myri_bus *b = myri_bus_create(&p);
     assert_non_null(b);
+    /* a merged burst: the first word at pio_write, each further one at pio_word */
+    assert_int_equal(myri_bus_pio_merge(b), 32);
+    assert_int_equal(myri_bus_pio_posted(b), 6);
+    assert_int_equal(myri_bus_pio_write_ps(b, 4), 120000);
+    assert_int_equal(myri_bus_pio_write_ps(b, 32), 120000 + 7 * 30000);
+    assert_int_equal(myri_bus_pio_write_ps(b, 5), 150000); /* a partial word is a whole data phase */
+    assert_int_equal(myri_bus_pio_write_ps(b, 0), 0);
+    myri_bus_destroy(b);
+    /* zero (a test's bare struct): no merging, no posting -- the CPU waits for each word */
+    p.pio_merge_bytes = 0;
+    p.pio_posted = 0;
+    b = myri_bus_create(&p);
+    assert_int_equal(myri_bus_pio_merge(b), 4);
+    assert_int_equal(myri_bus_pio_posted(b), 0);
     myri_bus_destroy(b);
 }
 

@@ -330,6 +330,64 @@ static void test_pio_costs(void **state)
     rig_free(r);
 }
 
+/* Posted, merged PIO writes (bus.pio_posted 6, bus.pio_merge 32 B, HOST.md):
+ * 256 aligned bytes are 8 bursts of 330 ns; the CPU posts 6 and waits only
+ * for the first two to end; the bytes land as each burst ends. */
+enum { PW_ADDR = 0x80000 };
+static int prog_posted(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    myri_hostif *hi = myri_hostif_current();
+    uint8_t buf[256];
+    for (int i = 0; i < 256; i++) buf[i] = (uint8_t)(i + 1);
+    uint64_t t0 = myri_prog_now_ps();
+    if (hi->ops->pio_write(hi->h, 0, PW_ADDR, buf, sizeof buf) != MYRI_OK) return 3;
+    myri_prog_report("post_ps", (double)(myri_prog_now_ps() - t0));
+    return 0;
+}
+
+static void test_posted_writes(void **state)
+{
+    (void)state;
+    rig *r = rig_new(1, 0, false);
+    myri_bus_destroy(r->bus[0]);
+    myri_bus_params bp = {.dma_rate_Bps = 120e6, .burst_bytes = 256, .dma_setup_ps = 500000, .pio_read_ps = 1000000,
+                          .pio_write_ps = 120000, .pio_word_ps = 30000, .pio_merge_bytes = 32, .pio_posted = 6};
+    r->bus[0] = myri_bus_create(&bp);
+    /* a fresh simulation, NIC and host on the posting bus */
+    myri_lanai_destroy(r->l[0]);
+    myri_sim_destroy(r->sim);
+    r->sim = myri_sim_create(7);
+    myri_lanai_params np = {.sram_bytes = 1 << 20, .clock_hz = 33e6, .rtc_tick_ps = 500000, .type_bytes = 4};
+    assert_int_equal(myri_lanai_create(r->sim, "nic0", &np, r->bus[0], NULL, &r->l[0]), MYRI_OK);
+    myri_host_params hp;
+    myri_host_params_default(&hp);
+    hp.dma_bytes = 1 << 20;
+    assert_int_equal(myri_host_create(r->sim, "host0", 0, &hp, NULL, &r->h[0]), MYRI_OK);
+    assert_int_equal(myri_host_add_board(r->h[0], 0, r->l[0], r->bus[0]), MYRI_OK);
+    myri_program *p;
+    assert_int_equal(myri_host_run(r->h[0], "posted", prog_posted, 0, NULL, 0, &p), MYRI_OK);
+    const uint8_t *sram = myri_lanai_sram(r->l[0], PW_ADDR, 256);
+    myri_sim_run(r->sim, 330000 - 1, 0);
+    assert_int_equal(sram[0], 0); /* the first burst is still on the bus */
+    myri_sim_run(r->sim, 330000, 0);
+    assert_int_equal(sram[31], 32);
+    assert_int_equal(sram[32], 0);
+    myri_sim_run(r->sim, 8 * 330000 - 1, 0);
+    assert_int_equal(sram[224], 0);
+    myri_sim_run(r->sim, 8 * 330000, 0);
+    assert_int_equal(sram[224], 225);
+    assert_int_equal(sram[254], 255);
+    assert_true(myri_program_done(p));
+    assert_true(rep(p, "post_ps") == 2 * 330000); /* waited for two entries of the write buffer */
+    myri_bus_stats bs;
+    assert_int_equal(myri_bus_get_stats(r->bus[0], &bs), MYRI_OK);
+    assert_int_equal(bs.bookings[MYRI_BUS_PIO_WRITE], 8);
+    assert_int_equal(bs.busy_ps[MYRI_BUS_PIO_WRITE], 8 * 330000);
+    rig_free(r);
+}
+
 /* Two programs on one host: the first loads and initialises, the second
  * attaches; they talk through the board (self loop) on two channels. */
 static int prog_share_a(int argc, char **argv)
@@ -577,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_pingpong),
         cmocka_unit_test(test_latency_stream_traffic),
         cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_posted_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

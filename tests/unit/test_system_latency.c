@@ -48,7 +48,9 @@
 #define P_PROP_C 0.6                /* link.prop_speed */
 #define P_SW_LAT_PS 550000u         /* switch.latency */
 #define P_API_PS 300000u            /* host.api_call */
-#define P_PIOW_PS 120000u           /* bus.pio_write per word */
+#define P_PIOW_PS 120000u           /* bus.pio_write per word (bus.pio_posted 0, pio_merge 4B: the CPU
+                                       waits for every word, HOST.md "PIO writes"; the posted, merged
+                                       writes of the default are tested in test_host and system_cli) */
 #define P_PIOR_PS 1000000u          /* bus.pio_read per word */
 #define P_SETUP_PS 500000u          /* bus.dma_setup */
 #define P_BURST 256u                /* bus.burst, bytes */
@@ -883,7 +885,8 @@ static ps_t model_rtt(const rcfg *c, vtl tl[2])
              "link: {rate: %.0fb/s, length: %gm, prop_speed: %g, slack: {size: 1024B, stop: 900B, go: 800B}}\n"
              "switch: {latency: %uns}\n"
              "nic: {clock: %g}\n"
-             "bus: {dma_rate: %g, burst: %uB, dma_setup: %uns, pio_read: %uns, pio_write: %uns}\n"
+             "bus: {dma_rate: %g, burst: %uB, dma_setup: %uns, pio_read: %uns, pio_write: %uns, pio_posted: 0, "
+             "pio_merge: 4B}\n"
              "host: {api_call: %uns}\n"
              "mcp: {recv_mode: %s, dma_notify: %s, ovl_send: %s, route_send: %s, pio_bytes: %uB, "
              "ovl_send_thr: %uB, follow: %uns}\n"
