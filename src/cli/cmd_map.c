@@ -91,10 +91,9 @@ static double map__timeout_ms(const map__out *o)
 static void map__paper_text(const map__out *o, FILE *f)
 {
     const myri_sysmap_paper *p = myri_sysmap_mainwaring;
-    fprintf(f, "         %" PRIu64 " of the mapper's probe batches waited out map.probe_timeout = %.0f us: %.3f ms of "
-               "the %.3f ms\n", o->s.mapper_timeouts, (double)o->s.probe_timeout_ps / 1e6, map__timeout_ms(o),
-            (double)o->s.map_time_ps / 1e9);
-    fprintf(f, "paper    Mainwaring et al. 1997 measured %.0f ms (%u hosts, %u switches, %u links) and %.0f ms "
+    fprintf(f, "         %" PRIu64 " probe batches of the mapper waited out map.probe_timeout (%.0f us): %.3f ms "
+               "of it\n", o->s.mapper_timeouts, (double)o->s.probe_timeout_ps / 1e6, map__timeout_ms(o));
+    fprintf(f, "paper    Mainwaring et al. 1997: %.0f ms (%u hosts, %u switches, %u links), %.0f ms "
                "(%u, %u, %u)\n", p[0].ms, p[0].hosts, p[0].switches, p[0].links, p[1].ms, p[1].hosts, p[1].switches,
             p[1].links);
     int k = map__paper_size(o->m);
