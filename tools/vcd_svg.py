@@ -7,6 +7,9 @@ usage: vcd_svg.py FILE.vcd OUT.svg [--from US] [--to US] [--nics h0,h1]
 
 host_dma bars are coloured by direction (from host / to host); firmware
 machine lanes (fw_NAME in --signals) show the state index in each bar.
+Register lanes (ear, lar, dma_ctr, smp, sml, smlt, rmp, rml, isr in
+--signals) are drawn as a bus: one box per value held, its value in hex
+where the box is wide enough (every value in the box's tooltip).
 Reads only the VCD written by Myri (src/app/system_vcd.c): scalar and vector
 value changes, one scope per NIC.  Exit 2 on bad input, naming the problem.
 """
@@ -15,6 +18,7 @@ import sys
 COLOURS = {"host_dma": {1: "#d95f02", 2: "#1b9e77"}, "send_dma": {1: "#7570b3"},
            "recv_dma": {1: "#e7298a"}, "cpu": {1: "#66a61e", 2: "#e6ab02"}}
 NAMES = {"host_dma": {1: "to host", 2: "from host"}, "cpu": {1: "user", 2: "system"}}
+REGISTERS = {"ear", "lar", "dma_ctr", "smp", "sml", "smlt", "rmp", "rml", "isr"}
 
 
 def fail(msg):
@@ -60,6 +64,22 @@ def parse(path):
     return changes, t
 
 
+def register_lane(ch, t0, t1, x, y, lane_h, name):
+    """A register as a bus lane: a box per value held over [ta, tb)."""
+    out = []
+    for (ta, v), (tb, _) in zip(ch, ch[1:]):
+        if tb <= t0 or ta >= t1 or tb <= ta:
+            continue
+        xa, xb = x(ta), x(tb)
+        out.append('<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="#f4f4f4" stroke="#555" '
+                   'stroke-width="0.5"><title>%s 0x%x from %.3f us</title></rect>'
+                   % (xa, y + 3, max(xb - xa, 0.5), lane_h - 7, name, v, ta / 1e6))
+        text = "%x" % v
+        if xb - xa > 6 * len(text) + 4:
+            out.append('<text x="%.2f" y="%d" font-size="9">%s</text>' % (xa + 2, y + 14, text))
+    return out
+
+
 def main(argv):
     if len(argv) < 3:
         fail("usage: vcd_svg.py FILE.vcd OUT.svg [--from US] [--to US] [--nics h0,h1] [--signals ...]")
@@ -98,6 +118,9 @@ def main(argv):
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ccc"/>' % (left, y + lane_h - 2, left + width,
                                                                                y + lane_h - 2))
         ch = changes[(nic, s)] + [(t_end, 0)]
+        if s in REGISTERS:
+            out.extend(register_lane(ch, t0, t1, x, y, lane_h, s))
+            continue
         for (ta, v), (tb, _) in zip(ch, ch[1:]):
             if v == 0 or tb <= t0 or ta >= t1 or tb <= ta:
                 continue
@@ -110,7 +133,8 @@ def main(argv):
     for k in range(6):
         t = t0 + (t1 - t0) * k / 5
         out.append('<text x="%.1f" y="%d" text-anchor="middle">%.0f us</text>' % (x(t), height - 15, t / 1e6))
-    legend = "host_dma: orange = to host, green = from host; send_dma purple; recv_dma pink; cpu: green user"
+    legend = ("host_dma: orange = to host, green = from host; send_dma purple; recv_dma pink; cpu: green user; "
+              "registers: hex value held")
     out.append('<text x="%d" y="%d" font-size="9">%s</text>' % (left, height - 2, legend))
     out.append("</svg>")
     try:

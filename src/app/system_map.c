@@ -27,8 +27,10 @@ const myri_param myri_sysmap_params[] = {
      OFF(mapper), NULL},
     {"probe_timeout", MYRI_P_TIME, "us", "50us", "1us", "10ms",
      "a batch of probes is answered within this, or what did not answer is taken as absent (a verification probe is "
-     "tried three times); assumption: many times a probe's unloaded round trip over a few switches (about 3 us), "
-     "since a loaded NIC answers only after the packets before the scout in its rx pool",
+     "tried three times); assumption (no source gives the mapper's time-out): many times a probe's unloaded round "
+     "trip over a few switches (about 3 us), since a loaded NIC answers only after the packets before the scout in "
+     "its rx pool; most batches wait it out (an empty port never answers), so mapping time grows with it "
+     "(docs/MAPPING.md)",
      OFF(probe_timeout_ps), NULL},
     {"verify_period", MYRI_P_TIME, "us", "100us", "1us", "10s",
      "the mapper verifies every link of its map this often (seed 002: continuous monitoring); assumption",
@@ -101,6 +103,8 @@ struct myri_sysmap {
     myri_time_ps explore_ps, mapped_ps, map_time_ps;
     myri_time_ps *last_explore;    /* per host: when it last began exploring */
 };
+
+const myri_sysmap_paper myri_sysmap_mainwaring[2] = {{36, 13, 64, 248.0}, {100, 40, 193, 981.0}};
 
 uint64_t myri_sysmap_id(uint32_t h) { return UINT64_C(0x0060dd000000) | (uint64_t)(h + 1); }
 
@@ -323,6 +327,9 @@ void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint
     out->mapped_ps = m->mapped_ps;
     out->map_time_ps = m->map_time_ps;
     out->maps_complete = m->maps_complete;
+    out->probe_timeout_ps = m->cfg.probe_timeout_ps;
+    if (out->mapper >= 0 && (uint32_t)out->mapper < n)
+        out->mapper_timeouts = myri_fw_counter(fw[out->mapper], MYRI_MCPM_C_TIMEOUTS);
     for (uint32_t i = 0; i < n; i++)
         out->packets += myri_fw_counter(fw[i], MYRI_MCPM_C_SCOUTS) + myri_fw_counter(fw[i], MYRI_MCPM_C_REPLIES) +
                         myri_fw_counter(fw[i], MYRI_MCPM_C_MAPS_SENT);
@@ -361,8 +368,10 @@ void myri_sysmap_text(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n,
     if (!m) return;
     myri_sysmap_summary s;
     myri_sysmap_get_summary(m, fw, n, &s);
-    fprintf(o, "mapping  mapper %s, %u complete maps, %llu mapping packets sent\n",
-            s.mapper >= 0 ? sm__name(m, (uint32_t)s.mapper) : "(none)", s.maps_complete, (unsigned long long)s.packets);
+    fprintf(o, "mapping  mapper %s, %u complete maps, %llu mapping packets sent; the mapper's probe batches "
+               "that waited out map.probe_timeout (%.0f us, an assumption): %llu\n",
+            s.mapper >= 0 ? sm__name(m, (uint32_t)s.mapper) : "(none)", s.maps_complete, (unsigned long long)s.packets,
+            (double)s.probe_timeout_ps / 1e6, (unsigned long long)s.mapper_timeouts);
     char buf[160];
     for (uint32_t k = 0; k < m->nnotes; k++) {
         const sm_note *e = &m->notes[k];
@@ -384,6 +393,8 @@ void myri_sysmap_json(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n,
     myri_json_kuint(j, "maps_complete", s.maps_complete);
     myri_json_kuint(j, "packets", s.packets);
     myri_json_knum(j, "first_map_us", (double)s.mapped_ps / 1e6);
+    myri_json_knum(j, "probe_timeout_us", (double)s.probe_timeout_ps / 1e6);
+    myri_json_kuint(j, "mapper_probe_timeouts", s.mapper_timeouts);
     myri_json_key(j, "events");
     myri_json_arr_begin(j);
     char buf[160];

@@ -62,7 +62,17 @@ typedef struct myri_sysmap_summary {
     myri_time_ps map_time_ps;      /* from its mapper's start of exploration to then */
     uint64_t packets;              /* mapping packets sent (probes, replies, maps) */
     uint32_t maps_complete;        /* maps installed on all their hosts */
+    uint64_t mapper_timeouts;      /* the mapper's probe batches that ended by map.probe_timeout */
+    myri_time_ps probe_timeout_ps; /* map.probe_timeout (an assumption, docs/MAPPING.md) */
 } myri_sysmap_summary;
+
+/* Mainwaring et al., "System Area Network Mapping" (SPAA 1997, myrinet-facts
+ * section 2): their mapper on a NOW of UltraSPARCs, measured. */
+typedef struct myri_sysmap_paper {
+    uint32_t hosts, switches, links;
+    double ms;
+} myri_sysmap_paper;
+extern const myri_sysmap_paper myri_sysmap_mainwaring[2];
 void myri_sysmap_get_summary(const myri_sysmap *m, myri_fw_inst *const *fw, uint32_t n, myri_sysmap_summary *out);
 /* The last complete map (the mapper's), or NULL. */
 const struct myri_map *myri_sysmap_map(const myri_sysmap *m);

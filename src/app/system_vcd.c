@@ -6,7 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VCD_SIG_HDMA = 0, VCD_SIG_SDMA, VCD_SIG_RDMA, VCD_SIG_CPU, VCD_SIG_ISR, VCD_NFIXED };
+enum {
+    VCD_SIG_HDMA = 0, VCD_SIG_SDMA, VCD_SIG_RDMA, VCD_SIG_CPU, VCD_SIG_ISR,
+    VCD_SIG_EAR, VCD_SIG_LAR, VCD_SIG_DMA_CTR, VCD_SIG_SMP, VCD_SIG_SML, VCD_SIG_SMLT, VCD_SIG_RMP, VCD_SIG_RML,
+    VCD_NFIXED
+};
+
+/* The fixed signals: name and width. */
+static const struct {
+    const char *name;
+    unsigned width;
+} vcd__fixed[VCD_NFIXED] = {
+    {"host_dma", 2}, {"send_dma", 1}, {"recv_dma", 1}, {"cpu", 2}, {"isr", 32},
+    {"ear", 32}, {"lar", 32}, {"dma_ctr", 32}, {"smp", 32}, {"sml", 32}, {"smlt", 32}, {"rmp", 32}, {"rml", 32},
+};
+
+/* The register lane of a DMA register offset (lanai_regs.h), -1 if none. */
+static int vcd__reg_sig(uint32_t reg)
+{
+    switch (reg) {
+    case MYRI_LANAI_EAR: return VCD_SIG_EAR;
+    case MYRI_LANAI_LAR: return VCD_SIG_LAR;
+    case MYRI_LANAI_DMA_CTR: return VCD_SIG_DMA_CTR;
+    case MYRI_LANAI_SMP: return VCD_SIG_SMP;
+    case MYRI_LANAI_SML: return VCD_SIG_SML;
+    case MYRI_LANAI_SMLT: return VCD_SIG_SMLT;
+    case MYRI_LANAI_RMP: return VCD_SIG_RMP;
+    case MYRI_LANAI_RML: return VCD_SIG_RML;
+    default: return -1;
+    }
+}
 
 typedef struct vcd__sig {
     char id[8];          /* the VCD identifier code */
@@ -16,6 +45,8 @@ typedef struct vcd__sig {
 
 typedef struct vcd__nic {
     struct myri_vcd *v;
+    myri_lanai *l;
+    uint32_t index;      /* in myri_vcd.nic */
     char name[64];
     const char *const *machines;
     size_t nmachines;
@@ -24,7 +55,9 @@ typedef struct vcd__nic {
 
 /* A value change waiting to be written: records can arrive out of time order
  * (the receive DMA's start is known only when its window ends), so they wait
- * in a buffer sorted by (time, arrival) until nothing earlier can arrive. */
+ * in a buffer sorted by (time, arrival) until nothing earlier can arrive:
+ * until the earliest start a receive interval still to be told can have
+ * (myri_lanai_rx_pending_ps of every NIC). */
 typedef struct vcd__rec {
     myri_time_ps t;
     uint64_t seq;
@@ -35,9 +68,9 @@ struct myri_vcd {
     vcd__rec *buf;
     size_t nbuf, capbuf;
     uint64_t seq;
-    myri_time_ps lag;    /* the largest (now - t) seen: records older than now - lag are final */
+    size_t next_flush;   /* try to write out the buffer when it holds this many */
     FILE *f;
-    vcd__nic *nic;
+    vcd__nic **nic;      /* each allocated alone: the LANai's trace keeps its address */
     size_t nnic, capnic;
     unsigned next_id;
     bool begun, failed;
@@ -110,7 +143,7 @@ static void vcd__flush(myri_vcd *v, myri_time_ps upto)
     size_t k = 0;
     for (; k < v->nbuf && v->buf[k].t < upto; k++) {
         const vcd__rec *r = &v->buf[k];
-        vcd__sig *s = &v->nic[r->nic].sig[r->sig];
+        vcd__sig *s = &v->nic[r->nic]->sig[r->sig];
         if (s->value == r->value) continue;
         s->value = r->value;
         vcd__stamp(v, r->t);
@@ -118,6 +151,19 @@ static void vcd__flush(myri_vcd *v, myri_time_ps upto)
     }
     if (k) memmove(v->buf, v->buf + k, (v->nbuf - k) * sizeof *v->buf);
     v->nbuf -= k;
+}
+
+/* Writes out what no later record can precede: everything before the
+ * earliest pending receive start of any NIC, and before now. */
+static void vcd__flush_final(myri_vcd *v, myri_time_ps now)
+{
+    myri_time_ps h = now;
+    for (size_t i = 0; i < v->nnic; i++) {
+        myri_time_ps p = myri_lanai_rx_pending_ps(v->nic[i]->l);
+        if (p < h) h = p;
+    }
+    vcd__flush(v, h);
+    v->next_flush = v->nbuf > 128 ? 2 * v->nbuf : 256;
 }
 
 static void vcd__set(vcd__nic *n, size_t k, uint32_t value, myri_time_ps t, myri_time_ps now)
@@ -144,9 +190,8 @@ static void vcd__set(vcd__nic *n, size_t k, uint32_t value, myri_time_ps t, myri
         v->buf[i] = v->buf[i - 1];
         i--;
     }
-    v->buf[i] = (vcd__rec){t, v->seq++, (uint32_t)(n - v->nic), (uint32_t)k, value};
-    if (now > t && now - t > v->lag) v->lag = now - t;
-    if (now > v->lag) vcd__flush(v, now - v->lag);
+    v->buf[i] = (vcd__rec){t, v->seq++, n->index, (uint32_t)k, value};
+    if (v->nbuf >= v->next_flush) vcd__flush_final(v, now);
 }
 
 static void vcd__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b)
@@ -162,6 +207,11 @@ static void vcd__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lana
     case MYRI_LANAI_EV_FW:
         if (a < n->nmachines) vcd__set(n, VCD_NFIXED + a, b, t, now);
         break;
+    case MYRI_LANAI_EV_DMAREG: {
+        int k = vcd__reg_sig(a);
+        if (k >= 0) vcd__set(n, (size_t)k, b, t, now);
+        break;
+    }
     default: break;
     }
 }
@@ -184,30 +234,35 @@ myri_status myri_vcd_add_nic(myri_vcd *v, myri_lanai *l, const char *name, const
     if (!v || !l || v->begun || (nmachines && !machines)) return v && v->begun ? MYRI_ESTATE : MYRI_EINVAL;
     if (v->nnic == v->capnic) {
         size_t cap = v->capnic ? 2 * v->capnic : 8;
-        vcd__nic *p = realloc(v->nic, cap * sizeof *p);
+        vcd__nic **p = realloc(v->nic, cap * sizeof *p);
         if (!p) return MYRI_ENOMEM;
         v->nic = p;
         v->capnic = cap;
     }
-    vcd__nic *n = &v->nic[v->nnic];
-    memset(n, 0, sizeof *n);
+    vcd__nic *n = calloc(1, sizeof *n);
+    if (!n) return MYRI_ENOMEM;
     n->sig = calloc(VCD_NFIXED + nmachines, sizeof *n->sig);
-    if (!n->sig) return MYRI_ENOMEM;
+    if (!n->sig) {
+        free(n);
+        return MYRI_ENOMEM;
+    }
     n->v = v;
+    n->index = (uint32_t)v->nnic;
+    n->l = l;
     vcd__scope_name(name, n->name, sizeof n->name);
     n->machines = machines;
     n->nmachines = nmachines;
-    static const unsigned width[VCD_NFIXED] = {2, 1, 1, 2, 32};
     for (size_t k = 0; k < VCD_NFIXED + nmachines; k++) {
-        n->sig[k].width = k < VCD_NFIXED ? width[k] : 8;
+        n->sig[k].width = k < VCD_NFIXED ? vcd__fixed[k].width : 8;
         vcd__id(v->next_id++, n->sig[k].id);
     }
     myri_status st = myri_lanai_add_trace(l, vcd__trace, n);
     if (st) {
         free(n->sig);
+        free(n);
         return st;
     }
-    v->nnic++;
+    v->nic[v->nnic++] = n;
     return MYRI_OK;
 }
 
@@ -215,16 +270,18 @@ myri_status myri_vcd_begin(myri_vcd *v)
 {
     if (!v) return MYRI_EINVAL;
     if (v->begun) return MYRI_ESTATE;
-    static const char *const fixed[VCD_NFIXED] = {"host_dma", "send_dma", "recv_dma", "cpu", "isr"};
     FILE *f = v->f;
     fprintf(f, "$comment Myri NIC timeline: host_dma 0 idle 1 to host 2 from host; cpu 0 idle 1 user 2 system; "
+               "ear lar dma_ctr smp sml smlt rmp rml: the LANai's DMA registers (written values; EAR, LAR, "
+               "DMA_CTR at each host-DMA burst; RMP when read and at each window's end); "
                "firmware machines by state index $end\n$timescale 1ps $end\n$scope module myri $end\n");
+    v->next_flush = 256;
     for (size_t i = 0; i < v->nnic; i++) {
-        const vcd__nic *n = &v->nic[i];
+        const vcd__nic *n = v->nic[i];
         fprintf(f, "$scope module %s $end\n", n->name);
         for (size_t k = 0; k < VCD_NFIXED + n->nmachines; k++) {
             char nm[64];
-            vcd__scope_name(k < VCD_NFIXED ? fixed[k] : n->machines[k - VCD_NFIXED], nm, sizeof nm);
+            vcd__scope_name(k < VCD_NFIXED ? vcd__fixed[k].name : n->machines[k - VCD_NFIXED], nm, sizeof nm);
             fprintf(f, "$var wire %u %s %s%s $end\n", n->sig[k].width, n->sig[k].id, k < VCD_NFIXED ? "" : "fw_", nm);
         }
         fprintf(f, "$upscope $end\n");
@@ -234,7 +291,7 @@ myri_status myri_vcd_begin(myri_vcd *v)
     vcd__stamp(v, 0);
     fprintf(f, "$dumpvars\n");
     for (size_t i = 0; i < v->nnic; i++)
-        for (size_t k = 0; k < VCD_NFIXED + v->nic[i].nmachines; k++) vcd__put(v, &v->nic[i].sig[k]);
+        for (size_t k = 0; k < VCD_NFIXED + v->nic[i]->nmachines; k++) vcd__put(v, &v->nic[i]->sig[k]);
     if (fprintf(f, "$end\n") < 0) v->failed = true;
     return MYRI_OK;
 }
@@ -248,7 +305,10 @@ myri_status myri_vcd_close(myri_vcd *v, myri_time_ps end_ps, myri_error *err)
     }
     bool failed = v->failed || ferror(v->f);
     if (fclose(v->f) != 0) failed = true;
-    for (size_t i = 0; i < v->nnic; i++) free(v->nic[i].sig);
+    for (size_t i = 0; i < v->nnic; i++) {
+        free(v->nic[i]->sig);
+        free(v->nic[i]);
+    }
     free(v->nic);
     free(v->buf);
     free(v);

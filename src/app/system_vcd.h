@@ -1,8 +1,13 @@
 /* system_vcd.h -- a timeline of each NIC as a Value Change Dump (IEEE 1364
  * VCD, readable in GTKWave): per NIC the host DMA (0 idle, 1 to host, 2 from
  * host), the send DMA and the receive DMA (busy bits), the CPU (0 idle,
- * 1 user context, 2 system context), the ISR, and the state of each firmware
+ * 1 user context, 2 system context), the ISR, the DMA registers (EAR, LAR,
+ * DMA_CTR, SMP, SML, SMLT, RMP, RML: 32-bit vectors, see
+ * MYRI_LANAI_EV_DMAREG for when they change), and the state of each firmware
  * state machine.  Fed by the LANai's trace observers (src/nic/lanai.h).
+ * The receive DMA is busy from its packet's first byte (or its window's arm,
+ * if later) to the window's end, though the LANai tells that interval only
+ * at its end: changes wait in a buffer until no earlier one can come.
  * Timescale 1 ps (simulated time). */
 #ifndef MYRI_APP_SYSTEM_VCD_H
 #define MYRI_APP_SYSTEM_VCD_H

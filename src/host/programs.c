@@ -12,6 +12,9 @@
  *   traffic   a generator: messages of `size` bytes to uniformly drawn peers
  *             with exponential gaps of mean interval_us, while receiving and
  *             checking; one-way latency from a timestamp in the payload.
+ *             Each (sender, receiver) pair has its own sequence numbers;
+ *             `reordered` counts packets that arrive after a later packet of
+ *             the same pair (a gap, a packet lost, is not reordering).
  *
  * Arguments are key=value words (argv[1..]); common ones: unit=0, chan=1
  * (the receive channel used on every host), mcp=NAME (loaded by init when
@@ -283,7 +286,8 @@ static int programs__stream(int argc, char **argv)
 typedef struct programs__tstate {
     programs__env e;
     int *route;           /* per peer: route id, 0 unknown, -1 none */
-    uint32_t *next_seq;   /* per source: next sequence number expected (counts reordering) */
+    uint32_t *send_seq;   /* per peer: the next sequence number of the pair (me, peer) */
+    uint32_t *next_seq;   /* per source: one past the highest sequence number received from it */
     long sent, received, reordered;
     double lat_sum_us, lat_max_us;
 } programs__tstate;
@@ -312,8 +316,8 @@ static void programs__traffic_drain(programs__tstate *t)
                 double lat = (double)(myri_prog_now_ps() - sent_ps) / 1e6;
                 t->lat_sum_us += lat;
                 if (lat > t->lat_max_us) t->lat_max_us = lat;
-                if (w[1] != t->next_seq[w[0]]) t->reordered++;
-                t->next_seq[w[0]] = w[1] + 1;
+                if (w[1] < t->next_seq[w[0]]) t->reordered++; /* a later one of this pair came first */
+                else t->next_seq[w[0]] = w[1] + 1;
                 t->received++;
             }
         }
@@ -322,14 +326,14 @@ static void programs__traffic_drain(programs__tstate *t)
     if (n < 0) e->errors++;
 }
 
-static int programs__traffic_send(programs__tstate *t, int size, uint32_t seq)
+static int programs__traffic_send(programs__tstate *t, int size)
 {
     programs__env *e = &t->e;
     int peer = (int)myri_prog_random_below((uint64_t)e->n - 1);
     if (peer >= e->me) peer++;
     if (t->route[peer] == 0) t->route[peer] = programs__route(e, peer);
     if (t->route[peer] < 0) return -1;
-    if (programs__send(e, t->route[peer], size, seq, 1)) return -1;
+    if (programs__send(e, t->route[peer], size, t->send_seq[peer]++, 1)) return -1;
     t->sent++;
     return 0;
 }
@@ -344,17 +348,17 @@ static int programs__traffic(int argc, char **argv)
     if (size < PROGRAMS__HDR || !(gap > 0) || dur < 0 || drain < 0) return 2;
     if (programs__setup(&t.e, argc, argv, "traffic") || t.e.n < 2) return 2;
     t.route = myri_prog_alloc((size_t)t.e.n * sizeof *t.route);
+    t.send_seq = myri_prog_alloc((size_t)t.e.n * sizeof *t.send_seq);
     t.next_seq = myri_prog_alloc((size_t)t.e.n * sizeof *t.next_seq);
-    if (!t.route || !t.next_seq) {
+    if (!t.route || !t.send_seq || !t.next_seq) {
         return 2;
     }
     double start = myri_prog_now_us(), end = start + dur, next = start + myri_prog_random_exp(gap);
-    uint32_t seq = 0;
     while (myri_prog_now_us() < end) {
         programs__traffic_drain(&t);
         double now = myri_prog_now_us();
         if (now >= next) {
-            if (programs__traffic_send(&t, size, seq++)) t.e.errors++;
+            if (programs__traffic_send(&t, size)) t.e.errors++;
             next += myri_prog_random_exp(gap);
         } else {
             double until = next < end ? next : end;

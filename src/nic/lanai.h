@@ -137,13 +137,24 @@ typedef enum myri_lanai_ev {
     MYRI_LANAI_EV_ISR = 4,      /* ISR changed: a = new ISR */
     MYRI_LANAI_EV_CPU = 5,      /* a = 0 idle / 1 user / 2 system */
     MYRI_LANAI_EV_FW = 6,       /* published by the firmware: a = machine, b = state */
-    MYRI_LANAI_NEVS = 7
+    MYRI_LANAI_EV_DMAREG = 7,   /* a DMA register took a value: a = offset (EAR, LAR, DMA_CTR, SMP, SML,
+                                 * SMLT, RMP, RML), b = the value.  On every write the engine accepted,
+                                 * and as the engines move them: EAR, LAR, DMA_CTR at each host-DMA
+                                 * burst's landing; RMP when the firmware reads the live pointer and
+                                 * at each receive window's end */
+    MYRI_LANAI_NEVS = 8
 } myri_lanai_ev;
 typedef void (*myri_lanai_trace_fn)(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a,
                                     uint32_t b);
 /* Up to 4 observers (VCD writer, tests, reports); MYRI_EFULL beyond. */
 myri_status myri_lanai_add_trace(myri_lanai *l, myri_lanai_trace_fn fn, void *ctx);
 void myri_lanai_trace(myri_lanai *l, myri_lanai_ev ev, uint32_t a, uint32_t b);
+/* The receive DMA's busy interval is traced (EV_RDMA 1 at its start) only
+ * when its window ends, since the port tells of a packet's head only then.
+ * For observers that must write in time order (the VCD): the earliest start
+ * such a trace can still carry -- MYRI_TIME_NEVER with no window armed, now
+ * while the armed window has no byte yet, else the window's arm time. */
+myri_time_ps myri_lanai_rx_pending_ps(myri_lanai *l);
 
 typedef struct myri_lanai_stats {
     myri_time_ps cpu_ps[2];          /* busy per context (user, system) */

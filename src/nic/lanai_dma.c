@@ -8,6 +8,12 @@
 
 #include "common/packet.h"
 
+/* A DMA register took value v (observation: the VCD's register lanes). */
+static void lanai__reg_trace(myri_lanai *l, uint32_t reg, uint32_t v)
+{
+    myri_lanai__trace_at(l, myri_sim_now(l->sim), MYRI_LANAI_EV_DMAREG, reg, v);
+}
+
 /* ---- host DMA ------------------------------------------------------------------------------ */
 
 static myri_bus_user lanai__bus_user(uint32_t dir)
@@ -53,6 +59,7 @@ static myri_status lanai__hdma_start(myri_lanai *l, uint32_t count)
     l->hdma_busy = true;
     l->hdma_start = now;
     l->st.hdma_ops[l->dir]++;
+    lanai__reg_trace(l, MYRI_LANAI_DMA_CTR, n);
     myri_lanai__trace_at(l, now, MYRI_LANAI_EV_HDMA, 1, l->dir);
     lanai__hdma_at(l, now + myri_bus_params_of(l->bus)->dma_setup_ps, 0, 0);
     return MYRI_OK;
@@ -73,8 +80,10 @@ myri_status myri_lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v)
         l->dir = v;
     } else if (reg == MYRI_LANAI_EAR) {
         l->ear = v;
+        lanai__reg_trace(l, reg, v);
     } else {
         l->lar = v;
+        lanai__reg_trace(l, reg, v);
     }
     return MYRI_OK;
 }
@@ -117,6 +126,9 @@ void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev)
         l->ear += b;
         l->ctr -= b;
         l->hdma_left -= b;
+        lanai__reg_trace(l, MYRI_LANAI_LAR, l->lar);
+        lanai__reg_trace(l, MYRI_LANAI_EAR, l->ear);
+        lanai__reg_trace(l, MYRI_LANAI_DMA_CTR, l->ctr);
     }
     if (l->hdma_left > 0) lanai__hdma_burst(l);
     else lanai__hdma_done(l);
@@ -238,6 +250,7 @@ static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
         return MYRI_ERANGE;
     }
     uint32_t n = limit - from;
+    lanai__reg_trace(l, tail ? MYRI_LANAI_SMLT : MYRI_LANAI_SML, limit);
     if (tail && n == 0 && !l->slen_set && l->sent_untailed) { /* every byte left already: just the end */
         l->sent_untailed = false;
         myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
@@ -267,7 +280,10 @@ myri_status myri_lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
     switch (reg) {
-    case MYRI_LANAI_SMP: l->smp = v; return MYRI_OK;
+    case MYRI_LANAI_SMP:
+        l->smp = v;
+        lanai__reg_trace(l, reg, v);
+        return MYRI_OK;
     case MYRI_LANAI_SA:
         if (v > 3) {
             myri_lanai__fault(l);
@@ -305,9 +321,19 @@ static void lanai__port_tx(void *dev, myri_port *p, const myri_port_tx *t)
 
 /* ---- receive DMA ------------------------------------------------------------------------------ */
 
-uint32_t myri_lanai__rmp(const myri_lanai *l)
+uint32_t myri_lanai__rmp(myri_lanai *l)
 {
-    return l->armed && l->port ? l->win_base + myri_port_rx_count(l->port) : l->rmp;
+    if (!l->armed || !l->port) return l->rmp;
+    uint32_t v = l->win_base + myri_port_rx_count(l->port);
+    lanai__reg_trace(l, MYRI_LANAI_RMP, v); /* the live pointer as the firmware saw it */
+    return v;
+}
+
+myri_time_ps myri_lanai_rx_pending_ps(myri_lanai *l)
+{
+    if (!l || !l->armed || !l->port) return MYRI_TIME_NEVER;
+    if (myri_port_rx_count(l->port) == 0) return myri_sim_now(l->sim); /* the head is still to come */
+    return l->arm_ps;
 }
 
 myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
@@ -318,6 +344,7 @@ myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
     }
     if (reg == MYRI_LANAI_RMP) {
         l->rmp = v;
+        lanai__reg_trace(l, reg, v);
         return MYRI_OK;
     }
     if (v <= l->rmp || v > l->sram_bytes) {
@@ -336,6 +363,7 @@ myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v)
     l->rml = v;
     l->win_base = l->rmp;
     l->armed = true;
+    lanai__reg_trace(l, MYRI_LANAI_RML, v);
     l->arm_ps = myri_sim_now(l->sim);
     l->nspans = 0; /* host DMAs that ended before this window cannot overlap its bytes */
     return MYRI_OK;
@@ -374,6 +402,7 @@ static void lanai__port_rx(void *dev, myri_port *p, const myri_port_rx *r)
     l->armed = false;
     l->nspans = 0;
     l->rmp = l->win_base + r->bytes;
+    lanai__reg_trace(l, MYRI_LANAI_RMP, l->rmp);
     l->st.rdma_windows++;
     l->st.rdma_bytes += r->bytes;
     if (r->end == MYRI_PORT_RX_BUFF) {

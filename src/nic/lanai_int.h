@@ -95,7 +95,7 @@ void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev);
 myri_status myri_lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v);
 void myri_lanai__sml_event(myri_lanai *l);
 myri_status myri_lanai__recv_write(myri_lanai *l, uint32_t reg, uint32_t v);
-uint32_t myri_lanai__rmp(const myri_lanai *l);
+uint32_t myri_lanai__rmp(myri_lanai *l);
 extern const myri_port_ops myri_lanai__port_ops;
 void myri_lanai__dma_free(myri_lanai *l);
 

@@ -20,6 +20,26 @@ check "map json" expect_rc 0 "$myri" map "$src/scenarios/cyclic.yaml" --json
 for k in hosts switches links isomorphic unmappable simulated_ms packets mapper; do
   check "map json key $k" grep -q "\"$k\":" "$tmp/out"
 done
+# Mainwaring's sizes: the time is printed beside theirs, and it rests on map.probe_timeout (an assumption):
+# each batch that waited it out costs it, so raising it by 350 us adds that per such batch
+for n in 36 100; do
+  check "mainwaring-$n mapped" expect_rc 0 "$myri" map "$src/scenarios/mainwaring-$n.yaml"
+  check "mainwaring-$n: beside the paper" grep -q '^         this network has their size: .* ms here against their' "$tmp/out"
+  check "mainwaring-$n: the caveat" grep -q '^caveat   map.probe_timeout is an assumption' "$tmp/out"
+done
+check "mainwaring-36 json" expect_rc 0 "$myri" map "$src/scenarios/mainwaring-36.yaml" --json
+cp "$tmp/out" "$tmp/m50.json"
+check "mainwaring-36 json, 400 us" expect_rc 0 "$myri" map "$src/scenarios/mainwaring-36.yaml" --json --set map.probe_timeout=400us
+cp "$tmp/out" "$tmp/m400.json"
+check "probe time-out: keys and the share it decides" python3 - "$tmp/m50.json" "$tmp/m400.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["probe_timeout_us"] == 50 and a["probe_timeout_source"].startswith("assumption")
+assert [m["measured_ms"] for m in a["mainwaring"]] == [248, 981] and a["mainwaring"][0]["same_size"]
+assert a["probe_timeouts"] > 10 and abs(a["probe_timeout_wait_ms"] - a["probe_timeouts"] * 0.05) < 1e-9
+extra = b["simulated_ms"] - a["simulated_ms"]          # 350 us more for each batch that waited it out
+assert abs(extra - a["probe_timeouts"] * 0.35) < 0.05 * extra, (extra, a["probe_timeouts"])
+PY
 check "map dot" expect_rc 0 "$myri" map "$src/scenarios/cyclic.yaml" --dot
 check "map dot graph" grep -q '^graph map {' "$tmp/out"
 

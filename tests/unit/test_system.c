@@ -111,6 +111,29 @@ static void test_same_seed_same_hash(void **state)
     myri_system_result_free(&d);
 }
 
+/* `reordered` counts a packet that arrives after a later one of the same
+ * (sender, receiver) pair.  Four hosts send to random peers over fixed
+ * routes: no pair's packets can overtake each other, so none is reordered
+ * (a sequence shared by all of a sender's destinations made every packet
+ * after one to another peer look out of order). */
+static void test_traffic_no_false_reordering(void **state)
+{
+    (void)state;
+    static const char traffic[] = "programs:\n"
+                                  "  - {program: traffic, hosts: all, args: [size=200, interval_us=10, "
+                                  "duration_us=1000, drain_us=1000]}\n";
+    static const char *const four[] = {"topology.hosts_per_switch=4", NULL};
+    myri_system_result r;
+    myri_error err;
+    assert_int_equal(run_text(traffic, four, NULL, &r, &err), MYRI_OK);
+    assert_int_equal(r.worst_exit, 0);
+    double sent = fig_sum(&r, "traffic.sent");
+    assert_true(sent > 200);
+    assert_true(fig_sum(&r, "traffic.received") == sent);
+    assert_true(fig_sum(&r, "traffic.reordered") == 0);
+    myri_system_result_free(&r);
+}
+
 /* Conservation: every packet a program sent is received by a program, or
  * counted by the MCPs with a drop reason, or by the fabric. */
 static void test_conservation_with_bit_errors(void **state)
@@ -130,6 +153,7 @@ static void test_conservation_with_bit_errors(void **state)
     assert_true(crc > 0); /* the bit errors were seen and dropped by reason */
     assert_true(sent == received + crc + other + fabric + left);
     assert_true(fig_sum(&r, "traffic.errors") == 0); /* no corrupted byte reached a program */
+    assert_true(fig_sum(&r, "traffic.reordered") == 0); /* a packet lost is a gap, not reordering */
     myri_system_result_free(&r);
 }
 
@@ -152,6 +176,102 @@ static void test_never_rearm_timeout(void **state)
     assert_false(r.all_done && r.worst_exit == 0); /* the stream cannot complete */
     assert_true(fig(&r, "fabric.drop.timeout") >= 1);
     assert_true(fig(&r, "nic.rx_good") <= 2); /* at most what the never re-armed buffer took */
+    myri_system_result_free(&r);
+}
+
+/* The DMA registers are lanes of the VCD, and the receive DMA is busy while
+ * the bytes arrive.  A run whose first packet is 4 KiB: the VCD has EAR,
+ * LAR, DMA_CTR, SMP, SML, SMLT, RMP and RML (32 bits) on both NICs, each
+ * taking values; DMA_CTR counts down burst by burst (live); RMP moves; and
+ * h1's first receive interval lasts at least the wire time of its 4 KiB
+ * (before, it began at the last chunk: 130 ns). */
+#define VCD_MAXV 64
+typedef struct vcd_lane {
+    char id[16], scope[16], name[32];
+    unsigned width, changes, distinct_ctr;
+    unsigned long long last, rise, first_busy_ps;
+} vcd_lane;
+
+static vcd_lane *vcd_find(vcd_lane *v, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(v[i].id, id)) return &v[i];
+    return NULL;
+}
+
+static void vcd_change(vcd_lane *l, unsigned long long val, unsigned long long t, bool dumpvars)
+{
+    if (dumpvars || !l) return;
+    l->changes++;
+    if (!strcmp(l->name, "dma_ctr") && val && val < l->last) l->distinct_ctr++;
+    if (!strcmp(l->name, "recv_dma")) {
+        if (val) l->rise = t;
+        else if (!l->first_busy_ps && l->rise) l->first_busy_ps = t - l->rise;
+    }
+    l->last = val;
+}
+
+static void test_vcd_dma_registers_first_4k(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/myri_test_vcd4k_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    myri_run_opts ro = {.vcd_path = path};
+    myri_system_result r;
+    myri_error err;
+    static const char pp[] = "programs:\n  - {program: pingpong, hosts: [h0, h1], args: [sizes=4096, reps=1, warmup=0]}\n";
+    assert_int_equal(run_text(pp, NULL, &ro, &r, &err), MYRI_OK);
+    assert_int_equal(r.worst_exit, 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    vcd_lane v[VCD_MAXV];
+    int n = 0;
+    char line[512], scope[16] = "";
+    unsigned long long t = 0;
+    bool dumpvars = false;
+    while (fgets(line, sizeof line, f)) {
+        char a[64], b[64];
+        unsigned w;
+        if (sscanf(line, "$scope module %15s", scope) == 1) continue;
+        if (n < VCD_MAXV && sscanf(line, "$var wire %u %15s %31s", &w, a, b) == 3) {
+            v[n] = (vcd_lane){.width = w};
+            snprintf(v[n].id, sizeof v[n].id, "%.15s", a);
+            snprintf(v[n].scope, sizeof v[n].scope, "%s", scope);
+            snprintf(v[n].name, sizeof v[n].name, "%.31s", b);
+            n++;
+        } else if (!strncmp(line, "$dumpvars", 9)) dumpvars = true;
+        else if (!strncmp(line, "$end", 4)) dumpvars = false;
+        else if (line[0] == '#') t = strtoull(line + 1, NULL, 10);
+        else if (line[0] == 'b' && sscanf(line, "b%63s %15s", a, b) == 2)
+            vcd_change(vcd_find(v, n, b), strtoull(a, NULL, 2), t, dumpvars);
+        else if ((line[0] == '0' || line[0] == '1') && sscanf(line + 1, "%15s", b) == 1)
+            vcd_change(vcd_find(v, n, b), (unsigned long long)(line[0] - '0'), t, dumpvars);
+    }
+    fclose(f);
+    remove(path);
+    static const char *const regs[] = {"ear", "lar", "dma_ctr", "smp", "sml", "smlt", "rmp", "rml"};
+    static const char *const nics[] = {"h0", "h1"};
+    for (size_t h = 0; h < 2; h++) {
+        for (size_t k = 0; k < sizeof regs / sizeof regs[0]; k++) {
+            const vcd_lane *l = NULL;
+            for (int i = 0; i < n; i++)
+                if (!strcmp(v[i].scope, nics[h]) && !strcmp(v[i].name, regs[k])) l = &v[i];
+            if (!l) fail_msg("%s has no %s lane", nics[h], regs[k]);
+            assert_int_equal(l->width, 32);
+            if (l->changes == 0) fail_msg("%s %s never changes", nics[h], regs[k]);
+            if (!strcmp(regs[k], "dma_ctr")) assert_true(l->distinct_ctr >= 8); /* 4 KiB in 512-byte bursts */
+            if (!strcmp(regs[k], "rmp")) assert_true(l->changes >= 2);      /* armed, then moved by the bytes */
+        }
+    }
+    const vcd_lane *rx = NULL;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(v[i].scope, "h1") && !strcmp(v[i].name, "recv_dma")) rx = &v[i];
+    assert_non_null(rx);
+    /* 4096 bytes of payload (and the frame around them) at the link's 6.25 ns a byte (1.28 Gb/s) */
+    unsigned long long wire_ps = 4096ull * 6250ull;
+    if (rx->first_busy_ps < wire_ps)
+        fail_msg("h1's first receive interval %llu ps < the wire time %llu ps", rx->first_busy_ps, wire_ps);
     myri_system_result_free(&r);
 }
 
@@ -249,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_every_class_every_byte), cmocka_unit_test(test_same_seed_same_hash),
         cmocka_unit_test(test_conservation_with_bit_errors), cmocka_unit_test(test_never_rearm_timeout),
         cmocka_unit_test(test_vcd_reads_back),
+        cmocka_unit_test(test_vcd_dma_registers_first_4k),
+        cmocka_unit_test(test_traffic_no_false_reordering),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
