@@ -149,6 +149,9 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
     if (!root || !myri_node_path(root, "link.slack")) myri_fabric_preset_slack(&c->fp);
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
     if (c->mapping && c->fw == &myri_mcp_def) c->fw = myri_mcp_map_def(); /* same parameters, with mapping */
+    /* explicit hosts/switches/links without a generator: generator none, as the fabric job echoes it */
+    if ((c->topo.hosts || c->topo.switches || c->topo.links) && !(root && myri_node_path(root, "topology.generator")))
+        c->topo.generator = MYRI_GEN_NONE;
     /* topology.length not given: the cables are link.length long, and the echo says so (running the echo
      * runs the same; an explicit 0 m stays an error) */
     if (c->topo.length_m <= 0 && !(root && myri_node_path(root, "topology.length"))) c->topo.length_m = c->fp.length_m;

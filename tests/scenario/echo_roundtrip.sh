@@ -30,6 +30,7 @@ for f in "$src"/scenarios/*.yaml; do
   case $name in
     nic-seed004) continue ;;   # a queueing network for `myri qna`, not a run scenario
     pingpong-user) [ -f "$so" ] && check "$name: the echo reruns" roundtrip "$f" --program "$so"; continue ;;
+    mainwaring-*) check "$name: the echo reruns" roundtrip "$f" --set duration=10ms; continue ;;
     fattree64|fattree64-4k|fattree64-sweep) check "$name: the echo reruns" roundtrip "$f" --set duration=20us; continue ;;
   esac
   check "$name: the echo reruns" roundtrip "$f"
