@@ -60,7 +60,10 @@ typedef struct myri_fabric_params {
     double ber;                  /* link.ber: bit error rate per data bit, 0 = none */
     /* switch.* */
     int64_t switch_ports;        /* switch.ports: default port count of generated switches */
-    uint64_t switch_latency_ps;  /* switch.latency: path formation, 550 ns (seed 002) */
+    uint64_t switch_latency_ps;  /* switch.latency: unloaded latency, route byte in to first byte out,
+                                  * 550 ns (seed 002); route_time of it + the fall-through */
+    uint64_t switch_route_ps;    /* switch.route_time: route decision + arbitration, the part that
+                                  * occupies the input per header, 12.5 ns (assumption) */
     int addressing;              /* switch.addressing: absolute|relative */
     /* packet.* */
     int64_t crc_poly;            /* packet.crc_poly: CRC-8 polynomial, 0x07 (assumption) */
