@@ -668,6 +668,7 @@ static void fab__report_dir(myri_fabric *f, myri_json *j, const char *key, size_
     myri_json_kuint(j, "gos", s.gos);
     myri_json_kuint(j, "max_slack_bytes", s.max_slack_bytes);
     myri_json_kuint(j, "truncated", s.truncated);
+    myri_json_kuint(j, "fres", s.fres);
     myri_json_obj_end(j);
 }
 
