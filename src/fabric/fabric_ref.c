@@ -261,7 +261,10 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     c->x->occ++;
     ref__check_later(f, c);
     if (front && ch.j == 0) myri_fab_front_begin(f, c);
-    else if (front && c->front == FR_GRANT) ref__wake_at(f, &f->ch[c->want_out], fab_now(f) + fab_fall_ps(f, &f->ch[c->want_out]));
+    else if (front && c->front == FR_GRANT) { /* its output may send it once it has fallen through */
+        fab_chan *o = &f->ch[c->want_out];
+        ref__wake_at(f, o, fab_now(f) + fab_fall_ps(f, o));
+    }
 }
 
 static void ref__check(myri_fabric *f, fab_chan *c)
