@@ -87,6 +87,8 @@ typedef struct fjob__run {
     myri_fabric_counters c;
     uint64_t win_injected, win_wire_chars, win_payload_injected;
     double offered_load, target_load, throughput_Bps, wall_s, cpu_s;
+    double format_share, payload_share; /* payload / characters of the packets sent; delivered payload per host
+                                         * as a fraction of the link rate */
     uint64_t mem_bytes;
     uint64_t sim_time_ps, events, hash, char_ps, pcap_packets;
 } fjob__run;
@@ -217,6 +219,8 @@ static void fjob__collect(fjob__run *r, myri_sim *sim)
     r->offered_load = win_ps > 0 && nh ? (double)r->win_wire_chars * (double)r->char_ps / win_ps / (double)nh : 0;
     r->target_load = myri_traffic_target_load(r->traffic);
     r->throughput_Bps = win_ps > 0 ? (double)r->win_payload / (win_ps * 1e-12) : 0;
+    r->format_share = r->win_wire_chars ? (double)r->win_payload_injected / (double)r->win_wire_chars : 0;
+    r->payload_share = win_ps > 0 && nh ? (double)r->win_payload * (double)r->char_ps / win_ps / (double)nh : 0;
     r->sim_time_ps = myri_sim_now(sim);
     r->events = myri_sim_events(sim);
     uint64_t x = r->c.result_hash ^ (myri_sim_hash(sim) * 0x9e3779b97f4a7c15ull);
@@ -522,6 +526,8 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     fjob__json_lat(j, "latency_ns", &l);
     fjob__json_lat(j, "network_latency_ns", &nl);
     myri_json_knum(j, "throughput_bytes_per_sec", r->throughput_Bps);
+    myri_json_knum(j, "payload_share", r->payload_share);
+    myri_json_knum(j, "format_share", r->format_share);
     myri_json_knum(j, "offered_load", r->offered_load);
     myri_json_knum(j, "target_load", r->target_load);
     myri_json_kuint(j, "char_time_ps", r->char_ps);
@@ -605,6 +611,11 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     }
     fprintf(out, "throughput   %.3f MB/s of delivered payload, all hosts (%llu packets in the window)\n",
             r->throughput_Bps / 1e6, (unsigned long long)r->win_delivered);
+    /* What the packet format allows: the payload's share of the characters the
+     * hosts sent (route, type, CRC and GAP cost the rest), times the offered load. */
+    fprintf(out, "  per host   payload %.4f of the link rate delivered; expected %.4f = offered load %.4f x "
+                 "payload share %.4f of the characters sent (route, type, CRC, GAP)\n",
+            r->payload_share, r->offered_load * r->format_share, r->offered_load, r->format_share);
     fprintf(out, "channels     utilisation mean %.3f, max %.3f (%s); max time stopped %.3f\n",
             a.mean_util, a.max_util, chn, a.max_stopped);
     fprintf(out, "             STOP %llu, GO %llu, largest slack occupancy %llu B, truncated %llu\n",

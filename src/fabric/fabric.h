@@ -60,7 +60,10 @@ typedef struct myri_fabric_params {
     double ber;                  /* link.ber: bit error rate per data bit, 0 = none */
     /* switch.* */
     int64_t switch_ports;        /* switch.ports: default port count of generated switches */
-    uint64_t switch_latency_ps;  /* switch.latency: path formation, 550 ns (seed 002) */
+    uint64_t switch_latency_ps;  /* switch.latency: unloaded latency, route byte in to first byte out,
+                                  * 550 ns (seed 002); route_time of it + the fall-through */
+    uint64_t switch_route_ps;    /* switch.route_time: route decision + arbitration, the part that
+                                  * occupies the input per header, 12.5 ns (assumption) */
     int addressing;              /* switch.addressing: absolute|relative */
     /* packet.* */
     int64_t crc_poly;            /* packet.crc_poly: CRC-8 polynomial, 0x07 (assumption) */
@@ -214,6 +217,7 @@ typedef struct myri_fabric_channel_stats {
     uint64_t stops, gos;        /* STOP and GO symbols sent by the receiver */
     uint64_t max_slack_bytes;   /* largest slack occupancy (switch receivers) */
     uint64_t truncated;         /* packets truncated on this channel */
+    uint64_t fres;              /* FRES symbols sent on this channel (timeouts, and FRES passed on) */
 } myri_fabric_channel_stats;
 size_t myri_fabric_channel_count(const myri_fabric *f);
 myri_status myri_fabric_get_channel_stats(const myri_fabric *f, size_t channel,
@@ -229,7 +233,7 @@ void myri_fabric_reset_stats(myri_fabric *f);
 /* Writes, as members of the current JSON object:
  *   "links": [ {"link":L,"a":NAME,"b":NAME, "ab":{...}, "ba":{...}} ... ]
  *     with per-direction "utilisation", "stopped_fraction", "stops", "gos",
- *     "max_slack_bytes", "chars" over the window since the last reset;
+ *     "max_slack_bytes", "chars", "truncated", "fres" over the window since the last reset;
  *   "dropped": {"crc":N, ...} (every reason, zeros included). */
 void myri_fabric_report(myri_fabric *f, myri_json *j);
 

@@ -413,7 +413,8 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     /* Calendar buckets of about half a character time (< T). */
     while ((2ull << f->cal_shift) <= f->T && f->cal_shift < 40) f->cal_shift++;
     if (f->cal_shift) f->cal_shift--;
-    f->L = f->p.switch_latency_ps;
+    f->R = f->p.switch_route_ps;
+    f->fall = f->p.switch_latency_ps > f->T ? f->p.switch_latency_ps - f->T : 0;
     f->type_bytes = (uint32_t)f->p.type_bytes;
     f->m = f->p.model == MYRI_FABRIC_FAST ? &myri_fab_model_fast : &myri_fab_model_ref;
     f->tick_at = MYRI_TIME_NEVER;
@@ -667,6 +668,7 @@ static void fab__report_dir(myri_fabric *f, myri_json *j, const char *key, size_
     myri_json_kuint(j, "gos", s.gos);
     myri_json_kuint(j, "max_slack_bytes", s.max_slack_bytes);
     myri_json_kuint(j, "truncated", s.truncated);
+    myri_json_kuint(j, "fres", s.fres);
     myri_json_obj_end(j);
 }
 

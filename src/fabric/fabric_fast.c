@@ -336,16 +336,18 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 }
 
 /* Characters output o can send back to back from its character j at time t:
- * the forwarded input characters must have arrived by the time each is sent.
- * 0 if character j has not arrived by t (*next = its arrival if known). */
+ * the forwarded input characters must have arrived, and fallen through the
+ * switch's pipeline, by the time each is sent.  0 if character j is not
+ * through by t (*next = when it is, if known). */
 static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, uint64_t *next)
 {
     fab_chan *u = &f->ch[o->src_in];
     fab_rxent *e = myri_fab_rx_front(u);
     uint64_t g = e->g0 + j + (o->dma ? 0u : 1u); /* a switch output's j is its input's j + 1 */
     uint32_t i;
-    uint64_t a = ff__arrival(f, u, g, &i);
+    uint64_t a = ff__arrival(f, u, g, &i), fall = fab_fall_ps(f, o);
     if (a != MYRI_TIME_NEVER && ff__run(u, i)->pkt != e->pkt) a = MYRI_TIME_NEVER; /* lost */
+    if (a != MYRI_TIME_NEVER) a += fall; /* through the switch's pipeline */
     *next = a;
     if (a == MYRI_TIME_NEVER || a > t) return 0;
     uint64_t cur = g;
@@ -354,7 +356,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
         cur = r->n0 + r->cnt;
         if (i + 1 >= u->rcount) break;
         const fab_run *r2 = ff__run(u, i + 1);
-        if (r2->n0 != cur || r2->pkt != r->pkt || r2->cnt == 0 || r2->s + u->d_ps > t + (cur - g) * f->T)
+        if (r2->n0 != cur || r2->pkt != r->pkt || r2->cnt == 0 || r2->s + u->d_ps + fall > t + (cur - g) * f->T)
             break;
         i++;
     }
@@ -482,6 +484,7 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     uint32_t i;
     uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + (c->dma ? 0u : 1u), &i);
     if (a == MYRI_TIME_NEVER || ff__run(u, i)->pkt != e->pkt) return; /* told when it is sent */
+    a += fab_fall_ps(f, c); /* through the switch's pipeline */
     uint64_t t = c->free_at > a ? c->free_at : a;
     if (t < fab_now(f)) t = fab_now(f);
     ff__start_run_at(f, c, t);

@@ -297,7 +297,8 @@ struct myri_fabric {
     myri_crc8 crc;
     uint64_t T;                     /* character time, ps */
     uint64_t T_inv;                 /* floor((2^64 - 1) / T): fab_div_T */
-    uint64_t L;                     /* switch latency, ps */
+    uint64_t R;                     /* switch route time (route decision + arbitration), ps */
+    uint64_t fall;                  /* switch fall-through: max(L, T) - T, ps (docs/FABRIC.md) */
     uint32_t type_bytes;
     size_t nnodes, nchan, nhosts;
     fab_node *node;
@@ -412,8 +413,11 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
     return q;
 }
 
-/* Path formation at the input c: the switch latency, none at a device's host. */
-static inline uint64_t fab_path_latency(const myri_fabric *f, const fab_chan *c) { return c->dev_in ? 0 : f->L; }
+/* Route decision at the input c: the switch's route time, none at a device's host. */
+static inline uint64_t fab_path_latency(const myri_fabric *f, const fab_chan *c) { return c->dev_in ? 0 : f->R; }
+/* Fall-through of output o: a character it forwards may leave this long after
+ * it arrived at the input (a switch's pipeline; none at a port's receive DMA). */
+static inline uint64_t fab_fall_ps(const myri_fabric *f, const fab_chan *o) { return o->dma ? 0 : f->fall; }
 
 /* ---- the component (fabric_agenda.c, fabric_switch.c, fabric_core.c) ---- */
 void myri_fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */

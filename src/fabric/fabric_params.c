@@ -55,9 +55,13 @@ const myri_param myri_fabric_switch_params[] = {
     {"ports", MYRI_P_INT, NULL, "8", "4", "32",
      "default port count of generated switches: 4, 8, 16 or 32 (seed 002)", OFF(switch_ports), NULL},
     {"latency", MYRI_P_TIME, "ns", "550ns", "1ps", "1ms",
-     "path formation: route byte received to first byte out (seed 002: 550 ns worst case, "
-     "8 ports)",
+     "unloaded latency, route byte received to first byte out = route_time + fall-through (seed 002: "
+     "550 ns worst-case path formation, 8 ports; pipelined crossbar: only route_time occupies the input)",
      OFF(switch_latency_ps), NULL},
+    {"route_time", MYRI_P_TIME, "ns", "12.5ns", "0ps", "1ms",
+     "route decision + arbitration per header, the part of switch.latency that occupies the input "
+     "(ASSUMPTION: one 12.5 ns character clock of seed 002's pipelined crossbar; no source gives it)",
+     OFF(switch_route_ps), NULL},
     {"addressing", MYRI_P_ENUM, NULL, "absolute", NULL, NULL,
      "route byte = 0x80|port (absolute) or 0x80|(out-in) (relative, facts 1.3 hypothesis)",
      OFF(addressing), "absolute|relative"},
@@ -124,6 +128,9 @@ myri_status myri_fabric_params_check(myri_fabric_params *p, myri_error *err)
         return myri_fab_perr(err, "link.slack.go", "not below link.slack.stop; expected a GO line under the STOP line");
     if (p->switch_ports != 4 && p->switch_ports != 8 && p->switch_ports != 16 && p->switch_ports != 32)
         return myri_fab_perr(err, "switch.ports", "unsupported port count; expected 4, 8, 16 or 32");
+    if (p->switch_route_ps > p->switch_latency_ps)
+        return myri_fab_perr(err, "switch.route_time", "above switch.latency; expected the route decision to be "
+                              "part of the switch's latency (route_time <= latency)");
     if (p->type_bytes != 2 && p->type_bytes != 4)
         return myri_fab_perr(err, "packet.type_bytes", "unsupported length; expected 2 or 4");
     if (p->crc_poly < 1 || p->crc_poly > 255) return myri_fab_perr(err, "packet.crc_poly", "out of range; expected 1 to 255");

@@ -57,15 +57,17 @@ static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
     return ch;
 }
 
-static void fab_ref_wake(myri_fabric *f, fab_chan *c)
+/* The sender of c looks again at `at` (or when its slot ends, if later). */
+static void ref__wake_at(myri_fabric *f, fab_chan *c, uint64_t at)
 {
-    uint64_t now = fab_now(f);
-    uint64_t t = c->free_at > now ? c->free_at : now;
+    uint64_t t = c->free_at > at ? c->free_at : at;
     if (c->send_pending && c->x->send_pending_at == t) return;
     c->send_pending = true;
     c->x->send_pending_at = t;
     myri_fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
 }
+
+static void fab_ref_wake(myri_fabric *f, fab_chan *c) { ref__wake_at(f, c, fab_now(f)); }
 
 /* Corruption of character j (a byte) of the packet on channel c: applied to
  * the real byte, and to the route/type copy the switches decode from. */
@@ -151,6 +153,10 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         in = &f->ch[c->src_in];
         fab_rchar *fr = ref__buf_front(in);
         if (!fr || fr->pkt != pkt || fr->j != j + 1) return; /* not arrived yet */
+        if (fr->at + f->fall > now) { /* arrived, still falling through the switch's pipeline */
+            ref__wake_at(f, c, fr->at + f->fall);
+            return;
+        }
         fab_rchar src = ref__depart(f, in);
         ch.gap = src.gap;
         ch.byte = src.byte;
@@ -255,7 +261,10 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     c->x->occ++;
     ref__check_later(f, c);
     if (front && ch.j == 0) myri_fab_front_begin(f, c);
-    else if (front && c->front == FR_GRANT) fab_ref_wake(f, &f->ch[c->want_out]);
+    else if (front && c->front == FR_GRANT) { /* its output may send it once it has fallen through */
+        fab_chan *o = &f->ch[c->want_out];
+        ref__wake_at(f, o, fab_now(f) + fab_fall_ps(f, o));
+    }
 }
 
 static void ref__check(myri_fabric *f, fab_chan *c)

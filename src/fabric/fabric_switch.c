@@ -251,9 +251,12 @@ static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
 
 /* The packet held by the sender of c has been blocked by STOP for the whole
  * long period: it is dropped, the rest of it is discarded where it comes
- * from, and the output is free again (seed 002).  FRES goes forward only if
- * the packet had begun on c: the receiver has seen nothing of a packet
- * granted but not begun (and holds no reference to it). */
+ * from, FRES goes forward to the receiver and the output is free one slot
+ * later (seed 002: the time-out "drops the blocked part of the sender's
+ * packet and sends a forward-reset (Fres) control symbol to the receiver").
+ * A packet granted but not begun gets its FRES too; the receiver has seen
+ * nothing of it (and holds no reference to it): that FRES carries no packet
+ * and terminates nothing there. */
 static void fab__timeout(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
@@ -270,11 +273,11 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     }
     c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
     uint64_t t = c->free_at > now ? c->free_at : now;
-    if (begun) { /* FRES is a character: it takes the next slot (STOP does not hold it back) */
-        myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->x->epoch << 1, pkt);
-        c->free_at = t + f->T;
-        t = c->free_at;
-    }
+    /* FRES is a character: it takes the next slot (STOP does not hold it back) */
+    myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->x->epoch << 1, begun ? pkt : NULL);
+    c->x->st.fres++;
+    c->free_at = t + f->T;
+    t = c->free_at;
     c->in_progress = false;
     c->cur = NULL;
     fab__free_path(f, c, t);
@@ -284,6 +287,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
  * characters coming on this channel. */
 static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
+    if (!pkt) return; /* the FRES of a packet that never began on c: nothing to end */
     if (c->dst_host) {
         if (c->x->hpkt == pkt) c->x->hpkt = NULL;
         for (int i = 0; i < 2; i++)
@@ -344,6 +348,7 @@ void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
         o->x->st.truncated++;
         myri_fab_tap_done(f, o, o->cur_next, true);
         myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->x->epoch << 1, o->cur);
+        o->x->st.fres++;
         t += f->T;
         o->free_at = t;
     }

@@ -23,7 +23,7 @@ check "corruption: exactly one crc drop" test "$(num crc "$tmp/f1")" -eq 1
 check "corruption: its packet's fate is crc" grep -q '"fate": "crc"' "$tmp/f1"
 # three in the echoed configuration ("config"), three in the report
 check "faults listed in the json" test "$(grep -c '"action": "' "$tmp/f1")" -eq 6
-check "cut time echoed in ps" grep -q '"at_ps": 101000000' "$tmp/f1"
+check "cut time echoed in ps" grep -q '"at_ps": 102000000' "$tmp/f1"
 inj=$(num injected "$tmp/f1"); del=$(num delivered "$tmp/f1")
 dropt=$(num dropped_total "$tmp/f1"); infl=$(num in_flight "$tmp/f1")
 check "injected = delivered + dropped + in flight" test "$inj" -eq $((del + dropt + infl))
@@ -45,7 +45,7 @@ check "faults=[] also turns them off" expect_rc 0 "$myri" run "$lf" --json --set
 
 check "text summary" expect_rc 0 "$myri" run "$lf"
 check "text: link_down line" grep -Eq '^  dropped +link_down +[1-9][0-9]*$' "$tmp/out"
-check "text: cut line" grep -q '^fault  *cut link s0.4 (link [0-9]*) at 101us$' "$tmp/out"
+check "text: cut line" grep -q '^fault  *cut link s0.4 (link [0-9]*) at 102us$' "$tmp/out"
 check "text: restore line" grep -q '^fault  *restore link s0.4 (link [0-9]*) at 300us$' "$tmp/out"
 check "text: corruption outcome" grep -q '^fault  *corrupt packet h1#3 .*: dropped crc at ' "$tmp/out"
 check "text: truncated count" grep -Eq 'truncated [1-9]' "$tmp/out"

@@ -120,8 +120,11 @@ check "default: no byte wrong" test "$(grep -E '(pingpong|stream)\.errors' "$tmp
 # not under the sanitizers: make check-asan sets MYRI_SLOW_TESTS=0).
 if [ "${MYRI_SLOW_TESTS:-1}" != 0 ]; then
   check "fabric sweep scenario" expect_rc 0 "$myri" run "$src/scenarios/fattree64-sweep.yaml"
-  check "sweep: one line per load" test "$(grep -Ec '^(0\.[0-9]+|1\.0) +[0-9.]+ +[0-9.]+' "$tmp/out")" -eq 11
+  check "sweep: one line per load" test "$(grep -Ec '^(0\.[0-9]+|1\.0) +[0-9.]+ +[0-9.]+' "$tmp/out")" -eq 13
   check "sweep: saturation named" grep -q '^saturation: between traffic.load = ' "$tmp/out"
+  # the point the scenario's comment defends (docs/FABRIC.md, "The switch pipeline")
+  check "sweep: saturation between 0.375 and 0.4" \
+    grep -q '^saturation: between traffic.load = 0.375 (keeps up) and traffic.load = 0.4 ' "$tmp/out"
 fi
 
 # Seed 002: copper cables up to 25 m; the default slack lines must absorb the

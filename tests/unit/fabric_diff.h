@@ -209,6 +209,9 @@ static inline void fd_case_make(fd_case *c, uint64_t seed)
     uint64_t room = 2 * (25000 + 160000) / 12500 + 6;
     if (c->p.slack_size_bytes < c->p.slack_stop_bytes + room) c->p.slack_size_bytes = c->p.slack_stop_bytes + room;
     c->p.switch_latency_ps = 1 + fd_below(&r, 600000);
+    /* the route time (input occupancy) anywhere from 0 to the whole latency */
+    c->p.switch_route_ps = fd_below(&r, 2) ? fd_below(&r, c->p.switch_latency_ps + 1)
+                                           : (c->p.switch_latency_ps < 12500 ? c->p.switch_latency_ps : 12500);
     c->p.ctrl_delay_ps = 1 + fd_below(&r, 25000);
     c->p.timeout_ps = 20000000 + fd_below(&r, 20000000); /* 20-40 us: deadlocks break quickly */
     c->p.type_bytes = fd_below(&r, 2) ? 2 : 4;
@@ -410,16 +413,17 @@ static inline int fd_compare(const fd_out *a, const fd_out *b, char *msg, size_t
         const myri_fabric_channel_stats *x = &a->ch[c], *y = &b->ch[c];
         if (x->chars != y->chars || x->stops != y->stops || x->gos != y->gos ||
             x->max_slack_bytes != y->max_slack_bytes || x->stopped_ps != y->stopped_ps ||
-            x->truncated != y->truncated) {
+            x->truncated != y->truncated || x->fres != y->fres) {
             snprintf(msg, len,
                      "channel %zu: chars %llu/%llu stops %llu/%llu gos %llu/%llu max %llu/%llu "
-                     "stopped %llu/%llu trunc %llu/%llu",
+                     "stopped %llu/%llu trunc %llu/%llu fres %llu/%llu",
                      c, (unsigned long long)x->chars, (unsigned long long)y->chars,
                      (unsigned long long)x->stops, (unsigned long long)y->stops,
                      (unsigned long long)x->gos, (unsigned long long)y->gos,
                      (unsigned long long)x->max_slack_bytes, (unsigned long long)y->max_slack_bytes,
                      (unsigned long long)x->stopped_ps, (unsigned long long)y->stopped_ps,
-                     (unsigned long long)x->truncated, (unsigned long long)y->truncated);
+                     (unsigned long long)x->truncated, (unsigned long long)y->truncated,
+                     (unsigned long long)x->fres, (unsigned long long)y->fres);
             return 1;
         }
     }

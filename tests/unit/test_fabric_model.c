@@ -87,7 +87,14 @@ static void test_hotspot(void **state)
     for (int model = 0; model < 2; model++) {
         myri_topo *t = ft_star8();
         myri_sim *sim = myri_sim_create(3);
-        myri_fabric *f = mk(sim, t, model, NULL);
+        /* A switch without fall-through (latency = route time = T): what is
+         * checked is the arbitration, back to back.  With the default 537.5 ns
+         * fall-through, counted in the input's slack, a worm that STOP held
+         * restarts with a gap (docs/FABRIC.md, "The switch pipeline"). */
+        myri_fabric_params pp;
+        myri_fabric_params_default(&pp);
+        pp.switch_latency_ps = pp.switch_route_ps = 12500;
+        myri_fabric *f = mk(sim, t, model, &pp);
         /* channel out of the switch to h0: link 0 is h0-s0 (a = h0), so s0->h0 is 1 */
         tapseen seen = {0};
         myri_fabric_set_tap(f, 1, tap_rec, &seen);

@@ -47,6 +47,7 @@
 #define P_LENGTH_M 10.0             /* link.length (every cable of the star) */
 #define P_PROP_C 0.6                /* link.prop_speed */
 #define P_SW_LAT_PS 550000u         /* switch.latency */
+#define P_SW_ROUTE_PS 12500u        /* switch.route_time */
 #define P_API_PS 300000u            /* host.api_call */
 #define P_PIOW_PS 120000u           /* bus.pio_write per word (bus.pio_posted 0, pio_merge 4B: the CPU
                                        waits for every word, HOST.md "PIO writes"; the posted, merged
@@ -385,9 +386,9 @@ static bool rn_scan(rnic *n, ps_t t, ps_t *charged, int *fm, const char **frule)
 /* Characters: route (P_ROUTE), frame header (4), payload, CRC trailer, GAP.
  * The port sends character j at max(previous + T, the time j was made
  * ready); the trailer when every payload byte is ready, then the GAP.  The
- * switch decodes the route byte L after it arrived and sends input character
- * k + 1 as its k when its slot is free and the character has arrived (D = T +
- * P after it was sent).  The receive DMA moves one character per T as they
+ * switch decodes the route byte R (route time) after it arrived and sends
+ * input character k + 1 as its k when its slot is free and the character has
+ * arrived (D = T + P after it was sent) and fallen through (max(L, T) - T).  The receive DMA moves one character per T as they
  * arrive.  Times: tx notice when the GAP is sent (DOC GAP: "the tail left"
  * does not say which instant; taken: the GAP's slot start, as the rx side's
  * TAIL is the GAP's arrival); rx TAIL notice when the GAP arrives (moved). */
@@ -411,7 +412,8 @@ static void ref_wire(rnic *n)
             continue;
         }
         ps_t arrive_sw = s + T + P;
-        o = j == 1 ? maxp(s0 + T + P + P_SW_LAT_PS, arrive_sw) : maxp(o + T, arrive_sw);
+        ps_t through = arrive_sw + (P_SW_LAT_PS > T ? P_SW_LAT_PS - T : 0); /* the fall-through */
+        o = j == 1 ? maxp(s0 + T + P + P_SW_ROUTE_PS, through) : maxp(o + T, through);
         r = j == 1 ? o + T + P : maxp(r + T, o + T + P);
     }
     n->tx_notice = s;
