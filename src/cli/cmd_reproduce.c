@@ -44,13 +44,14 @@ static const char rep__usage[] =
     "swept over a/b = 0.25 .. 4 (b the 1.28 Gb/s link); N messages per run (default 64).\n"
     "seed002: the rows of seed 002's Table 1 (SPARC-2, 20 MHz SBus, 1994) the simulator can measure\n"
     "(channel, DMA, raw speed test, Myrinet API with 8 KB packets) on preset sparc2-sbus-1994: the\n"
-    "paper's value, ours and the difference, and which preset value was calibrated to which row.\n"
+    "paper's value, ours, the difference and a verdict; the channel row is an input, the DMA and\n"
+    "API rows calibrated (the fitted parameter named), the raw speed test a prediction.\n"
     "seed004: prints Tables 3 to 9 of seed 004 next to ours.  Tables 3 and 8 (QNA):\n"
     "our converged QNA and our QNA under the paper's conditions.  Tables 4-7 and 9:\n"
     "both simulation models at the six arrival rates, each run until the 95 %\n"
     "half-width of the HDMA queue length is within REL (default 0.02) of its mean;\n"
     "our value +- its 95 % half-width and the difference to the paper.  Then the\n"
-    "probability p derived instead of assumed (docs/NICSIM.md).\n"
+    "probability p derived instead of assumed (docs/NICSIM.md), and the claims with verdicts.\n"
     "\n"
     "  --figures DIR   also write DIR/fig4_utilization.svg and DIR/fig5_hdma_queue.svg\n"
     "  --threads N     simulation threads (default: online CPUs, at most 2)\n"
@@ -58,8 +59,9 @@ static const char rep__usage[] =
     "  --blocking B    the NSDMA-busy reading (hold, default; or skip)\n"
     "  --discipline D  LANai polling in model 2: limited (one message per visit, the\n"
     "                  abstract; default), gated (Section 3.1's words), exhaustive\n"
-    "  --system        also measure the NIC on the register-level model: the lcp firmware\n"
-    "                  with VIA on preset seed004, 5 runs of 1000 messages per rate\n"
+    "  --system        also measure the NIC on the register-level model, preset seed004:\n"
+    "                  Myricom's MCP (engines overlapped) and the lcp (one message at a\n"
+    "                  time) with VIA, 5 runs of 1000 messages per rate and firmware\n"
     "seed004-sendrecv: the send-and-receive NIC at half the paper's rates per\n"
     "direction, QNA next to simulation, with the bottleneck named.\n"
     "Exit: 0 done, 1 a run failed, 2 bad input.\n";
@@ -238,6 +240,15 @@ static void rep__print_sim(const myri_qsim_seed004 *s)
     printf("\nTable 4: mean SRAM queue lengths, simulation model 2 (polling)\n");
     rep__table t = {t4, 3, 2, 37, sub, rep__t4_cell, s};
     rep__table_print(&t);
+    printf("A data message LANai holds while NSDMA is busy stays in the SRAM data queue (counted above;\n"
+           "docs/NICSIM.md, \"Table 4\"); not counting it, the data queue and the sum (Table 7, model 2) are:\n");
+    for (int k = 0; k < MYRI_QSIM_NRATES; k++) {
+        const myri_qsim_station_result *l = &s->job[MYRI_QSIM_POLLING][k].result.st[0];
+        const myri_qsim_paper_row *p = &myri_qsim_paper[k];
+        double data = l->queue[2].mean - l->blocked.mean, sum = l->lq.mean - l->blocked.mean;
+        printf("%-8.5f | data %8.4f %8.4f %+6.1f%% | sum %8.4f %8.4f %+6.1f%%\n", p->lambda, p->t4_data, data,
+               rep__diff(data, p->t4_data), p->t7_lanai2, sum, rep__diff(sum, p->t7_lanai2));
+    }
     static const char *const t5[] = {"LANai model 1", "LANai model 2", "HDMA model 1",
                                      "HDMA model 2",  "NSDMA model 1", "NSDMA model 2"};
     printf("\nTable 5: utilisations, simulation models 1 (pooled) and 2 (polling)\n");
@@ -421,7 +432,7 @@ static void rep__claims_sim(rep__claims *cs, const myri_qsim_seed004 *s)
         if (x && i == 0)
             snprintf(cs->note[cs->n - 1] + strlen(cs->note[cs->n - 1]),
                      sizeof cs->note[0] - strlen(cs->note[cs->n - 1]),
-                     "; no polling reading fits all three (docs/NICSIM.md)");
+                     "; doorbell, descriptor: no reading fits (NICSIM.md)");
     }
     rep__worst(cs, "table5", "Table 5: utilisations, models 1 and 2", t5, 6 * MYRI_QSIM_NRATES, 0.01);
     rep__worst(cs, "table6", "Table 6: HDMA queue length, models 1 and 2", t6, 2 * MYRI_QSIM_NRATES, 0.03);
