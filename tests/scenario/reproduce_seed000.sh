@@ -72,6 +72,15 @@ assert s['myricom'][-1]['throughput_per_us'] > 1.1 * s['lcp'][-1]['throughput_pe
 assert abs(s['paper_capacity_per_us'] - 1 / 89.3154) < 1e-9
 c = {x['id']: x for x in d['claims']}
 assert c['system_myricom_rate']['verdict'] == 'differs' and c['system_lcp_rate']['verdict'] == 'differs'
+for x in d['claims']:                                   # every verdict follows its numbers
+    if x['verdict'] in ('calibrated', 'not modelled'):
+        continue
+    side = x['tolerance_side']
+    ok = (x['difference'] >= -x['tolerance'] if side == 'lower' else
+          x['difference'] <= x['tolerance'] if side == 'upper' else abs(x['difference']) <= x['tolerance'])
+    assert x['verdict'] == ('holds' if ok else 'differs'), x
+assert c['table3_qna_conditions']['verdict'] == 'calibrated' and 'fitted' in c['table3_qna_conditions']
+assert c['table4_data']['verdict'] == 'holds', c['table4_data']   # the held message in the data queue
 PY
   then ok "seed004 --system: myricom and lcp at six rates, completion priced, both saturate"; else bad "seed004 --system"; fi
 fi
