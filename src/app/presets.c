@@ -44,7 +44,9 @@ static const myri_preset_value preset__sparc2[] = {
     {"switch.ports", "8", "seed 002: 4- and 8-port switches in 1995", NULL},
     {"nic.sram", "128KiB", "seed 002: 32K x 32 SRAM on the SBus board (myrinet-facts 3.3)", NULL},
     {"nic.clock", "25e6", "assumption: no source gives this LANai's clock; slower than the 33 MHz LANai 4", NULL},
-    {"bus.dma_rate", "55.5e6", "seed 002, Table 1: DMA 444 Mb/s", NULL},
+    {"bus.dma_rate", "55.5e6",
+     "fitted to seed 002 Table 1's DMA data rate, 444 Mb/s = 55.5 MB/s (so `myri reproduce seed002` reports that "
+     "row as calibrated)", NULL},
     {"bus.burst", "64B", "seed 002, Table 1: 16-word SBus bursts", NULL},
     {"bus.pio_posted", "0", "assumption: no source gives the SPARC-2's store buffer; its CPU waits for every PIO "
                             "word (the model before issue 20, whose figures docs/SYSTEM.md gives)", NULL},
@@ -54,8 +56,9 @@ static const myri_preset_value preset__sparc2[] = {
      "assumption: ten 20 MHz SBus cycles for a single-word read of the board (translation, slave latency); "
      "the raw speed-test row of seed 002 Table 1 depends on it (myri reproduce seed002)", NULL},
     {"mcp.packet_cycles", "3800",
-     "calibrated to seed 002 Table 1: the Myrinet API reaches 250 Mb/s with 8 KB packets, \"limited by the number "
-     "of instructions the interface's processor executes to handle each packet\" (152 us at 25 MHz)", NULL},
+     "fitted to seed 002 Table 1: the Myrinet API reaches 250 Mb/s with 8 KB packets, \"limited by the number "
+     "of instructions the interface's processor executes to handle each packet\" (152 us at 25 MHz; "
+     "`myri reproduce seed002` reports that row as calibrated)", NULL},
     {"mcp.rx_pool", "8",
      "seed 002: the board's 128 KB SRAM (myrinet-facts 3.3) holds the HCB, 4 tx and 8 rx buffers of 8 KB; "
      "assumption on the split", NULL},
@@ -66,15 +69,17 @@ static const myri_preset_value preset__sparc2[] = {
 static const myri_preset_value preset__seed004[] = {
     {"link.preset", "1995", "assumption: seed 004 gives NSDMA's time, not the link; a 640 Mb/s-generation link", NULL},
     {"link.rate", "623.4Mb/s",
-     "seed 004 Table 2: NSDMA 52.6887 us per 4 KB block = 4106 bytes on the wire (route 1, VIA header 8, data "
-     "4096, CRC 1) at 77.93 MB/s", NULL},
+     "fitted to seed 004 Table 2: NSDMA 52.6887 us per 4 KB block = 4106 bytes on the wire (route 1, VIA header "
+     "8, data 4096, CRC 1) at 77.93 MB/s", NULL},
     {"packet.type_bytes", "2", "the VIA frame's two-byte type (common/via.h)", NULL},
     {"switch.ports", "8", "assumption: one 8-port switch between sender and receiver", NULL},
     {"nic.clock", "33e6", "LANai 4 at 33 MHz (myrinet-facts 3.3); seed 004 gives times, not the clock", NULL},
     {"bus.dma_setup", "20.627us",
-     "seed 004 Table 2: HDMA 21 us per doorbell (fetching its 32-byte descriptor) and 68.3154 us per descriptor "
-     "(fetching its 4 KB): setup + 32 B / rate = 21 us and setup + 4096 B / rate = 68.3154 us", NULL},
-    {"bus.dma_rate", "85.891e6", "seed 004 Table 2, as bus.dma_setup: 4064 B / 47.3154 us", NULL},
+     "fitted to seed 004 Table 2 (two equations, solved exactly): HDMA 21 us per doorbell (fetching its 32-byte "
+     "descriptor) and 68.3154 us per descriptor (fetching its 4 KB): setup + 32 B / rate = 21 us and "
+     "setup + 4096 B / rate = 68.3154 us; it also prices the 16-byte completion (20.81 us), which Table 2 leaves "
+     "out", NULL},
+    {"bus.dma_rate", "85.891e6", "fitted to seed 004 Table 2, as bus.dma_setup: 4064 B / 47.3154 us", NULL},
     {"bus.pio_posted", "0", "assumption: seed 004 gives no host; its CPU waits for every PIO word (the model "
                             "before issue 20)", NULL},
     {"bus.pio_merge", "4B", "assumption, as bus.pio_posted: no merging of PIO stores", NULL},
@@ -84,6 +89,12 @@ static const myri_preset_value preset__seed004[] = {
      NULL},
     {"lcp.sdma_cycles", "326", "seed 004 Table 2: LANai 10 us to program NSDMA = 330 cycles at 33 MHz, less the "
                                "rule's fixed 4", NULL},
+    {"myricom.db_cycles", "716", "seed 004 Table 2: LANai 22 us per doorbell = 726 cycles at 33 MHz, less the "
+                                 "rule's fixed 10 (take_doorbell)", NULL},
+    {"myricom.desc_cycles", "0", "seed 004 Table 2: LANai 0.12 us per descriptor = 4 cycles; the rule's fixed 20 "
+                                 "(0.6 us) already exceeds it", NULL},
+    {"myricom.sdma_cycles", "320", "seed 004 Table 2: LANai 10 us to program NSDMA = 330 cycles at 33 MHz, less the "
+                                   "rule's fixed 10 (netSend's send)", NULL},
 };
 
 static const myri_preset presets[] = {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "myri/json.h"
 
@@ -33,10 +34,12 @@ const char *myri_cli_verdict_name(myri_cli_verdict v)
 /* "800 B" with the precision a figure of that size needs. */
 static void claim__num(char *buf, size_t n, double v, const char *unit)
 {
+    const char *sp = unit[0] ? " " : ""; /* no space before an empty unit */
     if (!isfinite(v)) snprintf(buf, n, "not measured");
-    else if (fabs(v) >= 100 || v == floor(v)) snprintf(buf, n, "%.0f %s", v, unit);
-    else if (fabs(v) >= 10) snprintf(buf, n, "%.1f %s", v, unit);
-    else snprintf(buf, n, "%.2f %s", v, unit);
+    else if (fabs(v) >= 100 || v == floor(v)) snprintf(buf, n, "%.0f%s%s", v, sp, unit);
+    else if (fabs(v) >= 10) snprintf(buf, n, "%.1f%s%s", v, sp, unit);
+    else if (fabs(v) >= 1) snprintf(buf, n, "%.2f%s%s", v, sp, unit);
+    else snprintf(buf, n, "%.3g%s%s", v, sp, unit); /* below 1: three significant digits (0.0554, not 0.06) */
 }
 
 void myri_cli_claim_print(FILE *out, const myri_cli_claim *c)
@@ -47,15 +50,19 @@ void myri_cli_claim_print(FILE *out, const myri_cli_claim *c)
     claim__num(o, sizeof o, c->ours, c->unit);
     double diff = c->ours - c->paper;
     if (isfinite(diff) && c->paper != 0)
-        snprintf(d, sizeof d, "%+.3g %s (%+.0f %%)", diff, c->unit, 100 * diff / fabs(c->paper));
-    else if (isfinite(diff)) snprintf(d, sizeof d, "%+.3g %s", diff, c->unit);
+        snprintf(d, sizeof d, "%+.3g%s%s (%+.0f %%)", diff, c->unit[0] ? " " : "", c->unit,
+                 100 * diff / fabs(c->paper));
+    else if (isfinite(diff)) snprintf(d, sizeof d, "%+.3g%s%s", diff, c->unit[0] ? " " : "", c->unit);
     else snprintf(d, sizeof d, "-");
     const char *side = c->lo_only ? "at least paper - " : c->hi_only ? "at most paper + " : "+/- ";
     if (c->tol_rel > 0) snprintf(t, sizeof t, "%s%.0f %%", side, 100 * c->tol_rel);
-    else snprintf(t, sizeof t, "%s%.3g %s", side, c->tol_abs, c->unit);
-    fprintf(out, "  %s\n    paper %s, ours %s, difference %s, tolerance %s: %s", c->text, p, o, d, t,
-            myri_cli_verdict_name(v));
-    if (v == MYRI_CLI_CALIBRATED) fprintf(out, " (fitted: %s)", c->fitted);
+    else snprintf(t, sizeof t, "%s%.3g%s%s", side, c->tol_abs, c->unit[0] ? " " : "", c->unit);
+    int len = fprintf(out, "  %s\n", c->text);
+    len = fprintf(out, "    paper %s, ours %s, difference %s, tolerance %s: %s", p, o, d, t, myri_cli_verdict_name(v));
+    if (v == MYRI_CLI_CALIBRATED) { /* on its own line when the line would pass 100 columns */
+        if (len + 11 + (int)strlen(c->fitted) > 100) fprintf(out, "\n   ");
+        fprintf(out, " (fitted: %s)", c->fitted);
+    }
     fprintf(out, "\n");
     if (c->note) fprintf(out, "    %s\n", c->note);
 }

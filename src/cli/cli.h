@@ -125,13 +125,23 @@ struct myri_run_opts;
 int myri_cmd_reproduce_seed001(bool json, const char *figures, bool have_seed, uint64_t seed);
 /* reproduce_seed000.c: count messages per run */
 int myri_cmd_reproduce_seed000(bool json, bool have_seed, uint64_t seed, int count);
-/* reproduce_seed004_system.c: `reproduce seed004 --system` (the lcp on the seed004 preset) */
+/* reproduce_seed004_system.c: `reproduce seed004 --system`: seed 004's NIC on
+ * the register-level model with Myricom's MCP (engines overlapped) and, as
+ * the contrast, seed 000's serialising LCP, both on the seed004 preset. */
+enum { MYRI_REP4_MYRICOM, MYRI_REP4_LCP, MYRI_REP4_NFW };
+typedef struct myri_rep4_fw {
+    double util[3], util_hw[3];  /* LANai, HDMA, NSDMA */
+    double waiting, waiting_hw;  /* messages waiting in the NIC, 95 % half-width */
+    double throughput;           /* messages per us served */
+    double hdma_us_per_msg;      /* host-DMA busy time per message served */
+    double lanai_us_per_msg;     /* LANai busy time per message served */
+    bool saturated;              /* arrivals were held back */
+} myri_rep4_fw;
 typedef struct myri_rep4_sys {
-    double lambda, util[3], util_hw[3]; /* LANai, HDMA, NSDMA */
-    double waiting, waiting_hw;          /* messages waiting in the NIC, 95 % half-width */
-    double throughput;                   /* messages per us served */
-    bool saturated;                      /* arrivals were held back */
+    double lambda;
+    myri_rep4_fw fw[MYRI_REP4_NFW];
 } myri_rep4_sys;
+extern const char *const myri_rep4_fw_names[MYRI_REP4_NFW];
 struct myri_qna_seed004_row;
 struct myri_qsim_seed004;
 struct myri_json;

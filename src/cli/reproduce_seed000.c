@@ -109,7 +109,72 @@ static myri_status r0__run(const r0__fw *f, double a, double clock, int count, b
     return MYRI_OK;
 }
 
-static void r0__print(const r0__point *pt, size_t n, uint64_t hash)
+/* ---- claims (myri_cli_claim) ----------------------------------------------------------- */
+
+#define R0_TOL_FORMULA 0.05 /* a formula point holds within 5 % (stated here, before the run) */
+#define R0_MAXCLAIMS 8
+
+typedef struct r0__claims {
+    myri_cli_claim c[R0_MAXCLAIMS];
+    char text[R0_MAXCLAIMS][128], note[R0_MAXCLAIMS][160];
+    int n;
+} r0__claims;
+
+/* The point of firmware fw at clock clk whose simulated throughput is furthest from its formula. */
+static const r0__point *r0__worst(const r0__point *pt, size_t n, const char *fw, double clk)
+{
+    const r0__point *w = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(pt[i].fw->name, fw) != 0 || pt[i].clock_Hz != clk) continue;
+        double d = fabs(pt[i].simulated_MBps / pt[i].formula_MBps - 1);
+        if (!w || d > fabs(w->simulated_MBps / w->formula_MBps - 1)) w = &pt[i];
+    }
+    return w;
+}
+
+static void r0__claims_formula(r0__claims *cs, const r0__point *pt, size_t n)
+{
+    static const char *const fw[2] = {"lcp", "myricom"};
+    for (int f = 0; f < 2; f++)
+        for (int c = 0; c < R0_NCLOCK && cs->n < R0_MAXCLAIMS; c++) {
+            const r0__point *w = r0__worst(pt, n, fw[f], r0__clock[c]);
+            if (!w) continue;
+            int k = cs->n++;
+            snprintf(cs->text[k], sizeof cs->text[k], "4: %s throughput = %s at every a/b (LANai %.0f MHz, worst point)",
+                     fw[f], f ? "min(a, b)" : "a b / (a + b)", r0__clock[c] * 1e-6);
+            snprintf(cs->note[k], sizeof cs->note[k], "worst at a/b = %.2f%s", w->a_MBps / w->b_MBps,
+                     r0__clock[c] < 100e6 ? "; the formula leaves out the firmware's own work per message" : "");
+            cs->c[k] = (myri_cli_claim){.id = f ? "myricom_formula" : "lcp_formula", .text = cs->text[k],
+                                        .unit = "MB/s", .paper = w->formula_MBps, .ours = w->simulated_MBps,
+                                        .tol_rel = R0_TOL_FORMULA, .note = cs->note[k]};
+        }
+}
+
+static void r0__claims_build(r0__claims *cs, const r0__point *pt, size_t n)
+{
+    cs->n = 0;
+    r0__claims_formula(cs, pt, n);
+    double half = NAN, lcp_overlap = 0, myr_overlap = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(pt[i].fw->name, "myricom")) myr_overlap = fmin(myr_overlap, pt[i].overlap);
+        if (strcmp(pt[i].fw->name, "lcp") != 0) continue;
+        lcp_overlap = fmax(lcp_overlap, pt[i].overlap);
+        if (pt[i].clock_Hz == r0__clock[0] && pt[i].a_MBps == pt[i].b_MBps) half = pt[i].simulated_MBps / pt[i].b_MBps;
+    }
+    if (cs->n + 2 > R0_MAXCLAIMS) return;
+    cs->c[cs->n++] = (myri_cli_claim){
+        .id = "lcp_half", .unit = "",
+        .text = "1, 4: Berkeley-VIA (the LCP) \"utilizes only about 1/2 of bandwidth\" (a = b, 33 MHz; share of b)",
+        .paper = 0.5, .ours = half, .tol_rel = 0.10};
+    int k = cs->n++;
+    snprintf(cs->note[k], sizeof cs->note[k], "myricom's smallest overlap over its points: %.1f %%", 100 * myr_overlap);
+    cs->c[k] = (myri_cli_claim){
+        .id = "lcp_no_overlap", .unit = "",
+        .text = "4, SPIN formula 1-A false for the LCP: host DMA and send DMA never at once (largest overlap)",
+        .paper = 0, .ours = lcp_overlap, .tol_abs = 0, .note = cs->note[k]};
+}
+
+static void r0__print(const r0__point *pt, size_t n, const r0__claims *cs, uint64_t hash)
 {
     printf("seed 000, section 4: throughput with host-DMA rate a and send rate b = %.0f MB/s (1.28 Gb/s)\n",
            R0_B_MBPS);
@@ -129,10 +194,12 @@ static void r0__print(const r0__point *pt, size_t n, uint64_t hash)
            "overlap: fraction of the run the sender's host DMA and send DMA were busy at once (seed 000:\n"
            "zero for the LCP by construction).  At 33 MHz the firmware's own work per message (doorbell,\n"
            "descriptor, completion, dispatch) keeps the bottleneck engine waiting; the formulas leave it out.\n");
+    printf("\nClaims (tolerance stated beforehand):\n");
+    for (int i = 0; i < cs->n; i++) myri_cli_claim_print(stdout, &cs->c[i]);
     printf("hash     0x%016llx\n", (unsigned long long)hash);
 }
 
-static void r0__json(const r0__point *pt, size_t n, uint64_t hash)
+static void r0__json(const r0__point *pt, size_t n, const r0__claims *cs, uint64_t hash)
 {
     myri_json *j = myri_json_create(stdout, false);
     if (!j) return;
@@ -152,6 +219,10 @@ static void r0__json(const r0__point *pt, size_t n, uint64_t hash)
         myri_json_kstr(j, "bottleneck", pt[i].bottleneck);
         myri_json_obj_end(j);
     }
+    myri_json_arr_end(j);
+    myri_json_key(j, "claims");
+    myri_json_arr_begin(j);
+    for (int i = 0; i < cs->n; i++) myri_cli_claim_json(j, &cs->c[i]);
     myri_json_arr_end(j);
     myri_json_key(j, "hash");
     myri_json_hash(j, hash);
@@ -174,7 +245,9 @@ int myri_cmd_reproduce_seed000(bool json, bool have_seed, uint64_t seed, int cou
                 h = (h ^ pt[n].hash) * UINT64_C(0x100000001b3);
                 n++;
             }
-    if (json) r0__json(pt, n, h);
-    else r0__print(pt, n, h);
+    r0__claims cs;
+    r0__claims_build(&cs, pt, n);
+    if (json) r0__json(pt, n, &cs, h);
+    else r0__print(pt, n, &cs, h);
     return MYRI_EXIT_OK;
 }

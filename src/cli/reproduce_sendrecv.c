@@ -169,7 +169,9 @@ int myri_cmd_reproduce_sendrecv(bool json, uint64_t seed, double precision, unsi
     } else {
         printf("# myri reproduce seed004-sendrecv --seed %llu --precision %g\n"
                "# send and receive at lambda/2 each; QNA with p from its fixed point; simulation polling\n"
-               "# model (hold), +- 95%% half-width; Lq = messages waiting (LANai: all its queues)\n",
+               "# model (hold), +- 95%% half-width; Lq = messages waiting (LANai: all its queues, a message\n"
+               "# held for NSDMA or NRDMA included); no claim of the paper is checked here: seed 004\n"
+               "# leaves the receive side as future work, so there is no paper value to hold or differ\n",
                (unsigned long long)seed, precision);
         printf("%-8s %-6s | %8s %15s | %9s %17s\n", "lambda", "node", "rho QNA", "rho sim", "Lq QNA", "Lq sim");
     }

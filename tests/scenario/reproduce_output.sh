@@ -4,10 +4,13 @@
 # the help; in the SVG figures every data marker inside the frame, no two
 # markers on the same spot (coincident series are told apart by shape and
 # offset), and the paper's own values drawn in Figure 4 (Tables 5 and 8)
-# and Figure 5 (Table 6).
+# and Figure 5 (Table 6).  The claims close the seed004 text; the independent
+# Table 4 simulation (tools/seed004_table4.py) agrees with model 2's queues and
+# refuses bad input.
 # usage: reproduce_output.sh path/to/myri source_dir
 set -u
 myri=$1
+src=${2:-$(dirname "$0")/../..}
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,6 +27,24 @@ done
 "$myri" reproduce seed004 --figures "$tmp/fig" >"$tmp/rep.txt" 2>/dev/null || { echo "FAIL reproduce seed004"; fail=1; }
 width "reproduce seed004" <"$tmp/rep.txt" || fail=1
 grep -q "^Table 5" "$tmp/rep.txt" || { echo "FAIL no Table 5"; fail=1; }
+grep -q "^Claims (tolerance stated beforehand" "$tmp/rep.txt" || { echo "FAIL no claims"; fail=1; }
+grep -q ": calibrated$" "$tmp/rep.txt" && grep -q "(fitted: the step-2 sweep count" "$tmp/rep.txt" \
+  || { echo "FAIL the calibrated QNA claim does not name its fit"; fail=1; }
+if command -v python3 >/dev/null 2>&1; then
+  python3 "$src/tools/seed004_table4.py" 0.00786 --arrivals 60000 >"$tmp/t4.txt" || { echo "FAIL seed004_table4.py"; fail=1; }
+  "$myri" nicsim --model polling --lambda 0.00786 --json >"$tmp/ns.json" || { echo "FAIL nicsim polling"; fail=1; }
+  python3 - "$tmp/t4.txt" "$tmp/ns.json" <<'PY' || { echo "FAIL seed004_table4.py against model 2"; fail=1; }
+import json, re, sys
+t = open(sys.argv[1]).read()
+q = dict(re.findall(r'(doorbell|descriptor) (\d\.\d+)', t.split('\n')[1]))
+plus = float(re.search(r'data \+ held (\d\.\d+)', t).group(1))
+m = json.load(open(sys.argv[2]))['queues']
+for k in ('doorbell', 'descriptor'):
+    assert abs(float(q[k]) / m[k] - 1) < 0.06, (k, q[k], m[k])
+assert abs(plus / m['data'] - 1) < 0.06, (plus, m['data'])   # model 2 counts the held message
+PY
+  check "seed004_table4.py refuses a rate beyond saturation" expect_rc 2 python3 "$src/tools/seed004_table4.py" 0.02
+fi
 "$myri" reproduce seed004-sendrecv | width "reproduce seed004-sendrecv" || fail=1
 
 # figure FILE SERIES PATTERN...: markers inside the frame, no two on one spot,

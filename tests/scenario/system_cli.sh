@@ -61,7 +61,8 @@ want 2 "bench engine: still refuses --set" -- "$myri" bench engine --set a=1
 want 0 "reproduce seed001" -- "$myri" reproduce seed001 --figures "$tmp/fig"
 check "reproduce seed001: within 100 columns" test "$(awk 'length > 100' "$tmp/out" | wc -l)" -eq 0
 check "reproduce seed001: six claims with verdicts" test "$(grep -cE '^    paper .*tolerance .*: (holds|differs|calibrated|not modelled)' "$tmp/out")" -eq 6
-check "reproduce seed001: the 5 us of polled receive is calibrated" grep -q 'calibrated (fitted:' "$tmp/out"
+check "reproduce seed001: the 5 us of polled receive is calibrated" grep -qE 'calibrated( \(fitted:|$)' "$tmp/out"
+check "reproduce seed001: ... naming the fitted parameter" grep -q '(fitted: MCP_SERVICE_CYCLES' "$tmp/out"
 check "reproduce seed001: the crossover (paper 800 B) is judged" grep -qE 'paper 800 B, ours [0-9]+ B.*: (holds|differs)$' "$tmp/out"
 check "reproduce seed001: PIO is a win" grep -q 'paper 0 us, ours .*: holds$' "$tmp/out"
 awk '/^latency \(/ { on = 1; next } on && NF == 0 { on = 0 } on' "$tmp/out" >"$tmp/lat"

@@ -318,7 +318,9 @@ static bool within(double ours, double paper, double rel)
 
 /* Tables 4-7 and 9 at two rates.  Tolerances (docs/NICSIM.md): utilisations
  * 1 %, HDMA queue 3 %, LANai queues 6 % (the paper's own model-1/model-2
- * difference is up to 6.76 %), the per-queue split of Table 4 20 %. */
+ * difference is up to 6.76 %), model 2's sum of queues 1.5 % (the held data
+ * message counted in the data queue), Table 4's data queue 8 %, its doorbell
+ * and descriptor queues 12 % (no reading of the paper fits them closer). */
 static void test_paper_tables(void **state)
 {
     (void)state;
@@ -337,11 +339,11 @@ static void test_paper_tables(void **state)
         assert_true(within(m1.st[1].lq.mean, p->t6_hdma1, 0.03));
         assert_true(within(m2.st[1].lq.mean, p->t6_hdma2, 0.03));
         assert_true(within(m1.st[0].lq.mean, p->t7_lanai1, 0.06));
-        assert_true(within(m2.st[0].lq.mean, p->t7_lanai2, 0.06));
-        assert_true(within(m2.st[0].lq.mean, p->t9_sim, 0.06));
-        assert_true(within(m2.st[0].queue[0].mean, p->t4_doorbell, 0.20));
-        assert_true(within(m2.st[0].queue[1].mean, p->t4_descriptor, 0.20));
-        assert_true(within(m2.st[0].queue[2].mean, p->t4_data, 0.20));
+        assert_true(within(m2.st[0].lq.mean, p->t7_lanai2, 0.015));
+        assert_true(within(m2.st[0].lq.mean, p->t9_sim, 0.015));
+        assert_true(within(m2.st[0].queue[0].mean, p->t4_doorbell, 0.12));
+        assert_true(within(m2.st[0].queue[1].mean, p->t4_descriptor, 0.12));
+        assert_true(within(m2.st[0].queue[2].mean, p->t4_data, 0.08));
         /* The sum of the three queues is the LANai queue length. */
         double sum = m2.st[0].queue[0].mean + m2.st[0].queue[1].mean + m2.st[0].queue[2].mean;
         assert_true(fabs(sum - m2.st[0].lq.mean) < 1e-3 * m2.st[0].lq.mean);
@@ -366,11 +368,12 @@ static void test_blocking_readings(void **state)
     assert_true(hold.st[0].blocked.mean > 0.0 && skip.st[0].blocked.mean == 0.0);
 }
 
-/* Section 3.1 calls LANai's polling "gated"; with gated service model 2
- * reproduces the paper's Table 7 (sum of the queues) within 3 % and its
- * LANai utilisation within 0.5 % at lambda = 0.01079, closer than the
- * default one-message-per-visit discipline (docs/NICSIM.md). */
-static void test_gated_matches_table7(void **state)
+/* Model 2's queues are SRAM queues: a data message LANai holds while NSDMA is
+ * busy is still in the data queue.  Counted so, the default discipline (one
+ * message per visit) reproduces the paper's Table 7 (sum of the queues)
+ * within 1 % at lambda = 0.01079, closer than gated polling, and not counting
+ * it (the blocked fraction taken out) leaves it 5 % short (docs/NICSIM.md). */
+static void test_held_in_data_queue(void **state)
 {
     (void)state;
     const myri_qsim_paper_row *p = &myri_qsim_paper[4];
@@ -381,9 +384,11 @@ static void test_gated_matches_table7(void **state)
     myri_qsim_result g, l;
     assert_int_equal(myri_qsim_run(&net, &o, &g), MYRI_OK);
     run_seed004(MYRI_QSIM_POLLING, p->lambda, MYRI_QSIM_HOLD, 7, &l);
-    assert_true(within(g.st[0].lq.mean, p->t7_lanai2, 0.03));
-    assert_true(within(g.st[0].util.mean, p->t5_lanai2, 0.005));
-    assert_true(fabs(g.st[0].lq.mean - p->t7_lanai2) < fabs(l.st[0].lq.mean - p->t7_lanai2));
+    assert_true(within(l.st[0].lq.mean, p->t7_lanai2, 0.01));
+    assert_true(within(l.st[0].util.mean, p->t5_lanai2, 0.01));
+    assert_true(fabs(l.st[0].lq.mean - p->t7_lanai2) < fabs(g.st[0].lq.mean - p->t7_lanai2));
+    assert_true(l.st[0].blocked.mean > 0.005);
+    assert_true(l.st[0].lq.mean - l.st[0].blocked.mean < p->t7_lanai2 * 0.96);
 }
 
 /* Gated and exhaustive polling run and conserve work (same utilisations of
@@ -523,7 +528,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_paper_tables),
         cmocka_unit_test(test_blocking_readings),
-        cmocka_unit_test(test_gated_matches_table7),
+        cmocka_unit_test(test_held_in_data_queue),
         cmocka_unit_test(test_disciplines),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_plan_limits),

@@ -147,6 +147,11 @@ myri_status myri_qsim_net_seed004(myri_qsim_net *net, myri_qsim_model model, dou
     net->nsources++;
     net->st[MYRI_QSIM_LANAI].discipline = disc;
     net->st[MYRI_QSIM_LANAI].blocking = blocking;
+    /* Model 2 (and the send-and-receive NIC) has SRAM queues: a data message
+     * LANai holds for NSDMA is still in the data queue (docs/NICSIM.md,
+     * "Table 4"); model 1's pooled queue is the paper's abstraction, where
+     * the held message is in service. */
+    net->st[MYRI_QSIM_LANAI].held_queued = model != MYRI_QSIM_POOLED;
     net->bottleneck = MYRI_QSIM_HDMA;
     return MYRI_OK;
 }

@@ -196,13 +196,15 @@ static void station__start(nics_station *s, unsigned qi, uint32_t i)
     myri_time_ps t = now_ps(s);
     uint8_t cls = ring__take(&s->q[qi], i);
     s->nwait--;
-    myri_tw_add(&s->tw_q[qi], t, -1.0);
-    myri_tw_add(&s->tw_lq, t, -1.0);
     int next = s->spec->cls[cls].next_station;
     if (next >= 0 && s->run->st[next].spec->bufferless) {
         nics_station *n = &s->run->st[next];
         if (n->state != ST_IDLE) {
             MYRI_ASSERT(s->comp, s->spec->blocking == MYRI_QSIM_HOLD, "skip mode started a blocked message");
+            if (!s->spec->held_queued) { /* else it leaves its queue's count when served (station__wake) */
+                myri_tw_add(&s->tw_q[qi], t, -1.0);
+                myri_tw_add(&s->tw_lq, t, -1.0);
+            }
             s->found_busy++;
             s->state = ST_HELD;
             s->cur_cls = cls;
@@ -214,6 +216,8 @@ static void station__start(nics_station *s, unsigned qi, uint32_t i)
         }
         s->found_idle++;
     }
+    myri_tw_add(&s->tw_q[qi], t, -1.0);
+    myri_tw_add(&s->tw_lq, t, -1.0);
     station__begin(s, cls);
 }
 
@@ -275,6 +279,10 @@ static void station__wake(nics_station *s)
         myri_time_ps t = now_ps(s);
         s->held_ps[s->cur_cls] += t - s->hold_start_ps;
         myri_tw_set(&s->tw_held, t, 0.0);
+        if (s->spec->held_queued) {
+            myri_tw_add(&s->tw_q[s->spec->cls[s->cur_cls].queue], t, -1.0);
+            myri_tw_add(&s->tw_lq, t, -1.0);
+        }
         station__begin(s, s->cur_cls);
     } else if (s->state == ST_IDLE) {
         station__next(s, true);

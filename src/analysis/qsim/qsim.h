@@ -25,7 +25,8 @@
  *
  * Statistics: time-weighted utilisation (busy, including time blocked while
  * holding a message), queue length (messages waiting, not in service, not
- * held), per-queue lengths and blocked fraction; after a warm-up they are
+ * held -- unless the station says held_queued: then a held message still
+ * counts in its queue), per-queue lengths and blocked fraction; after a warm-up they are
  * collected in batches of equal simulated length (batch means, 95 %
  * Student-t intervals); the run stops when the half-width of the bottleneck
  * station's queue length is within `precision` of its mean, or after a fixed
@@ -92,6 +93,10 @@ typedef struct myri_qsim_station_spec {
     const char *queue_names[MYRI_QSIM_MAX_QUEUES];
     myri_qsim_discipline discipline;
     myri_qsim_blocking blocking;
+    /* HOLD: a held message stays counted in its queue (and in lq) until it is
+     * served -- the SRAM queues of seed 004's model 2, where a data message
+     * LANai has polled stays in the data queue until NSDMA takes it. */
+    bool held_queued;
     myri_qsim_class_spec cls[MYRI_QSIM_MAX_CLASSES];
 } myri_qsim_station_spec;
 
