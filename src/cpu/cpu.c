@@ -126,7 +126,7 @@ void myri_cpu_reset(myri_cpu *c, uint32_t pc)
     c->stop_req = false;
     c->exit_value = c->fault_pc = c->fault_addr = 0;
     c->fault_text[0] = 0;
-    if (c->dec) memset(c->dec, 0, (size_t)(c->sram_bytes / 4) * sizeof *c->dec);
+    /* predecoded words stay: they follow SRAM through the invalidations */
 }
 
 uint32_t myri_cpu_reg(const myri_cpu *c, unsigned r)
@@ -370,54 +370,138 @@ static inline bool cpu__exec(myri_cpu *c, const cpu_insn *d, uint32_t pc)
     }
 }
 
-static inline bool cpu__fetch(myri_cpu *c, uint32_t pc, const cpu_insn **out, cpu_insn *tmp)
+static inline uint32_t cpu__be32(const uint8_t *p)
 {
-    if (pc >= c->sram_bytes || (pc & 3)) {
-        cpu__fault(c, MYRI_CPU_BADMEM, pc, pc, "instruction fetch outside SRAM");
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The full executor for what has no fast path: the loop's state goes to
+ * *c, then comes back.  False when the run must end (fault or stop). */
+static bool cpu__slow(myri_cpu *c, const cpu_insn *d, uint32_t cur, uint32_t *pc, uint32_t *n1, uint32_t *n2,
+                      uint32_t *lmask)
+{
+    c->pc = *pc;
+    c->n1 = *n1;
+    c->n2 = *n2;
+    if (!cpu__exec(c, d, cur)) {
+        c->pc = cur;
         return false;
     }
-    if (c->dec) {
-        cpu_insn *d = &c->dec[pc / 4];
-        if (d->kind == K_UNDECODED) {
-            const uint8_t *p = c->sram + pc;
-            myri_cpu__decode((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3], d);
-        }
-        *out = d;
-        return true;
-    }
-    const uint8_t *p = c->sram + pc;
-    myri_cpu__decode((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3], tmp);
-    *out = tmp;
-    return true;
+    *pc = c->pc;
+    *n1 = c->n1;
+    *n2 = c->n2;
+    *lmask = c->load_mask;
+    return !c->stop_req;
 }
+
+/* The run loop; predecode is a constant in each caller, so the compiler
+ * makes the predecoded and the plain loop from this one body. */
+static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const bool predecode)
+{
+    uint32_t *r = c->r, pc = c->pc, n1 = c->n1, n2 = c->n2, lmask = c->load_mask;
+    const uint32_t size = c->sram_bytes;
+    uint8_t *sram = c->sram;
+    cpu_insn *dec = c->dec, tmp;
+    uint64_t insns = 0, stalls = 0, used = 0;
+    while (used < max_cycles) {
+        if (pc >= size || (pc & 3)) {
+            cpu__fault(c, MYRI_CPU_BADMEM, pc, pc, "instruction fetch outside SRAM");
+            break;
+        }
+        const cpu_insn *d;
+        if (predecode) {
+            d = &dec[pc >> 2];
+            if (d->kind == K_UNDECODED) myri_cpu__decode(cpu__be32(sram + pc), &dec[pc >> 2]);
+        } else {
+            myri_cpu__decode(cpu__be32(sram + pc), &tmp);
+            d = &tmp;
+        }
+        if (d->uses & lmask) {
+            stalls++;
+            used++;
+        }
+        const uint32_t cur = pc;
+        pc = n1; /* the fetch queue moves before execution: a jump rewrites n1 or n2 */
+        n1 = n2;
+        n2 += 4;
+        lmask = 0;
+        switch (d->fast) {
+        case F_ADDI: r[d->rd] = r[d->rs1] + (uint32_t)d->imm; break;
+        case F_SUBI: r[d->rd] = r[d->rs1] - (uint32_t)d->imm; break;
+        case F_ANDI: r[d->rd] = r[d->rs1] & (uint32_t)d->imm; break;
+        case F_ORI: r[d->rd] = r[d->rs1] | (uint32_t)d->imm; break;
+        case F_XORI: r[d->rd] = r[d->rs1] ^ (uint32_t)d->imm; break;
+        case F_SHLI: r[d->rd] = r[d->rs1] << d->imm; break;
+        case F_SHRI: r[d->rd] = r[d->rs1] >> d->imm; break;
+        case F_SHAI: r[d->rd] = (uint32_t)((int32_t)r[d->rs1] >> d->imm); break;
+        case F_ADDR: r[d->rd] = r[d->rs1] + r[d->rs2]; break;
+        case F_SUBR: r[d->rd] = r[d->rs1] - r[d->rs2]; break;
+        case F_ANDR: r[d->rd] = r[d->rs1] & r[d->rs2]; break;
+        case F_ORR: r[d->rd] = r[d->rs1] | r[d->rs2]; break;
+        case F_XORR: r[d->rd] = r[d->rs1] ^ r[d->rs2]; break;
+        case F_LDW: {
+            uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u;
+            if (ea >= size) goto slow;
+            r[d->rd] = cpu__be32(sram + ea);
+            lmask = 1u << d->rd;
+            break;
+        }
+        case F_STW: {
+            uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u, v = r[d->rd];
+            if (ea >= size) goto slow;
+            sram[ea] = (uint8_t)(v >> 24);
+            sram[ea + 1] = (uint8_t)(v >> 16);
+            sram[ea + 2] = (uint8_t)(v >> 8);
+            sram[ea + 3] = (uint8_t)v;
+            if (predecode) dec[ea >> 2].kind = K_UNDECODED;
+            break;
+        }
+        case F_ALUFI: {
+            uint32_t v = cpu__alu(c, d->alu, r[d->rs1], (uint32_t)d->imm, true);
+            if (d->rd > 2) r[d->rd] = v;
+            break;
+        }
+        case F_ALUFR: {
+            uint32_t v = cpu__alu(c, d->alu, r[d->rs1], r[d->rs2], true);
+            if (d->rd > 2) r[d->rd] = v;
+            break;
+        }
+        case F_BR:
+            if ((cond_table[d->cond] >> c->flags) & 1) {
+                n1 = (uint32_t)d->imm;
+                n2 = n1 + 4;
+            }
+            break;
+        default:
+        slow:
+            if (!cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask)) {
+                if (c->status == MYRI_CPU_RUNNING) { /* a stop: the instruction completed */
+                    c->status = MYRI_CPU_STOPPED;
+                    insns++;
+                    used++;
+                }
+                goto out;
+            }
+        }
+        insns++;
+        used++;
+    }
+    c->pc = pc;
+    c->n1 = n1;
+    c->n2 = n2;
+    c->load_mask = lmask;
+out:
+    c->n.instructions += insns;
+    c->n.stalls += stalls;
+    c->n.cycles += used;
+    return c->status;
+}
+
+static myri_cpu_status cpu__run_predecoded(myri_cpu *c, uint64_t max_cycles) { return cpu__loop(c, max_cycles, true); }
+static myri_cpu_status cpu__run_plain(myri_cpu *c, uint64_t max_cycles) { return cpu__loop(c, max_cycles, false); }
 
 myri_cpu_status myri_cpu_run(myri_cpu *c, uint64_t max_cycles)
 {
     if (c->status != MYRI_CPU_RUNNING) return c->status;
-    uint64_t limit = c->n.cycles + max_cycles;
-    cpu_insn tmp;
-    while (c->n.cycles < limit) {
-        uint32_t pc = c->pc;
-        const cpu_insn *d;
-        if (!cpu__fetch(c, pc, &d, &tmp)) break;
-        if (d->uses & c->load_mask) {
-            c->n.stalls++;
-            c->n.cycles++;
-        }
-        /* the fetch queue moves before execution: a jump rewrites n1 or n2 */
-        c->pc = c->n1;
-        c->n1 = c->n2;
-        c->n2 += 4;
-        if (!cpu__exec(c, d, pc)) {
-            c->pc = pc;
-            break;
-        }
-        c->n.instructions++;
-        c->n.cycles++;
-        if (c->stop_req) {
-            c->status = MYRI_CPU_STOPPED;
-            break;
-        }
-    }
-    return c->status;
+    return c->dec ? cpu__run_predecoded(c, max_cycles) : cpu__run_plain(c, max_cycles);
 }

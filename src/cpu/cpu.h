@@ -81,7 +81,8 @@ uint8_t *myri_cpu_sram(myri_cpu *cpu);
 uint32_t myri_cpu_sram_bytes(const myri_cpu *cpu);
 void myri_cpu_set_mmio(myri_cpu *cpu, myri_cpu_mmio_fn fn, void *ctx);
 
-/* Registers cleared, flags cleared, execution starts at pc; counts zeroed. */
+/* Registers cleared, flags cleared, execution starts at pc; counts zeroed;
+ * predecoded words are kept (they follow SRAM through the invalidations). */
 void myri_cpu_reset(myri_cpu *cpu, uint32_t pc);
 uint32_t myri_cpu_reg(const myri_cpu *cpu, unsigned r);
 void myri_cpu_set_reg(myri_cpu *cpu, unsigned r, uint32_t value);

@@ -34,8 +34,19 @@ enum cpu_mode {
     M_PRE = 3      /* PQ 11: ea = rs1 op offset, rs1 <- ea */
 };
 
+/* Fast paths of the run loop (the common cases without flags, %pc or
+ * faults); F_GENERIC goes through the full executor. */
+enum cpu_fast {
+    F_GENERIC = 0,
+    F_ADDI, F_SUBI, F_ANDI, F_ORI, F_XORI, F_SHLI, F_SHRI, F_SHAI,
+    F_ADDR, F_SUBR, F_ANDR, F_ORR, F_XORR,
+    F_LDW, F_STW, F_BR,
+    F_ALUFI, F_ALUFR /* flag-setting ALU (compares: sub.f ..., %r0) */
+};
+
 typedef struct cpu_insn {
     uint8_t kind;
+    uint8_t fast;  /* enum cpu_fast */
     uint8_t alu;   /* enum cpu_alu */
     uint8_t rd, rs1, rs2;
     uint8_t cond;  /* 0..15, LLVM's condition code order */
@@ -51,5 +62,7 @@ typedef struct cpu_insn {
 
 /* Decodes one word (never fails: unknown words give K_ILLEGAL). */
 void myri_cpu__decode(uint32_t word, cpu_insn *out);
+/* The same without the fast-path classification (the disassembler's). */
+void myri_cpu__decode_slow(uint32_t word, cpu_insn *out);
 
 #endif

@@ -140,7 +140,41 @@ static void decode__special_mem(uint32_t w, cpu_insn *d)
     }
 }
 
+/* The fast path of a decoded instruction, if it has one. */
+static void decode__fast(cpu_insn *d)
+{
+    d->fast = F_GENERIC;
+    bool regs_ok = d->rd > 2 && d->rs1 != 2 && d->rs2 != 2 && !d->setf;
+    if (d->kind == K_RI && regs_ok) {
+        static const uint8_t ri[9] = {F_ADDI, F_GENERIC, F_SUBI, F_GENERIC, F_ANDI, F_ORI, F_XORI, F_SHLI, F_SHAI};
+        d->fast = ri[d->alu];
+        if (d->alu >= A_SHL) {
+            if (d->imm < -31 || d->imm > 31) d->fast = F_GENERIC;
+            else if (d->alu == A_SHL && d->imm < 0) d->fast = F_SHRI;
+            else if (d->alu == A_SHA && d->imm >= 0) d->fast = F_SHLI; /* left: the same as logical */
+            if (d->fast == F_SHRI || d->fast == F_SHAI) d->imm = -d->imm;
+        }
+    } else if (d->kind == K_RR && regs_ok && d->cond == 0) {
+        static const uint8_t rr[9] = {F_ADDR, F_GENERIC, F_SUBR, F_GENERIC, F_ANDR, F_ORR, F_XORR, F_GENERIC, F_GENERIC};
+        d->fast = rr[d->alu];
+    } else if ((d->kind == K_LOAD || d->kind == K_STORE) && d->size == 4 && d->mode == M_OFFSET && !d->regoff &&
+               d->rs1 != 2 && (d->kind == K_STORE || d->rd > 2)) {
+        d->fast = d->kind == K_LOAD ? F_LDW : F_STW;
+    } else if (d->kind == K_BR) {
+        d->fast = F_BR;
+    }
+    bool flag_ok = d->setf && d->rd != 2 && d->rs1 != 2 && d->rs2 != 2;
+    if (flag_ok && d->kind == K_RI) d->fast = F_ALUFI;
+    if (flag_ok && d->kind == K_RR && d->cond == 0) d->fast = F_ALUFR;
+}
+
 void myri_cpu__decode(uint32_t w, cpu_insn *d)
+{
+    myri_cpu__decode_slow(w, d);
+    decode__fast(d);
+}
+
+void myri_cpu__decode_slow(uint32_t w, cpu_insn *d)
 {
     memset(d, 0, sizeof *d);
     unsigned op = w >> 28;
@@ -179,7 +213,7 @@ void myri_cpu__decode(uint32_t w, cpu_insn *d)
 bool myri_cpu_legal(uint32_t word)
 {
     cpu_insn d;
-    myri_cpu__decode(word, &d);
+    myri_cpu__decode_slow(word, &d);
     return d.kind != K_ILLEGAL;
 }
 
@@ -313,7 +347,7 @@ void myri_cpu_disasm(uint32_t w, char *buf, size_t n, uint32_t *target, bool *ha
 {
     cpu_insn d;
     char imm[24];
-    myri_cpu__decode(w, &d);
+    myri_cpu__decode_slow(w, &d);
     *has_target = false;
     *target = 0;
     switch (d.kind) {

@@ -95,9 +95,9 @@ static void dis__target(dis_buf *b, const dis_sym *syms, size_t ns, uint32_t tar
                         const char *secname)
 {
     const dis_sym *best = NULL;
-    if (target < size)
-        for (size_t i = 0; i < ns; i++)
-            if (syms[i].addr <= target) best = &syms[i];
+    (void)size;
+    for (size_t i = 0; i < ns; i++)
+        if (syms[i].addr <= target) best = &syms[i];
     const char *name = best ? best->name : secname;
     uint32_t off = target - (best ? best->addr : 0);
     if (off)

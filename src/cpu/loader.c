@@ -91,7 +91,8 @@ static const char *ld__str(const elf_obj *o, uint32_t s, uint32_t off)
 {
     if (s >= o->nsec) return NULL;
     const elf_sec *x = &o->sec[s];
-    if (x->type == SHT_NOBITS || off >= x->size) return NULL;
+    if (x->type == SHT_NOBITS || x->type == 0 || off >= x->size || x->offset > o->n || x->size > o->n - x->offset)
+        return NULL;
     const char *p = (const char *)o->d + x->offset + off;
     if (!memchr(p, 0, x->size - off)) return NULL;
     return p;

@@ -19,8 +19,9 @@ void __lanai_start_c(void)
     }
 }
 
-/* _start: the first instruction run.  %sp <- __lanai_stack_top, then a jump
- * to __lanai_start_c (which never returns). */
+/* _start: the first instruction run.  %sp <- __lanai_stack_top, then a call
+ * of __lanai_start_c as clang makes calls (return address pushed: the
+ * callee's frame pointer is then the 8-aligned stack top); it never returns. */
 __asm__(".text\n"
         ".globl _start\n"
         ".type _start,@function\n"
@@ -29,7 +30,12 @@ __asm__(".text\n"
         "  or %r9, lo(__lanai_stack_top), %r9\n"
         "  ld 0[%r9], %sp\n"
         "  add %sp, 0x0, %fp\n"
+        "  add %pc, 0x10, %rca\n"
+        "  st %rca, [--%sp]\n"
         "  bt __lanai_start_c\n"
+        "  nop\n"
+        "1:\n"
+        "  bt 1b\n"
         "  nop\n");
 
 void lanai_putchar(int c)
