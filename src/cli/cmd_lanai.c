@@ -163,7 +163,8 @@ static int lanai__report(const lanai_run_opts *o, myri_cpu *cpu, const myri_cpu_
         myri_json *j = myri_json_create(stdout, false);
         myri_json_obj_begin(j);
         myri_json_kstr(j, "entry", o->entry);
-        myri_json_kstr(j, "status", st == MYRI_CPU_STOPPED ? "returned" : myri_cpu_status_name(st));
+        myri_json_kstr(j, "status", st == MYRI_CPU_STOPPED ? "returned"
+                                    : st == MYRI_CPU_RUNNING ? "max_cycles" : myri_cpu_status_name(st));
         myri_json_key(j, "return_value");
         if (st == MYRI_CPU_STOPPED) myri_json_int(j, rv); else myri_json_null(j);
         myri_json_key(j, "instructions");
@@ -178,7 +179,6 @@ static int lanai__report(const lanai_run_opts *o, myri_cpu *cpu, const myri_cpu_
         if (*why) myri_json_kstr(j, "error", why);
         myri_json_obj_end(j);
         myri_json_finish(j);
-        putchar('\n');
     } else {
         fflush(stdout);
         if (st == MYRI_CPU_STOPPED) printf("return value: %d (0x%08x)\n", rv, (unsigned)rv);

@@ -394,14 +394,68 @@ static bool cpu__slow(myri_cpu *c, const cpu_insn *d, uint32_t cur, uint32_t *pc
     return !c->stop_req;
 }
 
+/* The fast paths (enum cpu_fast) on the loop's registers: false when the
+ * instruction must go through the full executor instead. */
+static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t size, cpu_insn *dec,
+                             const cpu_insn *d, uint32_t *n1, uint32_t *n2, uint32_t *lmask, const bool predecode)
+{
+    switch (d->fast) {
+    case F_ADDI: r[d->rd] = r[d->rs1] + (uint32_t)d->imm; return true;
+    case F_SUBI: r[d->rd] = r[d->rs1] - (uint32_t)d->imm; return true;
+    case F_ANDI: r[d->rd] = r[d->rs1] & (uint32_t)d->imm; return true;
+    case F_ORI: r[d->rd] = r[d->rs1] | (uint32_t)d->imm; return true;
+    case F_XORI: r[d->rd] = r[d->rs1] ^ (uint32_t)d->imm; return true;
+    case F_SHLI: r[d->rd] = r[d->rs1] << d->imm; return true;
+    case F_SHRI: r[d->rd] = r[d->rs1] >> d->imm; return true;
+    case F_SHAI: r[d->rd] = (uint32_t)((int32_t)r[d->rs1] >> d->imm); return true;
+    case F_ADDR: r[d->rd] = r[d->rs1] + r[d->rs2]; return true;
+    case F_SUBR: r[d->rd] = r[d->rs1] - r[d->rs2]; return true;
+    case F_ANDR: r[d->rd] = r[d->rs1] & r[d->rs2]; return true;
+    case F_ORR: r[d->rd] = r[d->rs1] | r[d->rs2]; return true;
+    case F_XORR: r[d->rd] = r[d->rs1] ^ r[d->rs2]; return true;
+    case F_LDW: {
+        uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u;
+        if (ea >= size) return false;
+        r[d->rd] = cpu__be32(sram + ea);
+        *lmask = 1u << d->rd;
+        return true;
+    }
+    case F_STW: {
+        uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u, v = r[d->rd];
+        if (ea >= size) return false;
+        uint8_t *p = sram + ea;
+        p[0] = (uint8_t)(v >> 24);
+        p[1] = (uint8_t)(v >> 16);
+        p[2] = (uint8_t)(v >> 8);
+        p[3] = (uint8_t)v;
+        if (predecode) dec[ea >> 2].kind = K_UNDECODED;
+        return true;
+    }
+    case F_ALUFI:
+    case F_ALUFR: {
+        uint32_t b = d->fast == F_ALUFI ? (uint32_t)d->imm : r[d->rs2];
+        uint32_t v = cpu__alu(c, d->alu, r[d->rs1], b, true);
+        if (d->rd > 2) r[d->rd] = v;
+        return true;
+    }
+    case F_BR:
+        if ((cond_table[d->cond] >> c->flags) & 1) {
+            *n1 = (uint32_t)d->imm;
+            *n2 = *n1 + 4;
+        }
+        return true;
+    default: return false;
+    }
+}
+
 /* The run loop; predecode is a constant in each caller, so the compiler
  * makes the predecoded and the plain loop from this one body. */
 static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const bool predecode)
 {
-    uint32_t *r = c->r, pc = c->pc, n1 = c->n1, n2 = c->n2, lmask = c->load_mask;
+    uint32_t pc = c->pc, n1 = c->n1, n2 = c->n2, lmask = c->load_mask, *r = c->r;
     const uint32_t size = c->sram_bytes;
     uint8_t *sram = c->sram;
-    cpu_insn *dec = c->dec, tmp;
+    cpu_insn tmp, *dec = c->dec;
     uint64_t insns = 0, stalls = 0, used = 0;
     while (used < max_cycles) {
         if (pc >= size || (pc & 3)) {
@@ -425,63 +479,13 @@ static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const 
         n1 = n2;
         n2 += 4;
         lmask = 0;
-        switch (d->fast) {
-        case F_ADDI: r[d->rd] = r[d->rs1] + (uint32_t)d->imm; break;
-        case F_SUBI: r[d->rd] = r[d->rs1] - (uint32_t)d->imm; break;
-        case F_ANDI: r[d->rd] = r[d->rs1] & (uint32_t)d->imm; break;
-        case F_ORI: r[d->rd] = r[d->rs1] | (uint32_t)d->imm; break;
-        case F_XORI: r[d->rd] = r[d->rs1] ^ (uint32_t)d->imm; break;
-        case F_SHLI: r[d->rd] = r[d->rs1] << d->imm; break;
-        case F_SHRI: r[d->rd] = r[d->rs1] >> d->imm; break;
-        case F_SHAI: r[d->rd] = (uint32_t)((int32_t)r[d->rs1] >> d->imm); break;
-        case F_ADDR: r[d->rd] = r[d->rs1] + r[d->rs2]; break;
-        case F_SUBR: r[d->rd] = r[d->rs1] - r[d->rs2]; break;
-        case F_ANDR: r[d->rd] = r[d->rs1] & r[d->rs2]; break;
-        case F_ORR: r[d->rd] = r[d->rs1] | r[d->rs2]; break;
-        case F_XORR: r[d->rd] = r[d->rs1] ^ r[d->rs2]; break;
-        case F_LDW: {
-            uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u;
-            if (ea >= size) goto slow;
-            r[d->rd] = cpu__be32(sram + ea);
-            lmask = 1u << d->rd;
-            break;
-        }
-        case F_STW: {
-            uint32_t ea = (r[d->rs1] + (uint32_t)d->imm) & ~3u, v = r[d->rd];
-            if (ea >= size) goto slow;
-            sram[ea] = (uint8_t)(v >> 24);
-            sram[ea + 1] = (uint8_t)(v >> 16);
-            sram[ea + 2] = (uint8_t)(v >> 8);
-            sram[ea + 3] = (uint8_t)v;
-            if (predecode) dec[ea >> 2].kind = K_UNDECODED;
-            break;
-        }
-        case F_ALUFI: {
-            uint32_t v = cpu__alu(c, d->alu, r[d->rs1], (uint32_t)d->imm, true);
-            if (d->rd > 2) r[d->rd] = v;
-            break;
-        }
-        case F_ALUFR: {
-            uint32_t v = cpu__alu(c, d->alu, r[d->rs1], r[d->rs2], true);
-            if (d->rd > 2) r[d->rd] = v;
-            break;
-        }
-        case F_BR:
-            if ((cond_table[d->cond] >> c->flags) & 1) {
-                n1 = (uint32_t)d->imm;
-                n2 = n1 + 4;
+        if (!cpu__fast(c, r, sram, size, dec, d, &n1, &n2, &lmask, predecode) && !cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask)) {
+            if (c->status == MYRI_CPU_RUNNING) { /* a stop: the instruction completed */
+                c->status = MYRI_CPU_STOPPED;
+                insns++;
+                used++;
             }
-            break;
-        default:
-        slow:
-            if (!cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask)) {
-                if (c->status == MYRI_CPU_RUNNING) { /* a stop: the instruction completed */
-                    c->status = MYRI_CPU_STOPPED;
-                    insns++;
-                    used++;
-                }
-                goto out;
-            }
+            goto out;
         }
         insns++;
         used++;

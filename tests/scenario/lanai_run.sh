@@ -81,6 +81,16 @@ check "undefined: file, section, offset, symbol" grep -q "b.o: section .text off
 want 2 "missing entry" -- "$myri" lanai run "$tmp/b.o" "$tmp/a.o" --entry nosuch
 check "missing entry named" grep -q "no function 'nosuch'" "$tmp/err"
 
+# Small data: .sdata and .sbss (clang puts small globals there on request), reached by SLS/SLI.
+cat >"$tmp/sd.c" <<'C'
+int small_a = 5; int small_b; static short tiny = 3;
+int main(void) { small_b = small_a * 2 + tiny; tiny++; return small_b + tiny; }
+C
+lanai_cc -O2 -mllvm -lanai-ssection-threshold=8 -c "$tmp/sd.c" -o "$tmp/sd.o"
+check "sd.o has .sdata and .sbss" sh -c "llvm-readelf -S '$tmp/sd.o' | grep -q '\.sdata' && llvm-readelf -S '$tmp/sd.o' | grep -q '\.sbss'"
+want 0 "small data sections" -- "$myri" lanai run "$tmp/sd.o"
+check "small data: 5 * 2 + 3 + 4" grep -q '^return value: 17 ' "$tmp/out"
+
 # Every relocation type.
 llvm-mc -triple=lanai -filetype=obj "$src/tests/lanai/relocs.s" -o "$tmp/rel.o"
 want 0 "relocations: HI16 LO16 21 32 25" -- "$myri" lanai run "$tmp/rel.o" --entry reloc_main
