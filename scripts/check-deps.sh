@@ -17,6 +17,9 @@
 #   (i) src/verify/ includes only verify/, firmware/, common/ and myri/
 #       headers: the model checker reads the firmware's tables, nothing that
 #       runs them (no NIC, fabric, host or job).
+#   (j) src/cpu/ includes only cpu/, common/ and myri/ headers: the LANai
+#       CPU (simulator, disassembler, ELF loader) knows no NIC, firmware,
+#       fabric or job; the NIC model will drive it through cpu/cpu.h.
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -72,6 +75,11 @@ out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/map/*
 out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/verify/*.[ch] |
       grep -v '#[[:space:]]*include[[:space:]]*"\(verify/\|firmware/\|common/\|myri/\)')
 [ -z "$out" ] || breach i "src/verify/ includes a header outside verify/, firmware/, common/ and myri/" "$out"
+
+# (j) the LANai CPU stands alone.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/cpu/*.[ch] |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(cpu/\|common/\|myri/\)')
+[ -z "$out" ] || breach j "src/cpu/ includes a header outside cpu/, common/ and myri/" "$out"
 
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then

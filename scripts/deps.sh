@@ -23,6 +23,20 @@ if ! command -v spin >/dev/null 2>&1; then
     echo "deps: spin is not installed (sudo apt-get install spin); myri verify and its tests will be skipped" >&2
   fi
 fi
+# Optional: clang and llvm (Debian's packages) for the LANai: the runtime of `myri lanai run` is
+# compiled with clang --target=lanai, the tests compare with llvm-objdump and assemble with llvm-mc;
+# without them the build says so and those tests are skipped.
+if ! command -v clang >/dev/null 2>&1 || ! command -v llvm-objdump >/dev/null 2>&1 || ! command -v llvm-mc >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing clang and llvm (the LANai runtime and its tests)"
+    (export DEBIAN_FRONTEND=noninteractive
+     apt-get install -y -qq --no-install-recommends clang llvm >/dev/null 2>&1 ||
+       { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends clang llvm >/dev/null 2>&1; }) ||
+      echo "deps: clang/llvm could not be installed; myri lanai run and its tests will be skipped" >&2
+  else
+    echo "deps: clang or llvm is not installed (sudo apt-get install clang llvm); myri lanai run and its tests will be skipped" >&2
+  fi
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing$missing"
