@@ -6,15 +6,7 @@
 # a user program prints goes to standard error, not into the report;
 # --pcap and `myri topo` work on system scenarios.
 # usage: system_report.sh path/to/myri source_dir
-set -u
-myri=$1
-src=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+. "$(dirname "$0")/lib/check.bash" "$@"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is missing (scripts/deps.sh installs it)"; exit 77; }
 cd "$src" || exit 1
 
@@ -83,4 +75,4 @@ if command -v cc >/dev/null 2>&1; then
     echo "note: cc cannot build a program here; the printf checks are skipped"; cat "$tmp/cc.err"
   fi
 fi
-exit $fail
+check_summary
