@@ -32,6 +32,9 @@ struct myri_cpu {
     myri_cpu_counts n;
     myri_cpu_status status;
     bool stop_req;
+    bool mmio_sync;  /* register accesses only as the first instruction of a run */
+    bool first;      /* the instruction executing is the first of this run */
+    bool deferred;   /* the run ended before a register access (mmio_sync) */
     uint32_t exit_value, fault_pc, fault_addr;
     char fault_text[96];
 };
@@ -105,6 +108,11 @@ void myri_cpu_free(myri_cpu *c)
 
 uint8_t *myri_cpu_sram(myri_cpu *c) { return c->sram; }
 uint32_t myri_cpu_sram_bytes(const myri_cpu *c) { return c->sram_bytes; }
+
+void myri_cpu_set_mmio_sync(myri_cpu *c, bool on)
+{
+    if (c) c->mmio_sync = on;
+}
 
 void myri_cpu_set_mmio(myri_cpu *c, myri_cpu_mmio_fn fn, void *ctx)
 {
@@ -195,6 +203,10 @@ static bool cpu__mmio(myri_cpu *c, uint32_t addr, bool wr, uint32_t *v, unsigned
 {
     if (addr < MYRI_CPU_MMIO_BASE) {
         cpu__fault(c, MYRI_CPU_BADMEM, pc, addr, wr ? "store outside SRAM" : "load outside SRAM");
+        return false;
+    }
+    if (c->mmio_sync && !c->first) { /* ends the run before this instruction: it runs first in the next */
+        c->deferred = true;
         return false;
     }
     if (!c->mmio || c->mmio(c->mmio_ctx, addr - MYRI_CPU_MMIO_BASE, wr, v, size) != 0) {
@@ -474,12 +486,25 @@ static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const 
             stalls++;
             used++;
         }
-        const uint32_t cur = pc;
+        const uint32_t cur = pc, o1 = n1, o2 = n2, olmask = lmask;
         pc = n1; /* the fetch queue moves before execution: a jump rewrites n1 or n2 */
         n1 = n2;
         n2 += 4;
         lmask = 0;
-        if (!cpu__fast(c, r, sram, size, dec, d, &n1, &n2, &lmask, predecode) && !cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask)) {
+        if (!cpu__fast(c, r, sram, size, dec, d, &n1, &n2, &lmask, predecode) &&
+            (c->first = insns == 0, !cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask))) {
+            if (c->deferred) { /* undone: the instruction has changed nothing yet (cpu__mem) */
+                c->deferred = false;
+                if (d->uses & olmask) {
+                    stalls--;
+                    used--;
+                }
+                pc = cur;
+                n1 = o1;
+                n2 = o2;
+                lmask = olmask;
+                break;
+            }
             if (c->status == MYRI_CPU_RUNNING) { /* a stop: the instruction completed */
                 c->status = MYRI_CPU_STOPPED;
                 insns++;

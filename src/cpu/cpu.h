@@ -80,6 +80,13 @@ void myri_cpu_free(myri_cpu *cpu);
 uint8_t *myri_cpu_sram(myri_cpu *cpu);
 uint32_t myri_cpu_sram_bytes(const myri_cpu *cpu);
 void myri_cpu_set_mmio(myri_cpu *cpu, myri_cpu_mmio_fn fn, void *ctx);
+/* Register accesses in step with an outside clock (the NIC model): with it
+ * on, an instruction that reaches the register window and is not the first
+ * of a myri_cpu_run call ends that run before it executes (status RUNNING,
+ * nothing of it done, its stall not counted); the next run executes it
+ * first.  So the driver calls the hook at the instant the access happens
+ * (the start of a run, after the cycles before it were charged). */
+void myri_cpu_set_mmio_sync(myri_cpu *cpu, bool on);
 
 /* Registers cleared, flags cleared, execution starts at pc; counts zeroed;
  * predecoded words are kept (they follow SRAM through the invalidations). */
