@@ -159,6 +159,17 @@ unsigned myri_cpu_flags(const myri_cpu *c) { return c->flags; }
 void myri_cpu_set_flags(myri_cpu *c, unsigned f) { c->flags = f & 15; }
 myri_cpu_counts myri_cpu_get_counts(const myri_cpu *c) { return c->n; }
 
+void myri_cpu_snap(const myri_cpu *c, myri_cpu_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->r, c->r, sizeof out->r);
+    out->flags = c->flags;
+    out->pc = c->pc;
+    out->n1 = c->n1;
+    out->n2 = c->n2;
+    out->load_mask = c->load_mask;
+}
+
 void myri_cpu_stop(myri_cpu *c, uint32_t v)
 {
     c->stop_req = true;
@@ -257,6 +268,7 @@ static inline bool cpu__store(myri_cpu *c, uint32_t ea, unsigned size, uint32_t 
     } else {
         p[0] = (uint8_t)v;
     }
+    c->n.sram_stores++;
     if (c->dec) c->dec[ea / 4].kind = K_UNDECODED;
     return true;
 }
@@ -441,6 +453,7 @@ static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t s
         p[2] = (uint8_t)(v >> 8);
         p[3] = (uint8_t)v;
         if (predecode) dec[ea >> 2].kind = K_UNDECODED;
+        c->n.sram_stores++;
         return true;
     }
     case F_ALUFI:

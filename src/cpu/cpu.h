@@ -69,7 +69,17 @@ typedef struct myri_cpu_counts {
     uint64_t instructions; /* executed, delay slots included */
     uint64_t cycles;       /* instructions + stalls */
     uint64_t stalls;       /* load-use stalls (one cycle each) */
+    uint64_t sram_stores;  /* stores into SRAM (not the register window) */
 } myri_cpu_counts;
+
+/* The whole architectural state (registers, flags, the fetch queue with its
+ * delay slots, the register loaded by the last instruction): two equal
+ * snapshots continue identically over the same memory. */
+typedef struct myri_cpu_snapshot {
+    uint32_t r[32];
+    uint32_t flags, pc, n1, n2, load_mask;
+} myri_cpu_snapshot;
+void myri_cpu_snap(const myri_cpu *cpu, myri_cpu_snapshot *out);
 
 /* A CPU over sram[0, sram_bytes) (a multiple of 4, at most 0xFFFFFF00).
  * sram NULL: the CPU allocates zeroed SRAM it owns.  Returns NULL on a bad

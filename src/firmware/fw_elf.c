@@ -33,6 +33,7 @@ typedef struct elf__params {
     const myri_node *objects;
     const char *entry;
     int64_t quantum_cycles;
+    bool fast_forward;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
@@ -47,6 +48,10 @@ static const myri_param elf__param_table[] = {
      "SRAM written by the host or a DMA engine is seen by the program up to this late (assumption: 64 cycles, "
      "about 2 us at 33 MHz, below one packet's time on the link)",
      offsetof(elf__params, quantum_cycles), NULL},
+    {"fast_forward", MYRI_P_BOOL, NULL, "true", NULL, NULL,
+     "a loop that only reads ISR and comes back to the same state idles the CPU until something can change ISR "
+     "or SRAM, its passes charged exactly (docs/LANAI.md); false runs every pass",
+     offsetof(elf__params, fast_forward), NULL},
 };
 
 static void elf__params_default(void *p)
@@ -55,6 +60,7 @@ static void elf__params_default(void *p)
     e->objects = NULL;
     e->entry = "main";
     e->quantum_cycles = 64;
+    e->fast_forward = true;
 }
 
 typedef struct elf__fw {
@@ -64,6 +70,16 @@ typedef struct elf__fw {
     myri_fw_inst *rt;
     uint32_t quantum;
     bool started, halted;
+    /* the busy-wait fast-forward (elf__ff_*) */
+    bool ff;                    /* elf.fast_forward */
+    uint32_t acc_reads, acc_writes, acc_off, acc_val; /* this step's register accesses (the first's offset, value) */
+    bool prev_ok;               /* prev describes the last step */
+    uint32_t prev_pc, prev_val;
+    myri_cpu_snapshot prev_end;
+    myri_cpu_counts pass;       /* one pass of the loop: the last step's counts */
+    bool armed;                 /* two equal passes: the next with the same ISR idles */
+    bool idle;                  /* idling in the loop since idle_ps */
+    myri_time_ps idle_ps, resume_ps;
     char line[128];  /* the console's current line */
     size_t nline;
 } elf__fw;
@@ -93,10 +109,12 @@ static int elf__mmio(void *ctx, uint32_t off, bool wr, uint32_t *v, unsigned siz
         off = MYRI_LANAI_IMR;
         break;
     case MYRI_FW_ELF_COUNT:
+        e->acc_writes++;
         if (!wr || *v >= MYRI_FW_ELF_C_INSNS) return 1;
         myri_fw_count(e->rt, *v);
         return 0;
     case MYRI_CPU_CONSOLE_OFFSET:
+        e->acc_writes++;
         if (!wr) return 1;
         elf__console(e, *v);
         return 0;
@@ -106,6 +124,12 @@ static int elf__mmio(void *ctx, uint32_t off, bool wr, uint32_t *v, unsigned siz
         return 0;
     default: break;
     }
+    if (e->acc_reads + e->acc_writes == 0) {
+        e->acc_off = off;
+        e->acc_val = wr ? 0 : myri_lanai_read(e->l, off);
+    }
+    if (wr) e->acc_writes++;
+    else e->acc_reads++;
     if (!wr) {
         *v = myri_lanai_read(e->l, off);
         return 0;
@@ -118,6 +142,7 @@ static void elf__sram_written(void *ctx, uint32_t addr, uint32_t bytes)
 {
     elf__fw *e = ctx;
     myri_cpu_invalidate(e->cpu, addr, bytes);
+    if (e->idle) myri_lanai_wake(e->l, myri_lanai_now(e->l)); /* what the loop reads may have changed */
 }
 
 /* ---- stepping ---------------------------------------------------------------------------- */
@@ -135,24 +160,76 @@ static void elf__halt(elf__fw *e, myri_cpu_status st)
             myri_cpu_fault_addr(e->cpu), t);
 }
 
+static void elf__charge(elf__fw *e, myri_cpu_counts d, uint64_t times)
+{
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_INSNS, d.instructions * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_CYCLES, d.cycles * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STALLS, d.stalls * times);
+}
+
+/* Idling in a polling loop, woken at now: charges the passes that ran
+ * meanwhile (pass j starts at idle_ps + j x pass time and reads ISR) and
+ * resumes at the first pass boundary at or after now.  Returns true when the
+ * CPU runs now, false when it waits (a wake is asked for the boundary). */
+static bool elf__ff_wake(elf__fw *e)
+{
+    myri_time_ps now = myri_lanai_now(e->l);
+    if (e->idle) {
+        myri_time_ps pass_ps = (myri_time_ps)e->pass.cycles * myri_lanai_cycle_ps(e->l);
+        uint64_t j = (now - e->idle_ps + pass_ps - 1) / pass_ps;
+        elf__charge(e, e->pass, j);
+        myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, j);
+        e->idle = false;
+        e->resume_ps = e->idle_ps + j * pass_ps;
+    }
+    if (now >= e->resume_ps) return true;
+    myri_lanai_wake(e->l, e->resume_ps); /* woken early again (another ISR bit, a host write): keep the boundary */
+    return false;
+}
+
+/* After a step: two steps in a row that started at the same pc with one
+ * register access, a read of ISR giving the same value, wrote nothing and
+ * ended in the same state are a fixed point while ISR and SRAM stay. */
+static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
+{
+    myri_cpu_snapshot end;
+    myri_cpu_snap(e->cpu, &end);
+    bool poll = e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0;
+    e->armed = poll && e->prev_ok && e->prev_pc == pc0 && e->prev_val == e->acc_val &&
+               memcmp(&end, &e->prev_end, sizeof end) == 0 && d.cycles == e->pass.cycles;
+    e->prev_ok = poll;
+    e->prev_pc = pc0;
+    e->prev_val = e->acc_val;
+    e->prev_end = end;
+    e->pass = d;
+}
+
 static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 {
     elf__fw *e = p;
-    (void)l;
     if (ctx == MYRI_LANAI_SYSTEM && !e->started) return 0; /* reset: punt into the user context */
     e->started = true;
     if (e->halted) return 0;
+    if ((e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
+    if (e->armed && myri_cpu_pc(e->cpu) == e->prev_pc && myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
+        e->armed = false; /* the next pass would be the same: idle until ISR or SRAM can change */
+        e->idle = true;
+        e->idle_ps = myri_lanai_now(l);
+        return 0;
+    }
+    uint32_t pc0 = myri_cpu_pc(e->cpu);
+    e->acc_reads = e->acc_writes = 0;
     myri_cpu_counts a = myri_cpu_get_counts(e->cpu);
     myri_cpu_status st = myri_cpu_run(e->cpu, e->quantum);
     myri_cpu_counts b = myri_cpu_get_counts(e->cpu);
-    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_INSNS, b.instructions - a.instructions);
-    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_CYCLES, b.cycles - a.cycles);
-    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STALLS, b.stalls - a.stalls);
+    myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
+                         b.sram_stores - a.sram_stores};
+    elf__charge(e, d, 1);
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
     if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
-    uint64_t used = b.cycles - a.cycles;
-    if (used == 0) return e->halted ? 0 : 1;
-    return (uint32_t)used;
+    else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
+    if (d.cycles == 0) return e->halted ? 0 : 1;
+    return (uint32_t)d.cycles;
 }
 
 static const myri_lanai_cpu_ops elf__cpu_ops = {.step = elf__step};
@@ -259,6 +336,7 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     e->l = l;
     e->rt = rt;
     e->quantum = (uint32_t)p->quantum_cycles;
+    e->ff = p->fast_forward;
     myri_status st = elf__load(e, p);
     if (st) {
         myri_lanai_set_sram_watch(l, NULL, NULL);

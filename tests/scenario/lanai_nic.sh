@@ -6,7 +6,8 @@
 # whose NIC echoes each back; the counters the program bumps by role give
 # 200 good receives and 200 sends, 100 round trips, and the fabric delivers
 # all 200; the results do not depend on elf.quantum (register accesses are
-# exact); a firmware that stores outside SRAM or touches an unknown register
+# exact) nor on the busy-wait fast-forward (h0's instructions, cycles and
+# stalls the same, fewer events); a firmware that stores outside SRAM or touches an unknown register
 # stops with a message naming the NIC, the program counter and the time, and
 # the run goes on; bad elf.* input exits 2 with the reason.
 # Without clang's Lanai target (no pingpong.o in the build): skipped (exit 77).
@@ -40,13 +41,26 @@ check "counters by role: 200 received, 200 sent, 100 round trips" \
   grep -q "firmware elf counters (all NICs): rx_good 200 tx_sent 200 app 100 cpu_instructions [1-9]" "$tmp/out"
 check "the fabric delivered all 200" grep -q "injected 200 = delivered 200 + misdelivered 0 + dropped 0" "$tmp/out"
 check "h0 sent 100 packets" grep -A3 "^nic      h0" "$tmp/out" | grep -q "packets sent 100, windows received 100"
-sed -n 's/.*\(rx_good.*cpu_stalls [0-9]*\).*/\1/p' "$tmp/out" >"$tmp/c64"
 h64=$(grep '^hash' "$tmp/out")
 want 0 "again" -- "$myri" run "$tmp/pp.yaml"
 check "deterministic: the same hash" test "$(grep '^hash' "$tmp/out")" = "$h64"
-want 0 "quantum 1" -- "$myri" run "$tmp/pp.yaml" --set elf.quantum=1
-sed -n 's/.*\(rx_good.*cpu_stalls [0-9]*\).*/\1/p' "$tmp/out" >"$tmp/c1"
-check "quantum 1 gives the same packets, instructions, cycles and stalls" cmp -s "$tmp/c1" "$tmp/c64"
+want 0 "quantum 64" -- "$myri" run "$tmp/pp.yaml" --json
+cp "$tmp/out" "$tmp/q64.json"
+want 0 "quantum 1" -- "$myri" run "$tmp/pp.yaml" --json --set elf.quantum=1
+for k in cpu_instructions cpu_cycles cpu_stalls app rx_good tx_sent; do
+  check "h0's $k the same with quantum 1 and 64" test "$(num $k "$tmp/out")" = "$(num $k "$tmp/q64.json")"
+done
+# the busy-wait fast-forward: h0's NIC (which ends its loop before the run ends) runs the same
+# instructions, cycles and stalls with it on and off, in fewer engine events
+want 0 "fast-forward on" -- "$myri" run "$tmp/pp.yaml" --json
+cp "$tmp/out" "$tmp/ff_on.json"
+want 0 "fast-forward off" -- "$myri" run "$tmp/pp.yaml" --json --set elf.fast_forward=false
+cp "$tmp/out" "$tmp/ff_off.json"
+for k in cpu_instructions cpu_cycles cpu_stalls cpu_steps app rx_good tx_sent; do
+  check "h0's $k the same with the fast-forward on and off" test "$(num $k "$tmp/ff_on.json")" = "$(num $k "$tmp/ff_off.json")"
+done
+check "h0 made 100 round trips" test "$(num app "$tmp/ff_on.json")" = 100
+check "fewer events with the fast-forward" test "$(num events "$tmp/ff_on.json")" -lt "$(num events "$tmp/ff_off.json")"
 want 2 "no entry" -- "$myri" run "$tmp/pp.yaml" --set elf.entry=nope
 check "no entry named" grep -q "no function 'nope' in elf.objects" "$tmp/err"
 

@@ -288,6 +288,12 @@ static void test_special_and_stall(void **state)
     assert_int_equal(n.instructions, sizeof p / sizeof p[0]);
     assert_int_equal(n.stalls, 1);
     assert_int_equal(n.cycles, n.instructions + 1);
+    assert_int_equal(n.sram_stores, 1); /* the EXIT store is a register, not SRAM */
+    myri_cpu_snapshot a, b;
+    myri_cpu_snap(c, &a);
+    myri_cpu_snap(c, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(a.r[12], 0xf0f1);
     myri_cpu_free(c);
 }
 
