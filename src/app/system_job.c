@@ -13,6 +13,7 @@
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
 #include "firmware/firmware.h"
+#include "firmware/fw_elf.h"
 #include "firmware/mcp_map.h"
 #include "host/host.h"
 #include "nic/bus.h"
@@ -29,7 +30,7 @@ static const myri_param sys__top_params[] = {
     {"firmware", MYRI_P_STRING, NULL, "mcp", NULL, NULL,
      "firmware every NIC runs (its parameters under FIRMWARE.*): mcp = seed 001's MCP (programs pingpong, latency, "
      "stream, traffic); lcp = Berkeley VIA's LCP, myricom = Myricom's MCP as seed 000 models it (VIA programs "
-     "via-stream, via-poisson)",
+     "via-stream, via-poisson); elf = C compiled for the LANai (elf.objects, docs/LANAI.md)",
      offsetof(myri_sys_cfg, firmware), NULL},
     {"programs", MYRI_P_NODE, NULL, "", NULL, NULL,
      "list of {program, hosts, args, start}: which program runs on which hosts", offsetof(myri_sys_cfg, programs),
@@ -435,6 +436,8 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     if (st) return st;
     if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
     if (c->check_firmware && (st = myri_fw_set_check(n->fw, true)) != MYRI_OK) return st;
+    if (c->fw == &myri_fw_elf_def && (st = myri_fw_elf_setup(n->fw, i, (uint32_t)r->b.topo->nhosts, sys__route, r)))
+        return st;
     if (r->map && (st = myri_sysmap_nic(r->map, i, n->fw, n->lanai)) != MYRI_OK) return st;
     if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
     myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,

@@ -32,6 +32,9 @@ struct myri_cpu {
     myri_cpu_counts n;
     myri_cpu_status status;
     bool stop_req;
+    bool mmio_sync;  /* register accesses only as the first instruction of a run */
+    bool first;      /* the instruction executing is the first of this run */
+    bool deferred;   /* the run ended before a register access (mmio_sync) */
     uint32_t exit_value, fault_pc, fault_addr;
     char fault_text[96];
 };
@@ -106,6 +109,11 @@ void myri_cpu_free(myri_cpu *c)
 uint8_t *myri_cpu_sram(myri_cpu *c) { return c->sram; }
 uint32_t myri_cpu_sram_bytes(const myri_cpu *c) { return c->sram_bytes; }
 
+void myri_cpu_set_mmio_sync(myri_cpu *c, bool on)
+{
+    if (c) c->mmio_sync = on;
+}
+
 void myri_cpu_set_mmio(myri_cpu *c, myri_cpu_mmio_fn fn, void *ctx)
 {
     c->mmio = fn;
@@ -151,6 +159,17 @@ unsigned myri_cpu_flags(const myri_cpu *c) { return c->flags; }
 void myri_cpu_set_flags(myri_cpu *c, unsigned f) { c->flags = f & 15; }
 myri_cpu_counts myri_cpu_get_counts(const myri_cpu *c) { return c->n; }
 
+void myri_cpu_snap(const myri_cpu *c, myri_cpu_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->r, c->r, sizeof out->r);
+    out->flags = c->flags;
+    out->pc = c->pc;
+    out->n1 = c->n1;
+    out->n2 = c->n2;
+    out->load_mask = c->load_mask;
+}
+
 void myri_cpu_stop(myri_cpu *c, uint32_t v)
 {
     c->stop_req = true;
@@ -195,6 +214,10 @@ static bool cpu__mmio(myri_cpu *c, uint32_t addr, bool wr, uint32_t *v, unsigned
 {
     if (addr < MYRI_CPU_MMIO_BASE) {
         cpu__fault(c, MYRI_CPU_BADMEM, pc, addr, wr ? "store outside SRAM" : "load outside SRAM");
+        return false;
+    }
+    if (c->mmio_sync && !c->first) { /* ends the run before this instruction: it runs first in the next */
+        c->deferred = true;
         return false;
     }
     if (!c->mmio || c->mmio(c->mmio_ctx, addr - MYRI_CPU_MMIO_BASE, wr, v, size) != 0) {
@@ -245,6 +268,7 @@ static inline bool cpu__store(myri_cpu *c, uint32_t ea, unsigned size, uint32_t 
     } else {
         p[0] = (uint8_t)v;
     }
+    c->n.sram_stores++;
     if (c->dec) c->dec[ea / 4].kind = K_UNDECODED;
     return true;
 }
@@ -429,6 +453,7 @@ static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t s
         p[2] = (uint8_t)(v >> 8);
         p[3] = (uint8_t)v;
         if (predecode) dec[ea >> 2].kind = K_UNDECODED;
+        c->n.sram_stores++;
         return true;
     }
     case F_ALUFI:
@@ -474,12 +499,25 @@ static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const 
             stalls++;
             used++;
         }
-        const uint32_t cur = pc;
+        const uint32_t cur = pc, o1 = n1, o2 = n2, olmask = lmask;
         pc = n1; /* the fetch queue moves before execution: a jump rewrites n1 or n2 */
         n1 = n2;
         n2 += 4;
         lmask = 0;
-        if (!cpu__fast(c, r, sram, size, dec, d, &n1, &n2, &lmask, predecode) && !cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask)) {
+        if (!cpu__fast(c, r, sram, size, dec, d, &n1, &n2, &lmask, predecode) &&
+            (c->first = insns == 0, !cpu__slow(c, d, cur, &pc, &n1, &n2, &lmask))) {
+            if (c->deferred) { /* undone: the instruction has changed nothing yet (cpu__mem) */
+                c->deferred = false;
+                if (d->uses & olmask) {
+                    stalls--;
+                    used--;
+                }
+                pc = cur;
+                n1 = o1;
+                n2 = o2;
+                lmask = olmask;
+                break;
+            }
             if (c->status == MYRI_CPU_RUNNING) { /* a stop: the instruction completed */
                 c->status = MYRI_CPU_STOPPED;
                 insns++;

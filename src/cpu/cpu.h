@@ -69,7 +69,17 @@ typedef struct myri_cpu_counts {
     uint64_t instructions; /* executed, delay slots included */
     uint64_t cycles;       /* instructions + stalls */
     uint64_t stalls;       /* load-use stalls (one cycle each) */
+    uint64_t sram_stores;  /* stores into SRAM (not the register window) */
 } myri_cpu_counts;
+
+/* The whole architectural state (registers, flags, the fetch queue with its
+ * delay slots, the register loaded by the last instruction): two equal
+ * snapshots continue identically over the same memory. */
+typedef struct myri_cpu_snapshot {
+    uint32_t r[32];
+    uint32_t flags, pc, n1, n2, load_mask;
+} myri_cpu_snapshot;
+void myri_cpu_snap(const myri_cpu *cpu, myri_cpu_snapshot *out);
 
 /* A CPU over sram[0, sram_bytes) (a multiple of 4, at most 0xFFFFFF00).
  * sram NULL: the CPU allocates zeroed SRAM it owns.  Returns NULL on a bad
@@ -80,6 +90,13 @@ void myri_cpu_free(myri_cpu *cpu);
 uint8_t *myri_cpu_sram(myri_cpu *cpu);
 uint32_t myri_cpu_sram_bytes(const myri_cpu *cpu);
 void myri_cpu_set_mmio(myri_cpu *cpu, myri_cpu_mmio_fn fn, void *ctx);
+/* Register accesses in step with an outside clock (the NIC model): with it
+ * on, an instruction that reaches the register window and is not the first
+ * of a myri_cpu_run call ends that run before it executes (status RUNNING,
+ * nothing of it done, its stall not counted); the next run executes it
+ * first.  So the driver calls the hook at the instant the access happens
+ * (the start of a run, after the cycles before it were charged). */
+void myri_cpu_set_mmio_sync(myri_cpu *cpu, bool on);
 
 /* Registers cleared, flags cleared, execution starts at pc; counts zeroed;
  * predecoded words are kept (they follow SRAM through the invalidations). */

@@ -144,6 +144,9 @@ typedef struct myri_fw_def {
      * the interpreter instance it reports through (myri_fw_inst). */
     myri_status (*create)(const void *params, myri_lanai *l, myri_fw_inst *rt, void **fw);
     void (*destroy)(void *fw);
+    /* A firmware that is a program, not tables (the elf kind, fw_elf.h): the
+     * LANai steps this with the state create made; NULL: the interpreter. */
+    const myri_lanai_cpu_ops *cpu;
 } myri_fw_def;
 
 /* The registry of firmwares: NULL if unknown. */
@@ -173,6 +176,8 @@ void myri_fw_set(myri_fw_inst *fi, uint32_t var, int32_t value);
 int32_t myri_fw_get(const myri_fw_inst *fi, uint32_t var);
 void myri_fw_count(myri_fw_inst *fi, uint32_t counter);
 uint64_t myri_fw_counter(const myri_fw_inst *fi, uint32_t counter);
+/* Adds n to a counter without logging (a firmware kind's own tallies). */
+void myri_fw_count_add(myri_fw_inst *fi, uint32_t counter, uint64_t n);
 /* While idle in a state that follows a live pointer, look again this often. */
 void myri_fw_set_follow(myri_fw_inst *fi, myri_time_ps follow_ps);
 

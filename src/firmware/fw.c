@@ -27,6 +27,7 @@
 
 #include "firmware/firmware.h"
 #include "firmware/mcp.h"
+#include "firmware/fw_elf.h"
 #include "firmware/viafw.h"
 
 #define FW_LOG_MAX 24
@@ -64,7 +65,7 @@ struct myri_fw_inst {
 
 /* ---- registry ------------------------------------------------------------------ */
 
-static const myri_fw_def *const fw__defs[] = {&myri_mcp_def, &myri_lcp_def, &myri_myricom_def};
+static const myri_fw_def *const fw__defs[] = {&myri_mcp_def, &myri_lcp_def, &myri_myricom_def, &myri_fw_elf_def};
 
 size_t myri_fw_ndefs(void) { return sizeof fw__defs / sizeof fw__defs[0]; }
 
@@ -143,6 +144,11 @@ void myri_fw_count(myri_fw_inst *fi, uint32_t counter)
     if (counter >= fi->def->ncounters) return;
     fi->counters[counter]++;
     fw__log(fi, MYRI_FW_COUNT, counter, 0);
+}
+
+void myri_fw_count_add(myri_fw_inst *fi, uint32_t counter, uint64_t n)
+{
+    if (counter < fi->def->ncounters) fi->counters[counter] += n;
 }
 
 uint64_t myri_fw_counter(const myri_fw_inst *fi, uint32_t counter)
@@ -438,7 +444,7 @@ myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lana
     }
     if (st == MYRI_OK) st = def->create(params, l, fi, &fi->fw);
     free(pdef);
-    if (st == MYRI_OK) st = myri_lanai_set_cpu(l, &fw__cpu_ops, fi);
+    if (st == MYRI_OK) st = def->cpu ? myri_lanai_set_cpu(l, def->cpu, fi->fw) : myri_lanai_set_cpu(l, &fw__cpu_ops, fi);
     if (st != MYRI_OK) {
         myri_fw_destroy(fi);
         return st;

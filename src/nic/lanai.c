@@ -262,6 +262,15 @@ uint8_t *myri_lanai_sram(myri_lanai *l, uint32_t addr, uint32_t len)
     return l->sram + addr;
 }
 
+myri_status myri_lanai_set_sram_watch(myri_lanai *l, void (*fn)(void *ctx, uint32_t addr, uint32_t bytes),
+                                      void *ctx)
+{
+    if (!l) return MYRI_EINVAL;
+    l->sram_watch = fn;
+    l->sram_watch_ctx = ctx;
+    return MYRI_OK;
+}
+
 uint32_t myri_lanai_sram_bytes(const myri_lanai *l) { return l ? l->sram_bytes : 0; }
 
 myri_status myri_lanai_host_read(myri_lanai *l, uint32_t addr, void *dst, uint32_t n)
@@ -279,6 +288,7 @@ myri_status myri_lanai_host_write(myri_lanai *l, uint32_t addr, const void *src,
     uint8_t *d = myri_lanai_sram(l, addr, n);
     if (!d) return MYRI_ERANGE;
     if (n) memcpy(d, src, n);
+    myri_lanai__sram_written(l, addr, n);
     myri_lanai__wake_now(l);
     return MYRI_OK;
 }

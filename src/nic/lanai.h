@@ -115,6 +115,12 @@ myri_status myri_lanai_write(myri_lanai *l, uint32_t reg, uint32_t v);
 /* SRAM bytes [addr, addr + len), NULL if out of range. */
 uint8_t *myri_lanai_sram(myri_lanai *l, uint32_t addr, uint32_t len);
 uint32_t myri_lanai_sram_bytes(const myri_lanai *l);
+/* Told of every SRAM write the CPU does not make itself (the host's PIO,
+ * the host DMA from the host, the receive DMA's window and trailer byte):
+ * a CPU that predecodes SRAM (firmware kind elf) forgets what it decoded
+ * there.  One watcher; NULL removes it. */
+myri_status myri_lanai_set_sram_watch(myri_lanai *l, void (*fn)(void *ctx, uint32_t addr, uint32_t bytes),
+                                      void *ctx);
 /* The idle user context looks again at at_ps (>= now): for polling loops
  * that must notice a time (the firmware's own timer) or a position. */
 void myri_lanai_wake(myri_lanai *l, myri_time_ps at_ps);

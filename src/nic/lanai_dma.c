@@ -120,8 +120,12 @@ void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev)
     if (!l->hdma_busy) return;
     if (ev->arg32 == 1) { /* a burst landed: copy its bytes, advance the live registers */
         uint32_t b = (uint32_t)ev->arg;
-        if (l->dir == MYRI_LANAI_DIR_E2L) memcpy(l->sram + l->lar, l->hmem + l->ear, b);
-        else memcpy(l->hmem + l->ear, l->sram + l->lar, b);
+        if (l->dir == MYRI_LANAI_DIR_E2L) {
+            memcpy(l->sram + l->lar, l->hmem + l->ear, b);
+            myri_lanai__sram_written(l, l->lar, b);
+        } else {
+            memcpy(l->hmem + l->ear, l->sram + l->lar, b);
+        }
         l->lar += b;
         l->ear += b;
         l->ctr -= b;
@@ -397,6 +401,7 @@ static void lanai__port_rx(void *dev, myri_port *p, const myri_port_rx *r)
         l->st.hdma_rdma_ps += lanai__hdma_within(l, from, now);
         myri_lanai__trace_at(l, from, MYRI_LANAI_EV_RDMA, 1, r->bytes);
         l->last_byte = (int64_t)l->win_base + r->bytes - 1;
+        myri_lanai__sram_written(l, l->win_base, r->bytes); /* the trailer byte is within */
     }
     myri_lanai__trace_at(l, now, MYRI_LANAI_EV_RDMA, 0, r->bytes);
     l->armed = false;

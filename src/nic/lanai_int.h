@@ -73,6 +73,9 @@ struct myri_lanai {
     bool armed;
     myri_time_ps arm_ps;
     int64_t last_byte;           /* SRAM address of the last byte written (-1: none) */
+    /* SRAM writes not made by the CPU (myri_lanai_set_sram_watch) */
+    void (*sram_watch)(void *ctx, uint32_t addr, uint32_t bytes);
+    void *sram_watch_ctx;
     /* observation */
     myri_lanai_trace_fn tr[4];
     void *tr_ctx[4];
@@ -88,6 +91,12 @@ void myri_lanai__wake_now(myri_lanai *l);
 void myri_lanai__trace_at(myri_lanai *l, myri_time_ps t, myri_lanai_ev ev, uint32_t a, uint32_t b);
 /* Brings the send/host-DMA overlap counters up to now (call before a busy flag changes). */
 void myri_lanai__acct(myri_lanai *l);
+
+/* Tells the SRAM watcher (if any) of a write by the host or a DMA engine. */
+static inline void myri_lanai__sram_written(myri_lanai *l, uint32_t addr, uint32_t bytes)
+{
+    if (l->sram_watch && bytes) l->sram_watch(l->sram_watch_ctx, addr, bytes);
+}
 
 /* lanai_dma.c */
 myri_status myri_lanai__hdma_write(myri_lanai *l, uint32_t reg, uint32_t v);

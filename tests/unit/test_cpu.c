@@ -288,6 +288,48 @@ static void test_special_and_stall(void **state)
     assert_int_equal(n.instructions, sizeof p / sizeof p[0]);
     assert_int_equal(n.stalls, 1);
     assert_int_equal(n.cycles, n.instructions + 1);
+    assert_int_equal(n.sram_stores, 1); /* the EXIT store is a register, not SRAM */
+    myri_cpu_snapshot a, b;
+    myri_cpu_snap(c, &a);
+    myri_cpu_snap(c, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(a.r[12], 0xf0f1);
+    myri_cpu_free(c);
+}
+
+/* With register accesses in step (the NIC's clock): a run ends before an
+ * instruction that reaches the register window unless it is the run's
+ * first; nothing of it is done, its stall is counted once, when it runs. */
+static void test_mmio_sync(void **state)
+{
+    (void)state;
+    const uint32_t p[] = {RM(0, 9, 0, 1, 0, 0x200), /* ld 0x200[%r0], %r9: the RTC's address */
+                          RM(0, 6, 9, 1, 0, 0),     /* ld 0[%r9], %r6: the RTC, right after the load */
+                          HALT};
+    myri_cpu *c = myri_cpu_new(NULL, 65536, true);
+    assert_non_null(c);
+    uint8_t *m = myri_cpu_sram(c);
+    for (size_t i = 0; i < 3; i++)
+        for (int b = 0; b < 4; b++) m[4 * i + (size_t)b] = (uint8_t)(p[i] >> (24 - 8 * b));
+    m[0x200] = 0xff, m[0x201] = 0xff, m[0x202] = 0xff, m[0x203] = 0x34;
+    myri_cpu_reset(c, 0);
+    myri_cpu_set_mmio(c, test_mmio, c);
+    myri_cpu_set_mmio_sync(c, true);
+    assert_int_equal(myri_cpu_run(c, 1000), MYRI_CPU_RUNNING); /* ends before the RTC load */
+    assert_int_equal(myri_cpu_pc(c), 4);
+    myri_cpu_counts n = myri_cpu_get_counts(c);
+    assert_int_equal(n.instructions, 1);
+    assert_int_equal(n.cycles, 1);
+    assert_int_equal(myri_cpu_reg(c, 6), 0);
+    assert_int_equal(myri_cpu_run(c, 1000), MYRI_CPU_RUNNING); /* the RTC load first, then ends before HALT */
+    n = myri_cpu_get_counts(c);
+    assert_int_equal(myri_cpu_reg(c, 6), 1234);
+    assert_int_equal(n.instructions, 2);
+    assert_int_equal(n.stalls, 1);
+    assert_int_equal(n.cycles, 3);
+    assert_int_equal(myri_cpu_pc(c), 8);
+    assert_int_equal(myri_cpu_run(c, 1000), MYRI_CPU_STOPPED);
+    assert_int_equal(myri_cpu_get_counts(c).instructions, 3);
     myri_cpu_free(c);
 }
 
@@ -401,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_memory_modes),
         cmocka_unit_test(test_branches_delay_slots),
         cmocka_unit_test(test_special_and_stall),
+        cmocka_unit_test(test_mmio_sync),
         cmocka_unit_test(test_self_modifying_and_invalidate),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_plain_loop_same_results),

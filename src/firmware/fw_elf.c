@@ -1,0 +1,416 @@
+/* fw_elf.c -- the firmware kind `elf`: C compiled for the LANai, run by the
+ * LANai CPU (src/cpu/) over the NIC's SRAM (fw_elf.h, docs/LANAI.md).
+ *
+ * The CPU runs in steps: the LANai asks for a step whenever the CPU is free,
+ * the step runs the program for at most elf.quantum cycles and returns the
+ * cycles it used, which the LANai turns into busy time with nic.clock.  The
+ * CPU's register accesses are in step with the simulation's clock
+ * (myri_cpu_set_mmio_sync): a step ends before any instruction that reaches
+ * the register window, and the next step starts with it, so every register
+ * read or write happens at the instant its cycle comes.  SRAM words the
+ * program reads between two register accesses are those of the step's start
+ * (a write by the host or a DMA engine lands at most one quantum late for the
+ * program; the CPU's predecoded words are forgotten at once through the
+ * LANai's SRAM watch).
+ *
+ * The only file of src/firmware/ that includes cpu/ (scripts/check-deps.sh,
+ * rule e).
+ */
+#include "firmware/fw_elf.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu.h"
+
+/* The runtime objects (generated/lanai_runtime.c, empty without clang). */
+extern const myri_cpu_object myri_lanai_runtime_objects[];
+extern const size_t myri_lanai_runtime_count;
+
+typedef struct elf__params {
+    const myri_node *objects;
+    const char *entry;
+    int64_t quantum_cycles;
+    bool fast_forward;
+} elf__params;
+
+static const myri_param elf__param_table[] = {
+    {"objects", MYRI_P_NODE, NULL, "", NULL, NULL,
+     "the relocatable LANai objects (clang --target=lanai -c) linked into every NIC's SRAM, a list of paths "
+     "relative to the working directory; the runtime (start-up code, compiler helpers) is linked after them",
+     offsetof(elf__params, objects), NULL},
+    {"entry", MYRI_P_STRING, NULL, "main", NULL, NULL, "the function the start-up code calls",
+     offsetof(elf__params, entry), NULL},
+    {"quantum", MYRI_P_INT, "cycles", "64", "1", "1000000",
+     "most cycles the CPU runs between two looks at the simulation's clock; register accesses are always exact, "
+     "SRAM written by the host or a DMA engine is seen by the program up to this late (assumption: 64 cycles, "
+     "about 2 us at 33 MHz, below one packet's time on the link)",
+     offsetof(elf__params, quantum_cycles), NULL},
+    {"fast_forward", MYRI_P_BOOL, NULL, "true", NULL, NULL,
+     "a loop that only reads ISR and comes back to the same state idles the CPU until something can change ISR "
+     "or SRAM, its passes charged exactly (docs/LANAI.md); false runs every pass",
+     offsetof(elf__params, fast_forward), NULL},
+};
+
+static void elf__params_default(void *p)
+{
+    elf__params *e = p;
+    e->objects = NULL;
+    e->entry = "main";
+    e->quantum_cycles = 64;
+    e->fast_forward = true;
+}
+
+typedef struct elf__fw {
+    myri_cpu *cpu;
+    myri_cpu_image img;
+    myri_lanai *l;
+    myri_fw_inst *rt;
+    uint32_t quantum;
+    bool started, halted;
+    /* the busy-wait fast-forward (elf__ff_*) */
+    bool ff;                    /* elf.fast_forward */
+    uint32_t acc_reads, acc_writes, acc_off, acc_val; /* this step's register accesses (the first's offset, value) */
+    bool prev_ok;               /* prev describes the last step */
+    uint32_t prev_pc, prev_val;
+    myri_cpu_snapshot prev_end;
+    myri_cpu_counts pass;       /* one pass of the loop: the last step's counts */
+    bool armed;                 /* two equal passes: the next with the same ISR idles */
+    bool idle;                  /* idling in the loop since idle_ps */
+    myri_time_ps idle_ps, resume_ps;
+    char line[128];  /* the console's current line */
+    size_t nline;
+} elf__fw;
+
+/* ---- the register window ---------------------------------------------------------- */
+
+static void elf__console(elf__fw *e, uint32_t v)
+{
+    char c = (char)(v & 0xff);
+    if (c != '\n' && e->nline < sizeof e->line - 1) {
+        e->line[e->nline++] = c;
+        return;
+    }
+    e->line[e->nline] = 0;
+    fprintf(stderr, "elf firmware: %s\n", e->line);
+    e->nline = 0;
+}
+
+static int elf__mmio(void *ctx, uint32_t off, bool wr, uint32_t *v, unsigned size)
+{
+    elf__fw *e = ctx;
+    if (size != 4) return 1; /* the registers are words */
+    switch (off) {
+    case MYRI_FW_ELF_ISR: off = MYRI_LANAI_ISR; break;
+    case MYRI_FW_ELF_IMR:
+        if (wr && *v != 0) return 1; /* no second context in LLVM's dialect: poll ISR (docs/LANAI.md) */
+        off = MYRI_LANAI_IMR;
+        break;
+    case MYRI_FW_ELF_COUNT:
+        e->acc_writes++;
+        if (!wr || *v >= MYRI_FW_ELF_C_INSNS) return 1;
+        myri_fw_count(e->rt, *v);
+        return 0;
+    case MYRI_CPU_CONSOLE_OFFSET:
+        e->acc_writes++;
+        if (!wr) return 1;
+        elf__console(e, *v);
+        return 0;
+    case MYRI_CPU_EXIT_OFFSET:
+        if (!wr) return 1;
+        myri_cpu_stop(e->cpu, *v);
+        return 0;
+    default: break;
+    }
+    if (e->acc_reads + e->acc_writes == 0) {
+        e->acc_off = off;
+        e->acc_val = wr ? 0 : myri_lanai_read(e->l, off);
+    }
+    if (wr) e->acc_writes++;
+    else e->acc_reads++;
+    if (!wr) {
+        *v = myri_lanai_read(e->l, off);
+        return 0;
+    }
+    myri_status st = myri_lanai_write(e->l, off, *v);
+    return st == MYRI_EINVAL ? 1 : 0; /* an unknown register faults; misuse of an engine is the NIC's fault count */
+}
+
+static void elf__sram_written(void *ctx, uint32_t addr, uint32_t bytes)
+{
+    elf__fw *e = ctx;
+    myri_cpu_invalidate(e->cpu, addr, bytes);
+    if (e->idle) myri_lanai_wake(e->l, myri_lanai_now(e->l)); /* what the loop reads may have changed */
+}
+
+/* ---- stepping ---------------------------------------------------------------------------- */
+
+static void elf__halt(elf__fw *e, myri_cpu_status st)
+{
+    e->halted = true;
+    if (st == MYRI_CPU_STOPPED) return; /* the program returned (or wrote the exit word): the CPU stops */
+    uint32_t pc = myri_cpu_fault_pc(e->cpu), off = 0;
+    const char *fn = myri_cpu_image_function(&e->img, pc, &off);
+    char t[32];
+    myri_format_time(myri_lanai_now(e->l), t, sizeof t);
+    fprintf(stderr, "%s: elf firmware stopped: %s at pc 0x%08x (in %s+0x%x), address 0x%08x, at %s\n",
+            myri_lanai_component(e->l)->name, myri_cpu_fault_text(e->cpu), pc, fn ? fn : "?", off,
+            myri_cpu_fault_addr(e->cpu), t);
+}
+
+static void elf__charge(elf__fw *e, myri_cpu_counts d, uint64_t times)
+{
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_INSNS, d.instructions * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_CYCLES, d.cycles * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STALLS, d.stalls * times);
+}
+
+/* Idling in a polling loop, woken at now: charges the passes that ran
+ * meanwhile (pass j starts at idle_ps + j x pass time and reads ISR) and
+ * resumes at the first pass boundary at or after now.  Returns true when the
+ * CPU runs now, false when it waits (a wake is asked for the boundary). */
+static bool elf__ff_wake(elf__fw *e)
+{
+    myri_time_ps now = myri_lanai_now(e->l);
+    if (e->idle) {
+        myri_time_ps pass_ps = (myri_time_ps)e->pass.cycles * myri_lanai_cycle_ps(e->l);
+        uint64_t j = (now - e->idle_ps + pass_ps - 1) / pass_ps;
+        elf__charge(e, e->pass, j);
+        myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, j);
+        e->idle = false;
+        e->resume_ps = e->idle_ps + j * pass_ps;
+    }
+    if (now >= e->resume_ps) return true;
+    myri_lanai_wake(e->l, e->resume_ps); /* woken early again (another ISR bit, a host write): keep the boundary */
+    return false;
+}
+
+/* After a step: two steps in a row that started at the same pc with one
+ * register access, a read of ISR giving the same value, wrote nothing and
+ * ended in the same state are a fixed point while ISR and SRAM stay. */
+static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
+{
+    myri_cpu_snapshot end;
+    myri_cpu_snap(e->cpu, &end);
+    bool poll = e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0;
+    e->armed = poll && e->prev_ok && e->prev_pc == pc0 && e->prev_val == e->acc_val &&
+               memcmp(&end, &e->prev_end, sizeof end) == 0 && d.cycles == e->pass.cycles;
+    e->prev_ok = poll;
+    e->prev_pc = pc0;
+    e->prev_val = e->acc_val;
+    e->prev_end = end;
+    e->pass = d;
+}
+
+static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
+{
+    elf__fw *e = p;
+    if (ctx == MYRI_LANAI_SYSTEM && !e->started) return 0; /* reset: punt into the user context */
+    e->started = true;
+    if (e->halted) return 0;
+    if ((e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
+    if (e->armed && myri_cpu_pc(e->cpu) == e->prev_pc && myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
+        e->armed = false; /* the next pass would be the same: idle until ISR or SRAM can change */
+        e->idle = true;
+        e->idle_ps = myri_lanai_now(l);
+        return 0;
+    }
+    uint32_t pc0 = myri_cpu_pc(e->cpu);
+    e->acc_reads = e->acc_writes = 0;
+    myri_cpu_counts a = myri_cpu_get_counts(e->cpu);
+    myri_cpu_status st = myri_cpu_run(e->cpu, e->quantum);
+    myri_cpu_counts b = myri_cpu_get_counts(e->cpu);
+    myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
+                         b.sram_stores - a.sram_stores};
+    elf__charge(e, d, 1);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
+    if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
+    else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
+    if (d.cycles == 0) return e->halted ? 0 : 1;
+    return (uint32_t)d.cycles;
+}
+
+static const myri_lanai_cpu_ops elf__cpu_ops = {.step = elf__step};
+
+/* ---- loading ---------------------------------------------------------------------------- */
+
+static void elf__poke(uint8_t *sram, uint32_t addr, uint32_t v)
+{
+    sram[addr] = (uint8_t)(v >> 24);
+    sram[addr + 1] = (uint8_t)(v >> 16);
+    sram[addr + 2] = (uint8_t)(v >> 8);
+    sram[addr + 3] = (uint8_t)v;
+}
+
+/* Reads every file of the objects list into objs[] (data malloc'd). */
+static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_t *n, size_t max)
+{
+    *n = 0;
+    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0])) {
+        fprintf(stderr, "myri: firmware elf: elf.objects names no object (a list of LANai .o files)\n");
+        return MYRI_EINPUT;
+    }
+    size_t count = list->kind == MYRI_NODE_SEQ ? list->n : 1;
+    for (size_t i = 0; i < count; i++) {
+        const myri_node *it = list->kind == MYRI_NODE_SEQ ? list->item[i] : list;
+        if (it->kind != MYRI_NODE_SCALAR || *n >= max) {
+            fprintf(stderr, "%s:%u:%u: elf.objects: expected at most %zu file names\n", it->file ? it->file : "?",
+                    it->line, it->col, max);
+            return MYRI_EINPUT;
+        }
+        FILE *f = fopen(it->scalar, "rb");
+        uint8_t *buf = NULL;
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+            (buf = malloc(len ? (size_t)len : 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len)
+            len = -1;
+        if (f) fclose(f);
+        if (!f || !buf || len < 0) {
+            free(buf);
+            fprintf(stderr, "%s:%u:%u: elf.objects: cannot read '%s'\n", it->file ? it->file : "?", it->line, it->col,
+                    it->scalar);
+            return MYRI_EINPUT;
+        }
+        objs[(*n)++] = (myri_cpu_object){.name = it->scalar, .data = buf, .size = (size_t)len};
+    }
+    return MYRI_OK;
+}
+
+/* Links the objects into the LANai's SRAM and points the CPU at _start. */
+static myri_status elf__load(elf__fw *e, const elf__params *p)
+{
+    myri_cpu_object objs[32];
+    size_t n = 0;
+    char err[400];
+    myri_status st = elf__read(p->objects, objs, &n, sizeof objs / sizeof objs[0]);
+    uint32_t bytes = myri_lanai_sram_bytes(e->l), start, entry, stack_word, entry_word;
+    uint8_t *sram = myri_lanai_sram(e->l, 0, bytes);
+    if (st == MYRI_OK && !myri_lanai_runtime_count) {
+        fprintf(stderr, "myri: firmware elf: this myri was built without the LANai runtime (no clang with the Lanai "
+                        "target at build time)\n");
+        st = MYRI_EINPUT;
+    }
+    if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, 0,
+                                       &e->img, err, sizeof err)) {
+        fprintf(stderr, "myri: firmware elf: %s\n", err);
+        st = MYRI_EINPUT;
+    }
+    for (size_t i = 0; i < n; i++) free((void *)objs[i].data);
+    if (st) return st;
+    if (!myri_cpu_image_lookup(&e->img, p->entry, &entry)) {
+        fprintf(stderr, "myri: firmware elf: no function '%s' in elf.objects (elf.entry)\n", p->entry);
+        return MYRI_EINPUT;
+    }
+    if (!myri_cpu_image_lookup(&e->img, "_start", &start) ||
+        !myri_cpu_image_lookup(&e->img, "__lanai_stack_top", &stack_word) ||
+        !myri_cpu_image_lookup(&e->img, "__lanai_entry", &entry_word)) {
+        fprintf(stderr, "myri: firmware elf: the runtime lacks _start, __lanai_stack_top or __lanai_entry\n");
+        return MYRI_EINPUT;
+    }
+    elf__poke(sram, stack_word, bytes);
+    elf__poke(sram, entry_word, entry);
+    e->cpu = myri_cpu_new(sram, bytes, true);
+    if (!e->cpu) return MYRI_ENOMEM;
+    myri_cpu_set_mmio(e->cpu, elf__mmio, e);
+    myri_cpu_set_mmio_sync(e->cpu, true);
+    myri_cpu_reset(e->cpu, start);
+    return myri_lanai_set_sram_watch(e->l, elf__sram_written, e);
+}
+
+static void elf__destroy(void *p)
+{
+    elf__fw *e = p;
+    if (!e) return;
+    myri_cpu_free(e->cpu);
+    myri_cpu_image_free(&e->img);
+    free(e);
+}
+
+static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *rt, void **out)
+{
+    const elf__params *p = params;
+    elf__fw *e = calloc(1, sizeof *e);
+    if (!e) return MYRI_ENOMEM;
+    e->l = l;
+    e->rt = rt;
+    e->quantum = (uint32_t)p->quantum_cycles;
+    e->ff = p->fast_forward;
+    myri_status st = elf__load(e, p);
+    if (st) {
+        myri_lanai_set_sram_watch(l, NULL, NULL);
+        elf__destroy(e);
+        return st;
+    }
+    *out = e;
+    return MYRI_OK;
+}
+
+/* The symbol's size, or 0 when the program does not define it. */
+static uint32_t elf__sym(const elf__fw *e, const char *name, uint32_t *addr)
+{
+    for (size_t i = 0; i < e->img.nsyms; i++)
+        if (!strcmp(e->img.syms[i].name, name)) {
+            *addr = e->img.syms[i].addr;
+            return e->img.syms[i].size;
+        }
+    return 0;
+}
+
+myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,
+                              int (*route)(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max), void *ctx)
+{
+    if (!fi || myri_fw_def_of(fi) != &myri_fw_elf_def) return MYRI_EINVAL;
+    elf__fw *e = myri_fw_state(fi);
+    uint8_t *sram = myri_cpu_sram(e->cpu);
+    uint32_t a, sz;
+    if (elf__sym(e, "myri_node_index", &a) >= 4) elf__poke(sram, a, node);
+    sz = elf__sym(e, "myri_routes", &a);
+    uint32_t fit = sz / 8 < nhosts ? sz / 8 : nhosts;
+    for (uint32_t to = 0; route && to < fit; to++) {
+        int len = to == node ? 0 : route(ctx, node, to, sram + a + 8 * to + 1, 7);
+        sram[a + 8 * to] = (uint8_t)(len < 0 ? 0 : len);
+    }
+    if (elf__sym(e, "myri_nhosts", &a) >= 4) elf__poke(sram, a, sz ? fit : nhosts);
+    myri_cpu_invalidate(e->cpu, 0, myri_cpu_sram_bytes(e->cpu));
+    return MYRI_OK;
+}
+
+/* ---- the kind ---------------------------------------------------------------------------- */
+
+static const char *const elf__states[] = {"run"};
+static const myri_fw_machine elf__machines[] = {
+    {.name = "cpu", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
+};
+static const myri_fw_guard elf__guards[] = {{"true", "true", NULL}};
+static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
+    [MYRI_FW_ELF_C_RX_GOOD] = {"rx_good", "packets the program took with a good CRC", MYRI_FW_ROLE_RX_GOOD},
+    [MYRI_FW_ELF_C_RX_CRC] = {"rx_crc", "packets the program dropped for a bad CRC", MYRI_FW_ROLE_DROP_CRC},
+    [MYRI_FW_ELF_C_RX_OTHER] = {"rx_other", "packets the program dropped for another reason",
+                                MYRI_FW_ROLE_DROP_OTHER},
+    [MYRI_FW_ELF_C_TX_SENT] = {"tx_sent", "packets the program sent", MYRI_FW_ROLE_TX_SENT},
+    [MYRI_FW_ELF_C_APP] = {"app", "the program's own count", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_INSNS] = {"cpu_instructions", "instructions the CPU executed", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_CYCLES] = {"cpu_cycles", "CPU cycles (instructions and stalls)", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_STALLS] = {"cpu_stalls", "load-use stalls", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_STEPS] = {"cpu_steps", "CPU steps (runs between two looks at the clock)", MYRI_FW_ROLE_NONE},
+};
+
+const myri_fw_def myri_fw_elf_def = {
+    .name = "elf",
+    .summary = "C compiled for the LANai (clang --target=lanai), run instruction by instruction",
+    .params = elf__param_table,
+    .nparams = sizeof elf__param_table / sizeof elf__param_table[0],
+    .params_size = sizeof(elf__params),
+    .params_default = elf__params_default,
+    .machines = elf__machines,
+    .nmachines = 1,
+    .guards = elf__guards,
+    .nguards = 1,
+    .counters = elf__counters,
+    .ncounters = MYRI_FW_ELF_NCOUNTERS,
+    .create = elf__create,
+    .destroy = elf__destroy,
+    .cpu = &elf__cpu_ops,
+};
