@@ -557,8 +557,8 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
     return st ? st : ok ? MYRI_OK : MYRI_EMODEL;
 }
 
-/* The JSON members of a run: programs, nics, accounting. */
-void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
+/* The figures of the programs and of the system, one object each. */
+static void sys__json_figures(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
 {
     myri_json_key(j, "programs");
     myri_json_arr_begin(j);
@@ -575,6 +575,12 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
         myri_json_obj_end(j);
     }
     myri_json_arr_end(j);
+}
+
+/* The JSON members of a run: programs, nics, accounting. */
+void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
+{
+    sys__json_figures(r, res, j);
     myri_json_kbool(j, "all_done", res->all_done);
     myri_json_kint(j, "worst_exit", res->worst_exit);
     myri_json_key(j, "program_ends"); /* every program, also those that report nothing */
