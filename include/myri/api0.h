@@ -83,6 +83,8 @@ extern "C" {
 
 /* A static one-line description of rc (never NULL; "unknown" for others). */
 const char *myri_api0_strerror(int rc);
+/* The code's name, such as "MYRI_API0_ETIMEOUT" (never NULL). */
+const char *myri_api0_strname(int rc);
 
 /* ---- initialisation --------------------------------------------------------- */
 /* Initialises the API on board unit_num for the calling program (seed 001).

@@ -22,6 +22,11 @@ extern "C" {
 /* This host's index (0 .. nhosts - 1) and the number of hosts. */
 int myri_prog_host(void);
 int myri_prog_nhosts(void);
+/* The hosts this program's entry of the scenario runs on (its `hosts:`
+ * list, in host order): their indices into hosts[0 .. max); returns their
+ * number (every host when the job names none), or -1 outside a program.
+ * A program talks among these hosts. */
+int myri_prog_group(int *hosts, int max);
 
 /* The route bytes from this host to host `to` into route[0 .. max): returns
  * their number (0: a point-to-point link, no route bytes), or -1 (no such

@@ -282,15 +282,25 @@ static myri_status sys__start_entry(myri_sys_run *r, size_t k)
     const myri_topo *t = r->b.topo;
     myri_time_ps at = e->start_ps + (e->after >= 0 ? myri_sim_now(r->sim) : 0);
     e->started = true;
+    uint32_t *group = calloc(t->nhosts ? t->nhosts : 1, sizeof *group); /* the entry's hosts, told to each */
+    size_t ng = 0;
+    if (!group) return MYRI_ENOMEM;
+    for (size_t h = 0; h < t->nhosts; h++)
+        if (e->on[h]) group[ng++] = (uint32_t)h;
     for (size_t h = 0; h < t->nhosts; h++) {
         if (!e->on[h]) continue;
         myri_program *pg = NULL;
         myri_status st = myri_host_run(r->nic[h].host, e->program, e->fn, e->argc, e->argv, at, &pg);
-        if (st) return st;
+        if (!st) st = myri_program_set_group(pg, group, ng);
+        if (st) {
+            free(group);
+            return st;
+        }
         r->prog_of[r->nstarted] = pg;
         r->entry_of[r->nstarted++] = k;
         e->running++;
     }
+    free(group);
     return MYRI_OK;
 }
 
@@ -319,8 +329,25 @@ static myri_status sys__entry_after(myri_sys_run *r, size_t k, const char *after
     return MYRI_EINPUT;
 }
 
+/* A built-in program checks its hosts, arguments and firmware before the run (docs/HOST.md). */
+static myri_status sys__check_entry(const myri_sys_run *r, const myri_sys_entry *x, const sys__prog *e,
+                                    const myri_node *item, const char *fw, myri_error *err)
+{
+    size_t ng = 0;
+    for (size_t h = 0; h < r->b.topo->nhosts; h++) ng += x->on[h];
+    char why[256];
+    int bad = -1;
+    if (myri_program_check(x->program, fw, ng, x->argc, x->argv, &bad, why, sizeof why) == 0) return MYRI_OK;
+    const myri_node *at = bad >= 0 && e->args && e->args->kind == MYRI_NODE_SEQ && (size_t)bad < e->args->n
+                              ? e->args->item[bad]
+                              : myri_node_get(item, strstr(why, "host") ? "hosts" : "program");
+    myri_error_at(err, at ? at : item, "program %s: %s", x->program, why);
+    return MYRI_EINPUT;
+}
+
 /* Loads entry k of the list: its program, hosts, arguments, start and `after`. */
-static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, myri_error *err)
+static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, const char *fw,
+                                   myri_error *err)
 {
     sys__prog e;
     myri_status st = myri_params_load_map(sys__prog_params, sizeof sys__prog_params / sizeof sys__prog_params[0],
@@ -340,8 +367,10 @@ static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_
     }
     x->on = calloc(r->b.topo->nhosts ? r->b.topo->nhosts : 1, sizeof *x->on);
     if (!x->on) return MYRI_ENOMEM;
+    bool builtin = myri_program_find(e.program) == x->fn;
     if ((st = sys__prog_hosts(r->b.topo, e.hosts, x->on, err)) || (st = sys__prog_args(e.args, x->argv, &x->argc, err)))
         return st;
+    if (builtin && (st = sys__check_entry(r, x, &e, item, fw, err))) return st;
     if ((st = sys__entry_after(r, k, e.after, myri_node_get(item, "after"), err))) return st;
     for (size_t h = 0; h < r->b.topo->nhosts; h++) r->nprograms += x->on[h];
     return MYRI_OK;
@@ -368,7 +397,7 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
     if (!r->entry) return MYRI_ENOMEM;
     for (size_t k = 0; k < list->n && !st; k++) {
         r->nentry = k + 1;
-        st = sys__load_entry(r, list->item[k], k, err);
+        st = sys__load_entry(r, list->item[k], k, c->fw->name, err);
     }
     for (size_t u = 0; u < r->nuser && !st; u++)
         if (!r->user[u].used)

@@ -7,7 +7,11 @@
 
 #include "app/presets.h"
 #include "app/system_int.h"
+#include "common/hcb.h"
+#include "common/lanai_regs.h"
+#include "myri/api0.h"
 #include "myri/json.h"
+#include "myri/via.h"
 
 /* ---- per-NIC figures ------------------------------------------------------------- */
 
@@ -97,6 +101,59 @@ static void sys__accounting(const myri_sys_run *r, sys__acct *a)
         for (size_t k = 0; k < a->nfw; k++) a->fw[k] += myri_fw_counter(r->nic[i].fw, (uint32_t)k);
 }
 
+/* ---- return codes and channels ------------------------------------------------------- */
+
+static const char *const sys__via_name[MYRI_VIA_NCODES] = {
+    "MYRI_VIA_OK", "MYRI_VIA_EINVAL", "MYRI_VIA_ENOHOST", "MYRI_VIA_EBADUNIT", "MYRI_VIA_ENOTINIT",
+    "MYRI_VIA_ETIMEOUT", "MYRI_VIA_EFULL", "MYRI_VIA_ETOOLONG", "MYRI_VIA_ENOMEM", "MYRI_VIA_EFIRMWARE",
+    "MYRI_VIA_EIO", "MYRI_VIA_ENOROUTE", "MYRI_VIA_EBADDESC",
+};
+
+/* A figure that is a return code (key NAME.setup_error or NAME[.SIZE].error,
+ * a negative whole value): its name and text, for the reader (issue 23). */
+static bool sys__code_text(const char *program, const char *key, double v, char *buf, size_t n)
+{
+    size_t k = strlen(key);
+    bool code = (k >= 12 && !strcmp(key + k - 12, ".setup_error")) || (k >= 6 && !strcmp(key + k - 6, ".error"));
+    if (!code || !(v < 0) || v != floor(v) || v < -1000) return false;
+    int rc = (int)v;
+    if (!strncmp(program, "via-", 4))
+        snprintf(buf, n, "%s: %s", rc > -MYRI_VIA_NCODES ? sys__via_name[-rc] : "MYRI_VIA_(unknown)",
+                 myri_via_strerror(rc));
+    else snprintf(buf, n, "%s: %s", myri_api0_strname(rc), myri_api0_strerror(rc));
+    return true;
+}
+
+/* The packets still in the receive channels' slots at the end (delivered by
+ * the MCP, RC_PUT, and not given back by a program, RC_FREED, counting the
+ * frees still posted on the bus), read from each NIC's HCB; -1 when the
+ * firmware has no HCB (the VIA firmwares). */
+static double sys__left_in_channels(const myri_sys_run *r)
+{
+    double left = 0;
+    for (uint32_t i = 0; i < r->nnic; i++) {
+        const uint8_t *p = myri_lanai_sram(r->nic[i].lanai, MYRI_LANAI_HCB_PTR_ADDR, 4);
+        uint32_t hcb = p ? myri_be32_get(p) : 0;
+        const uint8_t *h = hcb ? myri_lanai_sram(r->nic[i].lanai, hcb, MYRI_HCB_HDR_BYTES) : NULL;
+        if (!h) continue; /* the MCP never came up: nothing delivered */
+        if (myri_be32_get(h + MYRI_HCB_SIG_START_OFF) != MYRI_HCB_SIG_START) return -1;
+        uint32_t nchan = myri_be32_get(h + MYRI_HCB_NCHAN_OFF);
+        myri_hcb_geom g = {.nchan = nchan, .send_q = myri_be32_get(h + MYRI_HCB_SEND_Q_OFF),
+                           .recv_q = myri_be32_get(h + MYRI_HCB_RECV_Q_OFF),
+                           .nroutes = myri_be32_get(h + MYRI_HCB_NROUTES_OFF),
+                           .route_max = myri_be32_get(h + MYRI_HCB_ROUTE_MAX_OFF),
+                           .pio_bytes = myri_be32_get(h + MYRI_HCB_PIO_BYTES_OFF),
+                           .mtu = myri_be32_get(h + MYRI_HCB_MTU_OFF)};
+        for (uint32_t c = 0; c < nchan; c++) {
+            uint8_t rc[MYRI_HCB_RCHAN_BYTES]; /* with the host's last posted writes (RC_FREED) applied */
+            if (myri_host_sram_view(r->nic[i].host, 0, hcb + myri_hcb_rchan_off(&g, c), rc, sizeof rc) == MYRI_OK &&
+                myri_be32_get(rc + MYRI_HCB_RC_ENABLED))
+                left += (double)(uint32_t)(myri_be32_get(rc + MYRI_HCB_RC_PUT) - myri_be32_get(rc + MYRI_HCB_RC_FREED));
+        }
+    }
+    return left;
+}
+
 /* ---- hash -------------------------------------------------------------------------- */
 
 static uint64_t sys__mix(uint64_t h, uint64_t v)
@@ -155,9 +212,14 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
             }
         }
     }
-    for (size_t i = 0; i < out->nfig; i++)
-        if (strstr(out->fig[i].key, ".received") && !strchr(strchr(out->fig[i].key, '.') + 1, '.'))
-            received += out->fig[i].value;
+    /* measured from the channels; for a firmware without an HCB (VIA), what the programs did not take */
+    double left = sys__left_in_channels(r);
+    if (left < 0) {
+        for (size_t i = 0; i < out->nfig; i++)
+            if (strstr(out->fig[i].key, ".received") && !strchr(strchr(out->fig[i].key, '.') + 1, '.'))
+                received += out->fig[i].value;
+        left = rx_good - received;
+    }
     /* packets the fabric lost on the way (the CRC-bad and misrouted ones reach a NIC, which counts them) */
     double in_net = (double)(a->fc.dropped_total - a->fc.dropped[MYRI_FABRIC_DROP_CRC] -
                              a->fc.dropped[MYRI_FABRIC_DROP_MISROUTED]);
@@ -168,7 +230,7 @@ static void sys__system_figures(const myri_sys_run *r, const sys__acct *a, myri_
         {"nic.rx_good", rx_good},
         {"nic.drop_crc", crc},
         {"nic.drops_other", other},
-        {"nic.left_in_channels", rx_good - received},
+        {"nic.left_in_channels", left},
         {"fabric.injected", (double)a->fc.injected},
         {"fabric.dropped_in_network", in_net},
         {"fabric.in_flight", (double)a->fc.in_flight},
@@ -326,7 +388,10 @@ static void sys__text_programs(const myri_sys_run *r, FILE *o)
                 const char *key;
                 double v;
                 myri_program_report(pg, k, &key, &v);
-                fprintf(o, "           %-34s %.6g\n", key, v);
+                char code[160];
+                if (sys__code_text(myri_program_name(pg), key, v, code, sizeof code))
+                    fprintf(o, "           %-34s %.6g (%s)\n", key, v, code);
+                else fprintf(o, "           %-34s %.6g\n", key, v);
             }
         }
     }
@@ -492,8 +557,8 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
     return st ? st : ok ? MYRI_OK : MYRI_EMODEL;
 }
 
-/* The JSON members of a run: programs, nics, accounting. */
-void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
+/* The figures of the programs and of the system, one object each. */
+static void sys__json_figures(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
 {
     myri_json_key(j, "programs");
     myri_json_arr_begin(j);
@@ -504,9 +569,18 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
         myri_json_kstr(j, "program", res->fig[i].program);
         myri_json_kstr(j, "key", res->fig[i].key);
         myri_json_knum(j, "value", res->fig[i].value);
+        char code[160];
+        if (sys__code_text(res->fig[i].program, res->fig[i].key, res->fig[i].value, code, sizeof code))
+            myri_json_kstr(j, "code", code); /* a return code: its name and text */
         myri_json_obj_end(j);
     }
     myri_json_arr_end(j);
+}
+
+/* The JSON members of a run: programs, nics, accounting. */
+void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j)
+{
+    sys__json_figures(r, res, j);
     myri_json_kbool(j, "all_done", res->all_done);
     myri_json_kint(j, "worst_exit", res->worst_exit);
     myri_json_key(j, "program_ends"); /* every program, also those that report nothing */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/system_job.h"
+#include "myri/api0.h"
 #include "cli/args.h"
 #include "myri/json.h"
 
@@ -81,6 +82,49 @@ size_t myri_bsys_points(const char *which, const myri_system_result *r, myri_bsy
     return k;
 }
 
+/* The sum over the hosts of figure `which.what` (0 if none). */
+static double bsys__sum(const myri_system_result *r, const char *which, const char *what)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s.%s", which, what);
+    double v = 0;
+    for (size_t i = 0; i < r->nfig; i++)
+        if (!strcmp(r->fig[i].key, key)) v += r->fig[i].value;
+    return v;
+}
+
+/* A size without a figure: why, in words (its return code by name, or what went missing). */
+static void bsys__why(const myri_system_result *r, const char *which, long bytes, char *buf, size_t n)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s.%ld.error", which, bytes);
+    double code = myri_system_figure_get(r, key);
+    if (!isnan(code)) snprintf(buf, n, "%s: %s", myri_api0_strname((int)code), myri_api0_strerror((int)code));
+    else snprintf(buf, n, "packets lost or corrupted: no figure");
+}
+
+/* Text: a row per size; a size that was not measured says why instead of a number. */
+static void bsys__text(const char *which, const myri_system_result *res, const myri_bsys_point *pt, size_t n, bool ok)
+{
+    printf("%-10s %12s %16s\n", "bytes", "latency_us", "bandwidth_MB/s");
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(pt[i].latency_us)) {
+            char why[160];
+            bsys__why(res, which, pt[i].bytes, why, sizeof why);
+            printf("%-10ld %12s %16s  (%s)\n", pt[i].bytes, "-", "-", why);
+        } else {
+            printf("%-10ld %12.3f %16.3f\n", pt[i].bytes, pt[i].latency_us, pt[i].bandwidth_MBps);
+        }
+    }
+    printf("run       %.3f us simulated in %.3f s wall, %" PRIu64 " events\nhash      0x%016" PRIx64 "\n",
+           (double)res->sim_time_ps / 1e6, res->wall_s, res->events, res->hash);
+    if (!ok)
+        printf("FAILED: packets sent %.0f, received %.0f, lost %.0f, corrupted %.0f; API errors %.0f%s\n",
+               bsys__sum(res, which, "sent"), bsys__sum(res, which, "received"), bsys__sum(res, which, "lost"),
+               bsys__sum(res, which, "corrupted"), bsys__sum(res, which, "errors"),
+               res->all_done ? "" : "; a program did not finish before `duration`");
+}
+
 static const char bsys__usage[] =
     "usage: myri bench pingpong|latency|stream [FILE] [--json] [--seed S] [--set key=value]...\n\n"
     "Seed 001's three experiments on a system: two hosts through an 8-port switch with the\n"
@@ -134,6 +178,8 @@ int myri_cmd_bench_system(const myri_cmd_bench_args *a)
         }
         myri_json_arr_end(j);
         myri_json_kbool(j, "ok", ok);
+        const char *what[5] = {"sent", "received", "lost", "corrupted", "errors"};
+        for (int k = 0; k < 5; k++) myri_json_knum(j, what[k], bsys__sum(&res, which, what[k]));
         myri_json_knum(j, "sim_time_us", (double)res.sim_time_ps / 1e6);
         myri_json_knum(j, "wall_s", res.wall_s);
         myri_json_kuint(j, "events", res.events);
@@ -142,12 +188,7 @@ int myri_cmd_bench_system(const myri_cmd_bench_args *a)
         myri_json_obj_end(j);
         myri_json_finish(j);
     } else {
-        printf("%-10s %12s %16s\n", "bytes", "latency_us", "bandwidth_MB/s");
-        for (size_t i = 0; i < n; i++)
-            printf("%-10ld %12.3f %16.3f\n", pt[i].bytes, pt[i].latency_us, pt[i].bandwidth_MBps);
-        printf("run       %.3f us simulated in %.3f s wall, %" PRIu64 " events\nhash      0x%016" PRIx64 "\n",
-               (double)res.sim_time_ps / 1e6, res.wall_s, res.events, res.hash);
-        if (!ok) printf("FAILED: a program did not finish or reported errors\n");
+        bsys__text(which, &res, pt, n, ok);
     }
     myri_system_result_free(&res);
     return ok ? MYRI_EXIT_OK : MYRI_EXIT_FAIL;

@@ -111,6 +111,22 @@ static const char *const api0__msg[MYRI_API0_NCODES] = {
     "the DMA region or shared segment is too small for the board",
 };
 
+static const char *const api0__name[MYRI_API0_NCODES] = {
+    "MYRI_API0_OK", "MYRI_API0_EBADUNIT", "MYRI_API0_ENOTINIT", "MYRI_API0_EALREADY", "MYRI_API0_EINVAL",
+    "MYRI_API0_EBADCHAN", "MYRI_API0_CHAN_IN_USE", "MYRI_API0_NO_CHANS", "MYRI_API0_CHAN_NOT_IN_USE",
+    "MYRI_API0_ECHANINIT", "MYRI_API0_EBADBUF", "MYRI_API0_ENOTOWNED", "MYRI_API0_ETOOLONG", "MYRI_API0_EBADROUTE",
+    "MYRI_API0_EROUTE", "MYRI_API0_NO_ROUTES", "MYRI_API0_NO_BUFFERS", "MYRI_API0_QUEUE_FULL", "MYRI_API0_EMPTY",
+    "MYRI_API0_ELOCKED", "MYRI_API0_ENOTLOCKED", "MYRI_API0_ELOCKTIMEOUT", "MYRI_API0_ETIMEOUT",
+    "MYRI_API0_EBADHCB", "MYRI_API0_ENOMCP", "MYRI_API0_ENOHOST", "MYRI_API0_EIO", "MYRI_API0_ENOTRECV",
+    "MYRI_API0_ENOMEM",
+};
+
+const char *myri_api0_strname(int rc)
+{
+    if (rc > 0 || rc <= -MYRI_API0_NCODES) return "MYRI_API0_(unknown)";
+    return api0__name[-rc];
+}
+
 const char *myri_api0_strerror(int rc)
 {
     if (rc > 0 || rc <= -MYRI_API0_NCODES) return "unknown API return code";

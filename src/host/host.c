@@ -114,6 +114,8 @@ struct myri_program {
     myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
     host__report *rep;
     size_t nrep;
+    uint32_t *group;         /* the hosts of the program's entry (myri_prog_group); NULL: every host */
+    size_t ngroup;
 };
 
 struct myri_host {
@@ -384,6 +386,7 @@ static void host__prog_free(myri_program *pr)
     free(pr->argv);
     free(pr->name);
     free(pr->rep);
+    free(pr->group);
     free(pr);
 }
 static void host__comp_destroy(myri_component *self)
@@ -586,6 +589,21 @@ myri_status myri_host_run(myri_host *h, const char *name, myri_prog_main main, i
     return MYRI_OK;
 }
 
+myri_status myri_host_sram_view(const myri_host *h, int unit, uint32_t addr, uint8_t *out, uint32_t n)
+{
+    if (!h || unit < 0 || unit >= MYRI_API0_MAX_UNITS || !out || !h->board[unit].l) return MYRI_EINVAL;
+    const host__board *b = &h->board[unit];
+    const uint8_t *p = myri_lanai_sram(b->l, addr, n);
+    if (!p) return MYRI_ERANGE;
+    memcpy(out, p, n);
+    for (size_t i = 0; i < b->land_n; i++) { /* in bus order: the later bursts overwrite the earlier */
+        const host__landing *e = &b->land[(b->land_head + i) % b->land_cap];
+        for (uint32_t k = 0; k < e->n; k++)
+            if (e->addr + k >= addr && e->addr + k < addr + n) out[e->addr + k - addr] = e->data[k];
+    }
+    return MYRI_OK;
+}
+
 uint32_t myri_host_index(const myri_host *h) { return h ? h->index : 0; }
 size_t myri_host_nprograms(const myri_host *h) { return h ? h->nprog : 0; }
 myri_program *myri_host_program(const myri_host *h, size_t i) { return h && i < h->nprog ? h->prog[i] : NULL; }
@@ -629,6 +647,29 @@ int myri_prog_host(void)
 {
     myri_program *pr = host__running();
     return pr ? (int)pr->h->index : -1;
+}
+
+myri_status myri_program_set_group(myri_program *p, const uint32_t *hosts, size_t n)
+{
+    if (!p || (n && !hosts)) return MYRI_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (hosts[i] >= p->h->env.nhosts) return MYRI_EINVAL;
+    uint32_t *g = n ? malloc(n * sizeof *g) : NULL;
+    if (n && !g) return MYRI_ENOMEM;
+    if (n) memcpy(g, hosts, n * sizeof *g);
+    free(p->group);
+    p->group = g;
+    p->ngroup = n;
+    return MYRI_OK;
+}
+
+int myri_prog_group(int *hosts, int max)
+{
+    myri_program *pr = host__running();
+    if (!pr || max < 0 || (!hosts && max > 0)) return -1;
+    int n = pr->group ? (int)pr->ngroup : (int)pr->h->env.nhosts;
+    for (int i = 0; i < n && i < max; i++) hosts[i] = pr->group ? (int)pr->group[i] : i;
+    return n;
 }
 
 int myri_prog_nhosts(void)

@@ -85,6 +85,15 @@ myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx
 myri_status myri_host_run(myri_host *h, const char *name, myri_prog_main main, int argc, const char *const *args,
                           myri_time_ps at_ps, myri_program **out);
 
+/* The hosts program p's entry runs on (myri_prog_group), copied; every host
+ * by default.  MYRI_EINVAL for a host out of range. */
+myri_status myri_program_set_group(myri_program *p, const uint32_t *hosts, size_t n);
+
+/* n bytes of board unit's SRAM at addr as the host's writes leave them:
+ * with the posted PIO writes still on their way (at the end of a run)
+ * applied.  Reads nothing through the bus and costs no time. */
+myri_status myri_host_sram_view(const myri_host *h, int unit, uint32_t addr, uint8_t *out, uint32_t n);
+
 uint32_t myri_host_index(const myri_host *h);
 size_t myri_host_nprograms(const myri_host *h);
 myri_program *myri_host_program(const myri_host *h, size_t i);
@@ -123,6 +132,13 @@ int myri_program_via_poisson(int argc, char **argv);
 int myri_program_via_duplex(int argc, char **argv);
 int myri_program_via_selftest(int argc, char **argv);
 const char *myri_program_names(void);
+/* Checks, before the run, that built-in program `name` can run as an entry
+ * of `ngroup` hosts with these argument words on firmware `firmware` (mcp,
+ * lcp, myricom...): known keys, well-formed values, the host count the
+ * program needs.  0, or -1 with the reason in why (for a FILE:LINE:COL
+ * message); `*bad_arg` the index of the word at fault, or -1. */
+int myri_program_check(const char *name, const char *firmware, size_t ngroup, int argc, const char *const *argv,
+                       int *bad_arg, char *why, size_t why_bytes);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 /* via_programs.c -- built-in programs for the VIA firmwares (lcp, myricom),
  * written as a user would write them: only <myri/via.h> and <myri/prog.h>.
  *
+ * Each runs on the two hosts its entry names (myri_prog_group), the first
+ * called host 0 below, the second host 1.
+ *
  *   via-stream   count messages of size bytes from host 0 (VI 0) to host 1
  *                (VI 0) with up to `window` sends posted, then a 4-byte ack
  *                back (VI 1); bandwidth = bytes / time until the ack; the
@@ -43,6 +46,7 @@
 
 typedef struct vp_env {
     int unit, me, peer;
+    int role;              /* 0 or 1: this host's place in its entry's two hosts (myri_prog_group) */
     double timeout_us;
     long errors;
     const char *tag;
@@ -83,9 +87,12 @@ static int vp_setup(vp_env *e, int argc, char **argv, const char *tag)
     e->unit = (int)vp_num(argc, argv, "unit", 0);
     e->timeout_us = vp_num(argc, argv, "timeout_us", 1e6);
     e->me = myri_prog_host();
-    e->peer = e->me == 0 ? 1 : 0;
     e->errors = 0;
-    if (e->unit < 0 || !(e->timeout_us > 0) || myri_prog_nhosts() < 2) return MYRI_VIA_EINVAL;
+    int g[2];
+    if (myri_prog_group(g, 2) != 2 || (g[0] != e->me && g[1] != e->me)) return MYRI_VIA_EINVAL; /* two hosts */
+    e->role = g[1] == e->me;
+    e->peer = g[!e->role];
+    if (e->unit < 0 || !(e->timeout_us > 0)) return MYRI_VIA_EINVAL;
     int rc = myri_via_open(e->unit);
     char r[64];
     int rl = rc ? -1 : myri_prog_route(e->peer, r, (int)sizeof r);
@@ -145,7 +152,7 @@ static int vp_stream(int argc, char **argv)
     if (count < 1 || size < 1 || window < 1 || window > VP_MAXQ) return 2;
     if (vp_setup(&e, argc, argv, "via-stream")) return 2;
     if (size > myri_via_mtu(e.unit)) return 2;
-    if (e.me == 1) { /* receiver: count messages, then the ack */
+    if (e.role == 1) { /* receiver: count messages, then the ack */
         uint64_t t1 = 0, tn = vp_receive(&e, 0, count, size, window < VP_MAXQ ? window + 1 : VP_MAXQ, &t1);
         if (count > 1 && tn > t1) /* steady state: the messages after the first, between completions */
             vp_put(&e, "steady_MBps", (double)(count - 1) * size / ((double)(tn - t1) * 1e-6));
@@ -217,7 +224,7 @@ static int vp_poisson(int argc, char **argv)
     if (count < 1 || size < 1 || !(rate > 0)) return 2;
     if (vp_setup(&e, argc, argv, "via-poisson")) return 2;
     if (size > myri_via_mtu(e.unit)) return 2;
-    if (e.me == 1) {
+    if (e.role == 1) {
         vp_receive(&e, 0, count, size, VP_MAXQ, NULL);
         vp_put(&e, "errors", (double)e.errors);
         return e.errors ? 1 : 0;
@@ -321,14 +328,14 @@ static int vp_selftest(int argc, char **argv)
     uint8_t *b[3];
     for (int i = 0; i < 3; i++)
         if (!(b[i] = myri_via_alloc(e.unit, 256))) return 2;
-    if (e.me == 1) {
+    if (e.role == 1) {
         if (myri_via_post_recv(e.unit, 0, b[0], 64, &d[0]) || myri_via_post_recv(e.unit, 0, b[1], 64, &d[1]))
             return 2;
         e.errors += myri_via_wait(d[0], e.timeout_us, &dn) || dn.status != 2 || dn.bytes != 0; /* truncated */
         e.errors += myri_via_wait(d[1], e.timeout_us, &dn) || dn.status != 1 || dn.bytes != 64 ||
                     dn.src_host != e.peer || dn.src_vi != 3;
         for (int k = 0; k < 64; k++) e.errors += b[1][k] != vp_byte(7, (uint32_t)k);
-    } else if (e.me == 0) {
+    } else if (e.role == 0) {
         myri_prog_sleep_us(50); /* the receiver posts first */
         vp_fill(b[0], 16, 5);
         vp_fill(b[1], 256, 6);
@@ -364,7 +371,7 @@ static int vp_duplex(int argc, char **argv)
     /* Until both NICs took the receive doorbells: the lcp's main takes them only when no send doorbell waits
      * (docs/VERIFY.md, replay), so frames sent earlier would find no descriptor. */
     myri_prog_sleep_us(vp_num(argc, argv, "settle_us", 500));
-    if (e.me == 1) myri_prog_sleep_us(vp_num(argc, argv, "stagger_us", 50)); /* not in lockstep with host 0 */
+    if (e.role == 1) myri_prog_sleep_us(vp_num(argc, argv, "stagger_us", 50)); /* not in lockstep with host 0 */
     uint64_t t0 = myri_prog_now_ps();
     for (long s = 0; s < count; s++) {
         int i = (int)(s % window);

@@ -575,7 +575,42 @@ static void test_latency_stream_traffic(void **state)
     assert_true(rep(a, "traffic.sent") == rep(b, "traffic.received"));
     assert_true(rep(b, "traffic.sent") == rep(a, "traffic.received"));
     assert_true(rep(a, "traffic.latency_mean_us") > 0);
+    assert_true(rep(a, "traffic.lost") == 0 && rep(b, "traffic.lost") == 0); /* issue 23: every sender counts */
+    assert_true(rep(a, "traffic.corrupted") == 0 && rep(b, "traffic.corrupted") == 0);
     rig_free(r);
+}
+
+/* Issue 23 items 1 and 10: what a built-in program needs, checked before the run. */
+static void test_program_check(void **state)
+{
+    (void)state;
+    char why[256];
+    int bad;
+    const char *ok[] = {"sizes=4,64", "reps=3", "timeout_us=500"};
+    assert_int_equal(myri_program_check("pingpong", "mcp", 2, 3, ok, &bad, why, sizeof why), 0);
+    assert_int_equal(myri_program_check("pingpong", "mcp", 3, 3, ok, &bad, why, sizeof why), -1);
+    assert_non_null(strstr(why, "two hosts"));
+    const char *peer[] = {"peer=3"};
+    assert_int_equal(myri_program_check("pingpong", "mcp", 1, 1, peer, &bad, why, sizeof why), 0);
+    const char *typo[] = {"reps=3", "szies=4"};
+    assert_int_equal(myri_program_check("pingpong", "mcp", 2, 2, typo, &bad, why, sizeof why), -1);
+    assert_int_equal(bad, 1);
+    assert_non_null(strstr(why, "unknown argument 'szies'"));
+    const char *abc[] = {"sizes=abc"};
+    assert_int_equal(myri_program_check("latency", "mcp", 2, 1, abc, &bad, why, sizeof why), -1);
+    assert_int_equal(bad, 0);
+    const char *neg[] = {"count=-3"};
+    assert_int_equal(myri_program_check("stream", "mcp", 2, 1, neg, &bad, why, sizeof why), -1);
+    assert_int_equal(myri_program_check("pingpong", "lcp", 2, 0, NULL, &bad, why, sizeof why), -1);
+    assert_non_null(strstr(why, "not on firmware lcp"));
+    assert_int_equal(myri_program_check("via-stream", "mcp", 2, 0, NULL, &bad, why, sizeof why), -1);
+    assert_int_equal(myri_program_check("via-stream", "myricom", 2, 0, NULL, &bad, why, sizeof why), 0);
+    assert_int_equal(myri_program_check("traffic", "mcp", 1, 0, NULL, &bad, why, sizeof why), -1);
+    assert_int_equal(myri_program_check("traffic", "mcp", 5, 0, NULL, &bad, why, sizeof why), 0);
+    assert_int_equal(myri_program_check("nope", "mcp", 2, 0, NULL, &bad, why, sizeof why), -1);
+    assert_string_equal(myri_api0_strname(MYRI_API0_ETIMEOUT), "MYRI_API0_ETIMEOUT");
+    assert_string_equal(myri_api0_strname(MYRI_API0_ENOMEM), "MYRI_API0_ENOMEM");
+    assert_string_equal(myri_api0_strname(5), "MYRI_API0_(unknown)");
 }
 
 /* A corrupted byte in flight is found by the receiver's check. */
@@ -635,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_pingpong),
         cmocka_unit_test(test_latency_stream_traffic),
         cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_program_check),
         cmocka_unit_test(test_posted_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

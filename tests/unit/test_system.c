@@ -154,7 +154,55 @@ static void test_conservation_with_bit_errors(void **state)
     assert_true(sent == received + crc + other + fabric + left);
     assert_true(fig_sum(&r, "traffic.errors") == 0); /* no corrupted byte reached a program */
     assert_true(fig_sum(&r, "traffic.reordered") == 0); /* a packet lost is a gap, not reordering */
+    /* issue 23: traffic counts its losses (by sequence number and closing tallies) */
+    assert_true(sent == received + fig_sum(&r, "traffic.lost") + fig_sum(&r, "traffic.corrupted"));
+    assert_true(fig_sum(&r, "traffic.lost") == crc + other + fabric);
+    assert_false(r.all_done && r.worst_exit == 0); /* a run that lost packets fails */
     myri_system_result_free(&r);
+}
+
+/* Issue 23 item 3: every program that sends reports sent, received, lost and
+ * corrupted, and nic.left_in_channels is read from the channels (RC_PUT -
+ * RC_FREED): the accounting balances for each, with and without bit errors. */
+static void test_conservation_every_program(void **state)
+{
+    (void)state;
+    static const char *const progs[] = {
+        "{program: pingpong, hosts: [h0, h1], args: [\"sizes=64,1024,4096\", reps=20, timeout_us=2000]}",
+        "{program: stream, hosts: [h0, h1], args: [count=100, size=4096, timeout_us=2000]}",
+        "{program: traffic, hosts: [h1, h3], args: [size=600, interval_us=40, duration_us=2000, drain_us=2000]}",
+    };
+    const char *tags[] = {"pingpong", "stream", "traffic"};
+    for (int k = 0; k < 3; k++)
+        for (int ber = 0; ber < 2; ber++) {
+            char text[512], key[64];
+            snprintf(text, sizeof text, "link: {ber: %s}\nprograms:\n  - %s\n",
+                     ber ? "1e-5" : "0", progs[k]);
+            myri_system_result r;
+            myri_error err;
+            const char *four[] = {"topology.hosts_per_switch=4", NULL};
+            assert_int_equal(run_text(text, four, NULL, &r, &err), MYRI_OK);
+            double v[4];
+            const char *what[4] = {"sent", "received", "lost", "corrupted"};
+            for (int w = 0; w < 4; w++) {
+                snprintf(key, sizeof key, "%s.%s", tags[k], what[w]);
+                v[w] = fig_sum(&r, key);
+            }
+            double left = fig_sum(&r, "nic.left_in_channels"), rx = fig_sum(&r, "nic.rx_good");
+            double gone = fig_sum(&r, "nic.drop_crc") + fig_sum(&r, "nic.drops_other") +
+                          fig_sum(&r, "fabric.dropped_in_network");
+            assert_true(v[0] > 10);
+            assert_true(rx == v[1] + v[3] + left); /* what the NICs delivered: taken, or still in a channel */
+            assert_true(v[0] == rx + gone);        /* every packet sent: delivered, or dropped by reason */
+            if (!ber) {
+                assert_true(left == 0 && v[2] == 0 && v[0] == v[1]);
+                assert_true(r.all_done && r.worst_exit == 0);
+            } else {
+                assert_true(gone > 0 && v[2] > 0); /* lost, named and counted, and the run fails */
+                assert_false(r.all_done && r.worst_exit == 0);
+            }
+            myri_system_result_free(&r);
+        }
 }
 
 /* A firmware that never re-arms its receive DMA: the receiver's slack fills,
@@ -367,7 +415,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_class_every_byte), cmocka_unit_test(test_same_seed_same_hash),
-        cmocka_unit_test(test_conservation_with_bit_errors), cmocka_unit_test(test_never_rearm_timeout),
+        cmocka_unit_test(test_conservation_with_bit_errors),
+        cmocka_unit_test(test_conservation_every_program), cmocka_unit_test(test_never_rearm_timeout),
         cmocka_unit_test(test_vcd_reads_back),
         cmocka_unit_test(test_vcd_dma_registers_first_4k),
         cmocka_unit_test(test_traffic_no_false_reordering),
