@@ -106,12 +106,49 @@ static void test_defaults(void **state)
     myri_bus_destroy(b);
 }
 
+/* Statistics taken at a time count each booking only up to then: a booking
+ * reaches into the future as soon as it is made (issue 23, item 5: "I/O bus
+ * 25 600 %" with bus.dma_rate = 1). */
+static void test_stats_up_to_now(void **state)
+{
+    (void)state;
+    myri_bus_params p = params();
+    p.dma_rate_Bps = 1; /* 256 B take 256 s */
+    myri_bus *b = myri_bus_create(&p);
+    const myri_time_ps s = 1000000000000; /* 1 s */
+    assert_int_equal(myri_bus_book(b, MYRI_BUS_DMA_E2L, 0, myri_bus_dma_ps(b, 256), 256), 0);
+    assert_int_equal(myri_bus_book(b, MYRI_BUS_PIO_READ, s, 1000000, 4), 256 * s); /* waits 255 s */
+    myri_bus_stats st;
+    assert_int_equal(myri_bus_get_stats_at(b, 10 * s, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 10 * s);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 0);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_READ], 9 * s);
+    assert_int_equal(st.bookings[MYRI_BUS_PIO_READ], 1);
+    assert_int_equal(myri_bus_get_stats_at(b, 256 * s + 400000, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 256 * s);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 400000);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_READ], 255 * s);
+    assert_int_equal(myri_bus_get_stats_at(b, s - 1, &st), MYRI_EINVAL); /* before the last booking was asked */
+    /* without a clock, myri_bus_get_stats counts every booking whole */
+    assert_int_equal(myri_bus_get_stats(b, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 1000000);
+    /* with one, up to its now */
+    myri_sim *sim = myri_sim_create(1);
+    myri_bus_set_clock(b, sim);
+    assert_int_equal(myri_sim_run(sim, 20 * s, 0), MYRI_OK);
+    assert_int_equal(myri_bus_get_stats(b, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 20 * s);
+    myri_sim_destroy(sim);
+    myri_bus_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_book_in_order),
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_stats_up_to_now),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

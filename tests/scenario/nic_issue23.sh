@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# nic_issue23.sh -- the NIC's figures and limits a user relies on (issue 23):
+#  item 5: a utilisation is over the interval it was measured on, never above
+#   100 %: programs that exit at t = 0 print "busy: -" (JSON null), and with
+#   bus.dma_rate=1 (a 256 B burst takes 256 s) the I/O bus is at most 100 %.
+# Usage: bash nic_issue23.sh path/to/myri source_dir
+. "$(dirname "$0")/lib/check.bash" "$@"
+
+# every "busy" percentage of the text report is at most 100
+busy_le_100() {
+  grep -E '^ +busy: ' "$1" | grep -oE '[0-9]+(\.[0-9]+)? %' | awk '$1 > 100 { bad = 1; print "  " $0 " %" } END { exit bad }'
+}
+
+# ---- item 5: utilisation ------------------------------------------------------
+if command -v cc >/dev/null 2>&1; then
+  printf '#include <myri/prog.h>\nint myri_main(int argc, char **argv) { (void)argc; (void)argv; return 0; }\n' >"$tmp/quit.c"
+  cc -std=c11 -shared -fPIC -I"$src/include" -o "$tmp/quit.so" "$tmp/quit.c" || bad "builds quit.c"
+  want 0 "programs that exit at t = 0" -- "$myri" run "$src/scenarios/pingpong-user.yaml" --program "$tmp/quit.so"
+  check "t = 0: busy is '-'" test "$(grep -c '^ *busy: - (no simulated time elapsed)' "$tmp/out")" -eq 2
+  check "t = 0: no percentage" bash -c "! grep -E '^ *busy: .*%' '$tmp/out'"
+  check "t = 0: says nothing was measured" grep -q '^nic      h0: no simulated time elapsed' "$tmp/out"
+  want 0 "t = 0, JSON" -- "$myri" run "$src/scenarios/pingpong-user.yaml" --program "$tmp/quit.so" --json
+  check "t = 0: JSON utilisations are null" grep -q '"util_cpu": *null' "$tmp/out"
+  check "t = 0: no JSON utilisation is a number" bash -c "! grep -qE '\"util_[a-z_]+\": *[0-9]' '$tmp/out'"
+else
+  echo "no C compiler: the t = 0 checks skipped"
+fi
+"$myri" run "$src/scenarios/pingpong.yaml" --set bus.dma_rate=1 >"$tmp/slow" 2>&1
+check "bus.dma_rate=1: the report has busy lines" grep -qE '^ +busy: CPU' "$tmp/slow"
+check "bus.dma_rate=1: no utilisation above 100 %" busy_le_100 "$tmp/slow"
+want 0 "pingpong.yaml" -- "$myri" run "$src/scenarios/pingpong.yaml"
+check "pingpong.yaml: no utilisation above 100 %" busy_le_100 "$tmp/out"
+
+check_summary
