@@ -458,6 +458,31 @@ myri_status myri_system_build_topo(const myri_node *root, myri_topo_built *out, 
     return st;
 }
 
+/* The firmware's data does not fit (MYRI_ERANGE) or its parameters do not
+ * go together (MYRI_EINVAL): say which limit holds.  Firmware data lies
+ * below the LANai stack top (0x40000, fixed by seed 001's crt0) and inside
+ * nic.sram, so past 256 KiB a larger nic.sram does not help. */
+static void sys__fit_error(const myri_sys_cfg *c, myri_status st, myri_error *err)
+{
+    const char *fw = c->fw->name;
+    unsigned long long sram = (unsigned long long)c->nic.sram_bytes;
+    if (st == MYRI_EINVAL)
+        myri_error_key(err, fw, "firmware %s cannot run with these parameters (%s): see myri run --help for %s.*",
+                       fw, myri_strerror(st), fw);
+    else if (c->nic.sram_bytes >= MYRI_LANAI_STACK_TOP)
+        myri_error_key(err, fw,
+                       "firmware %s's data (its control block, buffers and pools) does not fit below the LANai "
+                       "stack top at 0x%x (%u KiB, fixed: the firmware's stack starts there, seed 001), whatever "
+                       "nic.sram (%llu bytes): make its buffers or pools smaller (%s.*: pools, mtu, queues)",
+                       fw, MYRI_LANAI_STACK_TOP, MYRI_LANAI_STACK_TOP / 1024, sram, fw);
+    else
+        myri_error_key(err, "nic.sram",
+                       "firmware %s's data (its control block, buffers and pools) does not fit in nic.sram = %llu "
+                       "bytes: make its buffers or pools smaller (%s.*) or nic.sram larger (up to 0x%x = %u KiB, "
+                       "the LANai stack top, below which firmware data must lie)",
+                       fw, sram, fw, MYRI_LANAI_STACK_TOP, MYRI_LANAI_STACK_TOP / 1024);
+}
+
 static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root, myri_error *err)
 {
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing, .at = root};
@@ -479,10 +504,7 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     if (!r->nic) return MYRI_ENOMEM;
     for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
     if (st == MYRI_ERANGE || st == MYRI_EINVAL) { /* the firmware's layout or parameters do not fit this NIC */
-        myri_error_key(err, "nic.sram",
-                       "firmware %s cannot run with these parameters on a NIC of nic.sram = %llu bytes (%s): make "
-                       "its buffers or pools smaller (%s.*) or nic.sram larger",
-                       c->fw->name, (unsigned long long)c->nic.sram_bytes, myri_strerror(st), c->fw->name);
+        sys__fit_error(c, st, err);
         st = MYRI_EINPUT;
     }
     if (!st) st = myri_ffaults_apply(&c->faults, r->b.topo, r->fabric, c->common.duration_ps, &r->faults, err);

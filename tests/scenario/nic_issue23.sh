@@ -3,6 +3,8 @@
 #  item 5: a utilisation is over the interval it was measured on, never above
 #   100 %: programs that exit at t = 0 print "busy: -" (JSON null), and with
 #   bus.dma_rate=1 (a 256 B burst takes 256 s) the I/O bus is at most 100 %.
+#  item 11: a firmware layout that does not fit names what limits it: the
+#   LANai stack top (0x40000) when nic.sram is larger, else nic.sram.
 # Usage: bash nic_issue23.sh path/to/myri source_dir
 . "$(dirname "$0")/lib/check.bash" "$@"
 
@@ -30,5 +32,13 @@ check "bus.dma_rate=1: the report has busy lines" grep -qE '^ +busy: CPU' "$tmp/
 check "bus.dma_rate=1: no utilisation above 100 %" busy_le_100 "$tmp/slow"
 want 0 "pingpong.yaml" -- "$myri" run "$src/scenarios/pingpong.yaml"
 check "pingpong.yaml: no utilisation above 100 %" busy_le_100 "$tmp/out"
+
+# ---- item 11: what limits the firmware's SRAM ----------------------------------
+want 2 "mcp.rx_pool=64 does not fit" -- "$myri" run "$src/scenarios/pingpong.yaml" --set mcp.rx_pool=64
+check "the stack top limits, not nic.sram" grep -q 'does not fit below the LANai stack top at 0x40000' "$tmp/err"
+check "no advice to enlarge nic.sram" bash -c "! grep -q 'nic.sram larger' '$tmp/err'"
+want 2 "nic.sram=128KiB does not fit" -- "$myri" run "$src/scenarios/pingpong.yaml" --set mcp.rx_pool=20 --set nic.sram=128KiB
+check "nic.sram limits: says so, up to the stack top" grep -q 'nic.sram larger (up to 0x40000' "$tmp/err"
+want 0 "nic.sram=256KiB with the defaults runs" -- "$myri" run "$src/scenarios/pingpong.yaml" --set nic.sram=256KiB
 
 check_summary
