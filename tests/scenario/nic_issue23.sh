@@ -5,6 +5,9 @@
 #   bus.dma_rate=1 (a 256 B burst takes 256 s) the I/O bus is at most 100 %.
 #  item 11: a firmware layout that does not fit names what limits it: the
 #   LANai stack top (0x40000) when nic.sram is larger, else nic.sram.
+#  item 15: mcp.nroutes = 0 (the default) sizes the route table from the
+#   network: the 64-host traffic run that fails with 16 entries runs with the
+#   default; more hosts than the table holds fail at load naming the key.
 # Usage: bash nic_issue23.sh path/to/myri source_dir
 . "$(dirname "$0")/lib/check.bash" "$@"
 
@@ -40,5 +43,15 @@ check "no advice to enlarge nic.sram" bash -c "! grep -q 'nic.sram larger' '$tmp
 want 2 "nic.sram=128KiB does not fit" -- "$myri" run "$src/scenarios/pingpong.yaml" --set mcp.rx_pool=20 --set nic.sram=128KiB
 check "nic.sram limits: says so, up to the stack top" grep -q 'nic.sram larger (up to 0x40000' "$tmp/err"
 want 0 "nic.sram=256KiB with the defaults runs" -- "$myri" run "$src/scenarios/pingpong.yaml" --set nic.sram=256KiB
+
+# ---- item 15: the route table sized from the network ---------------------------
+want 1 "64 hosts, traffic to all, mcp.nroutes=16: sends fail" -- \
+  "$myri" run "$src/scenarios/fattree64-api.yaml" --set mcp.nroutes=16
+want 0 "64 hosts, traffic to all, the default mcp.nroutes" -- \
+  "$myri" run "$src/scenarios/fattree64-api.yaml"
+check "the default is sized to 64 entries" grep -Eq '^ +mcp\.nroutes += 64$' "$tmp/out"
+want 2 "4096 hosts: more than the table holds" -- "$myri" run "$src/scenarios/pingpong.yaml" \
+  --set topology.generator=fat-tree --set topology.k=4 --set topology.n=6
+check "names mcp.nroutes" grep -q '^mcp.nroutes: .*4096 hosts need 4096 entries, more than the 1024' "$tmp/err"
 
 check_summary
