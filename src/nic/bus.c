@@ -7,7 +7,7 @@
 
 const myri_param myri_bus_param_table[] = {
     {"dma_rate", MYRI_P_DOUBLE, "B/s", "120e6", "1", "1e12",
-     "bytes/s (a plain number: the field is in bytes, not bits) while a host-DMA burst moves; assumption: 32-bit/33 MHz PCI peaks at 132 MB/s "
+     "bytes/s while a host-DMA burst moves (120MB/s, 960Mb/s, or a plain number in bytes/s, not bits); assumption: 32-bit/33 MHz PCI peaks at 132 MB/s "
      "(myrinet-facts 3.3); a 256-byte burst also pays its address phase, target latency and turnaround "
      "(about 6 of 70 bus cycles), so 120 MB/s is taken for the burst's data phase",
      offsetof(myri_bus_params, dma_rate_Bps), NULL},

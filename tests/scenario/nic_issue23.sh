@@ -8,6 +8,9 @@
 #  item 15: mcp.nroutes = 0 (the default) sizes the route table from the
 #   network: the 64-host traffic run that fails with 16 entries runs with the
 #   default; more hosts than the table holds fail at load naming the key.
+#  smaller things: bus.dma_rate, host.copy_rate and nic.clock take units
+#   (the same run, the same hash); bench stream labels its time per packet;
+#   no figure of reproduce seed001 is titled "latency: latency".
 # Usage: bash nic_issue23.sh path/to/myri source_dir
 . "$(dirname "$0")/lib/check.bash" "$@"
 
@@ -53,5 +56,29 @@ check "the default is sized to 64 entries" grep -Eq '^ +mcp\.nroutes += 64$' "$t
 want 2 "4096 hosts: more than the table holds" -- "$myri" run "$src/scenarios/pingpong.yaml" \
   --set topology.generator=fat-tree --set topology.k=4 --set topology.n=6
 check "names mcp.nroutes" grep -q '^mcp.nroutes: .*4096 hosts need 4096 entries, more than the 1024' "$tmp/err"
+
+# ---- units on the three plain-number keys ---------------------------------------
+hash_of() { grep -o '"hash": *"0x[0-9a-f]*"' "$1" | head -n 1; }
+want 0 "pingpong.yaml, plain numbers" -- "$myri" run "$src/scenarios/pingpong.yaml" --json \
+  --set bus.dma_rate=120e6 --set host.copy_rate=200e6 --set nic.clock=33e6
+cp "$tmp/out" "$tmp/plain.json"
+want 0 "pingpong.yaml, with units" -- "$myri" run "$src/scenarios/pingpong.yaml" --json \
+  --set bus.dma_rate=120MB/s --set host.copy_rate=1.6Gb/s --set nic.clock=33MHz
+check "units give the same run (hash)" test "$(hash_of "$tmp/out")" = "$(hash_of "$tmp/plain.json")"
+check "a hash was read" test -n "$(hash_of "$tmp/out")"
+want 2 "nic.clock=33MB/s is refused" -- "$myri" run "$src/scenarios/pingpong.yaml" --set nic.clock=33MB/s
+check "  saying what it expects" grep -q "a frequency such as 33MHz" "$tmp/err"
+
+# ---- bench stream: microseconds per packet are not a latency ----------------------
+want 0 "bench stream" -- "$myri" bench stream
+check "text column us_per_packet" grep -Eq '^bytes +us_per_packet +bandwidth_MB/s' "$tmp/out"
+want 0 "bench stream --json" -- "$myri" bench stream --json
+check "JSON us_per_packet" grep -q '"us_per_packet"' "$tmp/out"
+check "JSON no latency_us" bash -c "! grep -q '\"latency_us\"' '$tmp/out'"
+
+# ---- figure titles ----------------------------------------------------------------
+want 0 "reproduce seed001 --figures" -- "$myri" reproduce seed001 --figures "$tmp/fig"
+check "the small-packet figure's title" grep -q 'seed 001, small packets: latency' "$tmp/fig/seed001-latency-latency.svg"
+check "no title says latency: latency" bash -c "! grep -q 'latency: latency' '$tmp'/fig/*.svg"
 
 check_summary
