@@ -490,6 +490,54 @@ myri_status myri_system_build_topo(const myri_node *root, myri_topo_built *out, 
     return st;
 }
 
+/* A firmware's route table of 0 entries (mcp.nroutes = 0, the default) is
+ * sized from the network: one entry per host, so that every host can hold a
+ * route to each of its peers (entry 0 is "no route").  More hosts than the
+ * table's maximum: an error naming the key. */
+static myri_status sys__size_routes(const myri_sys_cfg *c, uint32_t nhosts, myri_error *err)
+{
+    for (size_t k = 0; k < c->fw->nparams; k++) {
+        const myri_param *q = &c->fw->params[k];
+        if (strcmp(q->name, "nroutes") != 0 || q->type != MYRI_P_INT) continue;
+        int64_t *v = (int64_t *)((char *)c->fwp + q->offset);
+        long long max = q->max ? strtoll(q->max, NULL, 10) : INT64_MAX;
+        if (*v != 0) return MYRI_OK;
+        char key[64];
+        snprintf(key, sizeof key, "%s.nroutes", c->fw->name);
+        if ((long long)nhosts > max)
+            return myri_error_key(err, key, "0 (the default) sizes the route table from the network, one entry per "
+                                  "host: %u hosts need %u entries, more than the %lld it can hold",
+                                  nhosts, nhosts, max);
+        *v = nhosts > 1 ? nhosts : 2; /* entry 0 is "no route": at least one usable entry */
+    }
+    return MYRI_OK;
+}
+
+/* The firmware's data does not fit (MYRI_ERANGE) or its parameters do not
+ * go together (MYRI_EINVAL): say which limit holds.  Firmware data lies
+ * below the LANai stack top (0x40000, fixed by seed 001's crt0) and inside
+ * nic.sram, so past 256 KiB a larger nic.sram does not help. */
+static void sys__fit_error(const myri_sys_cfg *c, myri_status st, myri_error *err)
+{
+    const char *fw = c->fw->name;
+    unsigned long long sram = (unsigned long long)c->nic.sram_bytes;
+    if (st == MYRI_EINVAL)
+        myri_error_key(err, fw, "firmware %s cannot run with these parameters (%s): see myri run --help for %s.*",
+                       fw, myri_strerror(st), fw);
+    else if (c->nic.sram_bytes >= MYRI_LANAI_STACK_TOP)
+        myri_error_key(err, fw,
+                       "firmware %s's data (its control block, buffers and pools) does not fit below the LANai "
+                       "stack top at 0x%x (%u KiB, fixed: the firmware's stack starts there, seed 001), whatever "
+                       "nic.sram (%llu bytes): make its buffers or pools smaller (%s.*: pools, mtu, queues)",
+                       fw, MYRI_LANAI_STACK_TOP, MYRI_LANAI_STACK_TOP / 1024, sram, fw);
+    else
+        myri_error_key(err, "nic.sram",
+                       "firmware %s's data (its control block, buffers and pools) does not fit in nic.sram = %llu "
+                       "bytes: make its buffers or pools smaller (%s.*) or nic.sram larger (up to 0x%x = %u KiB, "
+                       "the LANai stack top, below which firmware data must lie)",
+                       fw, sram, fw, MYRI_LANAI_STACK_TOP, MYRI_LANAI_STACK_TOP / 1024);
+}
+
 static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root, myri_error *err)
 {
     myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing, .at = root};
@@ -509,12 +557,10 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->nnic = (uint32_t)r->b.topo->nhosts;
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
+    if ((st = sys__size_routes(c, r->nnic, err)) != MYRI_OK) return st;
     for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
     if (st == MYRI_ERANGE || st == MYRI_EINVAL) { /* the firmware's layout or parameters do not fit this NIC */
-        myri_error_key(err, "nic.sram",
-                       "firmware %s cannot run with these parameters on a NIC of nic.sram = %llu bytes (%s): make "
-                       "its buffers or pools smaller (%s.*) or nic.sram larger",
-                       c->fw->name, (unsigned long long)c->nic.sram_bytes, myri_strerror(st), c->fw->name);
+        sys__fit_error(c, st, err);
         st = MYRI_EINPUT;
     }
     if (!st) st = myri_ffaults_apply(&c->faults, r->b.topo, r->fabric, c->common.duration_ps, &r->faults, err);

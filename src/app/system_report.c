@@ -36,7 +36,7 @@ static void sys__nic_figures(const myri_sys_run *r, uint32_t i, sys__nicfig *f)
     myri_lanai_get_stats(r->nic[i].lanai, &f->ls);
     myri_bus_get_stats(r->nic[i].bus, &f->bs);
     myri_host_get_stats(r->nic[i].host, &f->hs);
-    double el = f->ls.elapsed_ps ? (double)f->ls.elapsed_ps : 1.0;
+    double el = f->ls.elapsed_ps ? (double)f->ls.elapsed_ps : NAN; /* no time elapsed: no utilisation (JSON null) */
     f->util[SYS_R_CPU] = (double)(f->ls.cpu_ps[0] + f->ls.cpu_ps[1]) / el;
     f->util[SYS_R_HDMA] = (double)(f->ls.hdma_ps[0] + f->ls.hdma_ps[1]) / el;
     f->util[SYS_R_SDMA] = (double)f->ls.sdma_ps / el;
@@ -61,6 +61,11 @@ static const char *sys__bottleneck(const sys__nicfig *f, char *buf, size_t len, 
 {
     int w = f->worst;
     double p = 100.0 * f->util[w];
+    if (!f->ls.elapsed_ps) {
+        snprintf(buf, len, "no simulated time elapsed: no utilisation measured");
+        *busiest = "none";
+        return "none";
+    }
     bool bus = f->bus_util > f->util[w] && f->util[SYS_R_BUS] >= 0.1; /* PIO makes the bus busier than any engine */
     *busiest = bus ? "io_bus" : sys__res_key[w];
     if (bus && f->bus_util >= 0.5) {
@@ -258,7 +263,7 @@ static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_resul
 {
     sys__nicfig f;
     sys__nic_figures(r, i, &f);
-    double el = f.ls.elapsed_ps ? (double)f.ls.elapsed_ps : 1.0;
+    double el = f.ls.elapsed_ps ? (double)f.ls.elapsed_ps : NAN;
     /* host -> SRAM DMA time without its waits for the bus (host PIO): the engine's own rate */
     double own_ps = (double)f.ls.hdma_ps[1] - (double)f.bs.wait_ps[MYRI_BUS_DMA_E2L];
     myri_fw_check ck;
@@ -417,17 +422,21 @@ static void sys__text_nic(const myri_sys_run *r, uint32_t i, const sys__nicfig *
     char bn[160];
     const char *busiest;
     sys__bottleneck(f, bn, sizeof bn, &busiest);
-    double el = (double)(f->ls.elapsed_ps ? f->ls.elapsed_ps : 1);
+    double el = (double)f->ls.elapsed_ps;
     fprintf(o, "%-8s %s: %s\n", lead, r->b.topo->node[r->b.topo->host_node[i]].name, bn);
-    fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
-               "receive DMA %.1f %%, I/O bus %.1f %% (PIO %.1f %%)\n",
-            100 * f->util[SYS_R_CPU], 100.0 * (double)f->ls.cpu_ps[0] / el, 100.0 * (double)f->ls.cpu_ps[1] / el,
-            100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_SDMA], 100 * f->util[SYS_R_RDMA], 100 * f->bus_util,
-            100 * f->util[SYS_R_BUS]);
-    fprintf(o, "           host DMA and send DMA busy at once %.1f %% of the run (%.3f us; seed 000's overlap), "
-               "host DMA and receive DMA %.1f %%\n",
-            100.0 * (double)f->ls.hdma_sdma_ps / el, (double)f->ls.hdma_sdma_ps / 1e6,
-            100.0 * (double)f->ls.hdma_rdma_ps / el);
+    if (!f->ls.elapsed_ps)
+        fprintf(o, "           busy: - (no simulated time elapsed)\n");
+    else
+        fprintf(o, "           busy: CPU %.1f %% (user %.1f, system %.1f), host DMA %.1f %%, send DMA %.1f %%, "
+                   "receive DMA %.1f %%, I/O bus %.1f %% (PIO %.1f %%)\n",
+                100 * f->util[SYS_R_CPU], 100.0 * (double)f->ls.cpu_ps[0] / el, 100.0 * (double)f->ls.cpu_ps[1] / el,
+                100 * f->util[SYS_R_HDMA], 100 * f->util[SYS_R_SDMA], 100 * f->util[SYS_R_RDMA], 100 * f->bus_util,
+                100 * f->util[SYS_R_BUS]);
+    if (f->ls.elapsed_ps)
+        fprintf(o, "           host DMA and send DMA busy at once %.1f %% of the run (%.3f us; seed 000's overlap), "
+                   "host DMA and receive DMA %.1f %%\n",
+                100.0 * (double)f->ls.hdma_sdma_ps / el, (double)f->ls.hdma_sdma_ps / 1e6,
+                100.0 * (double)f->ls.hdma_rdma_ps / el);
     fprintf(o, "           packets sent %llu, windows received %llu; interrupts %llu; PIO reads %llu, writes %llu\n",
             (unsigned long long)f->ls.sdma_packets,
             (unsigned long long)f->ls.rdma_windows, (unsigned long long)f->ls.interrupts,
@@ -446,6 +455,7 @@ static void sys__text_nics(const myri_sys_run *r, FILE *o)
         sys__nicfig f;
         sys__nic_figures(r, i, &f);
         if (r->nnic <= 8) sys__text_nic(r, i, &f, "nic", o);
+        if (!f.ls.elapsed_ps) continue; /* nothing measured */
         for (int k = 0; k < SYS_NRES; k++) mean[k] += f.util[k] / r->nnic;
         mean_bus += f.bus_util / r->nnic;
         if (f.util[f.worst] > worst) {

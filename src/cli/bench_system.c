@@ -106,14 +106,15 @@ static void bsys__why(const myri_system_result *r, const char *which, long bytes
 /* Text: a row per size; a size that was not measured says why instead of a number. */
 static void bsys__text(const char *which, const myri_system_result *res, const myri_bsys_point *pt, size_t n, bool ok)
 {
-    printf("%-10s %12s %16s\n", "bytes", "latency_us", "bandwidth_MB/s");
+    printf("%-10s %13s %16s\n", "bytes", !strcmp(which, "stream") ? "us_per_packet" : "latency_us",
+           "bandwidth_MB/s");
     for (size_t i = 0; i < n; i++) {
         if (isnan(pt[i].latency_us)) {
             char why[160];
             bsys__why(res, which, pt[i].bytes, why, sizeof why);
-            printf("%-10ld %12s %16s  (%s)\n", pt[i].bytes, "-", "-", why);
+            printf("%-10ld %13s %16s  (%s)\n", pt[i].bytes, "-", "-", why);
         } else {
-            printf("%-10ld %12.3f %16.3f\n", pt[i].bytes, pt[i].latency_us, pt[i].bandwidth_MBps);
+            printf("%-10ld %13.3f %16.3f\n", pt[i].bytes, pt[i].latency_us, pt[i].bandwidth_MBps);
         }
     }
     printf("run       %.3f us simulated in %.3f s wall, %" PRIu64 " events\nhash      0x%016" PRIx64 "\n",
@@ -134,7 +135,8 @@ static const char bsys__usage[] =
     "            bandwidth = bytes sent / 2 / time (seed 001)\n"
     "  latency   the same for small packets (1 B to 1 KiB)\n"
     "  stream    200 x 8 KiB one way, up to 8 in flight, one ack after the 200 (seed 001)\n"
-    "JSON: {benchmark, points: [{bytes, latency_us, bandwidth_MBps}], hash, ...}.\n";
+    "JSON: {benchmark, points: [{bytes, latency_us, bandwidth_MBps}], hash, ...}; for stream the\n"
+    "time column is us_per_packet (the stream's time / 200: a cost per packet, not a latency).\n";
 
 int myri_cmd_bench_system(const myri_cmd_bench_args *a)
 {
@@ -167,12 +169,13 @@ int myri_cmd_bench_system(const myri_cmd_bench_args *a)
         myri_json *j = myri_json_create(stdout, false);
         myri_json_obj_begin(j);
         myri_json_kstr(j, "benchmark", which);
+        const char *tkey = !strcmp(which, "stream") ? "us_per_packet" : "latency_us"; /* stream: time per packet */
         myri_json_key(j, "points");
         myri_json_arr_begin(j);
         for (size_t i = 0; i < n; i++) {
             myri_json_obj_begin(j);
             myri_json_kint(j, "bytes", pt[i].bytes);
-            myri_json_knum(j, "latency_us", pt[i].latency_us);
+            myri_json_knum(j, tkey, pt[i].latency_us);
             myri_json_knum(j, "bandwidth_MBps", pt[i].bandwidth_MBps);
             myri_json_obj_end(j);
         }

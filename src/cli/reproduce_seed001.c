@@ -339,7 +339,9 @@ static int r1__figure(const r1__all *a, const char *dir, int e, bool bw)
         ns++;
     }
     char title[96], path[4096];
-    snprintf(title, sizeof title, "seed 001, %s: %s", r1__exp_name[e], bw ? "bandwidth" : "latency");
+    /* the latency experiment measures small packets: "seed 001, latency: latency" said nothing */
+    snprintf(title, sizeof title, "seed 001, %s: %s", e == R1_LATENCY ? "small packets" : r1__exp_name[e],
+             bw ? "bandwidth" : "latency (half the round trip)");
     myri_qsim_plot p = {.title = title, .xlabel = "bytes", .ylabel = bw ? "MB/s" : "us", .nseries = ns, .series = s};
     snprintf(path, sizeof path, "%s/seed001-%s-%s.svg", dir, r1__exp_name[e], bw ? "bandwidth" : "latency");
     FILE *f = fopen(path, "w");

@@ -35,6 +35,8 @@ myri_status myri_cfg_parse_size(const char *s, const char *bare, uint64_t *bytes
 myri_status myri_cfg_parse_rate(const char *s, const char *bare, double *bps, char *why, size_t n);
 myri_status myri_cfg_parse_length(const char *s, const char *bare, double *m, char *why, size_t n);
 myri_status myri_cfg_parse_double(const char *s, double *v, char *why, size_t n);
+/* A double in `unit`: "B/s" and "Hz" take units (units.c); anything else a plain number. */
+myri_status myri_cfg_parse_double_unit(const char *s, const char *unit, double *v, char *why, size_t n);
 myri_status myri_cfg_parse_int(const char *s, int64_t *v, char *why, size_t n);
 myri_status myri_cfg_parse_uint(const char *s, uint64_t *v, char *why, size_t n);
 myri_status myri_cfg_parse_bool(const char *s, bool *v, char *why, size_t n);

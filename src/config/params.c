@@ -89,7 +89,7 @@ static myri_status value_parse(const myri_param *p, const char *s, pvalue *v, ch
     case MYRI_P_BOOL: return myri_cfg_parse_bool(s, &v->b, why, n);
     case MYRI_P_INT: return myri_cfg_parse_int(s, &v->i, why, n);
     case MYRI_P_UINT: return myri_cfg_parse_uint(s, &v->u, why, n);
-    case MYRI_P_DOUBLE: return myri_cfg_parse_double(s, &v->d, why, n);
+    case MYRI_P_DOUBLE: return myri_cfg_parse_double_unit(s, p->unit, &v->d, why, n);
     case MYRI_P_TIME: return myri_cfg_parse_time(s, p->unit, &v->u, why, n);
     case MYRI_P_RATE: return myri_cfg_parse_rate(s, p->unit, &v->d, why, n);
     case MYRI_P_SIZE: return myri_cfg_parse_size(s, p->unit, &v->u, why, n);

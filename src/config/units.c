@@ -12,6 +12,10 @@
  *   rate    b/s Kb/s Mb/s Gb/s (x1000); B/s KB/s MB/s GB/s (8 bits a byte) -> bit/s
  *   size    B KB MB GB (x1000); KiB MiB GiB (x1024)        -> uint64 bytes
  *   length  mm cm m km                                     -> metres
+ * A double parameter whose unit is "B/s" (bus.dma_rate, host.copy_rate) or
+ * "Hz" (nic.clock) takes the byte-rate units (B/s KB/s MB/s GB/s, or bits:
+ * b/s .. Gb/s, divided by 8) or Hz kHz MHz GHz; a plain number is in its
+ * unit, as before, and the value is kept and echoed as that plain number.
  */
 #include <ctype.h>
 #include <math.h>
@@ -40,6 +44,15 @@ static const unit_def rate_units[] = {
     {"b/s", 0, 0, 1},    {"Kb/s", 0, 0, 1e3},  {"Mb/s", 0, 0, 1e6},  {"Gb/s", 0, 0, 1e9},
     {"B/s", 0, 0, 8},    {"KB/s", 0, 0, 8e3},  {"MB/s", 0, 0, 8e6},  {"GB/s", 0, 0, 8e9},
 };
+/* A byte rate (a double parameter in bytes/s, unit "B/s"): the rate units
+ * scaled to bytes (factor / 8: exact, a power of two). */
+static const unit_def byte_rate_units[] = {
+    {"b/s", 0, 0, 1.0 / 8}, {"Kb/s", 0, 0, 1e3 / 8}, {"Mb/s", 0, 0, 1e6 / 8}, {"Gb/s", 0, 0, 1e9 / 8},
+    {"B/s", 0, 0, 1},       {"KB/s", 0, 0, 1e3},     {"MB/s", 0, 0, 1e6},     {"GB/s", 0, 0, 1e9},
+};
+static const unit_def freq_units[] = {
+    {"Hz", 0, 0, 1}, {"kHz", 0, 0, 1e3}, {"KHz", 0, 0, 1e3}, {"MHz", 0, 0, 1e6}, {"GHz", 0, 0, 1e9},
+};
 static const unit_def length_units[] = {
     {"mm", 0, 0, 1e-3}, {"cm", 0, 0, 1e-2}, {"m", 0, 0, 1}, {"km", 0, 0, 1e3},
 };
@@ -51,6 +64,9 @@ static const char expect_size[] =
     "a size such as 1500B, 8KB, 128KiB (units B, KB, MB, GB, KiB, MiB, GiB)";
 static const char expect_rate[] = "a rate such as 640Mb/s, 1.28Gb/s, 160MB/s (units b/s, "
                                   "Kb/s, Mb/s, Gb/s, B/s, KB/s, MB/s, GB/s)";
+static const char expect_byte_rate[] = "a rate such as 120MB/s, 85.891e6 (bytes/s), 960Mb/s (units B/s, KB/s, "
+                                       "MB/s, GB/s, b/s, Kb/s, Mb/s, Gb/s; a plain number is in B/s)";
+static const char expect_freq[] = "a frequency such as 33MHz, 33e6 (units Hz, kHz, MHz, GHz; a plain number is in Hz)";
 static const char expect_length[] = "a length such as 25m, 3.5cm (units mm, cm, m, km)";
 
 const char *myri_cfg_expect(myri_ptype t)
@@ -300,6 +316,15 @@ myri_status myri_cfg_parse_double(const char *s, double *v, char *why, size_t n)
     if (!isfinite(d)) return fail(why, n, "not finite", expect);
     *v = d;
     return MYRI_OK;
+}
+
+myri_status myri_cfg_parse_double_unit(const char *s, const char *unit, double *v, char *why, size_t n)
+{
+    if (unit && !strcmp(unit, "B/s"))
+        return parse_real(s, "B/s", byte_rate_units, NUNITS(byte_rate_units), expect_byte_rate, v, why, n);
+    if (unit && !strcmp(unit, "Hz"))
+        return parse_real(s, "Hz", freq_units, NUNITS(freq_units), expect_freq, v, why, n);
+    return myri_cfg_parse_double(s, v, why, n);
 }
 
 myri_status myri_cfg_parse_int(const char *s, int64_t *v, char *why, size_t n)

@@ -18,6 +18,9 @@
 #include "firmware/mcp_map.h"
 
 #define OFF(f) offsetof(myri_mcp_params, f)
+/* mcp.nroutes = 0 with no network to size it from (a MCP made outside a
+ * system job, as the unit tests do): the table's size before issue 23. */
+#define MCP_NROUTES_UNSIZED 64u
 
 const myri_param myri_mcp_param_table[] = {
     {"nchan", MYRI_P_INT, NULL, "8", "1", "64",
@@ -30,7 +33,10 @@ const myri_param myri_mcp_param_table[] = {
      OFF(send_q), NULL},
     {"recv_q", MYRI_P_INT, NULL, "16", "2", "1024",
      "receive slots per channel in host memory; assumption (seed 001 gives no number)", OFF(recv_q), NULL},
-    {"nroutes", MYRI_P_INT, NULL, "64", "1", "4096", "route table entries (route 0: no route); assumption",
+    {"nroutes", MYRI_P_INT, NULL, "0", "0", "1024",
+     "route table entries (entry 0: no route, so a host reaches at most nroutes - 1 peers); 0: sized from the "
+     "network, one entry per host (a MCP created outside a system, in a unit test, takes 64); at most 1024, the "
+     "host library's table (src/host/api0.c)",
      OFF(nroutes), NULL},
     {"route_max", MYRI_P_INT, NULL, "16", "1", "64",
      "longest route, bytes; assumption: 16 switch hops exceed any network of the seeds", OFF(route_max), NULL},
@@ -817,7 +823,8 @@ void myri_mcp_a_rx_too_long_ovl(void *fw, myri_lanai *l)
 static myri_status mcp__layout(mcp *m)
 {
     const myri_mcp_params *p = &m->p;
-    m->g = (myri_hcb_geom){(uint32_t)p->nchan, (uint32_t)p->send_q, (uint32_t)p->recv_q, (uint32_t)p->nroutes,
+    uint32_t nroutes = p->nroutes ? (uint32_t)p->nroutes : MCP_NROUTES_UNSIZED;
+    m->g = (myri_hcb_geom){(uint32_t)p->nchan, (uint32_t)p->send_q, (uint32_t)p->recv_q, nroutes,
                            (uint32_t)p->route_max, (uint32_t)p->pio_bytes, (uint32_t)p->mtu};
     m->hcb = (uint32_t)myri_hcb_round4((uint32_t)p->hcb_addr);
     m->ntx = (uint32_t)p->tx_pool;

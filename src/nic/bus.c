@@ -7,7 +7,7 @@
 
 const myri_param myri_bus_param_table[] = {
     {"dma_rate", MYRI_P_DOUBLE, "B/s", "120e6", "1", "1e12",
-     "bytes/s (a plain number: the field is in bytes, not bits) while a host-DMA burst moves; assumption: 32-bit/33 MHz PCI peaks at 132 MB/s "
+     "bytes/s while a host-DMA burst moves (120MB/s, 960Mb/s, or a plain number in bytes/s, not bits); assumption: 32-bit/33 MHz PCI peaks at 132 MB/s "
      "(myrinet-facts 3.3); a 256-byte burst also pays its address phase, target latency and turnaround "
      "(about 6 of 70 bus cycles), so 120 MB/s is taken for the burst's data phase",
      offsetof(myri_bus_params, dma_rate_Bps), NULL},
@@ -49,10 +49,21 @@ const myri_param myri_bus_param_table[] = {
 };
 const size_t myri_bus_nparams = sizeof myri_bus_param_table / sizeof myri_bus_param_table[0];
 
+/* A booking that may still reach past the time the statistics are taken. */
+typedef struct bus__open {
+    myri_time_ps at_ps, start_ps, end_ps;
+    myri_bus_user who;
+} bus__open;
+
 struct myri_bus {
     myri_bus_params p;
     myri_time_ps free_at;   /* the end of the last booking */
-    myri_bus_stats st;
+    myri_time_ps last_at;   /* when the last booking was asked for */
+    myri_bus_stats st;      /* every booking counted whole */
+    const myri_sim *clock;
+    bus__open *open;        /* bookings ending after last_at, in time order */
+    size_t nopen, capopen;
+    bool lost;              /* a booking could not be remembered */
 };
 
 myri_bus *myri_bus_create(const myri_bus_params *p)
@@ -64,7 +75,39 @@ myri_bus *myri_bus_create(const myri_bus_params *p)
     return b;
 }
 
-void myri_bus_destroy(myri_bus *b) { free(b); }
+void myri_bus_destroy(myri_bus *b)
+{
+    if (!b) return;
+    free(b->open);
+    free(b);
+}
+
+void myri_bus_set_clock(myri_bus *b, const myri_sim *sim)
+{
+    if (b) b->clock = sim;
+}
+
+/* Remembers a booking that ends after it was asked for; forgets those over by then. */
+static void bus__remember(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, myri_time_ps start_ps,
+                          myri_time_ps end_ps)
+{
+    size_t keep = 0;
+    for (size_t k = 0; k < b->nopen; k++)
+        if (b->open[k].end_ps > at_ps) b->open[keep++] = b->open[k];
+    b->nopen = keep;
+    if (end_ps <= at_ps) return;
+    if (b->nopen == b->capopen) {
+        size_t cap = b->capopen ? 2 * b->capopen : 8;
+        bus__open *n = realloc(b->open, cap * sizeof *n);
+        if (!n) {
+            b->lost = true;
+            return;
+        }
+        b->open = n;
+        b->capopen = cap;
+    }
+    b->open[b->nopen++] = (bus__open){at_ps, start_ps, end_ps, who};
+}
 
 const myri_bus_params *myri_bus_params_of(const myri_bus *b) { return b ? &b->p : NULL; }
 
@@ -79,6 +122,8 @@ myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, m
         b->st.wait_ps[who] += start - at_ps;
         b->st.bookings[who]++;
         b->st.bytes[who] += bytes;
+        if (at_ps > b->last_at) b->last_at = at_ps;
+        bus__remember(b, who, at_ps, start, start + dur_ps);
     }
     return start;
 }
@@ -113,9 +158,24 @@ myri_time_ps myri_bus_pio_write_ps(const myri_bus *b, uint32_t bytes)
 
 myri_time_ps myri_bus_free_at(const myri_bus *b) { return b ? b->free_at : 0; }
 
+myri_status myri_bus_get_stats_at(const myri_bus *b, myri_time_ps now_ps, myri_bus_stats *out)
+{
+    if (!b || !out || now_ps < b->last_at) return MYRI_EINVAL;
+    *out = b->st;
+    for (size_t k = 0; k < b->nopen; k++) { /* the part of each booking after now_ps is not over yet */
+        const bus__open *o = &b->open[k];
+        if (o->end_ps > now_ps) out->busy_ps[o->who] -= o->end_ps - (o->start_ps > now_ps ? o->start_ps : now_ps);
+        if (o->start_ps > now_ps) out->wait_ps[o->who] -= o->start_ps - (o->at_ps > now_ps ? o->at_ps : now_ps);
+    }
+    return b->lost ? MYRI_ENOMEM : MYRI_OK;
+}
+
 myri_status myri_bus_get_stats(const myri_bus *b, myri_bus_stats *out)
 {
     if (!b || !out) return MYRI_EINVAL;
-    *out = b->st;
-    return MYRI_OK;
+    if (!b->clock) {
+        *out = b->st;
+        return MYRI_OK;
+    }
+    return myri_bus_get_stats_at(b, myri_sim_now(b->clock), out);
 }

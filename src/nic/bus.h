@@ -69,7 +69,8 @@ const myri_bus_params *myri_bus_params_of(const myri_bus *b);
 
 /* Books the bus for dur_ps at the earliest time >= at_ps when it is free
  * (after every booking made before); returns that start time.  `bytes` only
- * feeds the statistics. */
+ * feeds the statistics.  Bookings are asked for in time order (at_ps never
+ * decreases: every caller books at the simulated now). */
 myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, myri_time_ps dur_ps,
                            uint64_t bytes);
 /* Time to move n bytes at the DMA rate (rounded up to a whole ps). */
@@ -83,6 +84,16 @@ uint32_t myri_bus_pio_posted(const myri_bus *b);
 myri_time_ps myri_bus_pio_write_ps(const myri_bus *b, uint32_t bytes);
 /* The time the bus is booked until. */
 myri_time_ps myri_bus_free_at(const myri_bus *b);
+/* The clock the statistics are taken by (myri_lanai_create sets its own). */
+void myri_bus_set_clock(myri_bus *b, const myri_sim *sim);
+/* The statistics up to now_ps: busy_ps and wait_ps count only the part of
+ * each booking before now_ps (a booking reaches into the future as soon as
+ * it is made); bookings and bytes count every booking made.  MYRI_EINVAL
+ * without b or out, or with now_ps before the last booking was asked for;
+ * MYRI_ENOMEM if a booking could not be remembered (the figures then count
+ * it whole). */
+myri_status myri_bus_get_stats_at(const myri_bus *b, myri_time_ps now_ps, myri_bus_stats *out);
+/* The same at the clock's now; without a clock, every booking whole. */
 myri_status myri_bus_get_stats(const myri_bus *b, myri_bus_stats *out);
 
 #ifdef __cplusplus

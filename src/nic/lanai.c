@@ -116,7 +116,10 @@ next_step:
         uint32_t cycles = l->ops && l->ops->step ? l->ops->step(l->fw, l, l->ctx) : 0;
         if (cycles > 0) {
             myri_time_ps busy = (myri_time_ps)cycles * l->cycle_ps;
-            l->st.cpu_ps[l->ctx] += busy;
+            l->st.cpu_ps[l->ctx] += busy; /* charged whole at the start; get_stats keeps its future out */
+            l->step_start_ps = now;
+            l->step_end_ps = now + busy;
+            l->step_ctx = l->ctx;
             l->stepping = true;
             if (!l->cpu_ev && myri_sim_advance(l->sim, now + busy)) {
                 /* nothing else happens before the step ends: the next step now, without an event */
@@ -370,6 +373,7 @@ myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_
     l->sim = sim;
     l->p = *p;
     l->bus = bus;
+    myri_bus_set_clock(bus, sim); /* its statistics count up to this simulation's now */
     l->port = port;
     l->host = port ? myri_port_host(port) : 0;
     l->sram_bytes = (uint32_t)p->sram_bytes;
@@ -415,6 +419,11 @@ myri_status myri_lanai_get_stats(myri_lanai *l, myri_lanai_stats *out)
     /* intervals still open count up to now */
     if (l->hdma_busy) out->hdma_ps[l->dir & 1] += now - l->hdma_start;
     if (l->on_port) out->sdma_ps += now - l->sdma_start;
+    /* a step charged at its start but not over yet counts only up to now */
+    if (l->step_end_ps > now) {
+        myri_time_ps from = l->step_start_ps > now ? l->step_start_ps : now;
+        out->cpu_ps[l->step_ctx & 1] -= l->step_end_ps - from;
+    }
     out->elapsed_ps = l->started ? now - l->start_ps : 0;
     return MYRI_OK;
 }

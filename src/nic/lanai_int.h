@@ -46,6 +46,9 @@ struct myri_lanai {
     myri_event_id cpu_ev;        /* the one pending CPU event (0: none) */
     myri_time_ps cpu_ev_at;
     myri_time_ps wake_at;        /* a wake asked for while the CPU was not idle (NEVER: none) */
+    myri_time_ps step_start_ps;  /* the last step charged to st.cpu_ps (when it started, ended) */
+    myri_time_ps step_end_ps;
+    myri_lanai_ctx step_ctx;     /* the context it was charged to */
     /* interrupt timer */
     myri_event_id it_ev;
     myri_time_ps it_at;

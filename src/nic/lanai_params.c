@@ -8,7 +8,7 @@ const myri_param myri_lanai_param_table[] = {
      "the NIC's SRAM (MCP, HCB, packet buffers); 1 MB on LANai 4.x PCI cards (myrinet-facts 3.3)",
      offsetof(myri_lanai_params, sram_bytes), NULL},
     {"clock", MYRI_P_DOUBLE, "Hz", "33e6", "1e3", "1e12",
-     "the LANai CPU clock (a plain number in Hz): a firmware step of c cycles keeps the CPU busy for "
+     "the LANai CPU clock (33MHz, or a plain number in Hz): a firmware step of c cycles keeps the CPU busy for "
      "c / clock; 33 MHz LANai 4.x (seed 001)",
      offsetof(myri_lanai_params, clock_hz), NULL},
     {"rtc_tick", MYRI_P_TIME, "ns", "500ns", "1ps", "1s",

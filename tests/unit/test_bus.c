@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nic/bus.h"
+#include "nic/lanai.h"
 
 static myri_bus_params params(void)
 {
@@ -106,12 +107,97 @@ static void test_defaults(void **state)
     myri_bus_destroy(b);
 }
 
+/* Statistics taken at a time count each booking only up to then: a booking
+ * reaches into the future as soon as it is made (issue 23, item 5: "I/O bus
+ * 25 600 %" with bus.dma_rate = 1). */
+static void test_stats_up_to_now(void **state)
+{
+    (void)state;
+    myri_bus_params p = params();
+    p.dma_rate_Bps = 1; /* 256 B take 256 s */
+    myri_bus *b = myri_bus_create(&p);
+    const myri_time_ps s = 1000000000000; /* 1 s */
+    assert_int_equal(myri_bus_book(b, MYRI_BUS_DMA_E2L, 0, myri_bus_dma_ps(b, 256), 256), 0);
+    assert_int_equal(myri_bus_book(b, MYRI_BUS_PIO_READ, s, 1000000, 4), 256 * s); /* waits 255 s */
+    myri_bus_stats st;
+    assert_int_equal(myri_bus_get_stats_at(b, 10 * s, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 10 * s);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 0);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_READ], 9 * s);
+    assert_int_equal(st.bookings[MYRI_BUS_PIO_READ], 1);
+    assert_int_equal(myri_bus_get_stats_at(b, 256 * s + 400000, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 256 * s);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 400000);
+    assert_int_equal(st.wait_ps[MYRI_BUS_PIO_READ], 255 * s);
+    assert_int_equal(myri_bus_get_stats_at(b, s - 1, &st), MYRI_EINVAL); /* before the last booking was asked */
+    /* without a clock, myri_bus_get_stats counts every booking whole */
+    assert_int_equal(myri_bus_get_stats(b, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_PIO_READ], 1000000);
+    /* with one, up to its now */
+    myri_sim *sim = myri_sim_create(1);
+    myri_bus_set_clock(b, sim);
+    assert_int_equal(myri_sim_run(sim, 20 * s, 0), MYRI_OK);
+    assert_int_equal(myri_bus_get_stats(b, &st), MYRI_OK);
+    assert_int_equal(st.busy_ps[MYRI_BUS_DMA_E2L], 20 * s);
+    myri_sim_destroy(sim);
+    myri_bus_destroy(b);
+}
+
+/* bus.dma_rate (B/s) and nic.clock (Hz) take units like every other value
+ * (issue 23); a plain number is in the unit and gives the same double. */
+static double load_one(const myri_param *tab, size_t n, void *out, const char *prefix, const char *text,
+                       size_t off, myri_status want)
+{
+    myri_node *root = NULL;
+    myri_error err;
+    assert_int_equal(myri_doc_parse("(test)", text, strlen(text), &root, &err), MYRI_OK);
+    myri_pset set = {prefix, tab, n, out};
+    myri_status st = myri_params_load(&set, 1, root, NULL, &err);
+    if (st != want) fail_msg("'%s': %d (%s)", text, (int)st, err.msg);
+    myri_node_free(root);
+    double v;
+    memcpy(&v, (char *)out + off, sizeof v);
+    return v;
+}
+
+static void test_rate_units(void **state)
+{
+    (void)state;
+    myri_bus_params p;
+    const size_t off = offsetof(myri_bus_params, dma_rate_Bps);
+    const struct {
+        const char *text;
+        double Bps;
+    } ok[] = {{"bus: {dma_rate: 120e6}\n", 120e6},      {"bus: {dma_rate: 120MB/s}\n", 120e6},
+              {"bus: {dma_rate: 120 MB/s}\n", 120e6},   {"bus: {dma_rate: 960Mb/s}\n", 120e6},
+              {"bus: {dma_rate: 85.891e6}\n", 85.891e6}, {"bus: {dma_rate: 55.5MB/s}\n", 55.5e6},
+              {"bus: {dma_rate: 1}\n", 1},               {"bus: {dma_rate: 120000KB/s}\n", 120e6}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        double v = load_one(myri_bus_param_table, myri_bus_nparams, &p, "bus", ok[i].text, off, MYRI_OK);
+        if (v != ok[i].Bps) fail_msg("'%s' gave %.17g, not %.17g", ok[i].text, v, ok[i].Bps);
+    }
+    load_one(myri_bus_param_table, myri_bus_nparams, &p, "bus", "bus: {dma_rate: 120MHz}\n", off, MYRI_EINPUT);
+    load_one(myri_bus_param_table, myri_bus_nparams, &p, "bus", "bus: {dma_rate: fast}\n", off, MYRI_EINPUT);
+    load_one(myri_bus_param_table, myri_bus_nparams, &p, "bus", "bus: {dma_rate: 0.5B/s}\n", off, MYRI_EINPUT);
+    myri_lanai_params np;
+    const size_t coff = offsetof(myri_lanai_params, clock_hz);
+    assert_true(load_one(myri_lanai_param_table, myri_lanai_nparams, &np, "nic", "nic: {clock: 33MHz}\n", coff,
+                         MYRI_OK) == 33e6);
+    assert_true(load_one(myri_lanai_param_table, myri_lanai_nparams, &np, "nic", "nic: {clock: 33e6}\n", coff,
+                         MYRI_OK) == 33e6);
+    assert_true(load_one(myri_lanai_param_table, myri_lanai_nparams, &np, "nic", "nic: {clock: 0.5GHz}\n", coff,
+                         MYRI_OK) == 5e8);
+    load_one(myri_lanai_param_table, myri_lanai_nparams, &np, "nic", "nic: {clock: 33MB/s}\n", coff, MYRI_EINPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_book_in_order),
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_stats_up_to_now),
+        cmocka_unit_test(test_rate_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

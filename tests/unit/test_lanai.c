@@ -414,6 +414,54 @@ static void test_misuse(void **state)
 
 /* ---- parameter table ---------------------------------------------------------------------- */
 
+/* ---- statistics taken mid-way count only up to then (issue 23, item 5) ------------------ */
+
+/* One step of 1000 cycles that starts a host DMA of 1004 bytes. */
+static uint32_t long_step(void *fwp, myri_lanai *l, myri_lanai_ctx ctx)
+{
+    fw *f = fwp;
+    if (ctx == MYRI_LANAI_SYSTEM || f->state) return 0;
+    myri_lanai_write(l, MYRI_LANAI_EAR, 0x100);
+    myri_lanai_write(l, MYRI_LANAI_LAR, 0x2000);
+    myri_lanai_write(l, MYRI_LANAI_DMA_DIR, MYRI_LANAI_DIR_E2L);
+    myri_lanai_write(l, MYRI_LANAI_DMA_CTR, 1004);
+    f->state = 1;
+    return 1000;
+}
+static const myri_lanai_cpu_ops long_ops = {long_step};
+
+static void test_stats_up_to_now(void **state)
+{
+    (void)state;
+    rig *r = rig_new(&long_ops);
+    assert_int_equal(myri_lanai_start(r->l), MYRI_OK);
+    /* at 1.5 us: the step (1000 cycles, about 30 us) is charged at its start, the first
+     * burst (booked at the 0.5 us setup's end for 256 B at 120 MB/s, 2.13 us) too */
+    const myri_time_ps t = 1500000;
+    assert_int_equal(myri_sim_run(r->sim, t, 0), MYRI_OK);
+    assert_int_equal(myri_sim_now(r->sim), t);
+    myri_lanai_stats st;
+    assert_int_equal(myri_lanai_get_stats(r->l, &st), MYRI_OK);
+    assert_int_equal(st.elapsed_ps, t);
+    assert_int_equal(st.cpu_ps[MYRI_LANAI_USER] + st.cpu_ps[MYRI_LANAI_SYSTEM], t);
+    myri_bus_stats bs;
+    assert_int_equal(myri_bus_get_stats(r->bus, &bs), MYRI_OK);
+    assert_int_equal(bs.busy_ps[MYRI_BUS_DMA_E2L], t - 500000);
+    assert_int_equal(bs.bookings[MYRI_BUS_DMA_E2L], 1);
+    /* the same bookings taken at a later time, and at the end of everything */
+    assert_int_equal(myri_bus_get_stats_at(r->bus, t + 100000, &bs), MYRI_OK);
+    assert_int_equal(bs.busy_ps[MYRI_BUS_DMA_E2L], t + 100000 - 500000);
+    assert_int_equal(myri_bus_get_stats_at(r->bus, 0, &bs), MYRI_EINVAL); /* before the booking was asked */
+    assert_int_equal(myri_sim_run(r->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    myri_time_ps end = myri_sim_now(r->sim);
+    assert_int_equal(myri_lanai_get_stats(r->l, &st), MYRI_OK);
+    assert_int_equal(st.cpu_ps[MYRI_LANAI_USER], 1000 * myri_lanai_cycle_ps(r->l));
+    assert_true(st.cpu_ps[MYRI_LANAI_USER] <= st.elapsed_ps && st.elapsed_ps == end);
+    assert_int_equal(myri_bus_get_stats(r->bus, &bs), MYRI_OK);
+    assert_int_equal(bs.busy_ps[MYRI_BUS_DMA_E2L], 3 * myri_bus_dma_ps(r->bus, 256) + myri_bus_dma_ps(r->bus, 236));
+    rig_free(r);
+}
+
 static void test_params(void **state)
 {
     (void)state;
@@ -438,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_host_dma_timing), cmocka_unit_test(test_pio_delays_dma),
         cmocka_unit_test(test_interrupts),      cmocka_unit_test(test_idle_wake),
         cmocka_unit_test(test_misuse),          cmocka_unit_test(test_params),
+        cmocka_unit_test(test_stats_up_to_now),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
