@@ -28,7 +28,7 @@ static const char *bsys__programs(const char *which)
     if (!strcmp(which, "pingpong"))
         return "programs:\n- {program: pingpong, hosts: [h0, h1], args: [\"sizes=" BSYS_PINGPONG_SIZES "\", reps=200, warmup=16]}\n";
     if (!strcmp(which, "latency"))
-        return "programs:\n- {program: latency, hosts: [h0, h1], args: [\"sizes=" BSYS_LATENCY_SIZES "\", reps=200, warmup=16]}\n";
+        return "programs:\n- {program: latency, hosts: [h0, h1], args: [\"sizes=" BSYS_LATENCY_SIZES "\", reps=500, warmup=16]}\n";
     if (!strcmp(which, "stream"))
         return "programs:\n- {program: stream, hosts: [h0, h1], args: [count=200, size=8192, window=8]}\n";
     return NULL;
