@@ -41,42 +41,12 @@ typedef struct lanai_files {
 
 static int lanai__read(const char *path, myri_cpu_object *o)
 {
-    o->data = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "myri lanai: cannot read %s: %s\n", path, strerror(errno));
-        return MYRI_EXIT_INPUT;
-    }
-    size_t cap = 65536, len = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (!buf) break;
-        if (len == cap) {
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t k = fread(buf + len, 1, cap - len, f);
-        len += k;
-        if (k == 0) break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        fprintf(stderr, "myri lanai: cannot read %s\n", path);
-        return MYRI_EXIT_INPUT;
-    }
-    o->name = path;
-    o->data = buf;
-    o->size = len;
     char err[200];
-    if (myri_cpu_elf_check(buf, len, err, sizeof err)) {
+    if (myri_cpu_object_read(path, o, err, sizeof err)) {
+        fprintf(stderr, "myri lanai: %s\n", err);
+        return MYRI_EXIT_INPUT;
+    }
+    if (myri_cpu_elf_check(o->data, o->size, err, sizeof err)) {
         fprintf(stderr, "myri lanai: %s: %s\n", path, err);
         return MYRI_EXIT_INPUT;
     }

@@ -142,6 +142,13 @@ typedef struct myri_cpu_object {
     size_t size;
 } myri_cpu_object;
 
+/* Reads the object file at path into o (o->name = path, o->data malloc'd:
+ * free it).  A file above MYRI_CPU_OBJECT_MAX bytes is refused (no LANai
+ * SRAM holds it; reading /dev/zero must not exhaust memory).  0, or -1 with
+ * the reason in err. */
+#define MYRI_CPU_OBJECT_MAX (64u << 20)
+int myri_cpu_object_read(const char *path, myri_cpu_object *o, char *err, size_t errlen);
+
 typedef struct myri_cpu_symbol {
     char *name;
     uint32_t addr;

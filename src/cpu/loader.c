@@ -19,6 +19,7 @@
  * with v = S + A.  Every field read from the file is checked against the
  * file's size before use.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -503,4 +504,43 @@ const char *myri_cpu_image_function(const myri_cpu_image *img, uint32_t addr, ui
     if (!best) return NULL;
     *offset = addr - best->addr;
     return best->name;
+}
+
+int myri_cpu_object_read(const char *path, myri_cpu_object *o, char *err, size_t errlen)
+{
+    o->name = path;
+    o->data = NULL;
+    o->size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    uint8_t *buf = malloc(cap);
+    const char *why = buf ? NULL : "out of memory";
+    while (!why) {
+        if (len == cap) {
+            uint8_t *nb = cap >= MYRI_CPU_OBJECT_MAX ? NULL : realloc(buf, cap * 2);
+            if (!nb) {
+                why = cap >= MYRI_CPU_OBJECT_MAX ? "larger than 64 MiB; expected a LANai object" : "out of memory";
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t k = fread(buf + len, 1, cap - len, f);
+        len += k;
+        if (k == 0) break;
+    }
+    if (!why && ferror(f)) why = "read error";
+    fclose(f);
+    if (why) {
+        free(buf);
+        snprintf(err, errlen, "cannot read '%s': %s", path, why);
+        return -1;
+    }
+    o->data = buf;
+    o->size = len;
+    return 0;
 }

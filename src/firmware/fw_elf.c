@@ -260,20 +260,12 @@ static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_
                     it->line, it->col, max);
             return MYRI_EINPUT;
         }
-        FILE *f = fopen(it->scalar, "rb");
-        uint8_t *buf = NULL;
-        long len = -1;
-        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-            (buf = malloc(len ? (size_t)len : 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len)
-            len = -1;
-        if (f) fclose(f);
-        if (!f || !buf || len < 0) {
-            free(buf);
-            fprintf(stderr, "%s:%u:%u: elf.objects: cannot read '%s'\n", it->file ? it->file : "?", it->line, it->col,
-                    it->scalar);
+        char why[200];
+        if (myri_cpu_object_read(it->scalar, &objs[*n], why, sizeof why)) {
+            fprintf(stderr, "%s:%u:%u: elf.objects: %s\n", it->file ? it->file : "?", it->line, it->col, why);
             return MYRI_EINPUT;
         }
-        objs[(*n)++] = (myri_cpu_object){.name = it->scalar, .data = buf, .size = (size_t)len};
+        (*n)++;
     }
     return MYRI_OK;
 }

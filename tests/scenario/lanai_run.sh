@@ -21,6 +21,7 @@ want 2 "lanai without action" -- "$myri" lanai
 want 2 "lanai unknown action" -- "$myri" lanai go x.o
 want 2 "run without objects" -- "$myri" lanai run
 want 2 "run missing file" -- "$myri" lanai run "$tmp/none.o"
+want 2 "run an endless file: refused past 64 MiB, memory bounded" -- "$myri" lanai run /dev/zero
 printf 'hello' >"$tmp/text.o"
 want 2 "run not ELF" -- "$myri" lanai run "$tmp/text.o"
 check "not ELF named" grep -q "text.o: not an ELF file" "$tmp/err"
