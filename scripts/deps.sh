@@ -37,6 +37,24 @@ if ! command -v clang >/dev/null 2>&1 || ! command -v llvm-objdump >/dev/null 2>
     echo "deps: clang or llvm is not installed (sudo apt-get install clang llvm); myri lanai run and its tests will be skipped" >&2
   fi
 fi
+# Optional: the IP interface of live mode (issue 21) runs unmodified programs in network namespaces:
+# ip (iproute2), ping, nc (netcat-openbsd), iperf3, ethtool; without them tests/scenario/ip_bridge.sh is skipped.
+ipmissing=""
+for t in ip:iproute2 ping:iputils-ping nc:netcat-openbsd iperf3:iperf3 ethtool:ethtool; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || ipmissing="$ipmissing ${t#*:}"
+done
+if [ -n "$ipmissing" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing$ipmissing (the IP interface's tests)"
+    # shellcheck disable=SC2086
+    (export DEBIAN_FRONTEND=noninteractive
+     apt-get install -y -qq --no-install-recommends $ipmissing >/dev/null 2>&1 ||
+       { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends $ipmissing >/dev/null 2>&1; }) ||
+      echo "deps:$ipmissing could not be installed; the IP bridge test will be skipped" >&2
+  else
+    echo "deps:$ipmissing not installed (sudo apt-get install$ipmissing); the IP bridge test will be skipped" >&2
+  fi
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing$missing"
