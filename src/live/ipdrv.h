@@ -74,7 +74,10 @@ typedef struct myri_ip_ops {
 } myri_ip_ops;
 
 #define MYRI_IPDRV_POLL_MS 1 /* assumption: 1 ms, below a LAN round trip through the kernel stack */
-#define MYRI_IPDRV_BURST 64  /* packets taken from one side before looking at the other */
+/* Packets taken from one side before looking at the other; assumption: 64,
+ * so that one direction cannot starve the other (TCP's ACKs) for longer than
+ * 64 packets, while a burst still costs one poll. */
+#define MYRI_IPDRV_BURST 64
 
 typedef struct myri_ipdrv_counters {
     uint64_t tx_packets, tx_bytes; /* handed to the transport */

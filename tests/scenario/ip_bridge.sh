@@ -2,7 +2,9 @@
 # The IP interface of live mode without Myri (issue 21, docs/LIVE-IP.md):
 # tests/ip_bridge gives two hosts a network namespace each with a TUN device
 # myri0 (198.18.0.1, 198.18.0.2), an IP driver per host and an in-process
-# wire with a one-way delay ($IP_BRIDGE_DELAY_US, default 20 us); then,
+# wire with a one-way delay ($IP_BRIDGE_DELAY_US, default 16 us: half the
+# simulated round trip of a 64-128 B API packet in `myri bench latency`,
+# 16.18-16.26 us, the size of a ping); then,
 # inside the namespaces, unmodified programs: ping -c 5, a random 4 MiB file
 # over TCP with nc arriving with the same sha256, iperf3 TCP and UDP for 2 s.
 # No checksum left half-done by the stack, no packet dropped inbound; the
@@ -14,7 +16,7 @@
 set -u
 . "$(dirname "$0")/lib/check.bash" "$@"
 bridge=${3:-}
-delay_us=${IP_BRIDGE_DELAY_US:-20}
+delay_us=${IP_BRIDGE_DELAY_US:-16}
 
 skip() { echo "skipped: $1"; rm -rf "$tmp"; exit 77; }
 [ -n "$bridge" ] && [ -x "$bridge" ] || skip "no ip_bridge program given"
@@ -31,7 +33,7 @@ bpid="" pids=""
 cleanup() {
   for p in $pids $bpid; do kill "$p" 2>/dev/null; done
   [ -n "$bpid" ] && wait "$bpid" 2>/dev/null
-  for n in "myri-$s1-h0" "myri-$s1-h1" "myri-$s2-h0" "myri-$s2-h1"; do
+  for n in "myri-$s1-h0" "myri-$s1-h1" "myri-$s2-h0" "myri-$s2-h1" "myri-ipt$$l-h0" "myri-ipt$$l-h1"; do
     [ -e "/run/netns/$n" ] && ip netns del "$n" 2>/dev/null
     rm -f "/run/myri-ip/$n"
   done
@@ -133,5 +135,14 @@ if [ -n "$foreign" ]; then
   check "a namespace without our owner file is left alone" test -e "/run/netns/$foreign"
   ip netns del "$foreign"
 fi
+# a running run's namespaces are never another run's to remove
+s3="ipt$$l"
+"$bridge" --session "$s3" >"$tmp/third.out" 2>&1 &
+third=$!; pids="$third"
+for _ in $(seq 100); do grep -q '^ready' "$tmp/third.out" && break; sleep 0.1; done
+check "a third run starts beside the second" grep -q '^ready' "$tmp/third.out"
+check "and leaves the running second's namespaces alone" test -e "/run/netns/myri-$s2-h0" -a -e "/run/netns/myri-$s2-h1"
+kill -TERM "$third"; wait "$third"; pids=""
+check "third run cleaned its own" test ! -e "/run/netns/myri-$s3-h0"
 check "second bridge stops" stop
 check_summary
