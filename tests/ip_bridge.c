@@ -2,7 +2,7 @@
  * one network namespace per host with its TUN device myri0 (src/live/ipns.c),
  * one IP driver thread per host (src/live/ipdrv.c), all connected by the
  * in-process wire (src/live/ip_wire.c) with a fixed one-way delay.  Runs
- * until SIGINT or SIGTERM, then prints every driver's counters and removes
+ * until SIGINT, SIGTERM, SIGHUP or SIGQUIT, then prints every driver's counters and removes
  * the namespaces.  Run by tests/scenario/ip_bridge.sh.
  *
  * usage: ip_bridge [--hosts N] [--prefix A.B.C.D/LEN] [--delay-us US]
@@ -97,6 +97,8 @@ static int bridge__run(const bridge_opts *o, myri_ipns *ns, myri_ipdrv *drv, pth
         sigemptyset(&set);
         sigaddset(&set, SIGINT);
         sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        sigaddset(&set, SIGQUIT);
         int sig = 0;
         sigwait(&set, &sig);
     } else {
@@ -130,6 +132,8 @@ int main(int argc, char **argv)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     myri_ipns_clean_stale(stderr);
     myri_ipns ns;
