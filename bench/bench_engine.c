@@ -8,14 +8,24 @@
  * baseline measured in the same run: a plain binary heap of (time, sequence)
  * keys doing the same hold model (each event drawn after an exponential hold
  * from a random stream of the same kind), at 1e3, 1e4, 1e5 and 1e6 pending
- * events, the two interleaved; the ratio engine / heap in events per second
- * (>= 1: the engine is at least as fast).  Output: aligned text, then one
- * JSON line per case.
+ * events, the two interleaved, three times each, the best run of each kept
+ * (CPU time: on a shared machine the least disturbed run is the closest to
+ * the code's own cost); the ratio engine / heap in events per second
+ * (>= 1: the engine is at least as fast; issue 24 asks for >= 3 at every
+ * count and >= 6 at 1e6).  Beside them, each one's cost per event in ns and
+ * the machine's cost of one cache miss, measured here: a chase of dependent
+ * loads through a random cycle of 64-byte lines over 64 MiB (past this
+ * machine's L2 and its share of L3; CPU time).  Output: aligned text, then
+ * one JSON line per case.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#include <sys/resource.h>
 
 #include "app/hold.h"
 #include "myri/rng.h"
@@ -26,14 +36,15 @@ typedef struct be__key {
 
 static int be__less(const be__key *a, const be__key *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
 
-static double be__now(void)
+/* The process's CPU time (the machine is shared: other processes' time slices do not count). */
+static double be__cpu_now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The baseline: the hold model on a plain binary heap; returns events/s, *hash the sequence's hash. */
+/* The baseline: the hold model on a plain binary heap; returns events per CPU second, *hash the sequence's hash. */
 static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps, uint64_t *hash)
 {
     be__key *h = malloc(pending * sizeof *h);
@@ -47,7 +58,7 @@ static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps,
         while (j > 0 && be__less(&k, &h[(j - 1) / 2])) h[j] = h[(j - 1) / 2], j = (j - 1) / 2;
         h[j] = k;
     }
-    double t0 = be__now();
+    double t0 = be__cpu_now();
     for (uint64_t e = 0; e < events; e++) {
         uint64_t now = h[0].t;
         hs = (hs ^ now) * UINT64_C(0x100000001b3);
@@ -64,10 +75,43 @@ static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps,
         }
         h[j] = k;
     }
-    double dt = be__now() - t0;
+    double dt = be__cpu_now() - t0;
     free(h);
     *hash = hs;
     return dt > 0 ? (double)events / dt : 0;
+}
+
+static double be__cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+}
+
+/* Nanoseconds per dependent load at random over `bytes` bytes: a chase
+ * through one random cycle (Sattolo) of 64-byte lines, CPU time. */
+static double be__miss_ns(uint64_t bytes)
+{
+    size_t n = (size_t)(bytes / 64);
+    uint64_t *a = aligned_alloc(64, n * 64);
+    if (!a || n < 2) {
+        free(a);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) a[8 * i] = i;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = n - 1; i > 0; i--) { /* Sattolo: a single cycle through every line */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t j = (size_t)(x % i), t = (size_t)a[8 * i];
+        a[8 * i] = a[8 * j];
+        a[8 * j] = t;
+    }
+    size_t p = 0, steps = 4000000;
+    double t0 = be__cpu_s();
+    for (size_t k = 0; k < steps; k++) p = (size_t)a[8 * p];
+    double dt = be__cpu_s() - t0;
+    free(a);
+    return p == SIZE_MAX ? 0 : dt * 1e9 / (double)steps;
 }
 
 static int be__targets(myri_hold_result r[2])
@@ -94,27 +138,40 @@ static int be__targets(myri_hold_result r[2])
     return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     myri_hold_result r[2];
-    if (be__targets(r)) return 1;
-    printf("\nengine against a plain binary heap, hold model, same run, interleaved (issue 13: ratio >= 1)\n");
-    printf("%12s %14s %14s %8s  %-18s  %s\n", "pending", "engine_ev/s", "heap_ev/s", "ratio", "engine_hash",
-           "heap_hash");
+    bool vs_heap_only = argc > 1 && !strcmp(argv[1], "--vs-heap"); /* the comparison alone */
+    if (!vs_heap_only && be__targets(r)) return 1;
+    double miss = be__miss_ns(64ull << 20);
+    printf("\nengine against a plain binary heap, hold model, same run, interleaved, events per CPU second, "
+           "best of 3 pairs of 4 M events (issue 13: ratio >= 1; issue 24: >= 3, >= 6 at 1e6)\n");
+    printf("one cache miss (dependent loads at random over 64 MiB, CPU time): %.1f ns\n", miss);
+    printf("%12s %14s %14s %8s %10s %10s %10s  %-18s  %s\n", "pending", "engine_ev/s", "heap_ev/s", "ratio",
+           "engine_ns", "heap_ns", "miss_ns", "engine_hash", "heap_hash");
     static const uint64_t pend[] = {1000, 10000, 100000, 1000000};
     for (int i = 0; i < 4; i++) {
-        uint64_t events = 10000000, hh = 0;
-        double heap = be__heap_hold(pend[i], events, 1000000, &hh);
-        myri_hold_result e;
-        if (myri_hold_bench(1, pend[i], events, 1000000, &e) != MYRI_OK || heap <= 0) {
-            fprintf(stderr, "bench_engine: run failed\n");
-            return 1;
+        /* best of three interleaved pairs (the machine is shared: the least disturbed run of each) */
+        uint64_t events = 4000000, hh = 0;
+        double heap = 0;
+        myri_hold_result e = {0};
+        for (int rep = 0; rep < 3; rep++) {
+            double hr = be__heap_hold(pend[i], events, 1000000, &hh);
+            myri_hold_result er;
+            if (myri_hold_bench(1, pend[i], events, 1000000, &er) != MYRI_OK || hr <= 0 || er.cpu_s <= 0) {
+                fprintf(stderr, "bench_engine: run failed\n");
+                return 1;
+            }
+            er.events_per_sec = (double)er.events / er.cpu_s; /* per CPU second, as the heap's */
+            if (hr > heap) heap = hr;
+            if (er.events_per_sec > e.events_per_sec) e = er;
         }
-        printf("%12" PRIu64 " %14.0f %14.0f %8.2f  0x%016" PRIx64 "  0x%016" PRIx64 "\n", pend[i], e.events_per_sec,
-               heap, e.events_per_sec / heap, e.hash, hh);
+        printf("%12" PRIu64 " %14.0f %14.0f %8.2f %10.1f %10.1f %10.1f  0x%016" PRIx64 "  0x%016" PRIx64 "\n", pend[i],
+               e.events_per_sec, heap, e.events_per_sec / heap, 1e9 / e.events_per_sec, 1e9 / heap, miss, e.hash, hh);
         printf("{\"benchmark\":\"engine-vs-heap\",\"pending\":%" PRIu64 ",\"engine_events_per_sec\":%.0f,"
-               "\"heap_events_per_sec\":%.0f,\"ratio\":%.3f}\n",
-               pend[i], e.events_per_sec, heap, e.events_per_sec / heap);
+               "\"heap_events_per_sec\":%.0f,\"ratio\":%.3f,\"engine_ns_per_event\":%.2f,\"heap_ns_per_event\":%.2f,"
+               "\"cache_miss_ns\":%.2f}\n",
+               pend[i], e.events_per_sec, heap, e.events_per_sec / heap, 1e9 / e.events_per_sec, 1e9 / heap, miss);
     }
     return 0;
 }

@@ -65,6 +65,13 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 myri_status myri_hold_bench(uint64_t seed, uint64_t pending, uint64_t events, uint64_t mean_ps,
                             myri_hold_result *out)
 {
@@ -74,9 +81,10 @@ myri_status myri_hold_bench(uint64_t seed, uint64_t pending, uint64_t events, ui
     myri_hold_config cfg = {(int64_t)pending, mean_ps};
     myri_status st = myri_sim_add(sim, &myri_hold_ops, "hold", &cfg, NULL);
     if (st == MYRI_OK) {
-        double t0 = now_s();
+        double c0 = cpu_s(), t0 = now_s();
         st = myri_sim_run(sim, MYRI_TIME_NEVER, events);
         double t1 = now_s();
+        out->cpu_s = cpu_s() - c0;
         out->events = myri_sim_events(sim);
         out->pending = myri_sim_pending(sim);
         out->hash = myri_sim_hash(sim);

@@ -30,6 +30,8 @@ typedef struct myri_hold_result {
     uint64_t hash;
     double wall_s;
     double events_per_sec;
+    double cpu_s;              /* the process's CPU time over the same events (a shared machine's
+                                * other processes do not count) */
 } myri_hold_result;
 
 /* Runs the hold model with `pending` events for `events` executed events.

@@ -13,13 +13,23 @@ void myri_crc8_init(myri_crc8 *c, uint8_t poly)
         for (int k = 0; k < 8; k++) r = (uint8_t)((r & 0x80u) ? (uint8_t)(r << 1) ^ poly : (uint8_t)(r << 1));
         c->table[b] = r;
     }
+    for (unsigned b = 0; b < 256; b++) {
+        c->slice[0][b] = (uint8_t)b;
+        for (unsigned k = 1; k < 8; k++) c->slice[k][b] = c->table[c->slice[k - 1][b]];
+    }
 }
 
 uint8_t myri_crc8_update(const myri_crc8 *c, uint8_t crc, const uint8_t *bytes, size_t len)
 {
     /* rem(crc * x^8 + b) = table[crc] ^ b for the MSB-first remainder with
      * the byte appended: rem((crc*x^8 + b)) where crc has degree < 8. */
-    for (size_t i = 0; i < len; i++) crc = (uint8_t)(c->table[crc] ^ bytes[i]);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        const uint8_t *b = bytes + i;
+        crc = (uint8_t)(c->table[c->slice[7][crc]] ^ c->slice[7][b[0]] ^ c->slice[6][b[1]] ^ c->slice[5][b[2]] ^
+                        c->slice[4][b[3]] ^ c->slice[3][b[4]] ^ c->slice[2][b[5]] ^ c->slice[1][b[6]] ^ b[7]);
+    }
+    for (; i < len; i++) crc = (uint8_t)(c->table[crc] ^ bytes[i]);
     return crc;
 }
 

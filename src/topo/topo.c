@@ -26,6 +26,7 @@ void myri_topo_destroy(myri_topo *t)
     free(t->link);
     free(t->host_node);
     free(t->root);
+    free(t->name_slot);
     free(t);
 }
 
@@ -41,12 +42,45 @@ static bool topo__grow(void **arr, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
+static uint64_t topo__name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h ^ (h >> 31);
+}
+
+/* The slot of name in the hash set: its node's, or the empty one where it
+ * would go.  name_nslots is a power of two above the node count. */
+static size_t topo__name_slot(const myri_topo *t, const char *name)
+{
+    size_t mask = t->name_nslots - 1, j = topo__name_hash(name) & mask;
+    while (t->name_slot[j] && strcmp(t->node[t->name_slot[j] - 1].name, name) != 0) j = (j + 1) & mask;
+    return j;
+}
+
+/* Room for one more name (load at most one half). */
+static bool topo__name_grow(myri_topo *t)
+{
+    if (2 * (t->nnodes + 1) <= t->name_nslots) return true;
+    size_t n = t->name_nslots ? 2 * t->name_nslots : 64;
+    uint32_t *old = t->name_slot;
+    size_t nold = t->name_nslots;
+    if (!(t->name_slot = calloc(n, sizeof *t->name_slot))) {
+        t->name_slot = old;
+        return false;
+    }
+    t->name_nslots = n;
+    for (size_t i = 0; i < nold; i++)
+        if (old[i]) t->name_slot[topo__name_slot(t, t->node[old[i] - 1].name)] = old[i];
+    free(old);
+    return true;
+}
+
 int32_t myri_topo_find(const myri_topo *t, const char *name)
 {
-    if (!t || !name) return -1;
-    for (size_t i = 0; i < t->nnodes; i++)
-        if (strcmp(t->node[i].name, name) == 0) return (int32_t)i;
-    return -1;
+    if (!t || !name || !t->name_nslots) return -1;
+    uint32_t v = t->name_slot[topo__name_slot(t, name)];
+    return v ? (int32_t)(v - 1) : -1;
 }
 
 static myri_status topo__add_node(myri_topo *t, const char *name, myri_topo_kind kind,
@@ -60,6 +94,7 @@ static myri_status topo__add_node(myri_topo *t, const char *name, myri_topo_kind
     if (kind == MYRI_TOPO_HOST &&
         !topo__grow((void **)&t->host_node, &t->cap_hosts, t->nhosts + 1, sizeof(uint32_t)))
         return MYRI_ENOMEM;
+    if (!topo__name_grow(t)) return MYRI_ENOMEM;
     myri_topo_node nd = {.kind = kind, .nports = nports, .host_index = -1};
     nd.name = malloc(strlen(name) + 1);
     nd.port = malloc(nports * sizeof(myri_topo_port));
@@ -76,6 +111,8 @@ static myri_status topo__add_node(myri_topo *t, const char *name, myri_topo_kind
         t->host_node[t->nhosts++] = idx;
     }
     t->node[t->nnodes++] = nd;
+    t->name_slot[topo__name_slot(t, name)] = idx + 1;
+    t->gen = MYRI_GEN_NONE;
     if (out_node) *out_node = idx;
     return MYRI_OK;
 }
@@ -105,6 +142,7 @@ myri_status myri_topo_connect(myri_topo *t, uint32_t a, uint32_t pa, uint32_t b,
     t->link[l] = (myri_topo_link){a, pa, b, pb, length_m};
     t->node[a].port[pa] = (myri_topo_port){l, (int32_t)b, (int32_t)pb};
     t->node[b].port[pb] = (myri_topo_port){l, (int32_t)a, (int32_t)pa};
+    t->gen = MYRI_GEN_NONE;
     if (out_link) *out_link = (uint32_t)l;
     return MYRI_OK;
 }
@@ -118,6 +156,7 @@ myri_status myri_topo_add_root(myri_topo *t, uint32_t node)
     if (!r) return MYRI_ENOMEM;
     t->root = r;
     t->root[t->nroots++] = node;
+    t->gen = MYRI_GEN_NONE;
     return MYRI_OK;
 }
 

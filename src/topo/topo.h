@@ -56,6 +56,19 @@ typedef struct myri_topo {
     uint32_t *root;       /* node indices */
     /* Internal capacities (owned by topo.c). */
     size_t cap_nodes, cap_links, cap_hosts;
+    /* Extension: the node names' hash set (node index + 1, 0 = empty; topo.c),
+     * so that myri_topo_find and the duplicate check cost O(1), not a strcmp
+     * per node. */
+    uint32_t *name_slot;
+    size_t name_nslots;
+    /* Extension: what myri_topo_generate made this topology from
+     * (myri_topo_generator and its parameters k, n, x, y, leaves, spines,
+     * hosts per switch), kept only while the topology is exactly the
+     * generator's output: adding a node, a link or a new root clears gen to
+     * 0 (MYRI_GEN_NONE).  Routes of a regular generated network are then
+     * computed arithmetically (topo_routes.c). */
+    int gen;
+    uint32_t gen_k, gen_n, gen_x, gen_y, gen_leaves, gen_spines, gen_per_switch;
 } myri_topo;
 
 /* A source route from one host to another: the route bytes a packet carries
@@ -77,9 +90,22 @@ typedef enum myri_route_encoding {
  * first byte, which is re-encoded for each host's entry port on lookup).
  * Read it with myri_routes_get / myri_routes_len; the other fields are
  * internal. */
+typedef enum myri_routes_kind {
+    MYRI_ROUTES_TABLE = 0,    /* the compact store below */
+    MYRI_ROUTES_FAT_TREE = 1, /* arithmetic (topo_routes.c): k-ary n-tree, d-mod-k up/down */
+    MYRI_ROUTES_CLOS = 2,     /* arithmetic: folded Clos, spine d mod S */
+    MYRI_ROUTES_MESH_XY = 3   /* arithmetic: dimension order on a mesh */
+} myri_routes_kind;
+
 typedef struct myri_routes {
     size_t nhosts;
     myri_route_encoding enc; /* encoding the first bytes are stored for */
+    /* Extension: TABLE (the store below), or a route set computed on each
+     * lookup from the generator's parameters a..d (fat tree: k, n; Clos:
+     * leaves, spines, hosts per leaf; mesh: x, y, hosts per switch), which
+     * holds no table.  myri_routes_set turns it into a TABLE first. */
+    myri_routes_kind kind;
+    uint32_t arith_a, arith_b, arith_c;
     uint32_t *host_row;    /* per host: its row */
     uint8_t *host_in;      /* per host: the port it enters its switch on (0: no switch) */
     uint32_t *row_users;   /* per row: hosts sharing it */
@@ -173,6 +199,26 @@ const char *myri_topo_generator_name(myri_topo_generator g);
 
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
                                myri_error *err);
+/* The same routes.  myri_routes_updown gives a generated fat tree or Clos
+ * (myri_topo.gen set) an arithmetic route set, O(1) to build and to read,
+ * equal pair by pair to the table; myri_routes_updown_table always builds
+ * the table by breadth-first search and walks (the path of every other
+ * network, kept callable for tests and bench_routes). */
+myri_status myri_routes_updown_table(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
+                                     myri_error *err);
+/* True when r is an arithmetic route set (not a TABLE): up/down on a fat
+ * tree or Clos with its generator's roots, or dimension order on a mesh,
+ * deadlock-free by construction (docs/TOPOLOGY.md says why), so the channel
+ * dependency check is not needed. */
+bool myri_routes_by_construction(const myri_routes *r);
+/* An arithmetic route set for t (kind not TABLE, parameters a, b, c as in
+ * myri_routes), used by myri_routes_updown and myri_routes_mesh_xy, which
+ * check that t is that network.  EINVAL for NULL, TABLE, no host. */
+myri_status myri_routes_init_arith(myri_routes *r, const myri_topo *t, myri_route_encoding enc,
+                                   myri_routes_kind kind, uint32_t a, uint32_t b, uint32_t c);
+/* Sum of myri_routes_len(r, src, d) over every d != src (closed form for the
+ * arithmetic kinds); 0 when misused. */
+uint64_t myri_routes_len_sum(const myri_routes *r, size_t src);
 void myri_routes_free(myri_routes *r); /* frees what r holds (NULL allowed); r itself is the caller's */
 /* Dimension-order (x then y) routes on a network made by the `mesh` generator
  * with these parameters (seed 002, Figure 1: "the x-then-y dimension-order

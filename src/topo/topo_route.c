@@ -3,7 +3,8 @@
  *
  * Cost: one breadth-first search over (switch, phase) states per switch that
  * has hosts, plus one short walk per host pair: O(S * (S + L) + H^2 * hops).
- * The routes of a 1024-host fat tree take a few tens of milliseconds. */
+ * Generated fat trees and Clos networks skip all this (myri_routes_updown:
+ * arithmetic routes, topo_routes.c), as do dimension-order meshes. */
 #include "topo/topo.h"
 
 #include <stdlib.h>
@@ -302,8 +303,8 @@ static myri_status route__to_switch(route__ctx *c, myri_route_encoding enc, uint
     return MYRI_OK;
 }
 
-myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
-                               myri_error *err)
+myri_status myri_routes_updown_table(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
+                                     myri_error *err)
 {
     if (!t || !out || t->nhosts == 0) return MYRI_EINVAL;
     myri_status st = myri_routes_init(out, t, enc);
@@ -339,6 +340,22 @@ myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri
     return st;
 }
 
+/* A generated fat tree or Clos, untouched since (myri_topo.gen), with the
+ * generator's roots: its up*-then-down* routes are arithmetic
+ * (topo_routes.c), the same bytes as the table's, built in O(1). */
+myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
+                               myri_error *err)
+{
+    if (!t || !out || t->nhosts == 0) return MYRI_EINVAL;
+    if (t->gen == MYRI_GEN_FAT_TREE && t->gen_k >= 2 && t->gen_n >= 1)
+        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_FAT_TREE, t->gen_k, t->gen_n, 0);
+    if (t->gen == MYRI_GEN_CLOS) {
+        uint32_t h = t->gen_per_switch ? t->gen_per_switch : t->gen_spines;
+        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_CLOS, t->gen_leaves, t->gen_spines, h);
+    }
+    return myri_routes_updown_table(t, enc, out, err);
+}
+
 /* ---- dimension order on a mesh --------------------------------------------------- */
 
 myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint32_t per_switch,
@@ -354,31 +371,8 @@ myri_status myri_routes_mesh_xy(const myri_topo *t, uint32_t x, uint32_t y, uint
         myri_error_at(err, NULL, "dimension-order routes on a %ux%u mesh cross more than 32 switches", x, y);
         return MYRI_EINVAL;
     }
-    myri_status st = myri_routes_init(out, t, enc);
-    if (st) return st;
-    /* One source per switch: its first host, or its second for the route to
-     * the first (the hosts of a switch share their routes). */
-    for (uint32_t s = 0; s < t->nhosts && !st; s++) {
-        for (uint32_t d = 0; d < t->nhosts && !st; d++) {
-            uint32_t first = s - s % h;
-            if (s == d || s != first + (d == first)) continue;
-            myri_route r = {.len = 0};
-            uint32_t i = (s / h) % x, j = (s / h) / x, di = (d / h) % x, dj = (d / h) / x;
-            uint32_t in = 4 + s % h, port;
-            while (i != di || j != dj) {
-                /* ports 0 = +x, 1 = -x, 2 = +y, 3 = -y; arriving on the opposite one */
-                port = i < di ? 0 : i > di ? 1 : j < dj ? 2 : 3;
-                r.byte[r.len++] = myri_route_encode(in, port, enc);
-                in = port ^ 1u;
-                i = port == 0 ? i + 1 : port == 1 ? i - 1 : i;
-                j = port == 2 ? j + 1 : port == 3 ? j - 1 : j;
-            }
-            r.byte[r.len++] = myri_route_encode(in, 4 + d % h, enc);
-            st = myri_routes_set_switch(out, s, d, &r);
-        }
-    }
-    if (st) myri_routes_free(out);
-    return st;
+    /* Computed on each lookup (topo_routes.c): x, then y, then the host port. */
+    return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_MESH_XY, x, y, h);
 }
 
 /* ---- channel dependency graph ----------------------------------------------- */
@@ -451,7 +445,8 @@ static bool route__deps(const myri_topo *t, myri_route_encoding enc, const myri_
     /* Sharing a row (hosts of one switch), s and rep store one entry: the
      * same path after that switch, the same port out of it when it is valid
      * for one of them (a port below 32 survives the re-encoding). */
-    bool shared = rep != UINT32_MAX && r->host_row[s] == r->host_row[rep] && rt->len > 0 &&
+    bool shared = rep != UINT32_MAX && r->kind == MYRI_ROUTES_TABLE && r->host_row[s] == r->host_row[rep] &&
+                  rt->len > 0 &&
                   route__first_out(t, enc, s, rt) >= 0;
     if (shared || (rep != UINT32_MAX && route__same_path(t, enc, s, rt, rep, myri_routes_get(r, rep, d, &rrb)))) {
         dep[myri_topo_out_channel(t, t->host_node[s], 0)] |= 1u << route__first_out(t, enc, s, rt);

@@ -269,9 +269,7 @@ static double traffic__mean_route(const myri_traffic *t, uint32_t s)
     const myri_routes *r = &t->b->routes;
     uint32_t h = t->nhosts;
     if (t->tp.pattern == MYRI_TRAFFIC_PERMUTATION) return myri_routes_len(r, s, t->partner[s]);
-    double sum = 0;
-    for (uint32_t d = 0; d < h; d++)
-        if (d != s) sum += myri_routes_len(r, s, d);
+    double sum = (double)myri_routes_len_sum(r, s); /* closed form on regular networks */
     double uni = h > 1 ? sum / (h - 1) : 0;
     if (t->tp.pattern == MYRI_TRAFFIC_HOTSPOT && s != t->hot) {
         double f = t->tp.hotspot_fraction;

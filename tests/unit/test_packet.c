@@ -77,12 +77,51 @@ static void test_packet_build_layout(void **state)
     }
 }
 
+/* The CRC-8 of any byte string, any split into pieces, eight bytes a step
+ * (slicing) equals the bit-by-bit polynomial remainder of the definition
+ * (MSB first, rem(crc * x^(8 len) + bytes)), for the default and other
+ * polynomials. */
+static uint8_t crc_bits(uint8_t poly, uint8_t crc, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 7; k >= 0; k--) {
+            unsigned top = crc & 0x80u;
+            crc = (uint8_t)((crc << 1) | ((b[i] >> k) & 1u));
+            if (top) crc ^= poly;
+        }
+    return crc;
+}
+
+static void test_crc8_slicing(void **state)
+{
+    (void)state;
+    static const uint8_t polys[] = {7, 0x31, 0x9b, 0xd5};
+    uint8_t buf[300];
+    uint64_t x = 12345;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        buf[i] = (uint8_t)(x >> 56);
+    }
+    for (size_t p = 0; p < sizeof polys; p++) {
+        myri_crc8 c;
+        myri_crc8_init(&c, polys[p]);
+        for (size_t n = 0; n <= sizeof buf; n += n < 40 ? 1 : 37)
+            for (size_t cut = 0; cut <= n; cut += 1 + n / 5) {
+                uint8_t want = crc_bits(polys[p], 0, buf, n);
+                uint8_t got = myri_crc8_update(&c, myri_crc8_update(&c, 0, buf, cut), buf + cut, n - cut);
+                assert_int_equal(got, want);
+                assert_int_equal(myri_crc8_update(&c, 0x5a, buf, n), crc_bits(polys[p], 0x5a, buf, n));
+            }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_packet_id_round_trip),
         cmocka_unit_test(test_packet_type_valid),
         cmocka_unit_test(test_packet_build_layout),
+        cmocka_unit_test(test_crc8_slicing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

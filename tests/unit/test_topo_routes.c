@@ -388,12 +388,98 @@ static void test_memory(void **state)
     (void)state;
     myri_topo *t = gen((myri_topo_gen_params){.gen = MYRI_GEN_FAT_TREE, .k = 16, .n = 2});
     myri_routes r = {0};
-    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &r, &err), MYRI_OK);
+    assert_int_equal(myri_routes_updown_table(t, MYRI_ROUTE_RELATIVE, &r, &err), MYRI_OK);
     size_t flat = t->nhosts * t->nhosts * sizeof(myri_route), mem = myri_routes_memory(&r);
     assert_int_equal(r.nrows, 16);
     assert_true(mem < flat / 20);
     myri_routes_free(&r);
+    /* the generated fat tree's own routes hold no table at all */
+    assert_int_equal(myri_routes_updown(t, MYRI_ROUTE_RELATIVE, &r, &err), MYRI_OK);
+    assert_true(myri_routes_by_construction(&r));
+    assert_int_equal(myri_routes_memory(&r), sizeof r);
+    myri_routes_free(&r);
     myri_topo_destroy(t);
+}
+
+/* Same bytes, pair by pair, as two route sets. */
+static void same_sets(const myri_routes *a, const myri_routes *b)
+{
+    assert_int_equal(a->nhosts, b->nhosts);
+    for (size_t s = 0; s < a->nhosts; s++)
+        for (size_t d = 0; d < a->nhosts; d++) {
+            myri_route x, y;
+            myri_routes_get(a, s, d, &x);
+            myri_routes_get(b, s, d, &y);
+            assert_int_equal(x.len, y.len);
+            assert_int_equal(myri_routes_len(a, s, d), x.len);
+            if (x.len != MYRI_ROUTE_NONE) assert_memory_equal(x.byte, y.byte, x.len);
+        }
+}
+
+/* The arithmetic routes of generated fat trees and Clos networks: the table
+ * of the up*-then-down* walks on larger networks than the flat reference
+ * affords; the closed-form sum of route lengths; the channel dependency check
+ * (they are deadlock-free by construction: this runs the check anyway at
+ * small sizes); a topology changed after generation (a new root) is routed
+ * by the table. */
+static void test_arithmetic_updown(void **state)
+{
+    (void)state;
+    myri_topo_gen_params cases[] = {
+        {.gen = MYRI_GEN_FAT_TREE, .k = 2, .n = 1}, {.gen = MYRI_GEN_FAT_TREE, .k = 2, .n = 7},
+        {.gen = MYRI_GEN_FAT_TREE, .k = 4, .n = 4}, {.gen = MYRI_GEN_FAT_TREE, .k = 5, .n = 3},
+        {.gen = MYRI_GEN_FAT_TREE, .k = 16, .n = 2}, {.gen = MYRI_GEN_CLOS, .leaves = 1, .spines = 2},
+        {.gen = MYRI_GEN_CLOS, .leaves = 9, .spines = 4, .per_switch = 3},
+        {.gen = MYRI_GEN_CLOS, .leaves = 16, .spines = 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int e = 0; e < 2; e++) {
+            myri_topo *t = gen(cases[i]);
+            myri_routes a = {0}, tb = {0};
+            assert_int_equal(myri_routes_updown(t, (myri_route_encoding)e, &a, &err), MYRI_OK);
+            assert_true(myri_routes_by_construction(&a));
+            assert_int_equal(myri_routes_updown_table(t, (myri_route_encoding)e, &tb, &err), MYRI_OK);
+            assert_false(myri_routes_by_construction(&tb));
+            same_sets(&a, &tb);
+            for (size_t s = 0; s < t->nhosts; s++) assert_int_equal(myri_routes_len_sum(&a, s), myri_routes_len_sum(&tb, s));
+            if (t->nhosts <= 256) assert_true(myri_routes_deadlock_free(t, (myri_route_encoding)e, &a, &err));
+            myri_routes_free(&a);
+            myri_routes_free(&tb);
+            /* a leaf made a root: no longer the generator's network */
+            size_t roots = t->nroots;
+            assert_int_equal(myri_topo_add_root(t, (uint32_t)t->nhosts), MYRI_OK);
+            myri_status st = myri_routes_updown(t, (myri_route_encoding)e, &a, &err);
+            assert_true(st == MYRI_OK || st == MYRI_EINVAL); /* some pairs may have no legal route now */
+            assert_true(t->nroots == roots || st || !myri_routes_by_construction(&a));
+            myri_routes_free(&a);
+            myri_topo_destroy(t);
+        }
+}
+
+/* Dimension order on meshes: the closed-form length sum and the deadlock
+ * check on the arithmetic routes. */
+static void test_arithmetic_mesh(void **state)
+{
+    (void)state;
+    uint32_t dims[][3] = {{1, 1, 3}, {2, 2, 1}, {5, 3, 2}, {8, 8, 1}, {1, 7, 2}};
+    for (size_t c = 0; c < sizeof dims / sizeof dims[0]; c++) {
+        myri_topo *t = gen((myri_topo_gen_params){.gen = MYRI_GEN_MESH, .x = dims[c][0], .y = dims[c][1],
+                                                  .per_switch = dims[c][2]});
+        for (int e = 0; e < 2; e++) {
+            myri_routes r = {0};
+            assert_int_equal(myri_routes_mesh_xy(t, dims[c][0], dims[c][1], dims[c][2], (myri_route_encoding)e, &r,
+                                                 &err), MYRI_OK);
+            assert_true(myri_routes_by_construction(&r));
+            for (size_t s = 0; s < t->nhosts; s++) {
+                uint64_t sum = 0;
+                for (size_t d = 0; d < t->nhosts; d++) sum += d == s ? 0 : myri_routes_len(&r, s, d);
+                assert_int_equal(myri_routes_len_sum(&r, s), sum);
+            }
+            assert_true(myri_routes_deadlock_free(t, (myri_route_encoding)e, &r, &err));
+            myri_routes_free(&r);
+        }
+        myri_topo_destroy(t);
+    }
 }
 
 int main(void)
@@ -402,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_generated_same_bytes), cmocka_unit_test(test_mesh_xy_same_bytes),
         cmocka_unit_test(test_random_same_bytes),    cmocka_unit_test(test_set_one_pair),
         cmocka_unit_test(test_misuse),               cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_arithmetic_updown),    cmocka_unit_test(test_arithmetic_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
