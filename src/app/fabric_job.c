@@ -498,7 +498,6 @@ static void fjob__json_head(myri_json *j, const fjob__out *o)
 static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
 {
     fjob__out *o = ctx;
-    (void)sim;
     myri_json *j = myri_json_create(o->opts->out, true);
     if (!j) return;
     fjob__json_head(j, o);
@@ -521,7 +520,11 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_knum(j, "target_load", r->target_load);
     myri_json_kuint(j, "char_time_ps", r->char_ps);
     myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
-    myri_fabric_report(r->fabric, j); /* "links" and "dropped" */
+    /* every component's own report (ops.report; the fabric's: "links" and "dropped") */
+    for (size_t k = 0; k < myri_sim_component_count(sim); k++) {
+        myri_component *comp = myri_sim_component(sim, k);
+        if (comp->ops->report) comp->ops->report(comp, j);
+    }
     fjob__json_ports(j, o->cfg, r);
     myri_ffaults_report_json(r->faults, j);
     myri_json_kuint(j, "sim_time_ps", r->sim_time_ps);

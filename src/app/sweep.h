@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "myri/config.h"
+#include "app/run_opts.h"
 #include "myri/job.h"
 
 typedef struct myri_sweep {
