@@ -133,8 +133,8 @@ def main(argv):
     for k in range(6):
         t = t0 + (t1 - t0) * k / 5
         out.append('<text x="%.1f" y="%d" text-anchor="middle">%.0f us</text>' % (x(t), height - 15, t / 1e6))
-    legend = ("host_dma: orange = to host, green = from host; send_dma purple; recv_dma pink; cpu: green user; "
-              "registers: hex value held")
+    legend = ("host_dma: orange = to host, green = from host; send_dma purple; recv_dma pink; "
+              "cpu: green = user context, yellow = system context (interrupt); registers: hex value held")
     out.append('<text x="%d" y="%d" font-size="9">%s</text>' % (left, height - 2, legend))
     out.append("</svg>")
     try:

@@ -21,20 +21,10 @@
 extern "C" {
 #endif
 
-/* Options of a run, from the command line. */
-typedef struct myri_run_opts {
-    bool json;          /* write one JSON object to `out` instead of text */
-    bool have_seed;     /* --seed given: overrides the scenario's seed */
-    uint64_t seed;
-    FILE *out;          /* results */
-    FILE *progress;     /* a terminal for the progress line, or NULL */
-    const char *pcap_path; /* --pcap FILE or NULL (jobs that support it) */
-    const char *vcd_path;  /* --vcd FILE or NULL: NIC timelines (the system job) */
-    const char *program_path; /* --program FILE.so or NULL: the user program (the system job) */
-    const char *const *programs; /* more: --program NAME=FILE.so (entries `program: NAME`; FILE.so alone: user) */
-    size_t nprograms;
-    bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
-} myri_run_opts;
+/* The options of one run, from the command line (--json, --seed, --pcap,
+ * --vcd, --program ...): defined with the jobs, in app/run_opts.h; the
+ * engine only passes them through to a job's run. */
+typedef struct myri_run_opts myri_run_opts;
 
 typedef struct myri_job {
     const char *name;

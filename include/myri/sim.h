@@ -71,13 +71,16 @@ typedef uint64_t myri_event_id;
 typedef struct myri_component_ops {
     const char *type;  /* type name used in scenarios, e.g. "hold", "switch" */
     const char *help;  /* one line */
-    /* Called once after the component record exists; `config` is the
-     * component's own configuration (type-specific, may be NULL).  Sets
-     * self->state.  Returns MYRI_OK or an error (text in err if non-NULL). */
+    /* Called once by myri_sim_add after the component record exists (may be
+     * NULL); `config` is the component's own configuration (type-specific,
+     * may be NULL).  Sets self->state.  Returns MYRI_OK, or a status that
+     * myri_sim_add returns without adding the component (there is no error
+     * text: a type that has one to give checks its configuration before, as
+     * myri_fabric_create does with its myri_error). */
     myri_status (*create)(myri_component *self, const void *config);
     void (*handle)(myri_component *self, const myri_event *ev);
     void (*finish)(myri_component *self);                 /* may be NULL */
-    void (*report)(myri_component *self, myri_json *out); /* may be NULL */
+    void (*report)(myri_component *self, myri_json *out); /* may be NULL; the fabric job's --json calls it */
     void (*destroy)(myri_component *self);                /* may be NULL */
 } myri_component_ops;
 

@@ -18,6 +18,7 @@
 
 #include "app/fabric_job.h"
 #include "app/scenario_check.h"
+#include "app/sweep.h"
 #include "fabric/fabric.h"
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
@@ -25,18 +26,6 @@
 #include "workload/traffic.h"
 #include "myri/json.h"
 #include "myri/stats.h"
-
-typedef struct fjob__sweep {
-    const char *key;
-    const myri_node *values;
-} fjob__sweep;
-
-static const myri_param fjob__sweep_params[] = {
-    {"key", MYRI_P_STRING, NULL, "", NULL, NULL, "dotted key varied by the sweep (e.g. traffic.load)",
-     offsetof(fjob__sweep, key), NULL},
-    {"values", MYRI_P_NODE, NULL, "", NULL, NULL, "the values, run in order with the same seed",
-     offsetof(fjob__sweep, values), NULL},
-};
 
 #define FJOB_MAX_PSETS 12
 
@@ -48,7 +37,7 @@ typedef struct fjob__cfg {
     myri_hostdev_params port;
     myri_fpcap_config pcap;
     myri_ffaults_config faults;
-    fjob__sweep sweep;
+    myri_sweep sweep;
     myri_pset ps[FJOB_MAX_PSETS];
     size_t nps;
     bool topo_len_is_link_len; /* topology.length not given: it follows link.length (sweeps too) */
@@ -66,7 +55,7 @@ static void fjob__psets(fjob__cfg *c)
     c->ps[n++] = (myri_pset){"traffic", myri_traffic_param_table, myri_traffic_nparams, &c->tr};
     c->ps[n++] = (myri_pset){"port", myri_hostdev_param_table, myri_hostdev_nparams, &c->port};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
-    c->ps[n++] = (myri_pset){"sweep", fjob__sweep_params, 2, &c->sweep};
+    c->ps[n++] = (myri_pset){"sweep", myri_sweep_params, myri_sweep_nparams, &c->sweep};
     c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
     c->nps = n;
 }
@@ -509,7 +498,6 @@ static void fjob__json_head(myri_json *j, const fjob__out *o)
 static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim)
 {
     fjob__out *o = ctx;
-    (void)sim;
     myri_json *j = myri_json_create(o->opts->out, true);
     if (!j) return;
     fjob__json_head(j, o);
@@ -532,7 +520,11 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_knum(j, "target_load", r->target_load);
     myri_json_kuint(j, "char_time_ps", r->char_ps);
     myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
-    myri_fabric_report(r->fabric, j); /* "links" and "dropped" */
+    /* every component's own report (ops.report; the fabric's: "links" and "dropped") */
+    for (size_t k = 0; k < myri_sim_component_count(sim); k++) {
+        myri_component *comp = myri_sim_component(sim, k);
+        if (comp->ops->report) comp->ops->report(comp, j);
+    }
     fjob__json_ports(j, o->cfg, r);
     myri_ffaults_report_json(r->faults, j);
     myri_json_kuint(j, "sim_time_ps", r->sim_time_ps);
@@ -634,27 +626,6 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
 
 /* ---- sweeps -------------------------------------------------------------------- */
 
-/* The parameter named by the dotted key, and the struct it writes into. */
-static const myri_param *fjob__find_param(const fjob__cfg *c, const char *key, void **out)
-{
-    for (size_t s = 0; s < c->nps; s++) {
-        const char *pre = c->ps[s].prefix;
-        size_t pl = strlen(pre);
-        const char *rest = key;
-        if (pl) {
-            if (strncmp(key, pre, pl) != 0 || key[pl] != '.') continue;
-            rest = key + pl + 1;
-        }
-        for (size_t i = 0; i < c->ps[s].n; i++) {
-            if (strcmp(c->ps[s].params[i].name, rest) == 0) {
-                *out = c->ps[s].out;
-                return &c->ps[s].params[i];
-            }
-        }
-    }
-    return NULL;
-}
-
 typedef struct fjob__point {
     const char *value;
     fjob__run r;
@@ -735,16 +706,12 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
                                   const myri_run_opts *opts, myri_error *err)
 {
     const myri_node *vals = c->sweep.values;
-    const myri_node *kn = myri_node_path(root, "sweep.key");
-    void *dst = NULL;
-    const myri_param *p = fjob__find_param(c, c->sweep.key, &dst);
-    if (!p || p->type == MYRI_P_NODE || strncmp(c->sweep.key, "sweep.", 6) == 0)
-        return myri_error_at(err, kn, "sweep.key '%s' is not a scenario key that can be swept", c->sweep.key);
-    if (opts->pcap_path)
-        return myri_error_at(err, kn,
-                             "--pcap records one run, not a sweep; remove the sweep (or run one value with --set)");
-    if (!vals || vals->kind != MYRI_NODE_SEQ || vals->n == 0 || vals->n > 256)
-        return myri_error_at(err, vals ? vals : kn, "sweep.values must be a list of 1 to 256 values");
+    myri_status rc = myri_sweep_check(&c->sweep, c->ps, c->nps, root, NULL, opts, err);
+    if (rc) return rc;
+    if (c->sweep.runs > 1)
+        return myri_error_at(err, myri_node_path(root, "sweep.runs"),
+                             "sweep.runs: the fabric job runs each value once (with the scenario's seed); expected "
+                             "1, or give each seed with --seed");
     fjob__out o = {c, opts, file};
     if (!opts->json) {
         fprintf(opts->out, "# fabric job: %s (sweep of %s)\n", file, c->sweep.key);
@@ -752,16 +719,11 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
     }
     fjob__point *pts = calloc(vals->n, sizeof *pts);
     if (!pts) return MYRI_ENOMEM;
-    myri_status rc = MYRI_OK;
     int sat = -1;
     uint64_t events = 0, hash = 0x6d797269ull;
     double wall = 0;
     for (size_t i = 0; i < vals->n && !rc; i++) {
-        if (vals->item[i]->kind != MYRI_NODE_SCALAR || myri_param_parse(p, vals->item[i], dst, err)) {
-            if (vals->item[i]->kind != MYRI_NODE_SCALAR) myri_error_at(err, vals->item[i], "expected a value");
-            rc = MYRI_EINPUT;
-            break;
-        }
+        if ((rc = myri_sweep_apply(&c->sweep, c->ps, c->nps, i, err)) != MYRI_OK) break;
         if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
         pts[i].value = vals->item[i]->scalar;
         rc = fjob__run_once(c, root, opts, false, &pts[i].r, fjob__point_report, &pts[i], err);

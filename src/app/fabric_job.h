@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "myri/config.h"
+#include "app/run_opts.h"
 #include "myri/job.h"
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
  * schedules one successor at now + Exp(mean), rounded to whole ps.
  */
 #include "app/hold.h"
+#include "app/run_opts.h"
 #include "app/scenario_check.h"
 
 #include <stdlib.h>

@@ -8,6 +8,7 @@
 #ifndef MYRI_APP_REGISTRY_H
 #define MYRI_APP_REGISTRY_H
 
+#include "app/run_opts.h"
 #include "myri/job.h"
 #include "myri/sim.h"
 

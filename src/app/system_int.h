@@ -4,6 +4,7 @@
 #define MYRI_APP_SYSTEM_INT_H
 
 #include "app/system_job.h"
+#include "app/sweep.h"
 #include "app/system_map.h"
 #include "app/system_vcd.h"
 #include "fabric/fabric.h"
@@ -15,7 +16,7 @@
 #include "nic/lanai.h"
 #include "topo/topo.h"
 
-#define MYRI_SYS_MAX_PSETS 16
+#define MYRI_SYS_MAX_PSETS 20
 #define MYRI_SYS_MAX_ARGS 64
 #define MYRI_SYS_MAX_MACHINES 32
 #define MYRI_SYS_MAX_COUNTERS 64
@@ -34,12 +35,15 @@ typedef struct myri_sys_cfg {
     myri_ffaults_config faults;
     myri_fpcap_config pcap;    /* pcap.links: what --pcap captures */
     const myri_fw_def *fw;
+    const myri_fw_def *fw_named; /* the firmware the document names (fw: with mapping, its mapping variant) */
     void *fwp;                 /* the firmware's parameter struct */
     myri_pset ps[MYRI_SYS_MAX_PSETS];
     size_t nps;
     int mapping;               /* `mapping: off|on` (docs/MAPPING.md) */
     myri_sysmap_cfg map;       /* map.* */
     bool map_stop;             /* stop the run once the first map is installed (myri map) */
+    bool topo_len_follows;     /* topology.length not given: it follows link.length (sweeps too) */
+    myri_sweep sweep;          /* sweep.* (system_sweep.c) */
 } myri_sys_cfg;
 
 typedef struct myri_sys_nic {
@@ -99,12 +103,20 @@ typedef struct myri_sys_run {
  * the preset for the keys the document leaves out). */
 myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error *err);
 void myri_sys_cfg_free(myri_sys_cfg *c);
+/* The values that follow others (the cables' length, the NIC's view of the
+ * link, the mapping firmware), again after a sweep wrote its value. */
+myri_status myri_sys_cfg_derive(myri_sys_cfg *c, const myri_node *root, myri_error *err);
 /* Builds and runs; r is filled even on error (free it with myri_sys_run_free). */
 myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
                              const myri_run_opts *opts, bool progress, myri_error *err);
 void myri_sys_run_free(myri_sys_run *r);
 /* The JSON members of a run (programs, nics, fabric, times). */
 typedef struct myri_json myri_json;
+/* What a run measured (the figures, the hash); free with myri_system_result_free. */
+myri_status myri_sys_collect(const myri_sys_run *r, myri_system_result *out);
+/* A scenario with a `sweep:` (or sweep.runs > 1): every value, every run, then
+ * the table of means with 95 % confidence intervals (system_sweep.c). */
+myri_status myri_sys_sweep(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err);
 void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j);
 
 #endif

@@ -96,6 +96,7 @@ static void sys__psets(myri_sys_cfg *c)
     c->ps[n++] = (myri_pset){"", myri_sysmap_top_params, myri_sysmap_ntop, &c->mapping};
     c->ps[n++] = (myri_pset){"map", myri_sysmap_params, myri_sysmap_nparams, &c->map};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
+    c->ps[n++] = (myri_pset){"sweep", myri_sweep_params, myri_sweep_nparams, &c->sweep};
     c->nps = n;
 }
 
@@ -147,15 +148,24 @@ myri_status myri_sys_cfg_load(myri_sys_cfg *c, const myri_node *root, myri_error
         return MYRI_EINPUT;
     }
     if ((st = myri_preset_apply(p, c->ps, c->nps, root, err)) != MYRI_OK) return st;
+    c->fw_named = c->fw;
+    /* topology.length not given: the cables are link.length long, and the echo says so (running the echo
+     * runs the same; an explicit 0 m stays an error) */
+    c->topo_len_follows = c->topo.length_m <= 0 && !(root && myri_node_path(root, "topology.length"));
+    return myri_sys_cfg_derive(c, root, err);
+}
+
+myri_status myri_sys_cfg_derive(myri_sys_cfg *c, const myri_node *root, myri_error *err)
+{
+    myri_status st;
     if (!root || !myri_node_path(root, "link.slack")) myri_fabric_preset_slack(&c->fp);
     if ((st = myri_fabric_params_check(&c->fp, err)) != MYRI_OK) return st;
-    if (c->mapping && c->fw == &myri_mcp_def) c->fw = myri_mcp_map_def(); /* same parameters, with mapping */
+    /* mapping on: the MCP with mapping (same parameters) */
+    c->fw = c->mapping && c->fw_named == &myri_mcp_def ? myri_mcp_map_def() : c->fw_named;
     /* explicit hosts/switches/links without a generator: generator none, as the fabric job echoes it */
     if ((c->topo.hosts || c->topo.switches || c->topo.links) && !(root && myri_node_path(root, "topology.generator")))
         c->topo.generator = MYRI_GEN_NONE;
-    /* topology.length not given: the cables are link.length long, and the echo says so (running the echo
-     * runs the same; an explicit 0 m stays an error) */
-    if (c->topo.length_m <= 0 && !(root && myri_node_path(root, "topology.length"))) c->topo.length_m = c->fp.length_m;
+    if (c->topo_len_follows) c->topo.length_m = c->fp.length_m;
     c->nic.type_bytes = c->fp.type_bytes;
     c->nic.link_char_ps = myri_fabric_char_ps(&c->fp);
     if (c->fp.type_bytes != 2) {

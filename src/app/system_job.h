@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "myri/config.h"
+#include "app/run_opts.h"
 #include "myri/job.h"
 #include "topo/topo.h"
 

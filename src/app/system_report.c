@@ -294,7 +294,7 @@ static void sys__nic_result(const myri_sys_run *r, uint32_t i, myri_system_resul
     }
 }
 
-static myri_status sys__collect(const myri_sys_run *r, myri_system_result *out)
+myri_status myri_sys_collect(const myri_sys_run *r, myri_system_result *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = SYS_NFIGS;
@@ -365,7 +365,7 @@ myri_status myri_system_run_doc(const myri_node *root, const myri_node *programs
     myri_sys_run r;
     if (!st) {
         st = myri_sys_run_cfg(&r, &c, root, opts, false, err);
-        if (!st) st = sys__collect(&r, out);
+        if (!st) st = myri_sys_collect(&r, out);
         myri_sys_run_free(&r);
     }
     myri_sys_cfg_free(&c);
@@ -523,7 +523,7 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
     sys__acct a; /* for the text lines; the hash is the one sys__collect computed */
     sys__accounting(r, &a);
     myri_system_result res;
-    myri_status st = sys__collect(r, &res);
+    myri_status st = myri_sys_collect(r, &res);
     if (st) return st;
     uint64_t h = res.hash;
     if (opts->json) {
@@ -711,6 +711,10 @@ static myri_status sys__run(const myri_node *root, const char *file, const myri_
 {
     myri_sys_cfg c;
     myri_status st = myri_sys_cfg_load(&c, root, err);
+    if (!st && ((c.sweep.key && *c.sweep.key) || c.sweep.runs > 1)) { /* a sweep, or repeated seeds */
+        myri_sys_cfg_free(&c);
+        return myri_sys_sweep(root, file, opts, err);
+    }
     if (!st && opts->have_seed) c.common.seed = opts->seed;
     myri_sys_run r;
     memset(&r, 0, sizeof r);

@@ -95,8 +95,9 @@ static int args__bench_engine(myri_cmd_bench_args *out, const char *pending_s, c
 int myri_cmd_bench_parse(int argc, char **argv, myri_cmd_bench_args *out)
 {
     memset(out, 0, sizeof *out);
-    const char *pending_s, *events_s, *mean_s;
-    myri_cli_opt opts[] = {{"pending", true, &pending_s}, {"events", true, &events_s}, {"mean", true, &mean_s}};
+    const char *pending_s, *events_s, *mean_s, *runs_s;
+    myri_cli_opt opts[] = {{"pending", true, &pending_s}, {"events", true, &events_s}, {"mean", true, &mean_s},
+                           {"runs", true, &runs_s}};
     myri_cli *cli = &out->cli;
     if (myri_cli_parse("bench", argc, argv, cli, opts, ARGS_N(opts))) return MYRI_EXIT_INPUT;
     if (cli->npositional >= 1 && (!strcmp(cli->positional[0], "pingpong") || !strcmp(cli->positional[0], "latency") ||
@@ -114,9 +115,19 @@ int myri_cmd_bench_parse(int argc, char **argv, myri_cmd_bench_args *out)
         }
         out->file = cli->npositional == 2 ? cli->positional[1] : NULL;
         out->seed = cli->have_seed ? cli->seed : 1;
+        out->runs = 1;
+        if (runs_s && (myri_cli_uint("bench", "runs", runs_s, &out->runs) || out->runs < 1 || out->runs > 100)) {
+            fprintf(stderr, "myri bench %s: --runs expects 1 to 100 runs (seeds S, S+1, ...), got '%s'\n",
+                    out->system, runs_s);
+            return MYRI_EXIT_INPUT;
+        }
         return MYRI_EXIT_OK;
     }
     if (cli->help) return MYRI_EXIT_OK;
+    if (runs_s) {
+        fprintf(stderr, "myri bench: --runs belongs to 'myri bench pingpong|latency|stream'\n");
+        return MYRI_EXIT_INPUT;
+    }
     return args__bench_engine(out, pending_s, events_s, mean_s);
 }
 

@@ -41,6 +41,7 @@ typedef struct myri_cmd_bench_args {
     const char *system; /* "pingpong", "latency" or "stream" (bench_system.c); NULL: engine */
     const char *file;   /* the system benchmarks' FILE; NULL: the built-in two-host system */
     uint64_t pending, events, mean, seed; /* engine: checked, defaults filled in */
+    uint64_t runs;                        /* pingpong|latency|stream --runs: independent seeds (1..100) */
 } myri_cmd_bench_args;
 int myri_cmd_bench_parse(int argc, char **argv, myri_cmd_bench_args *out);
 /* bench_system.c: runs a->system (seed 001's experiment) on its system; a as

@@ -9,7 +9,7 @@
 
 static const char bench_usage[] =
     "usage: myri bench engine [--pending N] [--events M] [--mean T_ps] [--seed S] [--json]\n"
-    "       myri bench pingpong|latency|stream [FILE] [--json] [--seed S] [--set key=value]...\n"
+    "       myri bench pingpong|latency|stream [FILE] [--runs N] [--json] [--seed S] [--set key=value]...\n"
     "           (seed 001's experiments on a system: see 'myri bench pingpong --help')\n\n"
     "Runs the classic hold model: N events are pending; each executed event schedules one\n"
     "new event at now + Exp(mean), so the pending count stays N.  Prints events per second\n"

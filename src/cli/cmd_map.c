@@ -107,12 +107,70 @@ static void map__paper_text(const map__out *o, FILE *f)
                "         mapper ran on the hosts over 1997 Myrinet: compare orders, not values (docs/MAPPING.md)\n");
 }
 
+/* Whether host h of the topology is in the map. */
+static bool map__has_host(const myri_map *m, uint32_t h)
+{
+    for (uint32_t i = 0; i < m->nhosts; i++)
+        if (m->id[i] == myri_sysmap_id(h)) return true;
+    return false;
+}
+
+/* The hosts that explored as mappers (each built a map), by name after `lead`; their number. */
+static uint32_t map__mappers(const map__out *o, FILE *f, const char *lead)
+{
+    const myri_topo *t = o->r->b.topo;
+    uint32_t n = 0;
+    for (uint32_t h = 0; h < t->nhosts; h++)
+        if (myri_sysmap_map_of(o->r->map, h)) {
+            if (f) fprintf(f, "%s%s", n ? " " : lead, t->node[t->host_node[h]].name);
+            n++;
+        }
+    return n;
+}
+
+/* The mapper line: the mapper whose map is shown, and the others when several explored. */
+static void map__mapper_text(const map__out *o, FILE *f)
+{
+    const myri_topo *t = o->r->b.topo;
+    const myri_map *m = o->m;
+    fprintf(f, "map      %u hosts, %u switches, %u links; mapper %s", m->nhosts, m->nswitches, m->nlinks,
+            t->node[t->host_node[o->s.mapper]].name);
+    uint32_t n = map__mappers(o, NULL, "");
+    if (n > 1) {
+        fprintf(f, " (the map shown is its; %u hosts explored as mappers:", n);
+        map__mappers(o, f, " ");
+        fprintf(f, ")");
+    }
+    fprintf(f, "\n");
+}
+
+/* Whether host h could be mapped but is not in the map. */
+static bool map__missing(const map__out *o, uint32_t h)
+{
+    const myri_topo *t = o->r->b.topo;
+    for (uint32_t i = 0; i < o->ck->unmappable_n; i++)
+        if (o->ck->unmappable[i] == t->host_node[h]) return false;
+    return !map__has_host(o->m, h);
+}
+
+/* The mappable hosts the map lacks (a map that is not the whole mappable network). */
+static void map__missing_text(const map__out *o, FILE *f)
+{
+    const myri_topo *t = o->r->b.topo;
+    uint32_t miss = 0;
+    for (uint32_t h = 0; h < t->nhosts; h++) miss += map__missing(o, h);
+    if (!miss) return;
+    fprintf(f, "missing  %u of %zu hosts could be mapped but are not in the map:", miss, t->nhosts);
+    for (uint32_t h = 0, k = 0; h < t->nhosts; h++)
+        if (map__missing(o, h) && k++ < 16) fprintf(f, " %s", t->node[t->host_node[h]].name);
+    fprintf(f, "%s\n", miss > 16 ? " ..." : "");
+}
+
 static void map__text(const map__out *o, FILE *f)
 {
     const myri_topo *t = o->r->b.topo;
     const myri_map *m = o->m;
-    fprintf(f, "map      %u hosts, %u switches, %u links; mapper %s\n", m->nhosts, m->nswitches, m->nlinks,
-            t->node[t->host_node[o->s.mapper]].name);
+    map__mapper_text(o, f);
     for (uint32_t i = 0; i < m->nhosts; i++)
         fprintf(f, "  host   %012" PRIx64 " = %s, level %u\n", m->id[i], map__host_name(t, m->id[i]), m->level[i]);
     for (uint32_t j = 0; j < m->nswitches; j++)
@@ -122,8 +180,11 @@ static void map__text(const map__out *o, FILE *f)
     fprintf(f, "check    %s the true topology minus what cannot be mapped (%u hosts, %u switches, %u links)%s%s\n",
             o->ck->isomorphic ? "isomorphic to" : "NOT isomorphic to", o->ck->true_hosts, o->ck->true_switches,
             o->ck->true_links, o->ck->isomorphic ? "" : ": ", o->ck->isomorphic ? "" : o->ck->why);
+    map__missing_text(o, f);
     fprintf(f, "unmappable");
-    if (!o->ck->unmappable_n) fprintf(f, " none (every switch within %u hops of the mapper's)", MYRI_MAP_REACH);
+    if (!o->ck->unmappable_n)
+        fprintf(f, " none (every switch within %u hops of the mapper's)%s", MYRI_MAP_REACH,
+                o->ck->isomorphic ? "" : ": what is missing could have been mapped");
     for (uint32_t i = 0; i < o->ck->unmappable_n; i++) fprintf(f, " %s", t->node[o->ck->unmappable[i]].name);
     fprintf(f, "\n         Mainwaring's F (switches beyond a switch-bridge reaching no host): %u, mapped here by "
                "reflection\n", o->ck->mainwaring_n);
@@ -134,13 +195,16 @@ static void map__text(const map__out *o, FILE *f)
         char txt[200];
         if ((int32_t)h == o->s.mapper) continue;
         int len = myri_mcp_map_route(o->r->nic[o->s.mapper].fw, myri_sysmap_id(h), b);
-        if (len < 0) snprintf(txt, sizeof txt, "(no route)");
+        if (len < 0) snprintf(txt, sizeof txt, map__has_host(m, h) ? "(no route)" : "(no route: not in the map)");
         else map__route_text(b, len, txt, sizeof txt);
         fprintf(f, "  to %-8s %s\n", t->node[t->host_node[h]].name, txt);
     }
     fprintf(f, "packets  %" PRIu64 " mapping packets sent (probes, replies, maps)\n", o->s.packets);
-    fprintf(f, "time     %.3f ms from the mapper's start of exploration to routes on every host; %.3f ms from boot "
-               "(election included)\n", (double)o->s.map_time_ps / 1e9, (double)o->s.mapped_ps / 1e9);
+    char on[64];
+    if (m->nhosts == t->nhosts) snprintf(on, sizeof on, "every host");
+    else snprintf(on, sizeof on, "the map's %u hosts (of %zu)", m->nhosts, t->nhosts);
+    fprintf(f, "time     %.3f ms from the mapper's start of exploration to routes on %s; %.3f ms from boot "
+               "(election included)\n", (double)o->s.map_time_ps / 1e9, on, (double)o->s.mapped_ps / 1e9);
     map__paper_text(o, f);
 }
 
@@ -151,6 +215,16 @@ static void map__json(const map__out *o, FILE *f)
     myri_json *j = myri_json_create(f, false);
     myri_json_obj_begin(j);
     myri_json_kstr(j, "mapper", t->node[t->host_node[o->s.mapper]].name);
+    myri_json_key(j, "mappers"); /* every host that explored as a mapper */
+    myri_json_arr_begin(j);
+    for (uint32_t h = 0; h < t->nhosts; h++)
+        if (myri_sysmap_map_of(o->r->map, h)) myri_json_str(j, t->node[t->host_node[h]].name);
+    myri_json_arr_end(j);
+    myri_json_key(j, "missing_hosts"); /* mappable hosts of the topology not in the map */
+    myri_json_arr_begin(j);
+    for (uint32_t h = 0; h < t->nhosts; h++)
+        if (map__missing(o, h)) myri_json_str(j, t->node[t->host_node[h]].name);
+    myri_json_arr_end(j);
     myri_json_key(j, "hosts");
     myri_json_arr_begin(j);
     char id[24];

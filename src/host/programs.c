@@ -39,6 +39,10 @@
 enum { PROGRAMS__MAX_SIZES = 32, PROGRAMS__HDR = 16 };
 enum { PROGRAMS__TALLY = 2 };           /* programs__send's hdr: a closing tally (traffic), not data */
 #define PROGRAMS__TALLY_BIT 0x80000000u /* in the tally's source word */
+/* traffic's closing rounds: a host sends its tally of round k before it waits for the tally of round k - 4, so
+ * about 4 tallies at a time wait at a receiver, well below the MCP's receive pool (mcp.rx_pool, 16 buffers by
+ * default); assumption, chosen so that 64 hosts close in a few hundred us instead of 63 round trips */
+enum { PROGRAMS__TALLY_AHEAD = 4 };
 
 typedef struct programs__env {
     int unit, chan, me, n;
@@ -500,11 +504,30 @@ static int programs__traffic_send(programs__tstate *t, int size, int to)
 }
 
 /* The closing tallies to every other host of the entry, then the drain;
- * a tally that never came means at least one packet lost. */
+ * a tally that never came means at least one packet lost.  The tallies go
+ * in rounds, as an all-to-all exchange does: in round k host number i of the
+ * entry sends its tally to number i + k (mod the entry's size), then takes
+ * packets until the tally of round k - PROGRAMS__TALLY_AHEAD, from number
+ * i - k + PROGRAMS__TALLY_AHEAD, has come (or `drain` has passed).  Each host
+ * so receives about one tally a round and a few at a time.  Sent at once (every host's
+ * tallies to hosts 0, 1, ... back to back), they overflowed the receive pools
+ * of the 64-host fat tree: 2 000 and more drop_pool_full whatever the
+ * duration or load, counted as losses. */
 static void programs__traffic_close(programs__tstate *t, double drain)
 {
-    for (int k = 0; k < t->e.ngroup; k++)
-        if (t->e.group[k] != t->e.me && programs__traffic_send(t, 0, t->e.group[k])) t->e.errors++;
+    int self = 0, n = t->e.ngroup;
+    for (int k = 0; k < n; k++)
+        if (t->e.group[k] == t->e.me) self = k;
+    for (int k = 1; k < n + PROGRAMS__TALLY_AHEAD; k++) {
+        if (k < n && programs__traffic_send(t, 0, t->e.group[(self + k) % n])) t->e.errors++;
+        if (k < PROGRAMS__TALLY_AHEAD + 1 || k - PROGRAMS__TALLY_AHEAD >= n) continue;
+        int from = t->e.group[(self - (k - PROGRAMS__TALLY_AHEAD) + n) % n];
+        double until = myri_prog_now_us() + drain;
+        while (!t->tally_seen[from] && myri_prog_now_us() < until) {
+            if (myri_prog_recv_wait(t->e.unit, t->e.chan, until - myri_prog_now_us()) <= 0) break;
+            programs__traffic_drain(t);
+        }
+    }
     double stop = myri_prog_now_us() + drain;
     while (myri_prog_now_us() < stop) {
         if (myri_prog_recv_wait(t->e.unit, t->e.chan, stop - myri_prog_now_us()) <= 0) break;

@@ -75,7 +75,7 @@ static int fz__bench(fz__argv a)
     if (rc || b.cli.help) return rc;
     FZ_CHECK(fz__in(b.system, a) && fz__in(b.file, a));
     if (b.system) {
-        FZ_CHECK(b.cli.npositional <= 2);
+        FZ_CHECK(b.cli.npositional <= 2 && b.runs >= 1 && b.runs <= 100); /* --runs N: 1..100 */
     } else {
         FZ_CHECK(b.pending >= 1 && b.pending <= 16000000 && b.events >= 1 && b.mean >= 1 && b.cli.nsets == 0);
     }

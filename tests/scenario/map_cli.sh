@@ -177,4 +177,20 @@ sed 's/^topology:/job: system\nduration: 10ms\nswitch: {addressing: relative}\np
   "$tmp/busy.yaml" > "$tmp/busy-run.yaml"
 check "scout dropped: run" expect_rc 0 "$myri" run "$tmp/busy-run.yaml"
 check "scout dropped: scouts again" grep -q 'h2 scouts the empty ports again: another NIC was mapping' "$tmp/out"
+# issue 23 (smaller things): six mappers at once (no election) deadlock and end with a map of 2 of the 12
+# hosts; the text says who mapped, what is missing and where the routes are, instead of "mapper h10",
+# "unmappable none" alone and "routes on every host"
+check "six mappers: not isomorphic (exit 1)" expect_rc 1 "$myri" map "$src/scenarios/mappers-deadlock.yaml"
+check "six mappers: all named" grep -q '^map      2 hosts, 1 switches, 2 links; mapper h10 (the map shown is its; 6 hosts explored as mappers: h0 h2 h4 h6 h8 h10)$' "$tmp/out"
+check "six mappers: the missing hosts named" grep -q '^missing  10 of 12 hosts could be mapped but are not in the map: h0 h1 h2 h3 h4 h5 h6 h7 h8 h9$' "$tmp/out"
+check "six mappers: unmappable none, and what that means" grep -q '^unmappable none .*: what is missing could have been mapped$' "$tmp/out"
+check "six mappers: routes on the map's hosts, not every host" grep -q "routes on the map's 2 hosts (of 12);" "$tmp/out"
+check "six mappers: no route to a host not in the map" grep -q '^  to h0       (no route: not in the map)$' "$tmp/out"
+check "six mappers json" expect_rc 1 "$myri" map "$src/scenarios/mappers-deadlock.yaml" --json
+check "six mappers json: mappers and missing_hosts" python3 -c "
+import json,sys; d=json.load(open('$tmp/out'))
+assert d['mappers'] == ['h0','h2','h4','h6','h8','h10'] and len(d['missing_hosts']) == 10 and not d['isomorphic'], d"
+check "a whole map: no missing line, routes on every host" expect_rc 0 "$myri" map "$src/scenarios/cyclic.yaml"
+check "a whole map: routes on every host" grep -q 'to routes on every host;' "$tmp/out"
+check "a whole map: nothing missing" bash -c "! grep -q '^missing' '$tmp/out'"
 check_summary

@@ -90,6 +90,9 @@ if command -v python3 >/dev/null 2>&1; then
   want 0 "vcd_svg.py draws register lanes" -- python3 "$src/tools/vcd_svg.py" "$tmp/run.vcd" "$tmp/r.svg" \
     --signals recv_dma,ear,lar,dma_ctr,smp,sml,smlt,rmp,rml --nics h1
   check "register lanes hold hex values" test "$(grep -c '<title>dma_ctr 0x' "$tmp/r.svg")" -gt 10
+  want 0 "vcd_svg.py draws the CPU lane" -- python3 "$src/tools/vcd_svg.py" "$tmp/run.vcd" "$tmp/c.svg" --signals cpu
+  check "the CPU lane shows system context, and the legend says which colour it is" \
+    bash -c "grep -q '<title>cpu system</title>' '$tmp/c.svg' && grep -q 'yellow = system context' '$tmp/c.svg'"
 fi
 want 2 "--vcd with a fabric scenario" -- "$myri" run "$src/scenarios/hotspot8.yaml" --vcd "$tmp/x.vcd"
 want 1 "--vcd to an unwritable place" -- "$myri" run --vcd "$tmp/no/such/dir/x.vcd"

@@ -1,0 +1,37 @@
+/* run_opts.h -- the options of one run of a scenario job, from the command
+ * line: `myri run` and the commands that run a job (bench, map, reproduce,
+ * verify --replay).  The engine's job table (myri/job.h) only passes them
+ * through; the jobs (src/app/) read them. */
+#ifndef MYRI_APP_RUN_OPTS_H
+#define MYRI_APP_RUN_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "myri/job.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct myri_run_opts {
+    bool json;          /* write one JSON object to `out` instead of text */
+    bool have_seed;     /* --seed given: overrides the scenario's seed */
+    uint64_t seed;
+    FILE *out;          /* results */
+    FILE *progress;     /* a terminal for the progress line, or NULL */
+    const char *pcap_path; /* --pcap FILE or NULL (jobs that support it) */
+    const char *vcd_path;  /* --vcd FILE or NULL: NIC timelines (the system job) */
+    const char *program_path; /* --program FILE.so or NULL: the user program (the system job) */
+    const char *const *programs; /* more: --program NAME=FILE.so (entries `program: NAME`; FILE.so alone: user) */
+    size_t nprograms;
+    bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
