@@ -401,10 +401,6 @@ static void live__drain(live__d *d, live__conn *c)
             d->res->bad_cmds++;
             continue;
         }
-        if (getenv("MYRI_LIVE_DEBUG"))
-            fprintf(stderr, "dbg t=%llu h%u pio %#x len %u first %02x%02x%02x%02x\n",
-                    (unsigned long long)myri_sim_now(d->r.sim), c->host, cmd.sram_off, cmd.len, cmd.data[0],
-                    cmd.data[1], cmd.data[2], cmd.data[3]);
         if (myri_host_pio_external(host, 0, cmd.sram_off, cmd.data, cmd.len) == MYRI_OK) {
             d->res->inputs++;
             live__record(d, MYRI_LIVE_REC_PIO, c->host, cmd.sram_off, cmd.data, cmd.len);
@@ -525,7 +521,10 @@ static bool live__wait(live__d *d, uint64_t until_ns)
             char b[64];
             live__conn *c = who[k];
             ssize_t got = c->used ? recv(c->sock, b, sizeof b, MSG_DONTWAIT) : -1;
-            if (c->used && (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))) live__detach(d, c);
+            if (c->used && (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))) {
+                live__drain(d, c); /* what it published before it left still enters (a send in flight) */
+                if (c->used) live__detach(d, c);
+            }
         }
     }
     return true;
