@@ -679,8 +679,12 @@ static void live__finish(live__d *d)
         res->hash = myri_sim_hash(d->r.sim);
         res->events = myri_sim_events(d->r.sim);
         res->sim_ps = myri_sim_now(d->r.sim);
-        for (size_t k = 0; k < d->r.nstarted; k++) {
-            int rc = myri_program_done(d->r.prog_of[k]) ? myri_program_exit_code(d->r.prog_of[k]) : 1;
+        for (size_t k = 0; k < d->r.nstarted; k++) { /* still running when stopped: not a failure here */
+            if (!myri_program_done(d->r.prog_of[k])) {
+                res->running++;
+                continue;
+            }
+            int rc = myri_program_exit_code(d->r.prog_of[k]);
             if (rc > res->worst_exit) res->worst_exit = rc;
         }
     }
@@ -766,13 +770,13 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
                    "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"cpu_s_per_sim_us\":%.3e,\"lag_max_ns\":%.0f,\"lag_mean_ns\":%.0f,"
                    "\"lag_samples\":%llu,\"hard_limit_hit\":%s,\"stopped_by_signal\":%s,\"inputs\":%llu,"
                    "\"fetches\":%llu,\"attaches\":%llu,\"detaches\":%llu,\"refused\":%llu,\"bad_inputs\":%llu,"
-                   "\"worst_exit\":%d}\n",
+                   "\"worst_exit\":%d,\"programs_running\":%llu}\n",
                 file, mode, (unsigned long long)r->hash, (unsigned long long)r->events, (unsigned long long)r->sim_ps,
                 r->wall_s, r->cpu_s, cpu_per_us, r->lag_max_ns, r->lag_mean_ns, (unsigned long long)r->lag_samples,
                 r->hard_limit_hit ? "true" : "false", r->stopped_by_signal ? "true" : "false",
                 (unsigned long long)r->inputs, (unsigned long long)r->fetches, (unsigned long long)r->attaches,
                 (unsigned long long)r->detaches, (unsigned long long)r->refused, (unsigned long long)r->bad_cmds,
-                r->worst_exit);
+                r->worst_exit, (unsigned long long)r->running);
         return;
     }
     fprintf(f, "%s %s: %.6f s simulated in %.3f s wall, %llu events\n", mode, file, (double)r->sim_ps / 1e12,
@@ -790,5 +794,8 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
     fprintf(f, "inputs: %llu PIO writes, %llu host-memory reads by the NICs, %llu %s\n",
             (unsigned long long)r->inputs, (unsigned long long)r->fetches, (unsigned long long)r->bad_cmds,
             o->replay_path ? "records that did not match the run" : "bad ring entries dropped");
+    if (r->worst_exit || r->running)
+        fprintf(f, "built-in programs: largest exit code %d, %llu still running at the end\n", r->worst_exit,
+                (unsigned long long)r->running);
     fprintf(f, "hash %016llx\n", (unsigned long long)r->hash);
 }

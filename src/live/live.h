@@ -52,7 +52,8 @@ typedef struct myri_live_result {
     uint64_t inputs, fetches, attaches, detaches, refused, bad_cmds;
     double cpu_s;                    /* the daemon's CPU time (user + system) */
     bool hard_limit_hit, stopped_by_signal;
-    int worst_exit;                  /* built-in programs' largest exit code */
+    int worst_exit;                  /* built-in programs' largest exit code (of those that returned) */
+    uint64_t running;                /* built-in programs still running at the end */
 } myri_live_result;
 
 /* Runs the scenario `root` live (or replays opts->replay_path).  Returns
