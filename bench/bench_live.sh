@@ -66,7 +66,7 @@ for i in $(seq 100); do [ -S "$tmp/s/h1.sock" ] && break; sleep 0.05; done
 cl=$!
 wait $dm
 c_ticks=$(awk '{print $14 + $15}' /proc/$cl/stat 2>/dev/null)
-kill -9 $cl 2>/dev/null
+kill -9 $cl 2>/dev/null; wait $cl 2>/dev/null
 cpu=$(jnum cpu_s "$tmp/idle2.json"); wall=$(jnum wall_s "$tmp/idle2.json")
 echo "idle, one client waiting for a packet, ${idle_s} s: daemon CPU $cpu s =" \
      "$(awk "BEGIN{printf \"%.3f\", 100*$cpu/$wall}") % of a core; the client's CPU $(awk "BEGIN{printf \"%.2f\", ${c_ticks:-0}/$(getconf CLK_TCK)}") s"

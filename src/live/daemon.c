@@ -709,7 +709,12 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
     d->o = opts;
     d->res = res;
     d->sigfd = -1;
-    myri_status st = myri_sys_cfg_load(&d->c, root, err);
+    const myri_node *job = root ? myri_node_get(root, "job") : NULL;
+    myri_status st = MYRI_OK;
+    if (!job || job->kind != MYRI_NODE_SCALAR || strcmp(job->scalar, "system") != 0)
+        st = (myri_error_at(err, job ? job : root, "myri live runs system scenarios (job: system, docs/LIVE.md); expected "
+                                      "job: system"), MYRI_EINPUT);
+    if (!st) st = myri_sys_cfg_load(&d->c, root, err);
     d->p = d->c.live;
     if (!st && opts->replay_path) st = live__load_log(d, opts->replay_path, err);
     if (!st && !opts->replay_path) st = live__dir(d, err);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "live/shm.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -62,6 +64,15 @@ int myri_main(int argc, char **argv)
     }
     int rc = myri_api0_init(0, 0, 0, NULL);
     printf("scribble: init %s\n", myri_api0_strname(rc));
+    /* the SRAM mapping cannot be made writable (sealed F_SEAL_FUTURE_WRITE) */
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (!strstr(line, "myri-sram") || sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
+        printf("scribble: sram %s\n", mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) == 0 ? "WRITABLE" : "stays read-only");
+    }
+    if (f) fclose(f);
     /* random entries behind a well-formed index: dropped one by one */
     size_t len = 0;
     myri_live_ctl *ctl = (myri_live_ctl *)find("myri-ctl", &len);

@@ -74,6 +74,9 @@ check "mixed daemon exits 0" [ "$live_rc" -eq 0 ]
 want 1 "hard-limit stops a lagging run" -- "$myri" live "$src/scenarios/pingpong.yaml" --dir "$tmp/s3" \
   --duration 10 --set live.speed=1e6 --set live.policy=hard-limit --set live.max_lag=1us
 check "  ... says why" grep -q "passed live.max_lag" "$tmp/err"
+want 2 "a fabric scenario refused" -- "$myri" live "$src/scenarios/back-to-back.yaml"
+check "  ... says why" grep -q "myri live runs system scenarios" "$tmp/err"
+want 2 "no scenario" -- "$myri" live
 want 2 "live.policy of a bad name" -- "$myri" live "$scen" --dir "$tmp/s4" --set live.policy=sometimes
 check "  ... names the choices" grep -q "best-effort" "$tmp/err"
 check_summary

@@ -33,6 +33,7 @@ rc0=$?
 wait $h1
 rc1=$?
 check "daemon alive after the scribbler" kill -0 $live_pid
+check "its SRAM mapping cannot be made writable" grep -q "sram stays read-only" "$tmp/scr"
 check "the scribbler scribbled" grep -q "3 regions scribbled" "$tmp/scr"
 check "h0 exits 0" [ $rc0 -eq 0 ]
 check "h1 exits 0" [ $rc1 -eq 0 ]
