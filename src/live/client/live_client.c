@@ -44,7 +44,9 @@
 
 int myri_main(int argc, char **argv);
 
-enum { LC__SPIN_NS = 20000 }; /* spin before sleeping on the eventfd: assumption, about one wake-up latency */
+/* Spin before sleeping on the eventfd: 20 us by default (assumption: about one wake-up latency of a
+ * sleeping process), MYRI_LIVE_SPIN_US to change it (0: sleep at once). */
+static uint64_t lc__spin_ns = 20000;
 
 typedef struct lc__state {
     int sock, bell, wake;
@@ -96,7 +98,7 @@ static bool lc__dma_new(void) { return lc__dma_gen() != lc.dma_seen; }
 static bool lc__wait(bool (*cond)(void), uint64_t max_ns)
 {
     uint64_t t0 = lc__mono_ns(), end = max_ns > UINT64_MAX - t0 ? UINT64_MAX : t0 + max_ns;
-    while (lc__mono_ns() - t0 < LC__SPIN_NS)
+    while (lc__mono_ns() - t0 < lc__spin_ns)
         if (cond()) return true;
     for (;;) {
         uint64_t v;
@@ -445,6 +447,8 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    const char *spin = getenv("MYRI_LIVE_SPIN_US");
+    if (spin && spin[0]) lc__spin_ns = (uint64_t)(strtod(spin, NULL) * 1000.0 > 0 ? strtod(spin, NULL) * 1000.0 : 0);
     if (lc__connect(dir, host) != 0) return 2;
     int rc = myri_main(argc, argv);
     if (lc.attached && lc.on_leave) lc.on_leave(lc.seg, lc__self(NULL));
