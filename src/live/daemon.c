@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "app/system_int.h"
+#include "myri/json.h"
 #include "live/shm.h"
 
 enum { LIVE__MAX_CONN = 64, LIVE__SEG_BYTES = 1 << 20 };
@@ -771,17 +772,33 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
     double sim_us = (double)r->sim_ps / 1e6;
     double cpu_per_us = sim_us > 0 ? r->cpu_s / sim_us : 0;
     if (o->json) {
-        fprintf(f, "{\"scenario\":\"%s\",\"mode\":\"%s\",\"hash\":\"%016llx\",\"events\":%llu,\"sim_time_ps\":%llu,"
-                   "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"cpu_s_per_sim_us\":%.3e,\"lag_max_ns\":%.0f,\"lag_mean_ns\":%.0f,"
-                   "\"lag_samples\":%llu,\"hard_limit_hit\":%s,\"stopped_by_signal\":%s,\"inputs\":%llu,"
-                   "\"fetches\":%llu,\"attaches\":%llu,\"detaches\":%llu,\"refused\":%llu,\"bad_inputs\":%llu,"
-                   "\"worst_exit\":%d,\"programs_running\":%llu}\n",
-                file, mode, (unsigned long long)r->hash, (unsigned long long)r->events, (unsigned long long)r->sim_ps,
-                r->wall_s, r->cpu_s, cpu_per_us, r->lag_max_ns, r->lag_mean_ns, (unsigned long long)r->lag_samples,
-                r->hard_limit_hit ? "true" : "false", r->stopped_by_signal ? "true" : "false",
-                (unsigned long long)r->inputs, (unsigned long long)r->fetches, (unsigned long long)r->attaches,
-                (unsigned long long)r->detaches, (unsigned long long)r->refused, (unsigned long long)r->bad_cmds,
-                r->worst_exit, (unsigned long long)r->running);
+        myri_json *j = myri_json_create(f, false);
+        if (!j) return;
+        myri_json_obj_begin(j);
+        myri_json_kstr(j, "scenario", file);
+        myri_json_kstr(j, "mode", mode);
+        myri_json_key(j, "hash");
+        myri_json_hash(j, r->hash);
+        myri_json_kuint(j, "events", r->events);
+        myri_json_kuint(j, "sim_time_ps", r->sim_ps);
+        myri_json_knum(j, "wall_s", r->wall_s);
+        myri_json_knum(j, "cpu_s", r->cpu_s);
+        myri_json_knum(j, "cpu_s_per_sim_us", cpu_per_us);
+        myri_json_knum(j, "lag_max_ns", r->lag_max_ns);
+        myri_json_knum(j, "lag_mean_ns", r->lag_mean_ns);
+        myri_json_kuint(j, "lag_samples", r->lag_samples);
+        myri_json_kbool(j, "hard_limit_hit", r->hard_limit_hit);
+        myri_json_kbool(j, "stopped_by_signal", r->stopped_by_signal);
+        myri_json_kuint(j, "inputs", r->inputs);
+        myri_json_kuint(j, "fetches", r->fetches);
+        myri_json_kuint(j, "attaches", r->attaches);
+        myri_json_kuint(j, "detaches", r->detaches);
+        myri_json_kuint(j, "refused", r->refused);
+        myri_json_kuint(j, "bad_inputs", r->bad_cmds);
+        myri_json_kint(j, "worst_exit", r->worst_exit);
+        myri_json_kuint(j, "programs_running", r->running);
+        myri_json_obj_end(j);
+        (void)myri_json_finish(j);
         return;
     }
     fprintf(f, "%s %s: %.6f s simulated in %.3f s wall, %llu events\n", mode, file, (double)r->sim_ps / 1e12,

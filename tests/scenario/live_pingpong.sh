@@ -40,7 +40,7 @@ check "report: two clients came and left" grep -q '"attaches":2,"detaches":2' "$
 check "report: lag measured" grep -q '"lag_max_ns":[0-9]' "$j"
 check "report: PIO writes entered" grep -qE '"inputs":[1-9]' "$j"
 check "report: no bad ring entry" grep -q '"bad_inputs":0' "$j"
-hash=$(grep -o '"hash":"[0-9a-f]*"' "$j")
+hash=$(grep -o '"hash":"[0-9a-fx]*"' "$j")
 
 want 0 "replay" -- "$myri" live "$scen" --replay "$tmp/log" --json
 check "replay: the same hash ($hash)" grep -q "$hash" "$tmp/out"
