@@ -7,8 +7,9 @@
 #include "live/live.h"
 
 static const char live__usage[] =
-    "usage: myri live FILE [--dir DIR] [--duration SECONDS] [--record LOG] [--set key=value]... [--json]\n"
-    "       myri live FILE --replay LOG [--json]\n\n"
+    "usage: myri live FILE [--dir DIR] [--duration SECONDS] [--record LOG] [--program [NAME=]P.so]\n"
+    "                 [--set key=value]... [--json]\n"
+    "       myri live FILE --replay LOG [--program [NAME=]P.so] [--json]\n\n"
     "Runs the system scenario FILE with simulated time paced to the wall clock (live.speed simulated seconds\n"
     "per second).  Hosts whose programs: entry is `program: live` are driven by real processes linked with\n"
     "libmyri-live (`prog --myri-host h0 --myri-dir DIR`); the other hosts run their built-in programs.  A\n"
@@ -20,6 +21,8 @@ static const char live__usage[] =
     "  --duration S      stop after S seconds of wall-clock time\n"
     "  --record LOG      log every external input (PIO writes, host-memory reads by the NICs, attaches) with\n"
     "                    its simulated time\n"
+    "  --program P.so    a user program (myri_main) for the simulated hosts' `program: user` entries, as\n"
+    "                    myri run takes it: the same source can run simulated on one host and live on another\n"
     "  --replay LOG      run LOG's inputs as a plain simulation (no sockets, no pacing): same hash as the run\n"
     "                    that recorded it\n"
     "live.* keys (--set or in FILE): speed, policy (best-effort|hard-limit), max_lag, spin, allow; see\n"
@@ -29,9 +32,9 @@ static const char live__usage[] =
 int myri_cmd_live(int argc, char **argv)
 {
     myri_cli cli;
-    const char *dir = NULL, *dur = NULL, *rec = NULL, *rep = NULL;
-    const myri_cli_opt opts[] = {{"dir", true, &dir}, {"duration", true, &dur}, {"record", true, &rec},
-                                 {"replay", true, &rep}};
+    const char *dir = NULL, *dur = NULL, *rec = NULL, *rep = NULL, *prog = NULL;
+    const myri_cli_opt opts[] = {{"dir", true, &dir},       {"duration", true, &dur}, {"record", true, &rec},
+                                 {"replay", true, &rep},    {"program", true, &prog}};
     if (myri_cli_parse("live", argc, argv, &cli, opts, sizeof opts / sizeof opts[0])) return MYRI_EXIT_INPUT;
     if (cli.help) {
         fputs(live__usage, stdout);
@@ -41,8 +44,8 @@ int myri_cmd_live(int argc, char **argv)
         fprintf(stderr, "myri live: expected one scenario FILE\n%s", live__usage);
         return MYRI_EXIT_INPUT;
     }
-    myri_live_opts o = {.dir = dir, .record_path = rec, .replay_path = rep, .json = cli.json, .out = stdout,
-                        .log = stderr};
+    myri_live_opts o = {.dir = dir, .record_path = rec, .replay_path = rep, .program_path = prog, .json = cli.json,
+                        .out = stdout, .log = stderr};
     if (dur && (myri_cli_double("live", "duration", dur, &o.duration_s) || !(o.duration_s > 0))) {
         fprintf(stderr, "myri live: --duration %s: expected seconds > 0\n", dur);
         return MYRI_EXIT_INPUT;

@@ -644,7 +644,7 @@ static myri_status live__start(live__d *d, const myri_node *root, myri_error *er
     d->r.live_ok = true;
     d->r.board_mem = live__board_mem;
     d->r.board_mem_ctx = d;
-    myri_run_opts ro = {0};
+    myri_run_opts ro = {.program_path = d->o->program_path};
     myri_status st = myri_sys_run_prepare(&d->r, &d->c, root, &ro, err);
     if (st) return st;
     d->nh = d->r.nnic;

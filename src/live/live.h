@@ -37,6 +37,7 @@ typedef struct myri_live_opts {
     const char *dir;          /* --dir: the session folder (NULL: a private one made and removed) */
     const char *record_path;  /* --record FILE */
     const char *replay_path;  /* --replay FILE: no sockets, no pacing, the log's inputs */
+    const char *program_path; /* --program [NAME=]FILE.so: a user program on simulated hosts (as myri run) */
     double duration_s;        /* --duration: wall-clock bound (0: none) */
     bool json;
     FILE *out;                /* the report */

@@ -7,8 +7,10 @@
 # the record log (--record) replays (--replay) as a plain simulation to the
 # same hash with every record matched; a replay of a cut log says it did not
 # match (exit 1); a client for a host that runs a built-in program, or for
-# no daemon, is refused with a message (exit 2).  Unix sockets in $tmp only.
-# Usage: bash live_pingpong.sh path/to/myri source_dir path/to/pingpong-live
+# no daemon, is refused with a message (exit 2); the same pingpong.c live on
+# h0 against itself simulated on h1 (--program pingpong.so, program: user),
+# replayed to the same hash.  Unix sockets in $tmp only.
+# Usage: bash live_pingpong.sh path/to/myri source_dir path/to/pingpong-live path/to/pingpong.so
 . "$(dirname "$0")/lib/check.bash" "$@"
 . "$(dirname "$0")/lib/live.bash"
 pp=${3:-$(dirname "$myri")/examples/pingpong-live}
@@ -69,6 +71,30 @@ want 2 "client without a host" -- "$pp" --myri-dir "$tmp/s"
 check "  ... prints its usage" grep -q "usage:.*--myri-host" "$tmp/err"
 live_stop
 check "mixed daemon exits 0" [ "$live_rc" -eq 0 ]
+
+# a real process against the same program simulated (examples/programs/pingpong.c as pingpong.so)
+so=${4:-$(dirname "$myri")/examples/pingpong.so}
+if [ -f "$so" ]; then
+  cat >"$tmp/half.yaml" <<'YAML'
+job: system
+duration: 3600s
+topology: {generator: star, hosts_per_switch: 2}
+programs:
+  - {program: live, hosts: [h0]}
+  - {program: user, hosts: [h1], args: ["sizes=0,4,64,1024,8192", reps=5, timeout_us=60000000]}
+YAML
+  live_start "$tmp/half.yaml" h0 -- --program "$so" --record "$tmp/log2" || exit 1
+  sleep 0.5
+  "$pp" --myri-host h0 --myri-dir "$tmp/s" "sizes=0,4,64,1024,8192" reps=5 timeout_us=60000000 >"$tmp/h0" 2>&1
+  check "live h0 against simulated h1 exits 0" [ $? -eq 0 ]
+  check "  ... every byte right" grep -q "h0 user_pingpong.errors = 0" "$tmp/h0"
+  check "  ... latency of 8192 bytes" grep -q "user_pingpong.8192.latency_us" "$tmp/h0"
+  live_stop
+  check "  ... the simulated h1 returned 0" grep -q '"worst_exit":0,"programs_running":0' "$tmp/daemon.out"
+  hash=$(grep -o '"hash":"[0-9a-fx]*"' "$tmp/daemon.out")
+  want 0 "  ... replayed" -- "$myri" live "$tmp/half.yaml" --program "$so" --replay "$tmp/log2" --json
+  check "  ... to the same hash ($hash)" grep -q "$hash" "$tmp/out"
+fi
 
 # hard-limit: a lag past live.max_lag stops the run with a message (exit 1); a bad key is refused
 want 1 "hard-limit stops a lagging run" -- "$myri" live "$src/scenarios/pingpong.yaml" --dir "$tmp/s3" \
