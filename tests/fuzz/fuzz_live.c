@@ -18,7 +18,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char fuzz__scenario[] = "job: system\nduration: 1ms\ntopology:\n  generator: star\n  hosts_per_switch: 2\n"
+static const char fuzz__scenario[] = "job: system\nduration: 10s\ntopology:\n  generator: star\n  hosts_per_switch: 2\n"
                                      "programs:\n  - program: live\n    hosts: [h0, h1]\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
