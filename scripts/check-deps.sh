@@ -20,6 +20,10 @@
 #   (j) src/cpu/ includes only cpu/, common/ and myri/ headers: the LANai
 #       CPU (simulator, disassembler, ELF loader) knows no NIC, firmware,
 #       fabric or job; the NIC model will drive it through cpu/cpu.h.
+#   (k) the live client (src/live/client/, libmyri-live) includes only
+#       host/hostif.h, live/shm.h and myri/ headers: a real process links
+#       the API and the shared layout, nothing of the simulator; and only
+#       live/, app/ and cli/ include live/ headers.
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -85,6 +89,14 @@ out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/verif
 out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/cpu/*.[ch] |
       grep -v '#[[:space:]]*include[[:space:]]*"\(cpu/\|common/\|myri/\)')
 [ -z "$out" ] || breach j "src/cpu/ includes a header outside cpu/, common/ and myri/" "$out"
+
+# (k) the live client knows the host interface and the shared layout only.
+out=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/src/live/client/*.[ch] 2>/dev/null |
+      grep -v '#[[:space:]]*include[[:space:]]*"\(host/hostif\.h\|live/shm\.h\|myri/\)')
+out2=$(grep -rHn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"live/' "$src"/src --include='*.[ch]' |
+       grep -v "^$src/src/\(live\|app\|cli\)/")
+out=$(printf '%s\n%s' "$out" "$out2" | sed '/^$/d')
+[ -z "$out" ] || breach k "the live client includes more than host/hostif.h, live/shm.h and myri/, or a part outside live/, app/, cli/ includes live/" "$out"
 
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then

@@ -12,6 +12,7 @@
 #include "fabric/fabric_pcap.h"
 #include "firmware/firmware.h"
 #include "host/host.h"
+#include "live/live.h"
 #include "nic/bus.h"
 #include "nic/lanai.h"
 #include "topo/topo.h"
@@ -44,6 +45,7 @@ typedef struct myri_sys_cfg {
     bool map_stop;             /* stop the run once the first map is installed (myri map) */
     bool topo_len_follows;     /* topology.length not given: it follows link.length (sweeps too) */
     myri_sweep sweep;          /* sweep.* (system_sweep.c) */
+    myri_live_params live;     /* live.* (myri live, docs/LIVE.md) */
 } myri_sys_cfg;
 
 typedef struct myri_sys_nic {
@@ -97,6 +99,13 @@ typedef struct myri_sys_run {
     size_t nstarted;
     myri_time_ps end_ps;
     double wall_s;
+    /* live mode (src/live/, docs/LIVE.md), set by the caller before myri_sys_run_prepare: */
+    bool live_ok;                  /* `program: live` entries allowed (else refused) */
+    bool *live;                    /* per host (nnic): driven by a real process (allocated when an entry says so) */
+    /* gives host i's SRAM (sram_bytes) and host memory (mem_bytes), the caller's, outliving the run (NULL: allocated) */
+    myri_status (*board_mem)(void *ctx, uint32_t host, uint64_t sram_bytes, uint64_t mem_bytes, uint8_t **sram,
+                             uint8_t **mem);
+    void *board_mem_ctx;
 } myri_sys_run;
 
 /* Loads the configuration (firmware chosen first, then every table, then
@@ -110,6 +119,12 @@ myri_status myri_sys_cfg_derive(myri_sys_cfg *c, const myri_node *root, myri_err
 myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
                              const myri_run_opts *opts, bool progress, myri_error *err);
 void myri_sys_run_free(myri_sys_run *r);
+/* The two halves of myri_sys_run_cfg for a caller that runs the simulation
+ * itself (live mode): prepare builds and starts the programs (r zeroed by the
+ * caller, its live fields set); close finishes (end time, VCD, pcap). */
+myri_status myri_sys_run_prepare(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
+                                 const myri_run_opts *opts, myri_error *err);
+myri_status myri_sys_run_close(myri_sys_run *r, myri_error *err);
 /* The JSON members of a run (programs, nics, fabric, times). */
 typedef struct myri_json myri_json;
 /* What a run measured (the figures, the hash); free with myri_system_result_free. */

@@ -97,6 +97,7 @@ static void sys__psets(myri_sys_cfg *c)
     c->ps[n++] = (myri_pset){"map", myri_sysmap_params, myri_sysmap_nparams, &c->map};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
     c->ps[n++] = (myri_pset){"sweep", myri_sweep_params, myri_sweep_nparams, &c->sweep};
+    c->ps[n++] = (myri_pset){"live", myri_live_param_table, myri_live_nparams, &c->live};
     c->nps = n;
 }
 
@@ -355,6 +356,31 @@ static myri_status sys__check_entry(const myri_sys_run *r, const myri_sys_entry 
     return MYRI_EINPUT;
 }
 
+/* `program: live`: its hosts are driven by real processes (myri live,
+ * docs/LIVE.md); it starts nothing and no run waits for it. */
+static myri_status sys__live_entry(myri_sys_run *r, const myri_node *item, const sys__prog *e, myri_sys_entry *x,
+                                   myri_error *err)
+{
+    if (!r->live_ok)
+        return myri_error_at(err, myri_node_get(item, "program"), "program: live is for `myri live` (real processes "
+                             "attach to its hosts, docs/LIVE.md); expected a built-in program or `user` here"),
+               MYRI_EINPUT;
+    x->on = calloc(r->b.topo->nhosts ? r->b.topo->nhosts : 1, sizeof *x->on);
+    if (!x->on) return MYRI_ENOMEM;
+    myri_status st = sys__prog_hosts(r->b.topo, e->hosts, x->on, err);
+    if (st) return st;
+    if (e->args && e->args->kind == MYRI_NODE_SEQ && e->args->n)
+        return myri_error_at(err, e->args, "program: live takes no args (the real process has its own)"),
+               MYRI_EINPUT;
+    if (!r->live && !(r->live = calloc(r->b.topo->nhosts ? r->b.topo->nhosts : 1, sizeof *r->live)))
+        return MYRI_ENOMEM;
+    x->after = -1;
+    x->started = true; /* nothing to start */
+    for (size_t h = 0; h < r->b.topo->nhosts; h++)
+        if (x->on[h]) r->live[h] = true;
+    return MYRI_OK;
+}
+
 /* Loads entry k of the list: its program, hosts, arguments, start and `after`. */
 static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_t k, const char *fw,
                                    myri_error *err)
@@ -365,6 +391,7 @@ static myri_status sys__load_entry(myri_sys_run *r, const myri_node *item, size_
     if (st) return st;
     myri_sys_entry *x = &r->entry[k];
     x->program = e.program;
+    if (!strcmp(e.program, "live")) return sys__live_entry(r, item, &e, x, err);
     x->start_ps = e.start_ps;
     if ((st = sys__user_main(r, e.program, &x->fn, err)) != MYRI_OK) return st;
     if (!x->fn && !strcmp(e.program, "user"))
@@ -418,7 +445,7 @@ static myri_status sys__start_programs(myri_sys_run *r, const myri_sys_cfg *c, c
     r->entry_of = calloc(r->nprograms ? r->nprograms : 1, sizeof *r->entry_of);
     if (!r->prog_of || !r->entry_of) return MYRI_ENOMEM;
     for (size_t k = 0; k < r->nentry && !st; k++)
-        if (r->entry[k].after < 0) st = sys__start_entry(r, k);
+        if (r->entry[k].after < 0 && !r->entry[k].started) st = sys__start_entry(r, k);
     /* an entry that follows one on no host, or a chain of such, starts at once */
     for (size_t k = 0; k < r->nentry && !st; k++)
         if (r->entry[k].started && !r->entry[k].running) st = sys__entry_done(r, k);
@@ -482,7 +509,17 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
                           .exit = sys__exit};
     if ((st = myri_host_create(r->sim, hname, i, &c->host, &env, &n->host)) != MYRI_OK) return st;
-    if ((st = myri_host_add_board(n->host, 0, n->lanai, n->bus)) != MYRI_OK) return st;
+    if (r->board_mem) {
+        uint8_t *sram = NULL, *mem = NULL;
+        if ((st = r->board_mem(r->board_mem_ctx, i, myri_lanai_sram_bytes(n->lanai), myri_host_board_mem_bytes(n->host),
+                               &sram, &mem)) != MYRI_OK ||
+            (st = myri_lanai_use_sram(n->lanai, sram)) != MYRI_OK)
+            return st;
+        st = myri_host_add_board_mem(n->host, 0, n->lanai, n->bus, mem);
+    } else {
+        st = myri_host_add_board(n->host, 0, n->lanai, n->bus);
+    }
+    if (st != MYRI_OK) return st;
     return myri_host_set_mcp_loader(n->host, sys__load_mcp, n);
 }
 
@@ -602,6 +639,7 @@ void myri_sys_run_free(myri_sys_run *r)
     free(r->entry);
     free(r->prog_of);
     free(r->entry_of);
+    free(r->live);
     memset(r, 0, sizeof *r);
 }
 
@@ -623,10 +661,9 @@ static myri_status sys__vcd(myri_sys_run *r, const myri_sys_cfg *c, const char *
     return st ? st : myri_vcd_begin(r->vcd);
 }
 
-myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
-                             const myri_run_opts *opts, bool progress, myri_error *err)
+myri_status myri_sys_run_prepare(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
+                                 const myri_run_opts *opts, myri_error *err)
 {
-    memset(r, 0, sizeof *r);
     r->no_advance = opts && opts->no_advance;
     myri_status st = sys__build(r, c, root, err);
     for (size_t m = 0; !st && m < c->fw->nmachines && m < MYRI_SYS_MAX_MACHINES; m++)
@@ -639,11 +676,12 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
         pc.crc_poly = (uint8_t)c->fp.crc_poly;
         st = myri_fpcap_open(opts->pcap_path, r->b.topo, &pc, r->fabric, &r->pcap, err);
     }
-    if (st) return st;
-    if (progress && opts && opts->progress) myri_sim_set_progress(r->sim, opts->progress, c->common.duration_ps);
-    double t0 = sys__now_s();
-    myri_sim_run(r->sim, c->common.duration_ps, 0);
-    r->wall_s = sys__now_s() - t0;
+    return st;
+}
+
+myri_status myri_sys_run_close(myri_sys_run *r, myri_error *err)
+{
+    myri_status st = MYRI_OK;
     r->end_ps = myri_sim_now(r->sim);
     myri_sim_finish(r->sim);
     if (r->vcd) {
@@ -656,4 +694,17 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
         if (!st) st = ps;
     }
     return st;
+}
+
+myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_node *root,
+                             const myri_run_opts *opts, bool progress, myri_error *err)
+{
+    memset(r, 0, sizeof *r);
+    myri_status st = myri_sys_run_prepare(r, c, root, opts, err);
+    if (st) return st;
+    if (progress && opts && opts->progress) myri_sim_set_progress(r->sim, opts->progress, c->common.duration_ps);
+    double t0 = sys__now_s();
+    myri_sim_run(r->sim, c->common.duration_ps, 0);
+    r->wall_s = sys__now_s() - t0;
+    return myri_sys_run_close(r, err);
 }

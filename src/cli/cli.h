@@ -162,6 +162,7 @@ int myri_cmd_nicsim(int argc, char **argv);
 int myri_cmd_reproduce(int argc, char **argv);
 /* `myri lanai run|disasm` (cmd_lanai.c): the LANai CPU on its own. */
 int myri_cmd_lanai(int argc, char **argv);
+int myri_cmd_live(int argc, char **argv); /* cmd_live.c */
 /* `myri reproduce seed004-sendrecv` (reproduce_sendrecv.c): the
  * send-and-receive NIC, QNA (built programmatically) next to simulation at
  * the six paper rates split evenly between sending and receiving.  Prints

@@ -28,6 +28,8 @@ static const myri_cmd commands[] = {
     {"qna", "solve an open multi-class queueing network with Whitt's QNA", NULL, myri_cmd_qna},
     {"nicsim", "simulate the seed-004 NIC queueing models (pooled or polling LANai)", NULL, myri_cmd_nicsim},
     {"reproduce", "reproduce a paper's published results side by side with ours", NULL, myri_cmd_reproduce},
+    {"live", "run a system scenario in real time; real processes (libmyri-live) attach to its live hosts", NULL,
+     myri_cmd_live},
     {"lanai", "run C compiled with clang --target=lanai on the LANai CPU alone, or disassemble it", NULL,
      myri_cmd_lanai},
 };

@@ -15,9 +15,28 @@
  *
  * No state lives in static variables: several programs (and hosts) run in one
  * simulator process.  Only myri_hostif_current() tells who is calling.
+ *
+ * Across processes (live mode, docs/LIVE.md: the segment is shared memory
+ * mapped by every process of a host), the ordering of each shared word:
+ *   - lock_owner: C11 atomic; taken by compare-and-swap 0 -> id (acquire),
+ *     given back by a release store of 0; every field under "send channel"
+ *     below (tail, head, enq, reaped, fifo, owned, inflight, freeq, free_*)
+ *     and route_used is read and written only under the lock, so the lock's
+ *     acquire/release orders them.  A holder that died (hostif alive() says
+ *     so) loses the lock to a waiter after host.lock_timeout.
+ *   - state: C11 atomic (sequentially consistent): INITING is published
+ *     before init's PIO, READY after the geometry and layout it guards.
+ *   - the receive channels (chan[]): each owned by one program (owner), its
+ *     counts written only by that owner; owner itself is set under the lock
+ *     by get_chan/release_chan.
+ *   - the DMA region's poll words and slots are written by the NIC and read
+ *     here (the length word last, as the MCP writes it).
+ * In one simulator process these are plain loads and stores in effect (no
+ * other thread), so simulated results are unchanged.
  */
 #include "myri/api0.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -49,7 +68,7 @@ typedef struct api0__chan {
 } api0__chan;
 
 typedef struct api0__seg {
-    uint32_t state;
+    _Atomic uint32_t state;
     int init_owner;
     uint32_t hcb;              /* SRAM address of the HCB */
     myri_hcb_geom g;
@@ -59,7 +78,7 @@ typedef struct api0__seg {
     uint64_t dma_bus, dma_bytes;
     uint32_t slot_off, slot_bytes, buf_off, buf_bytes, nbufs;
     /* send channel */
-    int lock_owner;
+    _Atomic int lock_owner;
     uint32_t tail, head;       /* tail: ours; head: the MCP's, shadowed */
     uint32_t enq, reaped;      /* packets enqueued / found sent (counts mod 2^32, same origin as SQ_SENT) */
     uint32_t fifo[API0__FIFO]; /* buffer of the k-th enqueue at [k % API0__FIFO] */
@@ -207,19 +226,31 @@ static int api0__poll_word(const api0__ctx *c, uint32_t off, uint32_t want, bool
 static int api0__take(const api0__ctx *c, bool *took)
 {
     *took = false;
-    if (c->s->lock_owner == c->self) return MYRI_API0_OK;
+    if (atomic_load_explicit(&c->s->lock_owner, memory_order_relaxed) == c->self) return MYRI_API0_OK;
     myri_time_ps t0 = api0__now(c);
-    while (c->s->lock_owner != 0) {
-        if (api0__now(c) - t0 >= c->hi->costs->lock_timeout_ps) return MYRI_API0_ELOCKTIMEOUT;
+    for (;;) {
+        int free_ = 0;
+        if (atomic_compare_exchange_strong_explicit(&c->s->lock_owner, &free_, c->self, memory_order_acquire,
+                                                    memory_order_relaxed))
+            break;
+        if (api0__now(c) - t0 >= c->hi->costs->lock_timeout_ps) {
+            /* a holder that died: its lock is recovered (live mode; simulated programs give it back on exit) */
+            int dead = atomic_load_explicit(&c->s->lock_owner, memory_order_relaxed);
+            if (!c->hi->ops->alive || dead == 0 || c->hi->ops->alive(c->hi->h, dead) ||
+                !atomic_compare_exchange_strong_explicit(&c->s->lock_owner, &dead, c->self, memory_order_acquire,
+                                                         memory_order_relaxed))
+                return MYRI_API0_ELOCKTIMEOUT;
+            break;
+        }
         api0__spend(c, c->hi->costs->lock_spin_ps ? c->hi->costs->lock_spin_ps : 1);
     }
-    c->s->lock_owner = c->self;
     *took = true;
     return MYRI_API0_OK;
 }
 static void api0__give(const api0__ctx *c, bool took)
 {
-    if (took && c->s->lock_owner == c->self) c->s->lock_owner = 0;
+    if (took && atomic_load_explicit(&c->s->lock_owner, memory_order_relaxed) == c->self)
+        atomic_store_explicit(&c->s->lock_owner, 0, memory_order_release);
 }
 
 /* ---- initialisation -------------------------------------------------------------- */
@@ -670,7 +701,7 @@ int myri_api0_unlock(int unit_num)
     int rc = api0__enter(unit_num, &c, true);
     if (rc) return rc;
     if (c.s->lock_owner != c.self) return MYRI_API0_ENOTLOCKED;
-    c.s->lock_owner = 0;
+    atomic_store_explicit(&c.s->lock_owner, 0, memory_order_release);
     return MYRI_API0_OK;
 }
 

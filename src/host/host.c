@@ -84,6 +84,7 @@ typedef struct host__board {
     void *seg;               /* the shared segment, while it has users */
     size_t seg_bytes;
     int seg_users;
+    bool mem_ext;            /* mem is the caller's (myri_host_add_board_mem) */
 } host__board;
 
 typedef struct host__report {
@@ -133,6 +134,8 @@ struct myri_host {
     myri_program **prog;
     size_t nprog, cap;
     myri_host_stats st;
+    void (*listen)(void *ctx, uint64_t bus_addr, uint32_t bytes); /* myri_host_set_dma_listener */
+    void *listen_ctx;
 };
 
 /* The running program (set whenever one of them resumes, see host__cur_set). */
@@ -185,10 +188,10 @@ static myri_status host__pio_read(void *h, int unit, uint32_t addr, void *dst, s
 }
 
 /* Queues a posted burst to land in SRAM when the bus has carried it. */
-static myri_status host__land_push(myri_program *pr, int unit, myri_time_ps at_ps, uint32_t addr, const uint8_t *src,
+static myri_status host__land_push(myri_host *h, int unit, myri_time_ps at_ps, uint32_t addr, const uint8_t *src,
                                    uint32_t n)
 {
-    host__board *b = &pr->h->board[unit];
+    host__board *b = &h->board[unit];
     if (b->land_n == b->land_cap) {
         size_t cap = b->land_cap ? 2 * b->land_cap : 8;
         host__landing *q = malloc(cap * sizeof *q);
@@ -202,8 +205,8 @@ static myri_status host__land_push(myri_program *pr, int unit, myri_time_ps at_p
     host__landing *e = &b->land[(b->land_head + b->land_n++) % b->land_cap];
     *e = (host__landing){.at_ps = at_ps, .addr = addr, .n = n};
     memcpy(e->data, src, n);
-    myri_event ev = {.target = pr->h->comp, .kind = HOST__EV_LAND, .arg32 = (uint32_t)unit};
-    return myri_sim_schedule(pr->h->sim, at_ps, &ev) ? MYRI_OK : MYRI_ENOMEM;
+    myri_event ev = {.target = h->comp, .kind = HOST__EV_LAND, .arg32 = (uint32_t)unit};
+    return myri_sim_schedule(h->sim, at_ps, &ev) ? MYRI_OK : MYRI_ENOMEM;
 }
 
 /* One posted burst: waits for a free write-buffer entry, books the bus, and
@@ -226,7 +229,7 @@ static myri_status host__pio_post(myri_program *pr, int unit, uint32_t addr, con
     myri_time_ps dur = myri_bus_pio_write_ps(b->bus, n);
     myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_WRITE, now, dur, n) + dur;
     pr->wb_end[(pr->wb_head + pr->wb_n++) % MYRI_BUS_PIO_POSTED_MAX] = end;
-    return host__land_push(pr, unit, end, addr, src, n);
+    return host__land_push(pr->h, unit, end, addr, src, n);
 }
 
 /* A PIO write: split into the aligned blocks the write buffer merges.  With
@@ -341,7 +344,7 @@ static myri_status host__load_mcp(void *h, int unit, const char *name)
 
 static const myri_hostif_ops host__ops = {host__pio_read, host__pio_write, host__dma_region, host__wait_dma,
                                           host__spend,    host__now,       host__self,       host__seg_attach,
-                                          host__seg_find, host__load_mcp};
+                                          host__seg_find, host__load_mcp,  NULL};
 
 /* The NIC wrote host memory: wake the host's programs that wait on it. */
 static void host__notify(void *ctx, uint64_t bus_addr, uint32_t bytes)
@@ -349,6 +352,7 @@ static void host__notify(void *ctx, uint64_t bus_addr, uint32_t bytes)
     (void)bus_addr;
     (void)bytes;
     myri_host *h = ctx;
+    if (h->listen) h->listen(h->listen_ctx, bus_addr, bytes);
     for (size_t i = 0; i < h->nprog; i++)
         if (h->prog[i]->waiting && !h->prog[i]->done) {
             h->st.dma_wakes++;
@@ -397,7 +401,7 @@ static void host__comp_destroy(myri_component *self)
     for (int u = 0; u < MYRI_API0_MAX_UNITS; u++) {
         /* the LANai may be gone already (destroyed before the simulation):
          * it is not touched; no event runs after this */
-        free(h->board[u].mem);
+        if (!h->board[u].mem_ext) free(h->board[u].mem);
         free(h->board[u].seg);
         free(h->board[u].land);
     }
@@ -442,21 +446,68 @@ myri_status myri_host_create(myri_sim *sim, const char *name, uint32_t index, co
 
 myri_status myri_host_add_board(myri_host *h, int unit, myri_lanai *l, myri_bus *bus)
 {
+    return myri_host_add_board_mem(h, unit, l, bus, NULL);
+}
+
+uint64_t myri_host_board_mem_bytes(const myri_host *h) { return h ? HOST__GUARD + h->p.dma_bytes : 0; }
+
+myri_status myri_host_add_board_mem(myri_host *h, int unit, myri_lanai *l, myri_bus *bus, uint8_t *mem)
+{
     if (!h || !l || !bus || unit < 0 || unit >= MYRI_API0_MAX_UNITS) return MYRI_EINVAL;
     host__board *b = &h->board[unit];
     if (b->l) return MYRI_ESTATE;
-    b->mem = calloc(1, HOST__GUARD + h->p.dma_bytes);
+    b->mem_ext = mem != NULL;
+    b->mem = mem ? mem : calloc(1, HOST__GUARD + h->p.dma_bytes);
     if (!b->mem) return MYRI_ENOMEM;
     myri_status st = myri_lanai_set_host_mem(l, b->mem, HOST__GUARD + h->p.dma_bytes);
     if (st == MYRI_OK) st = myri_lanai_set_host_notify(l, host__notify, h);
     if (st != MYRI_OK) {
-        free(b->mem);
+        if (!b->mem_ext) free(b->mem);
         b->mem = NULL;
         return st;
     }
     b->l = l;
     b->bus = bus;
     return MYRI_OK;
+}
+
+myri_status myri_host_set_dma_listener(myri_host *h, void (*fn)(void *ctx, uint64_t bus_addr, uint32_t bytes),
+                                       void *ctx)
+{
+    if (!h) return MYRI_EINVAL;
+    h->listen = fn;
+    h->listen_ctx = ctx;
+    return MYRI_OK;
+}
+
+/* A PIO write from outside the simulation (live mode): the blocks the write
+ * buffer merges are booked on the bus from now, one after the other, and
+ * land at their ends, as a program's posted writes do (host__pio_post,
+ * without a program's write buffer to wait for: the real process already
+ * went on). */
+myri_status myri_host_pio_external(myri_host *h, int unit, uint32_t addr, const uint8_t *src, uint32_t n)
+{
+    if (!h || unit < 0 || unit >= MYRI_API0_MAX_UNITS || !h->board[unit].l) return MYRI_ENOTFOUND;
+    host__board *b = &h->board[unit];
+    if (!src || !myri_lanai_sram(b->l, addr, n)) return MYRI_ERANGE;
+    h->st.pio_writes++;
+    h->st.pio_write_bytes += n;
+    uint32_t merge = myri_bus_pio_merge(b->bus);
+    for (uint32_t a = addr, end = addr + n; a < end;) {
+        uint32_t next = (a / merge + 1) * merge, k = (next < end ? next : end) - a;
+        myri_time_ps now = myri_sim_now(h->sim), dur = myri_bus_pio_write_ps(b->bus, k);
+        myri_time_ps done = myri_bus_book(b->bus, MYRI_BUS_PIO_WRITE, now, dur, k) + dur;
+        myri_status st = host__land_push(h, unit, done, a, src + (a - addr), k);
+        if (st) return st;
+        a += k;
+    }
+    return MYRI_OK;
+}
+
+size_t myri_host_pio_pending(const myri_host *h, int unit)
+{
+    if (!h || unit < 0 || unit >= MYRI_API0_MAX_UNITS) return 0;
+    return h->board[unit].land_n;
 }
 
 myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx, int unit, const char *name),

@@ -73,6 +73,24 @@ myri_status myri_host_create(myri_sim *sim, const char *name, uint32_t index, co
  * then the DMA region of host.dma_region bytes at bus address 4096), gives it
  * to the LANai's host DMA and takes its host-write notices. */
 myri_status myri_host_add_board(myri_host *h, int unit, myri_lanai *l, myri_bus *bus);
+/* The same with the board's host memory given by the caller: `mem` holds
+ * myri_host_board_mem_bytes(h) bytes (the guard, then the DMA region at bus
+ * address 4096 = MYRI_HOST_DMA_BUS) and outlives the host (live mode: a
+ * mapping shared with a real process). */
+myri_status myri_host_add_board_mem(myri_host *h, int unit, myri_lanai *l, myri_bus *bus, uint8_t *mem);
+uint64_t myri_host_board_mem_bytes(const myri_host *h);
+#define MYRI_HOST_DMA_BUS 4096u
+/* Told of every write of host memory by the NIC's host DMA (after the
+ * host's waiting programs are woken).  One listener; NULL removes it. */
+myri_status myri_host_set_dma_listener(myri_host *h, void (*fn)(void *ctx, uint64_t bus_addr, uint32_t bytes),
+                                       void *ctx);
+/* A PIO write of n bytes at SRAM addr made by no simulated program (live
+ * mode: a real process's write, entering now): booked on the board's bus in
+ * the blocks the write buffer merges, landing at their ends, as posted
+ * writes do.  MYRI_ENOTFOUND no board, MYRI_ERANGE outside SRAM. */
+myri_status myri_host_pio_external(myri_host *h, int unit, uint32_t addr, const uint8_t *src, uint32_t n);
+/* Posted PIO write blocks of board unit not yet landed in SRAM. */
+size_t myri_host_pio_pending(const myri_host *h, int unit);
 /* How myri_api0_init's mcp_code is loaded on this host (the job's firmware
  * registry); without one, loading fails with MYRI_API0_ENOMCP. */
 myri_status myri_host_set_mcp_loader(myri_host *h, myri_status (*load)(void *ctx, int unit, const char *name),

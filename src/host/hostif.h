@@ -66,6 +66,10 @@ typedef struct myri_hostif_ops {
      * SRAM is rewritten: the HCB pointer reads 0 until the MCP sets it).
      * MYRI_ENOTFOUND: no MCP of that name. */
     myri_status (*load_mcp)(void *h, int unit, const char *name);
+    /* Optional (NULL: every id is alive): whether the program of id still
+     * runs.  Live mode (real processes: ids are pids) answers it, so that the
+     * API recovers the lock of a process that died holding it. */
+    bool (*alive)(void *h, int id);
 } myri_hostif_ops;
 
 typedef struct myri_hostif {

@@ -319,6 +319,24 @@ myri_status myri_lanai_set_host_notify(myri_lanai *l, void (*fn)(void *ctx, uint
     return MYRI_OK;
 }
 
+myri_status myri_lanai_set_host_fetch(myri_lanai *l, void (*fn)(void *ctx, uint64_t bus_addr, uint32_t bytes),
+                                      void *ctx)
+{
+    if (!l) return MYRI_EINVAL;
+    l->fetch = fn;
+    l->fetch_ctx = ctx;
+    return MYRI_OK;
+}
+
+myri_status myri_lanai_use_sram(myri_lanai *l, uint8_t *mem)
+{
+    if (!l || !mem) return MYRI_EINVAL;
+    if (mem != l->sram) memcpy(mem, l->sram, l->sram_bytes);
+    l->sram = mem;
+    myri_lanai__sram_written(l, 0, l->sram_bytes);
+    return MYRI_OK;
+}
+
 /* ---- component ---------------------------------------------------------------------------- */
 
 static myri_status lanai__comp_create(myri_component *self, const void *config)
@@ -377,7 +395,7 @@ myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_
     l->port = port;
     l->host = port ? myri_port_host(port) : 0;
     l->sram_bytes = (uint32_t)p->sram_bytes;
-    l->sram = calloc(1, l->sram_bytes);
+    l->sram = l->sram_own = calloc(1, l->sram_bytes);
     l->cycle_ps = (myri_time_ps)llround(1e12 / p->clock_hz);
     l->char_ps = p->link_char_ps ? p->link_char_ps : 6250; /* 8 bits at 1.28 Gb/s */
     l->last_byte = -1;
@@ -402,7 +420,7 @@ void myri_lanai_destroy(myri_lanai *l)
     if (!l) return;
     if (l->comp) l->comp->state = NULL;
     myri_lanai__dma_free(l);
-    free(l->sram);
+    free(l->sram_own);
     free(l);
 }
 

@@ -101,6 +101,16 @@ myri_status myri_lanai_set_host_mem(myri_lanai *l, uint8_t *base, uint64_t bytes
 myri_status myri_lanai_set_host_notify(myri_lanai *l, void (*fn)(void *ctx, uint64_t bus_addr, uint32_t bytes),
                                        void *ctx);
 
+/* Called before every from-host DMA burst copies host memory [bus_addr,
+ * bus_addr + bytes) into SRAM (live mode records what the NIC reads of a
+ * real process's memory, and a replay puts it back).  NULL removes it. */
+myri_status myri_lanai_set_host_fetch(myri_lanai *l, void (*fn)(void *ctx, uint64_t bus_addr, uint32_t bytes),
+                                      void *ctx);
+/* Makes `mem` (sram_bytes, the caller's, e.g. a shared mapping; it must
+ * outlive the LANai) the SRAM: the current contents are copied into it.
+ * Live mode shares the SRAM with real processes this way. */
+myri_status myri_lanai_use_sram(myri_lanai *l, uint8_t *mem);
+
 /* ---- firmware side ---------------------------------------------------- */
 myri_status myri_lanai_set_cpu(myri_lanai *l, const myri_lanai_cpu_ops *ops, void *fw);
 /* Resets the CPU into system context and starts stepping at the current

@@ -121,6 +121,7 @@ void myri_lanai__hdma_event(myri_lanai *l, const myri_event *ev)
     if (ev->arg32 == 1) { /* a burst landed: copy its bytes, advance the live registers */
         uint32_t b = (uint32_t)ev->arg;
         if (l->dir == MYRI_LANAI_DIR_E2L) {
+            if (l->fetch) l->fetch(l->fetch_ctx, l->ear, b);
             memcpy(l->sram + l->lar, l->hmem + l->ear, b);
             myri_lanai__sram_written(l, l->lar, b);
         } else {

@@ -30,11 +30,14 @@ struct myri_lanai {
     myri_port *port;
     uint32_t host;               /* the port's host index (packet ids) */
     uint8_t *sram;
+    uint8_t *sram_own;           /* the array the LANai allocated (freed with it; sram may be the caller's) */
     uint32_t sram_bytes;
     uint8_t *hmem;               /* host memory seen by the host DMA */
     uint64_t hmem_bytes;
     void (*notify)(void *ctx, uint64_t bus_addr, uint32_t bytes);
     void *notify_ctx;
+    void (*fetch)(void *ctx, uint64_t bus_addr, uint32_t bytes); /* before a from-host burst is copied */
+    void *fetch_ctx;
     uint32_t isr, imr;
     uint32_t timeout_reg, myrinet_reg;
     myri_time_ps rtc_base_ps;    /* RTC = (now - rtc_base) / tick */

@@ -32,6 +32,7 @@ for f in "$src"/scenarios/*.yaml; do
   name=$(basename "$f" .yaml)
   case $name in
     nic-seed004) continue ;;   # a queueing network for `myri qna`, not a run scenario
+    live-*) continue ;;        # for `myri live` (real processes on its hosts), tests/scenario/live_*.sh
     pingpong-user) [ -f "$so" ] && check "$name: the echo reruns" roundtrip "$f" --program "$so"; continue ;;
     mainwaring-*) check "$name: the echo reruns" roundtrip "$f" --set duration=10ms; continue ;;
     fattree64|fattree64-4k|fattree64-sweep) check "$name: the echo reruns" roundtrip "$f" --set duration=20us; continue ;;

@@ -80,6 +80,27 @@ grep -Eq '^ +user_pingpong\.8192\.latency_us +[0-9]' "$tmp/pp.out" &&
   [ "$(grep -Ec '^ +user_pingpong\.errors +0$' "$tmp/pp.out")" -eq 2 ] ||
   { cat "$tmp/pp.out"; echo "FAIL: user program figures"; exit 1; }
 pass=$((pass + 1))
+# Live mode (docs/LIVE.md): the same pingpong.c, unchanged, linked with the
+# installed libmyri-live through myri-live.pc into an executable that
+# attaches to the installed `myri live` (two processes, every byte checked).
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/pingpong-live" "$src/examples/programs/pingpong.c" \
+  $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs myri-live) ||
+  { echo "FAIL: pingpong.c does not build with pkg-config myri-live"; exit 1; }
+"$tmp/moved/bin/myri" live "$src/scenarios/live-pingpong.yaml" --dir "$tmp/ls" --duration 60 >"$tmp/live.out" 2>&1 &
+lpid=$!
+for i in $(seq 200); do [ -S "$tmp/ls/h0.sock" ] && [ -S "$tmp/ls/h1.sock" ] && break; sleep 0.05; done
+"$tmp/pingpong-live" --myri-host h1 --myri-dir "$tmp/ls" sizes=4,8192 reps=3 timeout_us=10000000 >"$tmp/l1" 2>&1 &
+l1=$!
+sleep 1
+"$tmp/pingpong-live" --myri-host h0 --myri-dir "$tmp/ls" sizes=4,8192 reps=3 timeout_us=10000000 >"$tmp/l0" 2>&1
+lrc=$?
+wait $l1
+lrc1=$?
+kill -INT $lpid; wait $lpid
+[ $lrc -eq 0 ] && [ $lrc1 -eq 0 ] && grep -q "user_pingpong.8192.latency_us" "$tmp/l0" ||
+  { cat "$tmp/l0" "$tmp/l1" "$tmp/live.out"; echo "FAIL: the installed live mode"; exit 1; }
+pass=$((pass + 1))
 # the shipped scenarios and examples are installed, and the installed myri says where (share/myri)
 "$tmp/moved/bin/myri" --version | grep -q "^shipped scenarios, example programs and tools: .*/moved/share/myri$" ||
   { "$tmp/moved/bin/myri" --version; echo "FAIL: --version does not name share/myri"; exit 1; }
