@@ -28,6 +28,14 @@
 /* The runtime objects (generated/lanai_runtime.c, empty without clang). */
 extern const myri_cpu_object myri_lanai_runtime_objects[];
 extern const size_t myri_lanai_runtime_count;
+/* Seed 001's MCP in C (firmware/lanai/mcp/, generated/lanai_mcp.c): the objects when elf.objects names none. */
+extern const myri_cpu_object myri_lanai_mcp_objects[];
+extern const size_t myri_lanai_mcp_count;
+
+/* The program is linked from SRAM 0x10 up: the words below stay the host's and
+ * firmware's fixed places, 0xC the HCB pointer (seed 001's crt0 keeps
+ * `_hcb_ptr` there; common/lanai_regs.h MYRI_LANAI_HCB_PTR_ADDR). */
+#define ELF__BASE 0x10u
 
 typedef struct elf__params {
     const myri_node *objects;
@@ -39,7 +47,9 @@ typedef struct elf__params {
 static const myri_param elf__param_table[] = {
     {"objects", MYRI_P_NODE, NULL, "", NULL, NULL,
      "the relocatable LANai objects (clang --target=lanai -c) linked into every NIC's SRAM, a list of paths "
-     "relative to the working directory; the runtime (start-up code, compiler helpers) is linked after them",
+     "relative to the working directory; the runtime (start-up code, compiler helpers) is linked after them; "
+     "none given: seed 001's MCP in C (firmware/lanai/mcp/mcp.c, built into myri), which the host API and the "
+     "programs pingpong, latency, stream and traffic run on",
      offsetof(elf__params, objects), NULL},
     {"entry", MYRI_P_STRING, NULL, "main", NULL, NULL, "the function the start-up code calls",
      offsetof(elf__params, entry), NULL},
@@ -143,6 +153,11 @@ static void elf__sram_written(void *ctx, uint32_t addr, uint32_t bytes)
     elf__fw *e = ctx;
     myri_cpu_invalidate(e->cpu, addr, bytes);
     if (e->idle) myri_lanai_wake(e->l, myri_lanai_now(e->l)); /* what the loop reads may have changed */
+    /* Not idle: the last pass read SRAM before this write, so the next pass is
+     * not known to be the same; it runs (a loop reading SRAM words besides ISR,
+     * as the C MCP's does, would otherwise idle past the host's write). */
+    e->armed = false;
+    e->prev_ok = false;
 }
 
 /* ---- stepping ---------------------------------------------------------------------------- */
@@ -167,6 +182,16 @@ static void elf__charge(elf__fw *e, myri_cpu_counts d, uint64_t times)
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STALLS, d.stalls * times);
 }
 
+/* A polling pass that found nothing: one whole pass of a loop (the step
+ * started and ended at the same pc) whose only register access was a read of
+ * ISR and which stored nothing.  Its instructions and cycles are counted apart
+ * (cpu_poll_*), so that cpu_cycles - cpu_poll_cycles is the firmware's work. */
+static void elf__charge_poll(elf__fw *e, myri_cpu_counts d, uint64_t times)
+{
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_POLL_INSNS, d.instructions * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_POLL_CYCLES, d.cycles * times);
+}
+
 /* Idling in a polling loop, woken at now: charges the passes that ran
  * meanwhile (pass j starts at idle_ps + j x pass time and reads ISR) and
  * resumes at the first pass boundary at or after now.  Returns true when the
@@ -178,6 +203,7 @@ static bool elf__ff_wake(elf__fw *e)
         myri_time_ps pass_ps = (myri_time_ps)e->pass.cycles * myri_lanai_cycle_ps(e->l);
         uint64_t j = (now - e->idle_ps + pass_ps - 1) / pass_ps;
         elf__charge(e, e->pass, j);
+        elf__charge_poll(e, e->pass, j);
         myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, j);
         e->idle = false;
         e->resume_ps = e->idle_ps + j * pass_ps;
@@ -225,6 +251,9 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
     myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
                          b.sram_stores - a.sram_stores};
     elf__charge(e, d, 1);
+    if (e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0 &&
+        st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0)
+        elf__charge_poll(e, d, 1);
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
     if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
     else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
@@ -248,9 +277,19 @@ static void elf__poke(uint8_t *sram, uint32_t addr, uint32_t v)
 static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_t *n, size_t max)
 {
     *n = 0;
-    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0])) {
-        fprintf(stderr, "myri: firmware elf: elf.objects names no object (a list of LANai .o files)\n");
-        return MYRI_EINPUT;
+    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0]) || (list->kind == MYRI_NODE_SEQ && !list->n)) {
+        if (!myri_lanai_mcp_count) {
+            fprintf(stderr, "myri: firmware elf: elf.objects names no object, and this myri was built without the "
+                            "C MCP (no clang with the Lanai target at build time)\n");
+            return MYRI_EINPUT;
+        }
+        for (size_t i = 0; i < myri_lanai_mcp_count && *n < max; i++) { /* the C MCP, copied: freed as files are */
+            uint8_t *d = malloc(myri_lanai_mcp_objects[i].size);
+            if (!d) return MYRI_ENOMEM;
+            memcpy(d, myri_lanai_mcp_objects[i].data, myri_lanai_mcp_objects[i].size);
+            objs[(*n)++] = (myri_cpu_object){myri_lanai_mcp_objects[i].name, d, myri_lanai_mcp_objects[i].size};
+        }
+        return MYRI_OK;
     }
     size_t count = list->kind == MYRI_NODE_SEQ ? list->n : 1;
     for (size_t i = 0; i < count; i++) {
@@ -284,7 +323,7 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
                         "target at build time)\n");
         st = MYRI_EINPUT;
     }
-    if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, 0,
+    if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, ELF__BASE,
                                        &e->img, err, sizeof err)) {
         fprintf(stderr, "myri: firmware elf: %s\n", err);
         st = MYRI_EINPUT;
@@ -387,6 +426,10 @@ static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
     [MYRI_FW_ELF_C_CYCLES] = {"cpu_cycles", "CPU cycles (instructions and stalls)", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STALLS] = {"cpu_stalls", "load-use stalls", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STEPS] = {"cpu_steps", "CPU steps (runs between two looks at the clock)", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_POLL_INSNS] = {"cpu_poll_instructions", "instructions of polling passes that found nothing",
+                                  MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_POLL_CYCLES] = {"cpu_poll_cycles", "cycles of polling passes that found nothing (the rest of "
+                                   "cpu_cycles is work)", MYRI_FW_ROLE_NONE},
 };
 
 const myri_fw_def myri_fw_elf_def = {
