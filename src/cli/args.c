@@ -11,22 +11,42 @@
 
 #define ARGS_N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* --program is repeatable (one per user program): taken out of argv before the common parser. */
+/* The value of a repeatable option at argv[*i] (--NAME VALUE or --NAME=VALUE), NULL if argv[*i] is another
+ * word; *bad on a missing value. */
+static const char *args__repeat(int argc, char **argv, int *i, const char *name, const char *what, bool *bad)
+{
+    size_t k = strlen(name);
+    const char *a = argv[*i];
+    if (*i == 0 || strncmp(a, "--", 2) || strncmp(a + 2, name, k)) return NULL;
+    if (a[2 + k] == '=') return a + 3 + k;
+    if (a[2 + k]) return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "myri run: option '--%s' needs a value (%s)\n", name, what);
+        *bad = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* --program (one per user program) and --firmware (one per LANai object) are
+ * repeatable: taken out of argv before the common parser. */
 static int args__run_programs(int argc, char **argv, myri_cmd_run_args *out, int *rest_argc)
 {
     int n = 0;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = NULL;
-        if (i > 0 && !strcmp(a, "--program")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "myri run: option '--program' needs a value (FILE.so or NAME=FILE.so)\n");
+        bool bad = false;
+        const char *f = args__repeat(argc, argv, &i, "firmware", "a LANai object FILE.o", &bad);
+        if (bad) return MYRI_EXIT_INPUT;
+        if (f) {
+            if (out->nfirmware == ARGS_N(out->firmware)) {
+                fprintf(stderr, "myri run: --firmware given more than %zu times\n", ARGS_N(out->firmware));
                 return MYRI_EXIT_INPUT;
             }
-            v = argv[++i];
-        } else if (i > 0 && !strncmp(a, "--program=", 10)) {
-            v = a + 10;
+            out->firmware[out->nfirmware++] = f;
+            continue;
         }
+        const char *v = args__repeat(argc, argv, &i, "program", "FILE.so or NAME=FILE.so", &bad);
+        if (bad) return MYRI_EXIT_INPUT;
         if (v) {
             if (out->nprograms == ARGS_N(out->programs)) {
                 fprintf(stderr, "myri run: --program given more than %zu times\n", ARGS_N(out->programs));

@@ -31,7 +31,9 @@ typedef struct myri_cmd_run_args {
     const char *pcap, *vcd;
     const char *programs[16]; /* --program FILE.so or NAME=FILE.so, repeatable */
     size_t nprograms;
-    char *argv_rest[256];     /* argv without the --program options (for the common parser) */
+    const char *firmware[32]; /* --firmware FILE.o, repeatable: firmware: elf with these elf.objects */
+    size_t nfirmware;
+    char *argv_rest[256];     /* argv without the --program and --firmware options (for the common parser) */
 } myri_cmd_run_args;
 int myri_cmd_run_parse(int argc, char **argv, myri_cmd_run_args *out);
 
