@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Seed 001's MCP in C on the LANai CPU (issue 22, docs/LANAI.md "The C MCP"):
+# firmware/lanai/mcp/mcp.c, built with clang --target=lanai and the default
+# elf.objects, runs the unchanged host API and built-in programs:
+#   - pingpong.yaml and stream.yaml with --set firmware=elf: exit 0, every
+#     size measured, nothing lost or corrupted (every byte checked), the
+#     fabric delivers all; the same through --firmware build/.../mcp.o;
+#   - bench latency with firmware=elf: every size, latency never falls;
+#   - the differential run: tests/lanai/mcp_diff.c (a user program: every host
+#     sends 40 messages of 2..3000 bytes to peers drawn from its own
+#     generator, so the traffic is the same on both firmwares) on four hosts
+#     with firmware mcp and elf: every host receives from every source the
+#     packets of the plan in their order with their bytes (in_order 1,
+#     errors 0), and the two runs report the same counts and digests;
+#   - the C MCP counts by role (rx_good, tx_sent) as the tables do, and its
+#     CPU's work (cpu_cycles - cpu_poll_cycles) per packet is reported;
+#   - --firmware misuse exits 2.
+# Without clang's Lanai target (no mcp.o in the build): skipped (exit 77).
+# usage: lanai_mcp.sh PATH/TO/myri SOURCE_DIR
+set -u
+. "$(dirname "$0")/lib/check.bash" "$@"
+
+obj=$(dirname "$myri")/firmware/lanai/mcp/mcp.o
+[ -f "$obj" ] || { echo "no $obj (no clang with the Lanai target): skipped"; exit 77; }
+
+fig() { # fig KEY FILE: the values of a figure, one a line
+  grep -E "^ +$1 " "$2" | awk '{print $2}'
+}
+
+# ---- pingpong and stream, unchanged programs and API ----------------------------
+want 0 "pingpong on the C MCP" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf
+cp "$tmp/out" "$tmp/pp"
+check "firmware elf named" grep -q '^system .*firmware elf' "$tmp/pp"
+for size in 4 64 256 1024 4096 8192; do
+  check "pingpong $size B measured" grep -Eq "^ +pingpong\.$size\.latency_us +[0-9]" "$tmp/pp"
+done
+check "pingpong nothing lost" [ "$(fig pingpong.lost "$tmp/pp" | sort -u)" = 0 ]
+check "pingpong nothing corrupted" [ "$(fig pingpong.corrupted "$tmp/pp" | sort -u)" = 0 ]
+check "pingpong 132 received each" [ "$(fig pingpong.received "$tmp/pp" | sort -u)" = 132 ]
+check "fabric delivers all" grep -q '^fabric   injected 264 = delivered 264 ' "$tmp/pp"
+check "roles counted" grep -Eq '^firmware elf counters .*rx_good 264 tx_sent 264 ' "$tmp/pp"
+check "poll cycles counted" grep -Eq 'cpu_poll_cycles [1-9]' "$tmp/pp"
+
+want 0 "the same through --firmware" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware "$obj"
+check "--firmware gives the same run" [ "$(grep '^hash' "$tmp/out")" = "$(grep '^hash' "$tmp/pp")" ]
+
+want 0 "stream on the C MCP" -- "$myri" run "$src/scenarios/stream.yaml" --set firmware=elf
+check "stream 200 received" [ "$(fig stream.received "$tmp/out" | sort -n | tail -1)" = 200 ]
+check "stream nothing lost or corrupted" [ "$(fig 'stream.(lost|corrupted|errors)' "$tmp/out" | sort -u)" = 0 ]
+check "stream bandwidth" grep -Eq '^ +stream\.bandwidth_MBps +[1-9][0-9]' "$tmp/out"
+
+# ---- latency per size --------------------------------------------------------------
+want 0 "bench latency on the C MCP" -- "$myri" bench latency --set firmware=elf
+mono() { awk '$1 ~ /^[0-9]+$/ { if (n && $2 < prev - 0.1) bad = 1; prev = $2; n++ } END { exit bad || n < 5 }' "$tmp/out"; }
+check "latency never falls with size" mono
+
+# ---- the differential run ---------------------------------------------------------------
+if cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -I"$src/include" -o "$tmp/diff.so" "$src/tests/lanai/mcp_diff.c" 2>"$tmp/cc"; then
+  printf 'job: system\npreset: alpha-pci-1998\nseed: 3\ntopology:\n  generator: star\n  hosts_per_switch: 4\nprograms:\n  - program: user\n    hosts: [h0, h1, h2, h3]\n' >"$tmp/diff.yaml"
+  for fw in mcp elf; do
+    want 0 "differential traffic on $fw" -- "$myri" run "$tmp/diff.yaml" --program "$tmp/diff.so" --set firmware=$fw
+    grep -E '^program|^ +diff\.' "$tmp/out" >"$tmp/diff.$fw"
+    check "$fw: 12 sources in order with their bytes" [ "$(grep -cE 'diff\.from[0-9]+\.in_order +1$' "$tmp/diff.$fw")" -eq 12 ]
+    check "$fw: no byte wrong" [ "$(fig diff.errors "$tmp/diff.$fw" | sort -u)" = 0 ]
+    check "$fw: 40 sent each" [ "$(fig diff.sent "$tmp/diff.$fw" | sort -u)" = 40 ]
+  done
+  check "both MCPs deliver the same payloads in the same order" cmp -s "$tmp/diff.mcp" "$tmp/diff.elf"
+else
+  cat "$tmp/cc"; bad "the differential program compiles"
+fi
+
+# ---- misuse ------------------------------------------------------------------------------
+want 2 "--firmware without a value" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware
+check "says what it needs" grep -q "option '--firmware' needs a value" "$tmp/err"
+want 2 "--firmware with a comma" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware a,b.o
+want 2 "--firmware with a fabric job" -- "$myri" run "$src/scenarios/single-flow.yaml" --firmware "$obj"
+check "fabric job refused" grep -q -- "--firmware is taken by the system job only" "$tmp/err"
+check_summary
