@@ -120,6 +120,12 @@ static int run__firmware(const myri_cmd_run_args *a, myri_node *root)
                             "or # (or give elf.objects in the scenario)\n", f);
             return MYRI_EXIT_INPUT;
         }
+        FILE *probe = fopen(f, "rb");
+        if (!probe) {
+            fprintf(stderr, "myri run: --firmware %s: cannot read: %s\n", f, strerror(errno));
+            return MYRI_EXIT_INPUT;
+        }
+        fclose(probe);
         int w = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", f);
         if (w < 0 || (size_t)w >= sizeof list - n - 2) {
             fprintf(stderr, "myri run: --firmware: the file names are too long together (at most %zu bytes)\n",

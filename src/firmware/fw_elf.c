@@ -274,14 +274,14 @@ static void elf__poke(uint8_t *sram, uint32_t addr, uint32_t v)
 }
 
 /* Reads every file of the objects list into objs[] (data malloc'd). */
-static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_t *n, size_t max)
+static myri_status elf__read(myri_fw_inst *rt, const myri_node *list, myri_cpu_object *objs, size_t *n,
+                             size_t max)
 {
     *n = 0;
     if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0]) || (list->kind == MYRI_NODE_SEQ && !list->n)) {
         if (!myri_lanai_mcp_count) {
-            fprintf(stderr, "myri: firmware elf: elf.objects names no object, and this myri was built without the "
-                            "C MCP (no clang with the Lanai target at build time)\n");
-            return MYRI_EINPUT;
+            return myri_fw_fail(rt, list, "myri: firmware elf: elf.objects names no object, and this myri was built "
+                                          "without the C MCP (no clang with the Lanai target at build time)");
         }
         for (size_t i = 0; i < myri_lanai_mcp_count && *n < max; i++) { /* the C MCP, copied: freed as files are */
             uint8_t *d = malloc(myri_lanai_mcp_objects[i].size);
@@ -295,14 +295,11 @@ static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_
     for (size_t i = 0; i < count; i++) {
         const myri_node *it = list->kind == MYRI_NODE_SEQ ? list->item[i] : list;
         if (it->kind != MYRI_NODE_SCALAR || *n >= max) {
-            fprintf(stderr, "%s:%u:%u: elf.objects: expected at most %zu file names\n", it->file ? it->file : "?",
-                    it->line, it->col, max);
-            return MYRI_EINPUT;
+            return myri_fw_fail(rt, it, "elf.objects: expected at most %zu file names", max);
         }
         char why[200];
         if (myri_cpu_object_read(it->scalar, &objs[*n], why, sizeof why)) {
-            fprintf(stderr, "%s:%u:%u: elf.objects: %s\n", it->file ? it->file : "?", it->line, it->col, why);
-            return MYRI_EINPUT;
+            return myri_fw_fail(rt, it, "elf.objects: %s", why);
         }
         (*n)++;
     }
@@ -315,30 +312,27 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     myri_cpu_object objs[32];
     size_t n = 0;
     char err[400];
-    myri_status st = elf__read(p->objects, objs, &n, sizeof objs / sizeof objs[0]);
+    myri_status st = elf__read(e->rt, p->objects, objs, &n, sizeof objs / sizeof objs[0]);
     uint32_t bytes = myri_lanai_sram_bytes(e->l), start, entry, stack_word, entry_word;
     uint8_t *sram = myri_lanai_sram(e->l, 0, bytes);
     if (st == MYRI_OK && !myri_lanai_runtime_count) {
-        fprintf(stderr, "myri: firmware elf: this myri was built without the LANai runtime (no clang with the Lanai "
-                        "target at build time)\n");
-        st = MYRI_EINPUT;
+        st = myri_fw_fail(e->rt, NULL, "myri: firmware elf: this myri was built without the LANai runtime (no clang "
+                                        "with the Lanai target at build time)");
     }
     if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, ELF__BASE,
                                        &e->img, err, sizeof err)) {
-        fprintf(stderr, "myri: firmware elf: %s\n", err);
-        st = MYRI_EINPUT;
+        st = myri_fw_fail(e->rt, NULL, "myri: firmware elf: %s", err);
     }
     for (size_t i = 0; i < n; i++) free((void *)objs[i].data);
     if (st) return st;
     if (!myri_cpu_image_lookup(&e->img, p->entry, &entry)) {
-        fprintf(stderr, "myri: firmware elf: no function '%s' in elf.objects (elf.entry)\n", p->entry);
-        return MYRI_EINPUT;
+        return myri_fw_fail(e->rt, NULL, "myri: firmware elf: no function '%s' in elf.objects (elf.entry)", p->entry);
     }
     if (!myri_cpu_image_lookup(&e->img, "_start", &start) ||
         !myri_cpu_image_lookup(&e->img, "__lanai_stack_top", &stack_word) ||
         !myri_cpu_image_lookup(&e->img, "__lanai_entry", &entry_word)) {
-        fprintf(stderr, "myri: firmware elf: the runtime lacks _start, __lanai_stack_top or __lanai_entry\n");
-        return MYRI_EINPUT;
+        return myri_fw_fail(e->rt, NULL, "myri: firmware elf: the runtime lacks _start, __lanai_stack_top or "
+                                         "__lanai_entry");
     }
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);

@@ -75,4 +75,10 @@ check "says what it needs" grep -q "option '--firmware' needs a value" "$tmp/err
 want 2 "--firmware with a comma" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware a,b.o
 want 2 "--firmware with a fabric job" -- "$myri" run "$src/scenarios/single-flow.yaml" --firmware "$obj"
 check "fabric job refused" grep -q -- "--firmware is taken by the system job only" "$tmp/err"
+want 2 "--firmware with a missing file" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware "$tmp/none.o"
+check "names --firmware and the file" grep -q -- "--firmware $tmp/none.o: cannot read" "$tmp/err"
+# a firmware that cannot be created says why once, through the run's error (no second, empty line)
+printf 'job: system\npreset: alpha-pci-1998\nduration: 1ms\ntopology:\n  generator: star\n  hosts_per_switch: 2\nfirmware: elf\nelf:\n  objects: [%s]\n  entry: nope\n' "$obj" >"$tmp/noentry.yaml"
+want 2 "an entry that is not there" -- "$myri" run "$tmp/noentry.yaml"
+check "said once, on one line" [ "$(cat "$tmp/err")" = "myri: firmware elf: no function 'nope' in elf.objects (elf.entry)" ]
 check_summary
