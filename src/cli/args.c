@@ -551,3 +551,64 @@ int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
     }
     return MYRI_EXIT_OK;
 }
+
+/* ---- myri lanai ------------------------------------------------------------------------- */
+
+static int args__lanai_run(int argc, char **argv, myri_cmd_lanai_args *out)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(a, "--json")) {
+            out->json = true;
+        } else if (!strcmp(a, "--entry") && has_value) {
+            out->entry = argv[++i];
+        } else if (!strcmp(a, "--max-cycles") && has_value) {
+            if (myri_cli_uint("lanai", a, argv[++i], &out->max_cycles)) return MYRI_EXIT_INPUT;
+        } else if (!strcmp(a, "--sram") && has_value) {
+            if (myri_cli_uint("lanai", a, argv[++i], &out->sram)) return MYRI_EXIT_INPUT;
+            if (out->sram < 4096 || out->sram > (1u << 25) || out->sram % 4) {
+                fprintf(stderr, "myri lanai: --sram %s: expected a multiple of 4 from 4096 to 33554432\n", argv[i]);
+                return MYRI_EXIT_INPUT;
+            }
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "myri lanai: unknown option or missing value: %s (see 'myri lanai --help')\n", a);
+            return MYRI_EXIT_INPUT;
+        } else if (out->npaths == ARGS_N(out->paths)) {
+            fprintf(stderr, "myri lanai: too many objects (at most %zu)\n", ARGS_N(out->paths));
+            return MYRI_EXIT_INPUT;
+        } else {
+            out->paths[out->npaths++] = a;
+        }
+    }
+    if (!out->npaths) {
+        fprintf(stderr, "myri lanai run: expected at least one FILE.o (see 'myri lanai --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    return MYRI_EXIT_OK;
+}
+
+int myri_cmd_lanai_parse(int argc, char **argv, myri_cmd_lanai_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->entry = "main";
+    out->max_cycles = 1000000000ull;
+    out->sram = 1u << 20;
+    if (argc < 2) return out->help = true, MYRI_EXIT_INPUT;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return out->help = true, MYRI_EXIT_OK;
+    if (!strcmp(argv[1], "disasm")) {
+        if (argc != 3 || argv[2][0] == '-') {
+            fprintf(stderr, "myri lanai disasm: expected one FILE.o (see 'myri lanai --help')\n");
+            return MYRI_EXIT_INPUT;
+        }
+        out->disasm = true;
+        out->paths[out->npaths++] = argv[2];
+        return MYRI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "run")) {
+        fprintf(stderr, "myri lanai: unknown action '%s'; expected run or disasm\n", argv[1]);
+        return MYRI_EXIT_INPUT;
+    }
+    return args__lanai_run(argc, argv, out);
+}

@@ -122,6 +122,18 @@ typedef struct myri_cmd_reproduce_args {
 } myri_cmd_reproduce_args;
 int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out);
 
+/* myri lanai run FILE.o... [--entry SYMBOL] [--max-cycles N] [--sram BYTES] [--json] | disasm FILE.o
+ * (the files are named, not read: cmd_lanai.c reads them).  help: --help or -h
+ * (usage on stdout, exit 0), or no action at all (usage on stderr, exit 2). */
+typedef struct myri_cmd_lanai_args {
+    bool help, disasm, json;
+    const char *entry;            /* default main */
+    uint64_t max_cycles, sram;    /* defaults 10^9 cycles, 1 MiB */
+    const char *paths[64];        /* run: the objects in order; disasm: the one object */
+    size_t npaths;
+} myri_cmd_lanai_args;
+int myri_cmd_lanai_parse(int argc, char **argv, myri_cmd_lanai_args *out);
+
 #ifdef __cplusplus
 }
 #endif
