@@ -90,6 +90,7 @@ typedef struct elf__fw {
     bool armed;                 /* two equal passes: the next with the same ISR idles */
     bool idle;                  /* idling in the loop since idle_ps */
     myri_time_ps idle_ps, resume_ps;
+    uint32_t pub_pc, fn_lo, fn_hi, fn_entry; /* the last pc published and its function's [lo, hi) */
     char line[128];  /* the console's current line */
     size_t nline;
 } elf__fw;
@@ -230,6 +231,28 @@ static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
     e->pass = d;
 }
 
+/* Publishes the pc (and, when it changed, its function's entry) for the VCD;
+ * the function is looked up only when the pc leaves the last one's extent. */
+static void elf__publish_pc(elf__fw *e, uint32_t pc)
+{
+    if (pc == e->pub_pc) return;
+    e->pub_pc = pc;
+    myri_lanai_trace(e->l, MYRI_LANAI_EV_FW, 0, pc);
+    if (pc >= e->fn_lo && pc < e->fn_hi) return;
+    uint32_t off = 0, entry = 0;
+    e->fn_lo = e->fn_hi = 0;
+    for (size_t i = 0; i < e->img.nsyms; i++) { /* the function holding pc, as myri_cpu_image_function */
+        const myri_cpu_symbol *s = &e->img.syms[i];
+        if (s->func && s->addr <= pc && (!s->size || pc < s->addr + s->size)) {
+            entry = s->addr, off = pc - s->addr;
+            e->fn_lo = s->addr, e->fn_hi = s->size ? s->addr + s->size : pc + 1;
+        }
+    }
+    (void)off;
+    if (entry != e->fn_entry) myri_lanai_trace(e->l, MYRI_LANAI_EV_FW, 1, entry);
+    e->fn_entry = entry;
+}
+
 static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 {
     elf__fw *e = p;
@@ -244,6 +267,7 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
         return 0;
     }
     uint32_t pc0 = myri_cpu_pc(e->cpu);
+    elf__publish_pc(e, pc0);
     e->acc_reads = e->acc_writes = 0;
     myri_cpu_counts a = myri_cpu_get_counts(e->cpu);
     myri_cpu_status st = myri_cpu_run(e->cpu, e->quantum);
@@ -404,9 +428,14 @@ myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,
 
 /* ---- the kind ---------------------------------------------------------------------------- */
 
+/* No state machines: two lanes the kind publishes for the VCD (--vcd): the
+ * program counter at each step's start (machine 0, "pc") and the entry
+ * address of the function it is in (machine 1, "function"; 0 outside any),
+ * 32-bit lanes (system_vcd.c) to read beside `myri lanai disasm`. */
 static const char *const elf__states[] = {"run"};
 static const myri_fw_machine elf__machines[] = {
-    {.name = "cpu", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
+    {.name = "pc", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
+    {.name = "function", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
 };
 static const myri_fw_guard elf__guards[] = {{"true", "true", NULL}};
 static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
@@ -434,7 +463,7 @@ const myri_fw_def myri_fw_elf_def = {
     .params_size = sizeof(elf__params),
     .params_default = elf__params_default,
     .machines = elf__machines,
-    .nmachines = 1,
+    .nmachines = 2,
     .guards = elf__guards,
     .nguards = 1,
     .counters = elf__counters,

@@ -49,6 +49,14 @@ check "stream 200 received" [ "$(fig stream.received "$tmp/out" | sort -n | tail
 check "stream nothing lost or corrupted" [ "$(fig 'stream.(lost|corrupted|errors)' "$tmp/out" | sort -u)" = 0 ]
 check "stream bandwidth" grep -Eq '^ +stream\.bandwidth_MBps +[1-9][0-9]' "$tmp/out"
 
+# ---- the VCD: the program counter and the function, 32-bit lanes of each NIC -------------
+want 0 "a VCD of the C MCP" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --vcd "$tmp/e.vcd"
+check "fw_pc and fw_function lanes on both NICs" [ "$(grep -cE '^\$var wire 32 [^ ]+ fw_(pc|function) ' "$tmp/e.vcd")" -eq 4 ]
+pcid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_pc ' "$tmp/e.vcd" | awk '{print $4}')
+fnid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_function ' "$tmp/e.vcd" | awk '{print $4}')
+check "the pc moves" [ "$(grep -cF " $pcid" "$tmp/e.vcd")" -gt 100 ]
+check "the function lane names _start then main (0x10, linked first)" grep -qx "b10000 $fnid" "$tmp/e.vcd"
+
 # ---- latency per size --------------------------------------------------------------
 want 0 "bench latency on the C MCP" -- "$myri" bench latency --set firmware=elf
 mono() { awk '$1 ~ /^[0-9]+$/ { if (n && $2 < prev - 0.1) bad = 1; prev = $2; n++ } END { exit bad || n < 5 }' "$tmp/out"; }
