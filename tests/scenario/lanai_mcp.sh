@@ -12,6 +12,9 @@
 #     with firmware mcp and elf: every host receives from every source the
 #     packets of the plan in their order with their bytes (in_order 1,
 #     errors 0), and the two runs report the same counts and digests;
+#   - a stream over a bad link: the C MCP drops the CRC-bad packets the table
+#     MCP drops (the same count), each one loss of the program, exit 1;
+#   - the VCD has the fw_pc and fw_function lanes of each NIC;
 #   - the C MCP counts by role (rx_good, tx_sent) as the tables do, and its
 #     CPU's work (cpu_cycles - cpu_poll_cycles) per packet is reported;
 #   - --firmware misuse exits 2.
@@ -56,6 +59,14 @@ pcid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_pc ' "$tmp/e.vcd" | awk '{print $4}'
 fnid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_function ' "$tmp/e.vcd" | awk '{print $4}')
 check "the pc moves" [ "$(grep -cF " $pcid" "$tmp/e.vcd")" -gt 100 ]
 check "the function lane names _start then main (0x10, linked first)" grep -qx "b10000 $fnid" "$tmp/e.vcd"
+
+# ---- drops counted by reason: a stream over a bad link ---------------------------------------
+want 1 "stream over a bad link (table MCP)" -- "$myri" run "$src/scenarios/stream.yaml" --set link.ber=2e-7
+tcrc=$(grep -o 'drop_crc [0-9]*' "$tmp/out" | awk '{print $2}')
+want 1 "stream over a bad link (C MCP: the losses counted, exit 1)" -- "$myri" run "$src/scenarios/stream.yaml" --set link.ber=2e-7 --set firmware=elf
+ccrc=$(grep -o 'rx_crc [0-9]*' "$tmp/out" | awk '{print $2}')
+check "the C MCP drops the CRC-bad packets the table MCP drops (${ccrc:-none} = ${tcrc:-none})" [ "${ccrc:-0}" -gt 0 -a "${ccrc:-0}" = "${tcrc:-x}" ]
+check "each is one loss of the program" [ "$(fig stream.lost "$tmp/out" | awk '{s += $1} END {print s}')" = "$ccrc" ]
 
 # ---- latency per size --------------------------------------------------------------
 want 0 "bench latency on the C MCP" -- "$myri" bench latency --set firmware=elf
