@@ -42,6 +42,7 @@ typedef struct elf__params {
     const char *entry;
     int64_t quantum_cycles;
     bool fast_forward;
+    const char *profile;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
@@ -62,6 +63,11 @@ static const myri_param elf__param_table[] = {
      "a loop that only reads ISR and comes back to the same state idles the CPU until something can change ISR "
      "or SRAM, its passes charged exactly (docs/LANAI.md); false runs every pass",
      offsetof(elf__params, fast_forward), NULL},
+    {"profile", MYRI_P_STRING, NULL, "", NULL, NULL,
+     "a file name: each NIC writes FILE.NIC (FILE.nic.h0, ...) at the end of the run, one line per instruction "
+     "word its CPU executed: address, executions, cycles, function+offset (polling passes the fast-forward "
+     "skipped are not executed, so not there); empty: no profile",
+     offsetof(elf__params, profile), NULL},
 };
 
 static void elf__params_default(void *p)
@@ -71,6 +77,7 @@ static void elf__params_default(void *p)
     e->entry = "main";
     e->quantum_cycles = 64;
     e->fast_forward = true;
+    e->profile = "";
 }
 
 typedef struct elf__fw {
@@ -91,6 +98,10 @@ typedef struct elf__fw {
     bool idle;                  /* idling in the loop since idle_ps */
     myri_time_ps idle_ps, resume_ps;
     uint32_t pub_pc, fn_lo, fn_hi, fn_entry; /* the last pc published and its function's [lo, hi) */
+    uint64_t *prof;             /* elf.profile: executions and cycles per word of the program */
+    uint32_t prof_words;
+    char *prof_path;
+    char prof_nic[64];          /* the NIC's name (the LANai is gone when the profile is written) */
     char line[128];  /* the console's current line */
     size_t nline;
 } elf__fw;
@@ -368,10 +379,34 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     return myri_lanai_set_sram_watch(e->l, elf__sram_written, e);
 }
 
+/* elf.profile: FILE.NIC, one line per word executed. */
+static void elf__write_profile(elf__fw *e)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s.%s", e->prof_path, e->prof_nic);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: elf.profile: cannot write %s\n", e->prof_nic, path);
+        return;
+    }
+    fprintf(f, "# address executions cycles function+offset (myri elf.profile)\n");
+    for (uint32_t w = 0; w < e->prof_words; w++) {
+        if (!e->prof[2 * w]) continue;
+        uint32_t off = 0;
+        const char *fn = myri_cpu_image_function(&e->img, 4 * w, &off);
+        fprintf(f, "0x%08x %llu %llu %s+0x%x\n", 4 * w, (unsigned long long)e->prof[2 * w],
+                (unsigned long long)e->prof[2 * w + 1], fn ? fn : "?", off);
+    }
+    if (fclose(f) != 0) fprintf(stderr, "%s: elf.profile: writing %s failed\n", e->prof_nic, path);
+}
+
 static void elf__destroy(void *p)
 {
     elf__fw *e = p;
     if (!e) return;
+    if (e->prof && e->prof_path && e->started) elf__write_profile(e);
+    free(e->prof);
+    free(e->prof_path);
     myri_cpu_free(e->cpu);
     myri_cpu_image_free(&e->img);
     free(e);
@@ -387,6 +422,14 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     e->quantum = (uint32_t)p->quantum_cycles;
     e->ff = p->fast_forward;
     myri_status st = elf__load(e, p);
+    if (st == MYRI_OK && p->profile && p->profile[0]) { /* the words of the linked program */
+        e->prof_words = (e->img.end + 3) / 4;
+        e->prof = calloc(2 * (size_t)e->prof_words + 2, sizeof *e->prof);
+        e->prof_path = malloc(strlen(p->profile) + 1);
+        if (!e->prof || !e->prof_path) st = MYRI_ENOMEM;
+        else strcpy(e->prof_path, p->profile), myri_cpu_set_profile(e->cpu, e->prof, e->prof_words);
+        snprintf(e->prof_nic, sizeof e->prof_nic, "%s", myri_lanai_component(l)->name);
+    }
     if (st) {
         myri_lanai_set_sram_watch(l, NULL, NULL);
         elf__destroy(e);

@@ -15,6 +15,8 @@
 #   - a stream over a bad link: the C MCP drops the CRC-bad packets the table
 #     MCP drops (the same count), each one loss of the program, exit 1;
 #   - the VCD has the fw_pc and fw_function lanes of each NIC;
+#   - elf.profile writes one profile per NIC without changing the run, and
+#     tools/lanai_profile.py sums it by source function (mcp.c built with -g);
 #   - the C MCP counts by role (rx_good, tx_sent) as the tables do, and its
 #     CPU's work (cpu_cycles - cpu_poll_cycles) per packet is reported;
 #   - --firmware misuse exits 2.
@@ -59,6 +61,24 @@ pcid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_pc ' "$tmp/e.vcd" | awk '{print $4}'
 fnid=$(grep -m1 -E '^\$var wire 32 [^ ]+ fw_function ' "$tmp/e.vcd" | awk '{print $4}')
 check "the pc moves" [ "$(grep -cF " $pcid" "$tmp/e.vcd")" -gt 100 ]
 check "the function lane names _start then main (0x10, linked first)" grep -qx "b10000 $fnid" "$tmp/e.vcd"
+
+# ---- elf.profile and tools/lanai_profile.py -------------------------------------------------
+want 0 "pingpong with a profile" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --set elf.profile="$tmp/prof"
+check "a profile changes nothing" [ "$(grep '^hash' "$tmp/out")" = "$(grep '^hash' "$tmp/pp")" ]
+check "one profile per NIC" test -s "$tmp/prof.nic.h0" -a -s "$tmp/prof.nic.h1"
+insns=$(grep -o 'cpu_instructions [0-9]*' "$tmp/out" | awk '{print $2}')
+pins=$(awk '!/^#/ {s += $2} END {print s + 0}' "$tmp/prof.nic.h0" "$tmp/prof.nic.h1")
+check "the profile holds the instructions executed ($pins of $insns; the fast-forward's passes are not executed)" \
+  [ "$pins" -gt 100000 -a "$pins" -le "${insns:-0}" ]
+if command -v llvm-symbolizer >/dev/null && command -v llvm-nm >/dev/null && command -v python3 >/dev/null &&
+   clang --target=lanai -O2 -ffreestanding -fno-builtin -g -I"$src/firmware/lanai/runtime" -I"$src/src" \
+     -c "$src/firmware/lanai/mcp/mcp.c" -o "$tmp/mcp_g.o" 2>/dev/null; then
+  want 0 "lanai_profile.py by source function" -- python3 "$src/tools/lanai_profile.py" --object "$tmp/mcp_g.o" --per 264 "$tmp/prof.nic.h0" "$tmp/prof.nic.h1"
+  check "the host-DMA, send-DMA and receive services named" grep -q '^hdma_step ' "$tmp/out"
+  check "... and the send DMA" grep -q '^sdma_step ' "$tmp/out"
+  check "... the leaves: the counters, the header verdict" grep -q '^verdict ' "$tmp/out"
+  check "the totals are the profile's" grep -q "^total  *$pins " "$tmp/out"
+fi
 
 # ---- drops counted by reason: a stream over a bad link ---------------------------------------
 want 1 "stream over a bad link (table MCP)" -- "$myri" run "$src/scenarios/stream.yaml" --set link.ber=2e-7
