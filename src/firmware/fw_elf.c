@@ -102,6 +102,7 @@ typedef struct elf__fw {
     uint32_t prof_words;
     char *prof_path;
     char prof_nic[64];          /* the NIC's name (the LANai is gone when the profile is written) */
+    uint8_t *prof_code;         /* the program's words as loaded, for the profile's disassembly */
     char line[128];  /* the console's current line */
     size_t nline;
 } elf__fw;
@@ -389,13 +390,19 @@ static void elf__write_profile(elf__fw *e)
         fprintf(stderr, "%s: elf.profile: cannot write %s\n", e->prof_nic, path);
         return;
     }
-    fprintf(f, "# address executions cycles function+offset (myri elf.profile)\n");
+    fprintf(f, "# address executions cycles function+offset, then the word's disassembly (myri elf.profile)\n");
+    const uint8_t *sram = e->prof_code; /* the program as loaded (the LANai's SRAM is gone by now) */
     for (uint32_t w = 0; w < e->prof_words; w++) {
         if (!e->prof[2 * w]) continue;
-        uint32_t off = 0;
+        uint32_t off = 0, t;
+        bool has;
+        char dis[96];
+        const uint8_t *b = sram + 4 * w;
+        myri_cpu_disasm((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3], dis, sizeof dis, &t,
+                        &has);
         const char *fn = myri_cpu_image_function(&e->img, 4 * w, &off);
-        fprintf(f, "0x%08x %llu %llu %s+0x%x\n", 4 * w, (unsigned long long)e->prof[2 * w],
-                (unsigned long long)e->prof[2 * w + 1], fn ? fn : "?", off);
+        fprintf(f, "0x%08x %llu %llu %s+0x%x\t%s\n", 4 * w, (unsigned long long)e->prof[2 * w],
+                (unsigned long long)e->prof[2 * w + 1], fn ? fn : "?", off, dis);
     }
     if (fclose(f) != 0) fprintf(stderr, "%s: elf.profile: writing %s failed\n", e->prof_nic, path);
 }
@@ -404,9 +411,10 @@ static void elf__destroy(void *p)
 {
     elf__fw *e = p;
     if (!e) return;
-    if (e->prof && e->prof_path && e->started) elf__write_profile(e);
+    if (e->prof && e->prof_path && e->prof_code && e->started) elf__write_profile(e);
     free(e->prof);
     free(e->prof_path);
+    free(e->prof_code);
     myri_cpu_free(e->cpu);
     myri_cpu_image_free(&e->img);
     free(e);
@@ -426,8 +434,10 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
         e->prof_words = (e->img.end + 3) / 4;
         e->prof = calloc(2 * (size_t)e->prof_words + 2, sizeof *e->prof);
         e->prof_path = malloc(strlen(p->profile) + 1);
-        if (!e->prof || !e->prof_path) st = MYRI_ENOMEM;
-        else strcpy(e->prof_path, p->profile), myri_cpu_set_profile(e->cpu, e->prof, e->prof_words);
+        e->prof_code = malloc(4 * (size_t)e->prof_words);
+        if (!e->prof || !e->prof_path || !e->prof_code) st = MYRI_ENOMEM;
+        else strcpy(e->prof_path, p->profile), myri_cpu_set_profile(e->cpu, e->prof, e->prof_words),
+             memcpy(e->prof_code, myri_cpu_sram(e->cpu), 4 * (size_t)e->prof_words);
         snprintf(e->prof_nic, sizeof e->prof_nic, "%s", myri_lanai_component(l)->name);
     }
     if (st) {

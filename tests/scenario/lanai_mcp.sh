@@ -66,6 +66,7 @@ check "the function lane names _start then main (0x10, linked first)" grep -qx "
 want 0 "pingpong with a profile" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --set elf.profile="$tmp/prof"
 check "a profile changes nothing" [ "$(grep '^hash' "$tmp/out")" = "$(grep '^hash' "$tmp/pp")" ]
 check "one profile per NIC" test -s "$tmp/prof.nic.h0" -a -s "$tmp/prof.nic.h1"
+check "each word with its disassembly" grep -q "$(printf '\tld\t')" "$tmp/prof.nic.h0"
 insns=$(grep -o 'cpu_instructions [0-9]*' "$tmp/out" | awk '{print $2}')
 pins=$(awk '!/^#/ {s += $2} END {print s + 0}' "$tmp/prof.nic.h0" "$tmp/prof.nic.h1")
 check "the profile holds the instructions executed ($pins of $insns; the fast-forward's passes are not executed)" \
