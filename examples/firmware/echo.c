@@ -1,6 +1,7 @@
 /* echo.c -- a tiny firmware of your own for Myri's simulated NIC: every NIC
  * but host 0's echoes every packet back to the host that sent it; host 0's
- * NIC sends ECHO_ROUNDS packets of 8 to 200 bytes to host 1 and checks each
+ * NIC sends echo_rounds packets (50 unless the scenario sets it:
+ * elf.symbols: {echo_rounds: N}) of 8 to 200 bytes to host 1 and checks each
  * echo byte for byte (counter `app`: echoes that came back whole).
  *
  * Build against the installed headers and run (README, "Your own firmware"):
@@ -13,9 +14,7 @@
  * receive DMA: type, payload, and the CRC byte the DMA stores (0: good). */
 #include "lanai_nic.h"
 
-#ifndef ECHO_ROUNDS
-#define ECHO_ROUNDS 50
-#endif
+unsigned echo_rounds = 50; /* a parameter: elf.symbols sets it before the program starts */
 
 unsigned myri_node_index;
 unsigned myri_nhosts;
@@ -73,7 +72,7 @@ int main(void)
         }
     }
     unsigned good = 0;
-    for (unsigned seq = 0; seq < ECHO_ROUNDS; seq++) {
+    for (unsigned seq = 0; seq < echo_rounds; seq++) {
         unsigned len = 8 + (seq * 12) % 196, same = 1;
         unsigned char *t = (unsigned char *)tx_buf;
         tx_buf[0] = seq;

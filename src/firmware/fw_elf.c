@@ -43,6 +43,7 @@ typedef struct elf__params {
     int64_t quantum_cycles;
     bool fast_forward;
     const char *profile;
+    const myri_node *symbols;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
@@ -68,6 +69,11 @@ static const myri_param elf__param_table[] = {
      "word its CPU executed: address, executions, cycles, function+offset (polling passes the fast-forward "
      "skipped are not executed, so not there); empty: no profile",
      offsetof(elf__params, profile), NULL},
+    {"symbols", MYRI_P_NODE, NULL, "", NULL, NULL,
+     "a map {NAME: NUMBER}: each NAME, a global word of the program (4 bytes or more), is set to NUMBER (0 to "
+     "4294967295, or -2147483648 to -1; decimal or 0x...) before it starts: the program's own parameters "
+     "(examples/firmware/echo.c: echo_rounds)",
+     offsetof(elf__params, symbols), NULL},
 };
 
 static void elf__params_default(void *p)
@@ -78,6 +84,7 @@ static void elf__params_default(void *p)
     e->quantum_cycles = 64;
     e->fast_forward = true;
     e->profile = "";
+    e->symbols = NULL;
 }
 
 typedef struct elf__fw {
@@ -342,6 +349,39 @@ static myri_status elf__read(myri_fw_inst *rt, const myri_node *list, myri_cpu_o
     return MYRI_OK;
 }
 
+/* The symbol's size, or 0 when the program does not define it. */
+static uint32_t elf__sym(const elf__fw *e, const char *name, uint32_t *addr)
+{
+    for (size_t i = 0; i < e->img.nsyms; i++)
+        if (!strcmp(e->img.syms[i].name, name)) {
+            *addr = e->img.syms[i].addr;
+            return e->img.syms[i].size;
+        }
+    return 0;
+}
+
+/* elf.symbols: each NAME, a global word of the program, set to its NUMBER. */
+static myri_status elf__symbols(elf__fw *e, const myri_node *map, uint8_t *sram)
+{
+    if (!map || (map->kind == MYRI_NODE_SCALAR && !map->scalar[0])) return MYRI_OK;
+    if (map->kind != MYRI_NODE_MAP) return myri_fw_fail(e->rt, map, "elf.symbols: expected a map {NAME: NUMBER}");
+    for (size_t i = 0; i < map->n; i++) {
+        const myri_node *v = map->item[i];
+        uint32_t addr = 0;
+        if (elf__sym(e, map->key[i], &addr) < 4)
+            return myri_fw_fail(e->rt, map->keynode ? map->keynode[i] : map,
+                                "elf.symbols: '%s' is not a global word of the program (defined, 4 bytes or more)",
+                                map->key[i]);
+        char *end = NULL;
+        long long x = v->kind == MYRI_NODE_SCALAR ? strtoll(v->scalar, &end, 0) : 0;
+        if (!end || end == v->scalar || *end || x < -2147483648LL || x > 4294967295LL)
+            return myri_fw_fail(e->rt, v, "elf.symbols.%s: expected a number from -2147483648 to 4294967295",
+                                map->key[i]);
+        elf__poke(sram, addr, (uint32_t)x);
+    }
+    return MYRI_OK;
+}
+
 /* Links the objects into the LANai's SRAM and points the CPU at _start. */
 static myri_status elf__load(elf__fw *e, const elf__params *p)
 {
@@ -372,6 +412,7 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     }
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);
+    if ((st = elf__symbols(e, p->symbols, sram)) != MYRI_OK) return st;
     e->cpu = myri_cpu_new(sram, bytes, true);
     if (!e->cpu) return MYRI_ENOMEM;
     myri_cpu_set_mmio(e->cpu, elf__mmio, e);
@@ -447,17 +488,6 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     }
     *out = e;
     return MYRI_OK;
-}
-
-/* The symbol's size, or 0 when the program does not define it. */
-static uint32_t elf__sym(const elf__fw *e, const char *name, uint32_t *addr)
-{
-    for (size_t i = 0; i < e->img.nsyms; i++)
-        if (!strcmp(e->img.syms[i].name, name)) {
-            *addr = e->img.syms[i].addr;
-            return e->img.syms[i].size;
-        }
-    return 0;
 }
 
 myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,

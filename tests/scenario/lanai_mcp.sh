@@ -19,6 +19,9 @@
 #     tools/lanai_profile.py sums it by source function (mcp.c built with -g);
 #   - the C MCP counts by role (rx_good, tx_sent) as the tables do, and its
 #     CPU's work (cpu_cycles - cpu_poll_cycles) per packet is reported;
+#   - examples/firmware/echo.c, built against the headers `make install`
+#     ships (staged in the build), echoes 50 packets whole; elf.symbols sets
+#     its echo_rounds; a symbol it lacks or a bad number exits 2, named;
 #   - --firmware misuse exits 2.
 # Without clang's Lanai target (no mcp.o in the build): skipped (exit 77).
 # usage: lanai_mcp.sh PATH/TO/myri SOURCE_DIR
@@ -107,6 +110,22 @@ if cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -I"$src/include" -o "$tmp/dif
   check "both MCPs deliver the same payloads in the same order" cmp -s "$tmp/diff.mcp" "$tmp/diff.elf"
 else
   cat "$tmp/cc"; bad "the differential program compiles"
+fi
+
+# ---- your own firmware: examples/firmware/echo.c against the staged headers, its parameter -------
+inc=$(dirname "$myri")/stage/include/myri/lanai
+if [ -f "$inc/lanai_nic.h" ] && clang --target=lanai -O2 -ffreestanding -fno-builtin -Wall -Wextra -Werror -I"$inc" \
+     -c "$src/examples/firmware/echo.c" -o "$tmp/echo.o"; then
+  want 0 "the echo firmware" -- "$myri" run "$src/examples/firmware/echo.yaml" --firmware "$tmp/echo.o"
+  check "50 echoes whole" grep -Eq '^firmware elf counters .*rx_good 100 tx_sent 100 app 50 ' "$tmp/out"
+  want 0 "elf.symbols sets its parameter" -- "$myri" run "$src/examples/firmware/echo.yaml" --firmware "$tmp/echo.o" --set elf.symbols.echo_rounds=20
+  check "20 echoes" grep -Eq '^firmware elf counters .*rx_good 40 tx_sent 40 app 20 ' "$tmp/out"
+  want 2 "a symbol the program lacks" -- "$myri" run "$src/examples/firmware/echo.yaml" --firmware "$tmp/echo.o" --set elf.symbols.nope=1
+  check "named with its place" grep -q "^--set:1:13: elf.symbols: 'nope' is not a global word" "$tmp/err"
+  want 2 "a value that is not a number" -- "$myri" run "$src/examples/firmware/echo.yaml" --firmware "$tmp/echo.o" --set elf.symbols.echo_rounds=abc
+  check "named with its place" grep -q "elf.symbols.echo_rounds: expected a number" "$tmp/err"
+else
+  bad "examples/firmware/echo.c builds against the staged headers"
 fi
 
 # ---- misuse ------------------------------------------------------------------------------
