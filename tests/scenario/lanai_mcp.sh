@@ -5,7 +5,9 @@
 #   - pingpong.yaml and stream.yaml with --set firmware=elf: exit 0, every
 #     size measured, nothing lost or corrupted (every byte checked), the
 #     fabric delivers all; the same through --firmware build/.../mcp.o;
-#   - bench latency with firmware=elf: every size, latency never falls;
+#   - the latency program (every size) and the traffic program on four hosts
+#     (nothing lost, reordered or corrupted); bench latency with firmware=elf:
+#     every size, latency never falls;
 #   - the differential run: tests/lanai/mcp_diff.c (a user program: every host
 #     sends 40 messages of 2..3000 bytes to peers drawn from its own
 #     generator, so the traffic is the same on both firmwares) on four hosts
@@ -91,6 +93,19 @@ want 1 "stream over a bad link (C MCP: the losses counted, exit 1)" -- "$myri" r
 ccrc=$(grep -o 'rx_crc [0-9]*' "$tmp/out" | awk '{print $2}')
 check "the C MCP drops the CRC-bad packets the table MCP drops (${ccrc:-none} = ${tcrc:-none})" [ "${ccrc:-0}" -gt 0 -a "${ccrc:-0}" = "${tcrc:-x}" ]
 check "each is one loss of the program" [ "$(fig stream.lost "$tmp/out" | awk '{s += $1} END {print s}')" = "$ccrc" ]
+
+# ---- the latency and traffic programs ---------------------------------------------------------
+want 0 "the latency program on the C MCP" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf \
+  --set 'programs=[{program: latency, hosts: [h0, h1]}]'
+for size in 4 16 64 128 256 512 1024; do
+  check "latency $size B measured" grep -Eq "^ +latency\.$size\.latency_us +[0-9]" "$tmp/out"
+done
+check "latency: nothing lost or corrupted" [ "$(fig 'latency.(lost|corrupted|errors)' "$tmp/out" | sort -u)" = 0 ]
+printf 'job: system\npreset: alpha-pci-1998\nseed: 7\ntopology:\n  generator: star\n  hosts_per_switch: 4\n' >"$tmp/four.yaml"
+want 0 "the traffic program on four hosts" -- "$myri" run "$tmp/four.yaml" --set firmware=elf \
+  --set 'programs=[{program: traffic, hosts: [h0, h1, h2, h3], args: [size=600, interval_us=40, duration_us=3000, drain_us=2000]}]'
+check "traffic: nothing lost, reordered or corrupted" [ "$(fig 'traffic.(lost|corrupted|errors|reordered)' "$tmp/out" | sort -u)" = 0 ]
+check "traffic: every packet sent received" [ "$(fig traffic.sent "$tmp/out" | awk '{s += $1} END {print s}')" = "$(fig traffic.received "$tmp/out" | awk '{s += $1} END {print s}')" ]
 
 # ---- latency per size --------------------------------------------------------------
 want 0 "bench latency on the C MCP" -- "$myri" bench latency --set firmware=elf
