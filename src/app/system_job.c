@@ -490,7 +490,7 @@ static myri_status sys__load_mcp(void *ctx, int unit, const char *name)
 }
 
 /* One host: its bus, LANai with the firmware started, the host with the board. */
-static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_t i)
+static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_t i, myri_error *err)
 {
     myri_sys_nic *n = &r->nic[i];
     const char *hname = r->b.topo->node[r->b.topo->host_node[i]].name;
@@ -500,7 +500,7 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     snprintf(name, sizeof name, "nic.%s", hname);
     myri_status st = myri_lanai_create(r->sim, name, &c->nic, n->bus, myri_fabric_port(r->fabric, i), &n->lanai);
     if (st) return st;
-    if ((st = myri_fw_create(c->fw, c->fwp, n->lanai, &n->fw)) != MYRI_OK) return st;
+    if ((st = myri_fw_create_err(c->fw, c->fwp, n->lanai, &n->fw, err)) != MYRI_OK) return st; /* why: in err */
     if (c->check_firmware && (st = myri_fw_set_check(n->fw, true)) != MYRI_OK) return st;
     if (c->fw == &myri_fw_elf_def && (st = myri_fw_elf_setup(n->fw, i, (uint32_t)r->b.topo->nhosts, sys__route, r)))
         return st;
@@ -605,7 +605,7 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
     if ((st = sys__size_routes(c, r->nnic, err)) != MYRI_OK) return st;
-    for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i);
+    for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i, err);
     if (st == MYRI_ERANGE || st == MYRI_EINVAL) { /* the firmware's layout or parameters do not fit this NIC */
         sys__fit_error(c, st, err);
         st = MYRI_EINPUT;

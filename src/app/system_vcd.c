@@ -216,6 +216,13 @@ static void vcd__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lana
     }
 }
 
+/* A firmware lane's width: 8 bits (a state index), or 32 for the lanes the
+ * kind elf publishes, "pc" and "function" (addresses, fw_elf.c). */
+static unsigned vcd__machine_width(const char *name)
+{
+    return name && (!strcmp(name, "pc") || !strcmp(name, "function")) ? 32u : 8u;
+}
+
 static void vcd__scope_name(const char *in, char *out, size_t len)
 {
     size_t k = 0;
@@ -253,7 +260,7 @@ myri_status myri_vcd_add_nic(myri_vcd *v, myri_lanai *l, const char *name, const
     n->machines = machines;
     n->nmachines = nmachines;
     for (size_t k = 0; k < VCD_NFIXED + nmachines; k++) {
-        n->sig[k].width = k < VCD_NFIXED ? vcd__fixed[k].width : 8;
+        n->sig[k].width = k < VCD_NFIXED ? vcd__fixed[k].width : vcd__machine_width(machines[k - VCD_NFIXED]);
         vcd__id(v->next_id++, n->sig[k].id);
     }
     myri_status st = myri_lanai_add_trace(l, vcd__trace, n);
@@ -274,7 +281,8 @@ myri_status myri_vcd_begin(myri_vcd *v)
     fprintf(f, "$comment Myri NIC timeline: host_dma 0 idle 1 to host 2 from host; cpu 0 idle 1 user 2 system; "
                "ear lar dma_ctr smp sml smlt rmp rml: the LANai's DMA registers (written values; EAR, LAR, "
                "DMA_CTR at each host-DMA burst; RMP when read and at each window's end); "
-               "firmware machines by state index $end\n$timescale 1ps $end\n$scope module myri $end\n");
+               "firmware machines by state index (firmware elf: fw_pc, the program counter at each CPU step, and "
+               "fw_function, the entry address of its function) $end\n$timescale 1ps $end\n$scope module myri $end\n");
     v->next_flush = 256;
     for (size_t i = 0; i < v->nnic; i++) {
         const vcd__nic *n = v->nic[i];

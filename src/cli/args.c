@@ -11,22 +11,42 @@
 
 #define ARGS_N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* --program is repeatable (one per user program): taken out of argv before the common parser. */
+/* The value of a repeatable option at argv[*i] (--NAME VALUE or --NAME=VALUE), NULL if argv[*i] is another
+ * word; *bad on a missing value. */
+static const char *args__repeat(int argc, char **argv, int *i, const char *name, const char *what, bool *bad)
+{
+    size_t k = strlen(name);
+    const char *a = argv[*i];
+    if (*i == 0 || strncmp(a, "--", 2) || strncmp(a + 2, name, k)) return NULL;
+    if (a[2 + k] == '=') return a + 3 + k;
+    if (a[2 + k]) return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "myri run: option '--%s' needs a value (%s)\n", name, what);
+        *bad = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* --program (one per user program) and --firmware (one per LANai object) are
+ * repeatable: taken out of argv before the common parser. */
 static int args__run_programs(int argc, char **argv, myri_cmd_run_args *out, int *rest_argc)
 {
     int n = 0;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = NULL;
-        if (i > 0 && !strcmp(a, "--program")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "myri run: option '--program' needs a value (FILE.so or NAME=FILE.so)\n");
+        bool bad = false;
+        const char *f = args__repeat(argc, argv, &i, "firmware", "a LANai object FILE.o", &bad);
+        if (bad) return MYRI_EXIT_INPUT;
+        if (f) {
+            if (out->nfirmware == ARGS_N(out->firmware)) {
+                fprintf(stderr, "myri run: --firmware given more than %zu times\n", ARGS_N(out->firmware));
                 return MYRI_EXIT_INPUT;
             }
-            v = argv[++i];
-        } else if (i > 0 && !strncmp(a, "--program=", 10)) {
-            v = a + 10;
+            out->firmware[out->nfirmware++] = f;
+            continue;
         }
+        const char *v = args__repeat(argc, argv, &i, "program", "FILE.so or NAME=FILE.so", &bad);
+        if (bad) return MYRI_EXIT_INPUT;
         if (v) {
             if (out->nprograms == ARGS_N(out->programs)) {
                 fprintf(stderr, "myri run: --program given more than %zu times\n", ARGS_N(out->programs));
@@ -541,4 +561,65 @@ int myri_cmd_verify_parse(int argc, char **argv, myri_cmd_verify_args *a)
         return MYRI_EXIT_INPUT;
     }
     return MYRI_EXIT_OK;
+}
+
+/* ---- myri lanai ------------------------------------------------------------------------- */
+
+static int args__lanai_run(int argc, char **argv, myri_cmd_lanai_args *out)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(a, "--json")) {
+            out->json = true;
+        } else if (!strcmp(a, "--entry") && has_value) {
+            out->entry = argv[++i];
+        } else if (!strcmp(a, "--max-cycles") && has_value) {
+            if (myri_cli_uint("lanai", a, argv[++i], &out->max_cycles)) return MYRI_EXIT_INPUT;
+        } else if (!strcmp(a, "--sram") && has_value) {
+            if (myri_cli_uint("lanai", a, argv[++i], &out->sram)) return MYRI_EXIT_INPUT;
+            if (out->sram < 4096 || out->sram > (1u << 25) || out->sram % 4) {
+                fprintf(stderr, "myri lanai: --sram %s: expected a multiple of 4 from 4096 to 33554432\n", argv[i]);
+                return MYRI_EXIT_INPUT;
+            }
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "myri lanai: unknown option or missing value: %s (see 'myri lanai --help')\n", a);
+            return MYRI_EXIT_INPUT;
+        } else if (out->npaths == ARGS_N(out->paths)) {
+            fprintf(stderr, "myri lanai: too many objects (at most %zu)\n", ARGS_N(out->paths));
+            return MYRI_EXIT_INPUT;
+        } else {
+            out->paths[out->npaths++] = a;
+        }
+    }
+    if (!out->npaths) {
+        fprintf(stderr, "myri lanai run: expected at least one FILE.o (see 'myri lanai --help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    return MYRI_EXIT_OK;
+}
+
+int myri_cmd_lanai_parse(int argc, char **argv, myri_cmd_lanai_args *out)
+{
+    memset(out, 0, sizeof *out);
+    out->entry = "main";
+    out->max_cycles = 1000000000ull;
+    out->sram = 1u << 20;
+    if (argc < 2) return out->help = true, MYRI_EXIT_INPUT;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return out->help = true, MYRI_EXIT_OK;
+    if (!strcmp(argv[1], "disasm")) {
+        if (argc != 3 || argv[2][0] == '-') {
+            fprintf(stderr, "myri lanai disasm: expected one FILE.o (see 'myri lanai --help')\n");
+            return MYRI_EXIT_INPUT;
+        }
+        out->disasm = true;
+        out->paths[out->npaths++] = argv[2];
+        return MYRI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "run")) {
+        fprintf(stderr, "myri lanai: unknown action '%s'; expected run or disasm\n", argv[1]);
+        return MYRI_EXIT_INPUT;
+    }
+    return args__lanai_run(argc, argv, out);
 }

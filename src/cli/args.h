@@ -31,7 +31,9 @@ typedef struct myri_cmd_run_args {
     const char *pcap, *vcd;
     const char *programs[16]; /* --program FILE.so or NAME=FILE.so, repeatable */
     size_t nprograms;
-    char *argv_rest[256];     /* argv without the --program options (for the common parser) */
+    const char *firmware[32]; /* --firmware FILE.o, repeatable: firmware: elf with these elf.objects */
+    size_t nfirmware;
+    char *argv_rest[256];     /* argv without the --program and --firmware options (for the common parser) */
 } myri_cmd_run_args;
 int myri_cmd_run_parse(int argc, char **argv, myri_cmd_run_args *out);
 
@@ -120,6 +122,18 @@ typedef struct myri_cmd_reproduce_args {
     bool system;   /* seed004 --system: add the register-level NIC's column */
 } myri_cmd_reproduce_args;
 int myri_cmd_reproduce_parse(int argc, char **argv, myri_cmd_reproduce_args *out);
+
+/* myri lanai run FILE.o... [--entry SYMBOL] [--max-cycles N] [--sram BYTES] [--json] | disasm FILE.o
+ * (the files are named, not read: cmd_lanai.c reads them).  help: --help or -h
+ * (usage on stdout, exit 0), or no action at all (usage on stderr, exit 2). */
+typedef struct myri_cmd_lanai_args {
+    bool help, disasm, json;
+    const char *entry;            /* default main */
+    uint64_t max_cycles, sram;    /* defaults 10^9 cycles, 1 MiB */
+    const char *paths[64];        /* run: the objects in order; disasm: the one object */
+    size_t npaths;
+} myri_cmd_lanai_args;
+int myri_cmd_lanai_parse(int argc, char **argv, myri_cmd_lanai_args *out);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cpu/cpu.h"
 #include "myri/json.h"
@@ -233,72 +234,22 @@ static int lanai__disasm(const char *path)
     return MYRI_EXIT_OK;
 }
 
-static int lanai__opt_uint(const char *opt, const char *v, uint64_t *out)
-{
-    return myri_cli_uint("lanai", opt, v, out);
-}
-
-static int lanai__parse_run(int argc, char **argv, lanai_run_opts *o, lanai_files *fs)
-{
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--entry") && has_value) {
-            o->entry = argv[++i];
-        } else if (!strcmp(a, "--max-cycles") && has_value) {
-            if (lanai__opt_uint(a, argv[++i], &o->max_cycles)) return MYRI_EXIT_INPUT;
-        } else if (!strcmp(a, "--sram") && has_value) {
-            if (lanai__opt_uint(a, argv[++i], &o->sram)) return MYRI_EXIT_INPUT;
-            if (o->sram < 4096 || o->sram > (1u << 25) || o->sram % 4) {
-                fprintf(stderr, "myri lanai: --sram %s: expected a multiple of 4 from 4096 to 33554432\n", argv[i]);
-                return MYRI_EXIT_INPUT;
-            }
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "myri lanai: unknown option or missing value: %s (see 'myri lanai --help')\n", a);
-            return MYRI_EXIT_INPUT;
-        } else if (fs->n == sizeof fs->obj / sizeof fs->obj[0]) {
-            fprintf(stderr, "myri lanai: too many objects (at most 64)\n");
-            return MYRI_EXIT_INPUT;
-        } else {
-            int rc = lanai__read(a, &fs->obj[fs->n]);
-            if (fs->obj[fs->n].data) fs->n++;
-            if (rc) return rc;
-        }
-    }
-    if (!fs->n) {
-        fprintf(stderr, "myri lanai run: expected at least one FILE.o (see 'myri lanai --help')\n");
-        return MYRI_EXIT_INPUT;
-    }
-    return 0;
-}
-
 int myri_cmd_lanai(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(lanai__usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? MYRI_EXIT_INPUT : MYRI_EXIT_OK;
+    myri_cmd_lanai_args a;
+    int rc = myri_cmd_lanai_parse(argc, argv, &a);
+    if (a.help) {
+        fputs(lanai__usage, rc ? stderr : stdout);
+        return rc;
     }
-    for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(lanai__usage, stdout);
-            return MYRI_EXIT_OK;
-        }
-    if (!strcmp(argv[1], "disasm")) {
-        if (argc != 3 || argv[2][0] == '-') {
-            fprintf(stderr, "myri lanai disasm: expected one FILE.o (see 'myri lanai --help')\n");
-            return MYRI_EXIT_INPUT;
-        }
-        return lanai__disasm(argv[2]);
-    }
-    if (strcmp(argv[1], "run")) {
-        fprintf(stderr, "myri lanai: unknown action '%s'; expected run or disasm\n", argv[1]);
-        return MYRI_EXIT_INPUT;
-    }
-    lanai_run_opts o = {.entry = "main", .max_cycles = 1000000000ull, .sram = 1u << 20};
+    if (rc) return rc;
+    if (a.disasm) return lanai__disasm(a.paths[0]);
+    lanai_run_opts o = {.entry = a.entry, .max_cycles = a.max_cycles, .sram = a.sram, .json = a.json};
     lanai_files fs = {.n = 0};
-    int rc = lanai__parse_run(argc, argv, &o, &fs);
+    for (size_t i = 0; i < a.npaths && !rc; i++) {
+        rc = lanai__read(a.paths[i], &fs.obj[fs.n]);
+        if (fs.obj[fs.n].data) fs.n++;
+    }
     if (!rc) rc = lanai__run(&o, &fs);
     lanai__free(&fs);
     return rc;

@@ -1,4 +1,5 @@
 /* run.c -- `myri run [FILE]`: load a scenario, apply --set, run its job. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@ static void run__usage(FILE *out)
 {
     fprintf(out,
             "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n"
-            "                [--vcd FILE] [--program [NAME=]FILE.so]...\n\n"
+            "                [--vcd FILE] [--program [NAME=]FILE.so]... [--firmware FILE.o]...\n\n"
             "Runs the scenario in FILE (YAML), or the built-in default scenario when no FILE is\n"
             "given.  The scenario's `job:` key says what to run (default: %s).  --set overrides a\n"
             "scenario value by its dotted path, e.g. --set link.rate=1.28Gb/s.  The effective\n"
@@ -22,7 +23,9 @@ static void run__usage(FILE *out)
             "states, for GTKWave.  --program FILE.so (system job): the program of the `programs:`\n"
             "entries that say `program: user`, a shared object with `int myri_main(int, char **)`\n"
             "built against the installed library (examples/programs/); --program NAME=FILE.so\n"
-            "(repeatable, up to 16): the program of the entries that say `program: NAME`.\n\njobs:\n",
+            "(repeatable, up to 16): the program of the entries that say `program: NAME`.\n"
+            "--firmware FILE.o (system job, repeatable, up to 32): run firmware: elf with these LANai\n"
+            "objects (clang --target=lanai -c) as elf.objects (docs/LANAI.md).\n\njobs:\n",
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
@@ -104,6 +107,40 @@ static int run__restore_stdout(FILE *out, int saved, int rc)
     return rc == MYRI_EXIT_OK ? MYRI_EXIT_FAIL : rc;
 }
 
+/* --firmware FILE.o...: firmware: elf with elf.objects [FILE.o, ...] (after --set, so it wins). */
+static int run__firmware(const myri_cmd_run_args *a, myri_node *root)
+{
+    char list[8192] = "elf.objects=[";
+    size_t n = strlen(list);
+    for (size_t i = 0; i < a->nfirmware; i++) {
+        const char *f = a->firmware[i];
+        if (!f[0] || strpbrk(f, ",[]{}\"'#") || isspace((unsigned char)f[0]) ||
+            isspace((unsigned char)f[strlen(f) - 1])) {
+            fprintf(stderr, "myri run: --firmware '%s': expected a LANai object file name without , [ ] { } quotes "
+                            "or # (or give elf.objects in the scenario)\n", f);
+            return MYRI_EXIT_INPUT;
+        }
+        FILE *probe = fopen(f, "rb");
+        if (!probe) {
+            fprintf(stderr, "myri run: --firmware %s: cannot read: %s\n", f, strerror(errno));
+            return MYRI_EXIT_INPUT;
+        }
+        fclose(probe);
+        int w = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", f);
+        if (w < 0 || (size_t)w >= sizeof list - n - 2) {
+            fprintf(stderr, "myri run: --firmware: the file names are too long together (at most %zu bytes)\n",
+                    sizeof list - 16);
+            return MYRI_EXIT_INPUT;
+        }
+        n += (size_t)w;
+    }
+    strcat(list, "]");
+    myri_error err = {0};
+    if (myri_node_set(root, "firmware=elf", &err) != MYRI_OK || myri_node_set(root, list, &err) != MYRI_OK)
+        return myri_cli_input_error(&err);
+    return 0;
+}
+
 int myri_cmd_run(int argc, char **argv)
 {
     myri_cmd_run_args a;
@@ -124,11 +161,12 @@ int myri_cmd_run(int argc, char **argv)
     }
     if (st != MYRI_OK) return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(&a.cli, root);
+    if (!rc && a.nfirmware) rc = run__firmware(&a, root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
-    if (!rc && (a.vcd || a.nprograms) && strcmp(job->name, "system") != 0) {
+    if (!rc && (a.vcd || a.nprograms || a.nfirmware) && strcmp(job->name, "system") != 0) {
         fprintf(stderr, "myri run: %s is taken by the system job only; this scenario's job is '%s'\n",
-                a.vcd ? "--vcd" : "--program", job->name);
+                a.vcd ? "--vcd" : a.nprograms ? "--program" : "--firmware", job->name);
         rc = MYRI_EXIT_INPUT;
     }
     if (!rc) {

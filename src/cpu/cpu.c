@@ -35,6 +35,8 @@ struct myri_cpu {
     bool mmio_sync;  /* register accesses only as the first instruction of a run */
     bool first;      /* the instruction executing is the first of this run */
     bool deferred;   /* the run ended before a register access (mmio_sync) */
+    uint64_t *prof;  /* myri_cpu_set_profile: executions and cycles per word, or NULL */
+    uint32_t prof_words;
     uint32_t exit_value, fault_pc, fault_addr;
     char fault_text[96];
 };
@@ -475,7 +477,7 @@ static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t s
 
 /* The run loop; predecode is a constant in each caller, so the compiler
  * makes the predecoded and the plain loop from this one body. */
-static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const bool predecode)
+static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const bool predecode, const bool prof)
 {
     uint32_t pc = c->pc, n1 = c->n1, n2 = c->n2, lmask = c->load_mask, *r = c->r;
     const uint32_t size = c->sram_bytes;
@@ -488,6 +490,7 @@ static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const 
             break;
         }
         const cpu_insn *d;
+        const uint64_t used0 = used;
         if (predecode) {
             d = &dec[pc >> 2];
             if (d->kind == K_UNDECODED) myri_cpu__decode(cpu__be32(sram + pc), &dec[pc >> 2]);
@@ -522,11 +525,13 @@ static inline myri_cpu_status cpu__loop(myri_cpu *c, uint64_t max_cycles, const 
                 c->status = MYRI_CPU_STOPPED;
                 insns++;
                 used++;
+                if (prof && (cur >> 2) < c->prof_words) c->prof[2 * (cur >> 2)]++, c->prof[2 * (cur >> 2) + 1] += used - used0;
             }
             goto out;
         }
         insns++;
         used++;
+        if (prof && (cur >> 2) < c->prof_words) c->prof[2 * (cur >> 2)]++, c->prof[2 * (cur >> 2) + 1] += used - used0;
     }
     c->pc = pc;
     c->n1 = n1;
@@ -539,11 +544,26 @@ out:
     return c->status;
 }
 
-static myri_cpu_status cpu__run_predecoded(myri_cpu *c, uint64_t max_cycles) { return cpu__loop(c, max_cycles, true); }
-static myri_cpu_status cpu__run_plain(myri_cpu *c, uint64_t max_cycles) { return cpu__loop(c, max_cycles, false); }
+static myri_cpu_status cpu__run_predecoded(myri_cpu *c, uint64_t max_cycles)
+{
+    return cpu__loop(c, max_cycles, true, false);
+}
+static myri_cpu_status cpu__run_plain(myri_cpu *c, uint64_t max_cycles) { return cpu__loop(c, max_cycles, false, false); }
+static myri_cpu_status cpu__run_profiled(myri_cpu *c, uint64_t max_cycles)
+{
+    return c->dec ? cpu__loop(c, max_cycles, true, true) : cpu__loop(c, max_cycles, false, true);
+}
 
 myri_cpu_status myri_cpu_run(myri_cpu *c, uint64_t max_cycles)
 {
     if (c->status != MYRI_CPU_RUNNING) return c->status;
+    if (c->prof) return cpu__run_profiled(c, max_cycles);
     return c->dec ? cpu__run_predecoded(c, max_cycles) : cpu__run_plain(c, max_cycles);
+}
+
+void myri_cpu_set_profile(myri_cpu *c, uint64_t *prof, uint32_t words)
+{
+    if (!c) return;
+    c->prof = words ? prof : NULL;
+    c->prof_words = prof ? words : 0;
 }

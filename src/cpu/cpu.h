@@ -98,6 +98,13 @@ void myri_cpu_set_mmio(myri_cpu *cpu, myri_cpu_mmio_fn fn, void *ctx);
  * (the start of a run, after the cycles before it were charged). */
 void myri_cpu_set_mmio_sync(myri_cpu *cpu, bool on);
 
+/* A profile (NULL: off, the default): each instruction executed at a pc
+ * below 4 x words adds 1 at prof[2 * (pc / 4)] and its cycles (1, or 2 with
+ * a load-use stall) at prof[2 * (pc / 4) + 1]; the array holds 2 x words
+ * counts.  The run loop with a profile is a separate instance: without one
+ * the CPU's speed is unchanged. */
+void myri_cpu_set_profile(myri_cpu *cpu, uint64_t *prof, uint32_t words);
+
 /* Registers cleared, flags cleared, execution starts at pc; counts zeroed;
  * predecoded words are kept (they follow SRAM through the invalidations). */
 void myri_cpu_reset(myri_cpu *cpu, uint32_t pc);

@@ -161,6 +161,19 @@ const myri_fw_def *myri_fw_at(size_t i);
  * myri_lanai_start(l) afterwards.  The instance must outlive the LANai's
  * stepping (destroy it after the simulation ends). */
 myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out);
+/* The same, with the reason a firmware refuses to be created (a kind's
+ * create calls myri_fw_fail) in *err (FILE:LINE:COL of the scenario node
+ * when the kind names one) instead of on standard error.  err may be NULL. */
+myri_status myri_fw_create_err(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out,
+                               myri_error *err);
+/* For a kind's create: why it fails, at the scenario node `at` (NULL: none):
+ * into the error of myri_fw_create_err, else on standard error.  Returns
+ * MYRI_EINPUT. */
+myri_status myri_fw_fail(myri_fw_inst *fi, const myri_node *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 void myri_fw_destroy(myri_fw_inst *fi);
 void *myri_fw_state(myri_fw_inst *fi);            /* the firmware's own state */
 const myri_fw_def *myri_fw_def_of(const myri_fw_inst *fi);

@@ -22,6 +22,8 @@
  * machine.
  */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@
 
 struct myri_fw_inst {
     const myri_fw_def *def;
+    myri_error *create_err;   /* while def->create runs: where myri_fw_fail writes (NULL: stderr) */
     void *fw;
     myri_lanai *l;
     uint8_t *state;           /* per machine */
@@ -426,7 +429,26 @@ static myri_status fw__alloc(myri_fw_inst *fi)
     return MYRI_OK;
 }
 
+myri_status myri_fw_fail(myri_fw_inst *fi, const myri_node *at, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (fi && fi->create_err) return myri_error_at(fi->create_err, at, "%s", msg);
+    if (at && at->file) fprintf(stderr, "%s:%u:%u: %s\n", at->file, at->line, at->col, msg);
+    else fprintf(stderr, "%s\n", msg);
+    return MYRI_EINPUT;
+}
+
 myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out)
+{
+    return myri_fw_create_err(def, params, l, out, NULL);
+}
+
+myri_status myri_fw_create_err(const myri_fw_def *def, const void *params, myri_lanai *l, myri_fw_inst **out,
+                               myri_error *err)
 {
     if (!def || !l || !out || def->nguards == 0 || !def->create) return MYRI_EINVAL;
     *out = NULL;
@@ -442,7 +464,9 @@ myri_status myri_fw_create(const myri_fw_def *def, const void *params, myri_lana
         else def->params_default(pdef);
         params = pdef;
     }
+    fi->create_err = err;
     if (st == MYRI_OK) st = def->create(params, l, fi, &fi->fw);
+    fi->create_err = NULL;
     free(pdef);
     if (st == MYRI_OK) st = def->cpu ? myri_lanai_set_cpu(l, def->cpu, fi->fw) : myri_lanai_set_cpu(l, &fw__cpu_ops, fi);
     if (st != MYRI_OK) {

@@ -28,18 +28,30 @@
 /* The runtime objects (generated/lanai_runtime.c, empty without clang). */
 extern const myri_cpu_object myri_lanai_runtime_objects[];
 extern const size_t myri_lanai_runtime_count;
+/* Seed 001's MCP in C (firmware/lanai/mcp/, generated/lanai_mcp.c): the objects when elf.objects names none. */
+extern const myri_cpu_object myri_lanai_mcp_objects[];
+extern const size_t myri_lanai_mcp_count;
+
+/* The program is linked from SRAM 0x10 up: the words below stay the host's and
+ * firmware's fixed places, 0xC the HCB pointer (seed 001's crt0 keeps
+ * `_hcb_ptr` there; common/lanai_regs.h MYRI_LANAI_HCB_PTR_ADDR). */
+#define ELF__BASE 0x10u
 
 typedef struct elf__params {
     const myri_node *objects;
     const char *entry;
     int64_t quantum_cycles;
     bool fast_forward;
+    const char *profile;
+    const myri_node *symbols;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
     {"objects", MYRI_P_NODE, NULL, "", NULL, NULL,
      "the relocatable LANai objects (clang --target=lanai -c) linked into every NIC's SRAM, a list of paths "
-     "relative to the working directory; the runtime (start-up code, compiler helpers) is linked after them",
+     "relative to the working directory; the runtime (start-up code, compiler helpers) is linked after them; "
+     "none given: seed 001's MCP in C (firmware/lanai/mcp/mcp.c, built into myri), which the host API and the "
+     "programs pingpong, latency, stream and traffic run on",
      offsetof(elf__params, objects), NULL},
     {"entry", MYRI_P_STRING, NULL, "main", NULL, NULL, "the function the start-up code calls",
      offsetof(elf__params, entry), NULL},
@@ -52,6 +64,16 @@ static const myri_param elf__param_table[] = {
      "a loop that only reads ISR and comes back to the same state idles the CPU until something can change ISR "
      "or SRAM, its passes charged exactly (docs/LANAI.md); false runs every pass",
      offsetof(elf__params, fast_forward), NULL},
+    {"profile", MYRI_P_STRING, NULL, "", NULL, NULL,
+     "a file name: each NIC writes FILE.NIC (FILE.nic.h0, ...) at the end of the run, one line per instruction "
+     "word its CPU executed: address, executions, cycles, function+offset (polling passes the fast-forward "
+     "skipped are not executed, so not there); empty: no profile",
+     offsetof(elf__params, profile), NULL},
+    {"symbols", MYRI_P_NODE, NULL, "", NULL, NULL,
+     "a map {NAME: NUMBER}: each NAME, a global word of the program (4 bytes or more), is set to NUMBER (0 to "
+     "4294967295, or -2147483648 to -1; decimal or 0x...) before it starts: the program's own parameters "
+     "(examples/firmware/echo.c: echo_rounds)",
+     offsetof(elf__params, symbols), NULL},
 };
 
 static void elf__params_default(void *p)
@@ -61,6 +83,8 @@ static void elf__params_default(void *p)
     e->entry = "main";
     e->quantum_cycles = 64;
     e->fast_forward = true;
+    e->profile = "";
+    e->symbols = NULL;
 }
 
 typedef struct elf__fw {
@@ -80,6 +104,12 @@ typedef struct elf__fw {
     bool armed;                 /* two equal passes: the next with the same ISR idles */
     bool idle;                  /* idling in the loop since idle_ps */
     myri_time_ps idle_ps, resume_ps;
+    uint32_t pub_pc, fn_lo, fn_hi, fn_entry; /* the last pc published and its function's [lo, hi) */
+    uint64_t *prof;             /* elf.profile: executions and cycles per word of the program */
+    uint32_t prof_words;
+    char *prof_path;
+    char prof_nic[64];          /* the NIC's name (the LANai is gone when the profile is written) */
+    uint8_t *prof_code;         /* the program's words as loaded, for the profile's disassembly */
     char line[128];  /* the console's current line */
     size_t nline;
 } elf__fw;
@@ -143,6 +173,11 @@ static void elf__sram_written(void *ctx, uint32_t addr, uint32_t bytes)
     elf__fw *e = ctx;
     myri_cpu_invalidate(e->cpu, addr, bytes);
     if (e->idle) myri_lanai_wake(e->l, myri_lanai_now(e->l)); /* what the loop reads may have changed */
+    /* Not idle: the last pass read SRAM before this write, so the next pass is
+     * not known to be the same; it runs (a loop reading SRAM words besides ISR,
+     * as the C MCP's does, would otherwise idle past the host's write). */
+    e->armed = false;
+    e->prev_ok = false;
 }
 
 /* ---- stepping ---------------------------------------------------------------------------- */
@@ -167,6 +202,16 @@ static void elf__charge(elf__fw *e, myri_cpu_counts d, uint64_t times)
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STALLS, d.stalls * times);
 }
 
+/* A polling pass that found nothing: one whole pass of a loop (the step
+ * started and ended at the same pc) whose only register access was a read of
+ * ISR and which stored nothing.  Its instructions and cycles are counted apart
+ * (cpu_poll_*), so that cpu_cycles - cpu_poll_cycles is the firmware's work. */
+static void elf__charge_poll(elf__fw *e, myri_cpu_counts d, uint64_t times)
+{
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_POLL_INSNS, d.instructions * times);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_POLL_CYCLES, d.cycles * times);
+}
+
 /* Idling in a polling loop, woken at now: charges the passes that ran
  * meanwhile (pass j starts at idle_ps + j x pass time and reads ISR) and
  * resumes at the first pass boundary at or after now.  Returns true when the
@@ -178,6 +223,7 @@ static bool elf__ff_wake(elf__fw *e)
         myri_time_ps pass_ps = (myri_time_ps)e->pass.cycles * myri_lanai_cycle_ps(e->l);
         uint64_t j = (now - e->idle_ps + pass_ps - 1) / pass_ps;
         elf__charge(e, e->pass, j);
+        elf__charge_poll(e, e->pass, j);
         myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, j);
         e->idle = false;
         e->resume_ps = e->idle_ps + j * pass_ps;
@@ -204,6 +250,28 @@ static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
     e->pass = d;
 }
 
+/* Publishes the pc (and, when it changed, its function's entry) for the VCD;
+ * the function is looked up only when the pc leaves the last one's extent. */
+static void elf__publish_pc(elf__fw *e, uint32_t pc)
+{
+    if (pc == e->pub_pc) return;
+    e->pub_pc = pc;
+    myri_lanai_trace(e->l, MYRI_LANAI_EV_FW, 0, pc);
+    if (pc >= e->fn_lo && pc < e->fn_hi) return;
+    uint32_t off = 0, entry = 0;
+    e->fn_lo = e->fn_hi = 0;
+    for (size_t i = 0; i < e->img.nsyms; i++) { /* the function holding pc, as myri_cpu_image_function */
+        const myri_cpu_symbol *s = &e->img.syms[i];
+        if (s->func && s->addr <= pc && (!s->size || pc < s->addr + s->size)) {
+            entry = s->addr, off = pc - s->addr;
+            e->fn_lo = s->addr, e->fn_hi = s->size ? s->addr + s->size : pc + 1;
+        }
+    }
+    (void)off;
+    if (entry != e->fn_entry) myri_lanai_trace(e->l, MYRI_LANAI_EV_FW, 1, entry);
+    e->fn_entry = entry;
+}
+
 static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 {
     elf__fw *e = p;
@@ -218,6 +286,7 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
         return 0;
     }
     uint32_t pc0 = myri_cpu_pc(e->cpu);
+    elf__publish_pc(e, pc0);
     e->acc_reads = e->acc_writes = 0;
     myri_cpu_counts a = myri_cpu_get_counts(e->cpu);
     myri_cpu_status st = myri_cpu_run(e->cpu, e->quantum);
@@ -225,6 +294,9 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
     myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
                          b.sram_stores - a.sram_stores};
     elf__charge(e, d, 1);
+    if (e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0 &&
+        st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0)
+        elf__charge_poll(e, d, 1);
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
     if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
     else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
@@ -245,27 +317,67 @@ static void elf__poke(uint8_t *sram, uint32_t addr, uint32_t v)
 }
 
 /* Reads every file of the objects list into objs[] (data malloc'd). */
-static myri_status elf__read(const myri_node *list, myri_cpu_object *objs, size_t *n, size_t max)
+static myri_status elf__read(myri_fw_inst *rt, const myri_node *list, myri_cpu_object *objs, size_t *n,
+                             size_t max)
 {
     *n = 0;
-    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0])) {
-        fprintf(stderr, "myri: firmware elf: elf.objects names no object (a list of LANai .o files)\n");
-        return MYRI_EINPUT;
+    if (!list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0]) || (list->kind == MYRI_NODE_SEQ && !list->n)) {
+        if (!myri_lanai_mcp_count) {
+            return myri_fw_fail(rt, list, "myri: firmware elf: elf.objects names no object, and this myri was built "
+                                          "without the C MCP (no clang with the Lanai target at build time)");
+        }
+        for (size_t i = 0; i < myri_lanai_mcp_count && *n < max; i++) { /* the C MCP, copied: freed as files are */
+            uint8_t *d = malloc(myri_lanai_mcp_objects[i].size);
+            if (!d) return MYRI_ENOMEM;
+            memcpy(d, myri_lanai_mcp_objects[i].data, myri_lanai_mcp_objects[i].size);
+            objs[(*n)++] = (myri_cpu_object){myri_lanai_mcp_objects[i].name, d, myri_lanai_mcp_objects[i].size};
+        }
+        return MYRI_OK;
     }
     size_t count = list->kind == MYRI_NODE_SEQ ? list->n : 1;
     for (size_t i = 0; i < count; i++) {
         const myri_node *it = list->kind == MYRI_NODE_SEQ ? list->item[i] : list;
         if (it->kind != MYRI_NODE_SCALAR || *n >= max) {
-            fprintf(stderr, "%s:%u:%u: elf.objects: expected at most %zu file names\n", it->file ? it->file : "?",
-                    it->line, it->col, max);
-            return MYRI_EINPUT;
+            return myri_fw_fail(rt, it, "elf.objects: expected at most %zu file names", max);
         }
         char why[200];
         if (myri_cpu_object_read(it->scalar, &objs[*n], why, sizeof why)) {
-            fprintf(stderr, "%s:%u:%u: elf.objects: %s\n", it->file ? it->file : "?", it->line, it->col, why);
-            return MYRI_EINPUT;
+            return myri_fw_fail(rt, it, "elf.objects: %s", why);
         }
         (*n)++;
+    }
+    return MYRI_OK;
+}
+
+/* The symbol's size, or 0 when the program does not define it. */
+static uint32_t elf__sym(const elf__fw *e, const char *name, uint32_t *addr)
+{
+    for (size_t i = 0; i < e->img.nsyms; i++)
+        if (!strcmp(e->img.syms[i].name, name)) {
+            *addr = e->img.syms[i].addr;
+            return e->img.syms[i].size;
+        }
+    return 0;
+}
+
+/* elf.symbols: each NAME, a global word of the program, set to its NUMBER. */
+static myri_status elf__symbols(elf__fw *e, const myri_node *map, uint8_t *sram)
+{
+    if (!map || (map->kind == MYRI_NODE_SCALAR && !map->scalar[0])) return MYRI_OK;
+    if (map->kind != MYRI_NODE_MAP) return myri_fw_fail(e->rt, map, "elf.symbols: expected a map {NAME: NUMBER}");
+    for (size_t i = 0; i < map->n; i++) {
+        const myri_node *v = map->item[i];
+        uint32_t addr = 0;
+        if (elf__sym(e, map->key[i], &addr) < 4)
+            return myri_fw_fail(e->rt, map->keynode ? map->keynode[i] : map,
+                                "elf.symbols: '%s' is not a global word of the program (defined, 4 bytes or more)",
+                                map->key[i]);
+        char *end = NULL;
+        long long x = v->kind == MYRI_NODE_SCALAR ? strtoll(v->scalar, &end, 0) : 0;
+        if (!end || end == v->scalar || *end || x < -2147483648LL || x > 4294967295LL)
+            return myri_fw_fail(e->rt, v, "elf.symbols.%s: expected a number from -2147483648 to 4294967295",
+                                map->key[i]);
+        elf__poke(sram, addr, (uint32_t)x);
     }
     return MYRI_OK;
 }
@@ -276,33 +388,31 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     myri_cpu_object objs[32];
     size_t n = 0;
     char err[400];
-    myri_status st = elf__read(p->objects, objs, &n, sizeof objs / sizeof objs[0]);
+    myri_status st = elf__read(e->rt, p->objects, objs, &n, sizeof objs / sizeof objs[0]);
     uint32_t bytes = myri_lanai_sram_bytes(e->l), start, entry, stack_word, entry_word;
     uint8_t *sram = myri_lanai_sram(e->l, 0, bytes);
     if (st == MYRI_OK && !myri_lanai_runtime_count) {
-        fprintf(stderr, "myri: firmware elf: this myri was built without the LANai runtime (no clang with the Lanai "
-                        "target at build time)\n");
-        st = MYRI_EINPUT;
+        st = myri_fw_fail(e->rt, NULL, "myri: firmware elf: this myri was built without the LANai runtime (no clang "
+                                        "with the Lanai target at build time)");
     }
-    if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, 0,
+    if (st == MYRI_OK && myri_cpu_link(objs, n, myri_lanai_runtime_objects, myri_lanai_runtime_count, sram, bytes, ELF__BASE,
                                        &e->img, err, sizeof err)) {
-        fprintf(stderr, "myri: firmware elf: %s\n", err);
-        st = MYRI_EINPUT;
+        st = myri_fw_fail(e->rt, NULL, "myri: firmware elf: %s", err);
     }
     for (size_t i = 0; i < n; i++) free((void *)objs[i].data);
     if (st) return st;
     if (!myri_cpu_image_lookup(&e->img, p->entry, &entry)) {
-        fprintf(stderr, "myri: firmware elf: no function '%s' in elf.objects (elf.entry)\n", p->entry);
-        return MYRI_EINPUT;
+        return myri_fw_fail(e->rt, NULL, "myri: firmware elf: no function '%s' in elf.objects (elf.entry)", p->entry);
     }
     if (!myri_cpu_image_lookup(&e->img, "_start", &start) ||
         !myri_cpu_image_lookup(&e->img, "__lanai_stack_top", &stack_word) ||
         !myri_cpu_image_lookup(&e->img, "__lanai_entry", &entry_word)) {
-        fprintf(stderr, "myri: firmware elf: the runtime lacks _start, __lanai_stack_top or __lanai_entry\n");
-        return MYRI_EINPUT;
+        return myri_fw_fail(e->rt, NULL, "myri: firmware elf: the runtime lacks _start, __lanai_stack_top or "
+                                         "__lanai_entry");
     }
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);
+    if ((st = elf__symbols(e, p->symbols, sram)) != MYRI_OK) return st;
     e->cpu = myri_cpu_new(sram, bytes, true);
     if (!e->cpu) return MYRI_ENOMEM;
     myri_cpu_set_mmio(e->cpu, elf__mmio, e);
@@ -311,10 +421,41 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     return myri_lanai_set_sram_watch(e->l, elf__sram_written, e);
 }
 
+/* elf.profile: FILE.NIC, one line per word executed. */
+static void elf__write_profile(elf__fw *e)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s.%s", e->prof_path, e->prof_nic);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: elf.profile: cannot write %s\n", e->prof_nic, path);
+        return;
+    }
+    fprintf(f, "# address executions cycles function+offset, then the word's disassembly (myri elf.profile)\n");
+    const uint8_t *sram = e->prof_code; /* the program as loaded (the LANai's SRAM is gone by now) */
+    for (uint32_t w = 0; w < e->prof_words; w++) {
+        if (!e->prof[2 * w]) continue;
+        uint32_t off = 0, t;
+        bool has;
+        char dis[96];
+        const uint8_t *b = sram + 4 * w;
+        myri_cpu_disasm((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3], dis, sizeof dis, &t,
+                        &has);
+        const char *fn = myri_cpu_image_function(&e->img, 4 * w, &off);
+        fprintf(f, "0x%08x %llu %llu %s+0x%x\t%s\n", 4 * w, (unsigned long long)e->prof[2 * w],
+                (unsigned long long)e->prof[2 * w + 1], fn ? fn : "?", off, dis);
+    }
+    if (fclose(f) != 0) fprintf(stderr, "%s: elf.profile: writing %s failed\n", e->prof_nic, path);
+}
+
 static void elf__destroy(void *p)
 {
     elf__fw *e = p;
     if (!e) return;
+    if (e->prof && e->prof_path && e->prof_code && e->started) elf__write_profile(e);
+    free(e->prof);
+    free(e->prof_path);
+    free(e->prof_code);
     myri_cpu_free(e->cpu);
     myri_cpu_image_free(&e->img);
     free(e);
@@ -330,6 +471,16 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     e->quantum = (uint32_t)p->quantum_cycles;
     e->ff = p->fast_forward;
     myri_status st = elf__load(e, p);
+    if (st == MYRI_OK && p->profile && p->profile[0]) { /* the words of the linked program */
+        e->prof_words = (e->img.end + 3) / 4;
+        e->prof = calloc(2 * (size_t)e->prof_words + 2, sizeof *e->prof);
+        e->prof_path = malloc(strlen(p->profile) + 1);
+        e->prof_code = malloc(4 * (size_t)e->prof_words);
+        if (!e->prof || !e->prof_path || !e->prof_code) st = MYRI_ENOMEM;
+        else strcpy(e->prof_path, p->profile), myri_cpu_set_profile(e->cpu, e->prof, e->prof_words),
+             memcpy(e->prof_code, myri_cpu_sram(e->cpu), 4 * (size_t)e->prof_words);
+        snprintf(e->prof_nic, sizeof e->prof_nic, "%s", myri_lanai_component(l)->name);
+    }
     if (st) {
         myri_lanai_set_sram_watch(l, NULL, NULL);
         elf__destroy(e);
@@ -337,17 +488,6 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     }
     *out = e;
     return MYRI_OK;
-}
-
-/* The symbol's size, or 0 when the program does not define it. */
-static uint32_t elf__sym(const elf__fw *e, const char *name, uint32_t *addr)
-{
-    for (size_t i = 0; i < e->img.nsyms; i++)
-        if (!strcmp(e->img.syms[i].name, name)) {
-            *addr = e->img.syms[i].addr;
-            return e->img.syms[i].size;
-        }
-    return 0;
 }
 
 myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,
@@ -371,9 +511,14 @@ myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,
 
 /* ---- the kind ---------------------------------------------------------------------------- */
 
+/* No state machines: two lanes the kind publishes for the VCD (--vcd): the
+ * program counter at each step's start (machine 0, "pc") and the entry
+ * address of the function it is in (machine 1, "function"; 0 outside any),
+ * 32-bit lanes (system_vcd.c) to read beside `myri lanai disasm`. */
 static const char *const elf__states[] = {"run"};
 static const myri_fw_machine elf__machines[] = {
-    {.name = "cpu", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
+    {.name = "pc", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
+    {.name = "function", .ctx = MYRI_LANAI_USER, .states = elf__states, .nstates = 1, .rules = NULL, .nrules = 0},
 };
 static const myri_fw_guard elf__guards[] = {{"true", "true", NULL}};
 static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
@@ -387,6 +532,10 @@ static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
     [MYRI_FW_ELF_C_CYCLES] = {"cpu_cycles", "CPU cycles (instructions and stalls)", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STALLS] = {"cpu_stalls", "load-use stalls", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STEPS] = {"cpu_steps", "CPU steps (runs between two looks at the clock)", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_POLL_INSNS] = {"cpu_poll_instructions", "instructions of polling passes that found nothing",
+                                  MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_POLL_CYCLES] = {"cpu_poll_cycles", "cycles of polling passes that found nothing (the rest of "
+                                   "cpu_cycles is work)", MYRI_FW_ROLE_NONE},
 };
 
 const myri_fw_def myri_fw_elf_def = {
@@ -397,7 +546,7 @@ const myri_fw_def myri_fw_elf_def = {
     .params_size = sizeof(elf__params),
     .params_default = elf__params_default,
     .machines = elf__machines,
-    .nmachines = 1,
+    .nmachines = 2,
     .guards = elf__guards,
     .nguards = 1,
     .counters = elf__counters,

@@ -43,6 +43,8 @@ enum {
     MYRI_FW_ELF_C_CYCLES,      /* simulator: CPU cycles (instructions + stalls) */
     MYRI_FW_ELF_C_STALLS,      /* simulator: load-use stalls */
     MYRI_FW_ELF_C_STEPS,       /* simulator: CPU steps (runs between looks at the clock) */
+    MYRI_FW_ELF_C_POLL_INSNS,  /* simulator: instructions of polling passes that found nothing (below) */
+    MYRI_FW_ELF_C_POLL_CYCLES, /* simulator: their cycles; the rest of cpu_cycles is the firmware's work */
     MYRI_FW_ELF_NCOUNTERS
 };
 

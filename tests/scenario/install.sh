@@ -110,6 +110,17 @@ done
 (cd "$tmp" && "$tmp/moved/bin/myri" run "$tmp/moved/share/myri/scenarios/pingpong.yaml" >"$tmp/inst.out" 2>&1) ||
   { cat "$tmp/inst.out"; echo "FAIL: the installed scenario does not run"; exit 1; }
 pass=$((pass + 1))
+# Your own firmware (README): examples/firmware/echo.c compiled for the LANai against the installed
+# headers (include/myri/lanai), run by the installed myri with --firmware: all 50 echoes come back whole.
+if clang --target=lanai -x c -c /dev/null -o "$tmp/probe.o" 2>/dev/null; then
+  clang --target=lanai -O2 -ffreestanding -fno-builtin -Wall -Wextra -Werror -I"$tmp/moved/include/myri/lanai" \
+    -c "$tmp/moved/share/myri/examples/firmware/echo.c" -o "$tmp/echo.o" ||
+    { echo "FAIL: examples/firmware/echo.c does not build against the installed headers"; exit 1; }
+  "$tmp/moved/bin/myri" run "$tmp/moved/share/myri/examples/firmware/echo.yaml" --firmware "$tmp/echo.o" >"$tmp/echo.out" 2>&1 &&
+    grep -Eq '^firmware elf counters .*rx_good 100 tx_sent 100 app 50 ' "$tmp/echo.out" ||
+    { cat "$tmp/echo.out"; echo "FAIL: the echo firmware did not echo 50 packets whole"; exit 1; }
+  pass=$((pass + 1))
+fi
 if command -v cmake >/dev/null 2>&1; then
   mkdir "$tmp/user_cmake"
   cat >"$tmp/user_cmake/CMakeLists.txt" <<CM

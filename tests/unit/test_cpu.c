@@ -411,6 +411,42 @@ static void test_plain_loop_same_results(void **state)
     myri_cpu_free(b);
 }
 
+/* The profile counts each word's executions and cycles (the load-use stall
+ * on the word that waits), sums to the run's counts, and changes nothing. */
+static void test_profile(void **state)
+{
+    (void)state;
+    const uint32_t p[] = {
+        SLI(3, 1000), SLI(4, 0),
+        /* 0x08 */ RM(1, 3, 0, 1, 0, 0x300), RM(0, 5, 0, 1, 0, 0x300), RR(4, 4, 0, 5, ADD, 0, T),
+        RI(SUB, 3, 3, 1, 0, 1), BR(NE, 0x08), NOP, HALT};
+    for (int pre = 0; pre < 2; pre++) {
+        myri_cpu *c = myri_cpu_new(NULL, 65536, pre);
+        assert_non_null(c);
+        uint8_t *m = myri_cpu_sram(c);
+        for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+            for (int k = 0; k < 4; k++) m[4 * i + (size_t)k] = (uint8_t)(p[i] >> (24 - 8 * k));
+        uint64_t prof[2 * 8] = {0}; /* the first 8 words only: the HALT word is past them */
+        myri_cpu_reset(c, 0);
+        myri_cpu_set_mmio(c, test_mmio, c); /* the HALT's exit word */
+        myri_cpu_set_profile(c, prof, 8);
+        assert_int_equal(myri_cpu_run(c, 100000), MYRI_CPU_STOPPED);
+        assert_int_equal(myri_cpu_reg(c, 4), 500500);
+        myri_cpu_counts n = myri_cpu_get_counts(c);
+        assert_int_equal(prof[2 * 0], 1);
+        assert_int_equal(prof[2 * 2], 1000);     /* the first load, once a pass */
+        assert_int_equal(prof[2 * 4], 1000);     /* the add waits for the load: 2 cycles */
+        assert_int_equal(prof[2 * 4 + 1], 2000);
+        assert_int_equal(prof[2 * 3 + 1], 1000);
+        uint64_t ni = 0, nc = 0;
+        for (int w = 0; w < 8; w++) ni += prof[2 * w], nc += prof[2 * w + 1];
+        assert_int_equal(ni + 1, n.instructions); /* + the HALT, past the profiled words */
+        assert_int_equal(nc + 1, n.cycles);
+        assert_int_equal(n.stalls, 1000);
+        myri_cpu_free(c);
+    }
+}
+
 static void test_disasm_and_legal(void **state)
 {
     (void)state;
@@ -447,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_self_modifying_and_invalidate),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_plain_loop_same_results),
+        cmocka_unit_test(test_profile),
         cmocka_unit_test(test_disasm_and_legal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
