@@ -178,8 +178,28 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
  * itself when `at_lim` (the end of the current instant, after all its
  * changes).  Called with lim = now - 1 just before the departure process of
  * u changes, since the formula for D(x) is only valid for the past until then. */
+/* The cheap bound: every occupancy of u from last_check + 1 on is at most
+ * B = A_max - dep_base, A_max the characters u will have received when the
+ * runs it knows of are over (the last run's end: runs follow each other)
+ * and dep_base a floor of its departures there (the departure formula is
+ * valid from last_check + 1, dep_base + what the draining run sent, and
+ * only grows; not while discarding, where D follows the arrivals).  A run
+ * that starts later checks u again (ff__rx_update). */
+static uint64_t ff__bound(const fab_chan *u)
+{
+    if (u->front == FR_SINK) return UINT64_MAX;
+    uint64_t amax = u->rcount ? u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].n0 +
+                                    u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].cnt
+                              : u->arr_base;
+    return amax > u->dep_base ? amax - u->dep_base : 0;
+}
+
 static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
 {
+    if (!at_lim && ff__bound(u) <= u->max_slack) { /* nothing to visit: no new largest occupancy */
+        if (lim > u->last_check) u->last_check = lim;
+        return 0;
+    }
     uint64_t alim = (at_lim || lim > u->last_check) ? ff__arrived(f, u, lim) : 0;
     int64_t at = at_lim ? (int64_t)(alim - ff__departed_a(f, u, lim, alim)) : 0, best = at;
     /* The departure formula is valid since last_check + 1 (this is called
@@ -274,6 +294,15 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     uint64_t now = fab_now(f);
     (void)gen;
     if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
+    uint64_t b = u->stop_sent ? UINT64_MAX : ff__bound(u);
+    if (b < f->p.slack_stop_bytes && b <= u->max_slack) {
+        /* Below both the STOP line and the largest occupancy seen, by the
+         * cheap bound: no STOP now nor along the known runs, no new
+         * maximum; nothing to track or predict. */
+        if (now > u->last_check) u->last_check = now;
+        if (u->pred_at != MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
+        return;
+    }
     int64_t o = ff__track_upto(f, u, now, true);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
@@ -283,7 +312,9 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
 #endif
     if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
-    uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
+    uint64_t x = u->stop_sent ? ff__predict_go(f, u)
+                 : b < f->p.slack_stop_bytes ? MYRI_TIME_NEVER /* the bound: the STOP line is out of reach */
+                                              : ff__predict_stop(f, u);
     if (x == MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
     else if (x != u->pred_at) myri_fab_cq_set(f, u->id, x);
 }
