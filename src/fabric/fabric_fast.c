@@ -149,7 +149,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
         }
     }
     if (c->rcount == c->rcap) {
-        uint32_t nc = c->rcap ? 2 * c->rcap : 8;
+        uint32_t nc = c->rcap ? 2 * c->rcap : 4;
         fab_run *nr = malloc(nc * sizeof *nr);
         if (!nr) myri_panic(f->comp, "out of memory (runs)");
         for (uint32_t i = 0; i < c->rcount; i++) nr[i] = *ff__run(c, i);
@@ -486,7 +486,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     c->run_s = now;
     c->run_j0 = j;
     c->run_g0 = c->sent_total;
-    ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur, j});
+    ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pkt = c->cur, .cnt = (uint32_t)lim, .j0 = j});
     if (j == 0) {
         c->in_progress = true;
         if (c->tap_on) c->x->tap_first = now; /* read only when tapped: a cold line otherwise */
@@ -801,7 +801,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (r->j0 == 0 && keep == 0) myri_fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
         lost += r->cnt - keep;
-        r->cnt = keep;
+        r->cnt = (uint32_t)keep;
     }
     /* Entries made in advance for heads that are now lost go away (they are
      * the last ones: heads arrive in the order they were sent). */

@@ -140,15 +140,15 @@ typedef struct fab_rxent {
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
 
 /* A run of characters sent back to back: char global index n0 + k at time
- * s + k*T, for k < cnt (cnt == UINT32_MAX while open).  Fast model. */
+ * s + k*T, for k < cnt (the planned count while it is going).  Fast model.
+ * 32 bytes: two runs a cache line (a run is at most one packet). */
 typedef struct fab_run {
     uint64_t s;
     uint64_t n0;
-    uint64_t cnt;
     const void *pkt;   /* the packet whose characters these are (runs never span packets) */
+    uint32_t cnt;
     uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
-#define RUN_OPEN UINT64_MAX
 
 typedef struct fab_rchar {   /* reference model: one character */
     fab_pkt *pkt;

@@ -18,7 +18,7 @@ fab_rxent *myri_fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhea
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c)
 {
     if (c->rxcount == c->rxcap) {
-        uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
+        uint32_t nc = c->rxcap ? 2 * c->rxcap : 2;
         fab_rxent *nq = malloc(nc * sizeof *nq);
         if (!nq) myri_panic(f->comp, "out of memory (input queue)");
         for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
