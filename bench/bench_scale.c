@@ -111,9 +111,11 @@ static double sc__load_ns(uint64_t bytes)
     return p == SIZE_MAX ? 0 : dt * 1e9 / (double)steps;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static const int sizes[2] = {20, 4096};
+    /* bench_scale N BYTES: one case only (fat tree k=4 with N levels), for profiling */
+    int only_n = argc > 2 ? atoi(argv[1]) : 0, only_b = argc > 2 ? atoi(argv[2]) : 0;
     sc__case cs[2][4];
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     printf("fabric scaling: fat trees k=4, uniform traffic at 20 %% load, fast model, about %.0f packets per case\n",
@@ -127,6 +129,7 @@ int main(void)
             memset(c, 0, sizeof *c);
             c->n = 3 + i;
             c->bytes = sizes[s];
+            if (only_n && (c->n != only_n || c->bytes != only_b)) continue;
             if (sc__run(c)) return 1;
             c->load_ns = sc__load_ns(c->r.mem_bytes);
             h = (h ^ c->r.result_hash) * UINT64_C(0x100000001b3);

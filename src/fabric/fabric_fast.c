@@ -355,11 +355,11 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
     uint32_t nbytes = c->cur_n - 1;
     if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
-        uint32_t at = c->cur_hop + c->x->corr[k].pos;
-        uint8_t m = c->x->corr[k].mask;
+        uint32_t at = c->cur_hop + fab_cold(c)->corr[k].pos;
+        uint8_t m = fab_cold(c)->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
         if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
-        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->x->corr[k].pos);
+        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - fab_cold(c)->corr[k].pos);
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
@@ -456,8 +456,8 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
                  c->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
-        c->x->hh[1] = c->x->hh[0];
-        c->x->hh[0] = (__typeof__(c->x->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
+        fab_cold(c)->hh[1] = fab_cold(c)->hh[0];
+        fab_cold(c)->hh[0] = (__typeof__(fab_cold(c)->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
     }
 }
 
@@ -612,7 +612,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
             c->src_in = -1;
             myri_fab_front_done(f, u);
             myri_fab_release(f, c, c->free_at);
-        } else if (c->x->hq_head) {
+        } else if (fab_cold(c)->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
         return;
@@ -639,17 +639,17 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     if (c->run_on || c->stopped || c->free_at > now) return;
     if (!c->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !c->x->hq_head) return;
-        fab_pkt *pkt = c->x->hq_head;
-        c->x->hq_head = pkt->next;
-        if (!c->x->hq_head) c->x->hq_tail = NULL;
-        c->x->hq_len--;
+        if (!c->src_host || !fab_cold(c)->hq_head) return;
+        fab_pkt *pkt = fab_cold(c)->hq_head;
+        fab_cold(c)->hq_head = pkt->next;
+        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
+        fab_cold(c)->hq_len--;
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->x->corr);
+        c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
         ff__apply_corr(f, c);
     }
     if (c->dma) {
@@ -681,7 +681,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     if (!c->dst_host) c->heads_inflight--;
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
-        c->x->hpkt = pkt;
+        fab_cold(c)->hpkt = pkt;
         c->hbad = false;
         uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
@@ -706,11 +706,11 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     if (c->x->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
     c->x->rx_done_g = g + 1;
     if (c->dst_host) {
-        if (pkt->host_quiet || (c->x->hpkt == pkt && !c->hbad)) {
+        if (pkt->host_quiet || (fab_cold(c)->hpkt == pkt && !c->hbad)) {
             if (pkt->syndrome == 0) myri_fab_deliver(f, pkt, c->dst_node);
             else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
-        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
+        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
         myri_fab_pkt_unref(f, pkt);
         return;
     }
@@ -822,14 +822,14 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
         fab_pkt *p = NULL;
         for (int i = 0; i < 2; i++) {
-            __typeof__(c->x->hh[0]) *h = &c->x->hh[i];
+            __typeof__(fab_cold(c)->hh[0]) *h = &fab_cold(c)->hh[i];
             if (!h->pkt || h->term) continue;
             h->term = true; /* lost (head on the wire), or partly received, or complete */
             if (h->head_at > now) continue;
             if (c->x->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
             break;
         }
-        c->x->hpkt = NULL;
+        fab_cold(c)->hpkt = NULL;
         return p;
     }
     if (!c->rxcount) return NULL;

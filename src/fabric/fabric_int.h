@@ -178,7 +178,6 @@ typedef struct fab_chanx {
     uint64_t ready_at;
     uint64_t send_pending_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
-    fab_pkt *hpkt;                  /* host receiver: packet being received */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t prop_ps;               /* propagation */
@@ -187,13 +186,26 @@ typedef struct fab_chanx {
     /* ---- less used ---- */
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    fab_pkt *hq_head, *hq_tail;     /* host queue */
-    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint64_t stopped_since;
     uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+    uint64_t c_gen;
+    struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+    /* tap: the bytes of the current packet on this channel */
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
+} fab_chanx;
+
+/* What only some channels ever use: a host's queue and receiver state, the
+ * corruptions of a packet (only with bit errors or scripted ones), the
+ * reference model's characters.  Made zeroed on first use (fab_cold), so
+ * that a large fabric of the fast model without faults has none at its
+ * switches' channels (the record's size was 448 bytes a channel with them). */
+typedef struct fab_chcold {
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
+    fab_pkt *hq_head, *hq_tail;     /* host queue */
+    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint8_t hcrc;                   /* host receiver (reference model) */
     fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
-    uint64_t c_gen;
     /* fast model, host receiver: the two latest heads sent on the channel
      * (head arrival time, global index of the head, terminated: FRES, cut or
      * head lost); at a cut, the one whose head arrived is the packet partly
@@ -205,10 +217,7 @@ typedef struct fab_chanx {
     uint64_t departed_total;        /* characters ever departed */
     fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
     fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
-    /* tap: the bytes of the current packet on this channel */
-    uint8_t *tap_buf; size_t tap_cap, tap_len;
-    uint64_t tap_first;
-} fab_chanx;
+} fab_chcold;
 
 /* Fields are grouped by use, in 64-byte lines: what an event touches first
  * on a channel (flags, ring indices, the front and the pointers to its rings
@@ -404,6 +413,10 @@ typedef struct fab_note {
     bool up;
 } fab_note;
 
+/* The channel's rarest part, made on first use (zeroed: as if it had always been there). */
+fab_chcold *myri_fab_cold_make(fab_chan *c);
+static inline fab_chcold *fab_cold(fab_chan *c) { return c->x->y ? c->x->y : myri_fab_cold_make(c); }
+
 /* x / T without a division instruction (the fast model divides by T on
  * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */
 static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
@@ -449,6 +462,8 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
 /* Corruptions of `pkt` on channel c when it carries n bytes there. */
 uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
                          fab_corr *out);
+/* The same for the hop of `pkt` on c, kept in c's rare part (made only when there are some). */
+uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *c, uint32_t nbytes);
 /* Receiver FIFO of packets at a switch input. */
 fab_rxent *myri_fab_rx_front(fab_chan *c);
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c);

@@ -165,7 +165,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
     myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = ready;
     fab_chan *c = &f->ch[p->out_ch];
-    if (c->cur != pkt && c->x->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (c->cur != pkt && fab_cold(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
     if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }

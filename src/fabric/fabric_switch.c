@@ -190,7 +190,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->x->corr);
+        o->ncorr = myri_fab_hop_corruptions(f, e->pkt, o, o->cur_n - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
@@ -289,9 +289,9 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
     if (!pkt) return; /* the FRES of a packet that never began on c: nothing to end */
     if (c->dst_host) {
-        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
+        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
         for (int i = 0; i < 2; i++)
-            if (c->x->hh[i].pkt == pkt) c->x->hh[i].term = true;
+            if (fab_cold(c)->hh[i].pkt == pkt) fab_cold(c)->hh[i].term = true;
         myri_fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }
