@@ -476,6 +476,17 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
         uint64_t next;
         uint64_t av = ff__avail(f, c, now, j, &next);
         if (av == 0) {
+            /* The head goes when its first character is through the
+             * switch's pipeline: plan the run for then now, rather than an
+             * event to plan it then (the head is entered at the next input
+             * in advance; a STOP, a cut or a shorter plan upstream before it
+             * begins takes it back: ff__unsend_head).  Only where the head
+             * is entered there (not at a host, a DMA or behind a head event). */
+            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= c->free_at && !c->dma &&
+                !c->dst_host && c->heads_inflight == 0 && !c->down) {
+                ff__start_run_at(f, c, next);
+                return;
+            }
             if (next != MYRI_TIME_NEVER) ff__wake_at(f, c, next);
             return;
         }
@@ -521,10 +532,30 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     ff__start_run_at(f, c, t);
 }
 
+/* A run planned to carry the head of c's packet is cancelled before it
+ * began: the packet has not begun on c (its reference on c, and its entry
+ * made in advance at the next input, go back; a decoding planned for the
+ * entry is void). */
+static void ff__unsend_head(myri_fabric *f, fab_chan *c)
+{
+    c->in_progress = false;
+    c->cur->refs--; /* the input still holds it */
+    if (c->rxcount == 0) return;
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
+    if (e->pkt != c->cur || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
+    c->rxcount--;
+    if (c->rxcount == 0) {
+        c->front = FR_NONE;
+        c->dec_gen++;
+    }
+    (void)f;
+}
+
 /* The run of c is over after k characters (all planned, or cut by STOP). */
 static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
     if (!c->src_host) ff__track_max(f, &f->ch[c->src_in]);
+    if (k == 0 && c->run_j0 == 0 && !c->src_host && !c->dma) ff__unsend_head(f, c);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
