@@ -440,7 +440,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         e->g0 = c->run_g0;
         e->arrive_at = now + c->d_ps;
         if (front) {
-            c->front = FR_DECODE;
+            fab_set_front(f, c, FR_DECODE);
             c->x->ready_at = e->arrive_at + fab_path_latency(f, c);
             myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
         }
@@ -545,7 +545,7 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     if (e->pkt != c->cur || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
     c->rxcount--;
     if (c->rxcount == 0) {
-        c->front = FR_NONE;
+        fab_set_front(f, c, FR_NONE);
         c->dec_gen++;
     }
     (void)f;
@@ -839,7 +839,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) {
         while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) c->rxcount--;
         if (c->rxcount == 0) {
-            c->front = FR_NONE;
+            fab_set_front(f, c, FR_NONE);
             c->dec_gen++;
         }
     }

@@ -285,6 +285,7 @@ typedef struct fab_node {
     int32_t *in_ch;   /* channel entering port p, -1 if unconnected */
     int32_t *out_ch;  /* channel leaving port p */
     int32_t host_index;
+    uint32_t ndecoding;   /* its inputs whose front packet is being decoded (FR_DECODE, fab_set_front) */
 } fab_node;
 
 typedef struct fab_script {   /* scripted corruption */
@@ -424,6 +425,18 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
     uint64_t q = (uint64_t)(((fab_key)x * f->T_inv) >> 64);
     if (x - q * f->T >= f->T) q++;
     return q;
+}
+
+/* Every change of an input's front state goes through here: the switch
+ * counts its inputs that are decoding (the fast model's bound for
+ * arbitrating at once, fab__decode). */
+static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
+{
+    if ((c->front == FR_DECODE) != (s == FR_DECODE)) {
+        if (s == FR_DECODE) f->node[c->dst_node].ndecoding++;
+        else f->node[c->dst_node].ndecoding--;
+    }
+    c->front = s;
 }
 
 /* Route decision at the input c: the switch's route time, none at a device's host. */

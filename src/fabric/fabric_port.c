@@ -300,7 +300,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     fab_rxent *e = myri_fab_rx_front(in);
     fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
     myri_port *p = myri_fab_dma_port(f, o);
-    in->front = FR_GRANT;
+    fab_set_front(f, in, FR_GRANT);
     in->want_out = (int32_t)o->id;
     o->cur = e->pkt;
     o->cur_hop = e->hop;

@@ -56,7 +56,7 @@ void myri_fab_rx_pop(fab_chan *c)
 static void fab__sink(myri_fabric *f, fab_chan *in)
 {
     if (f->m->track) f->m->track(f, in);
-    in->front = FR_SINK;
+    fab_set_front(f, in, FR_SINK);
     f->m->sink(f, in);
 }
 
@@ -64,14 +64,14 @@ void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
 {
     fab_rxent *e = myri_fab_rx_front(c);
     if (!e) {
-        c->front = FR_NONE;
+        fab_set_front(f, c, FR_NONE);
         return;
     }
     if (e->fres && !c->dev_in) { /* truncated before it got a path: discard what is here */
         fab__sink(f, c);
         return;
     }
-    c->front = FR_DECODE;
+    fab_set_front(f, c, FR_DECODE);
     /* An entry made in advance by the fast model may not have arrived yet:
      * decoding starts L after the later of its arrival and now (at a
      * device's host, the DMA takes the packet then: no path formation). */
@@ -88,11 +88,13 @@ void myri_fab_front_done(myri_fabric *f, fab_chan *c)
     fab_rxent *e = myri_fab_rx_front(c);
     fab_pkt *pkt = e->pkt;
     myri_fab_rx_pop(c);
-    c->front = FR_NONE;
+    fab_set_front(f, c, FR_NONE);
     c->want_out = -1;
     myri_fab_pkt_unref(f, pkt);
     myri_fab_front_begin(f, c);
 }
+
+static void fab__arbitrate(myri_fabric *f, fab_chan *o);
 
 static void fab__decode(myri_fabric *f, fab_chan *in)
 {
@@ -119,11 +121,26 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
         fab__sink(f, in);
         return;
     }
-    in->front = FR_WAIT;
+    fab_set_front(f, in, FR_WAIT);
     in->want_out = sw->out_ch[port];
     in->in_route_byte = b;
-    f->ch[in->want_out].nreq++;
-    f->ch[in->want_out].req_ports |= 1u << in->dst_port;
+    fab_chan *o = &f->ch[in->want_out];
+    o->nreq++;
+    o->req_ports |= 1u << in->dst_port;
+    if (f->m == &myri_fab_model_fast) {
+        /* A busy output arbitrates when it is freed (every path that frees
+         * one calls myri_fab_release): no event now.  A free output that
+         * nobody else requests, at a switch where no other input is
+         * decoding (so none can request it later in this instant: the route
+         * time is not zero), has one possible outcome, the grant to this
+         * input: arbitrate here rather than by an event of the arbitration
+         * phase.  (The reference model keeps its events as they were.) */
+        if (o->cur) return;
+        if (o->nreq == 1 && sw->ndecoding == 0 && f->R > 0 && o->free_at <= fab_now(f)) {
+            fab__arbitrate(f, o);
+            return;
+        }
+    }
     myri_fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
 
@@ -181,7 +198,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->rr = port;
         o->nreq--;
         o->req_ports &= ~(1u << port);
-        in->front = FR_GRANT;
+        fab_set_front(f, in, FR_GRANT);
         o->cur = e->pkt;
         f->ctr.hops++;
         o->cur_hop = e->hop + 1;
