@@ -456,6 +456,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
                  c->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
+        fab_cold(c)->hh_gone = fab_cold(c)->hh[1];
         fab_cold(c)->hh[1] = fab_cold(c)->hh[0];
         fab_cold(c)->hh[0] = (__typeof__(fab_cold(c)->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
     }
@@ -481,9 +482,10 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
              * event to plan it then (the head is entered at the next input
              * in advance; a STOP, a cut or a shorter plan upstream before it
              * begins takes it back: ff__unsend_head).  Only where the head
-             * is entered there (not at a host, a DMA or behind a head event). */
-            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= c->free_at && !c->dma &&
-                !c->dst_host && c->heads_inflight == 0 && !c->down) {
+             * is entered there or, at a host, needs no head event (not at
+             * a DMA, not behind a head event, not misrouted). */
+            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= c->free_at && !c->dma && !c->down &&
+                (c->dst_host ? !ff__misrouted(c->cur, c->cur_hop) : c->heads_inflight == 0)) {
                 ff__start_run_at(f, c, next);
                 return;
             }
@@ -540,6 +542,13 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
 {
     c->in_progress = false;
     c->cur->refs--; /* the input still holds it */
+    if (c->dst_host) { /* the host's latest heads as they were */
+        fab_chcold *y = fab_cold(c);
+        y->hh[0] = y->hh[1];
+        y->hh[1] = y->hh_gone;
+        c->cur->host_quiet = false;
+        return;
+    }
     if (c->rxcount == 0) return;
     fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
     if (e->pkt != c->cur || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;

@@ -210,7 +210,8 @@ typedef struct fab_chcold {
      * (head arrival time, global index of the head, terminated: FRES, cut or
      * head lost); at a cut, the one whose head arrived is the packet partly
      * received if its GAP has not arrived. */
-    struct { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh hh_gone;          /* the one the latest head pushed out (a head planned ahead may go back) */
     /* reference model */
     uint64_t occ;                   /* reference: slack occupancy */
     uint64_t arrived_total;         /* characters ever arrived (global index) */
