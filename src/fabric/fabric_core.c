@@ -252,10 +252,10 @@ static void fab__destroy(myri_component *self)
         if (c->x->y) {
             free(c->x->y->buf);
             free(c->x->y->wire);
+            free(c->x->y->tap_buf);
             free(c->x->y);
         }
         free(c->runs);
-        free(c->x->tap_buf);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -586,13 +586,13 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 
 bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
-    if (n <= c->x->tap_cap) return true;
-    size_t nc = c->x->tap_cap ? c->x->tap_cap : 256;
+    if (n <= fab_cold(c)->tap_cap) return true;
+    size_t nc = fab_cold(c)->tap_cap ? fab_cold(c)->tap_cap : 256;
     while (nc < n) nc *= 2;
-    uint8_t *nb = realloc(c->x->tap_buf, nc);
+    uint8_t *nb = realloc(fab_cold(c)->tap_buf, nc);
     if (!nb) return false;
-    c->x->tap_buf = nb;
-    c->x->tap_cap = nc;
+    fab_cold(c)->tap_buf = nb;
+    fab_cold(c)->tap_cap = nc;
     return true;
 }
 
@@ -601,9 +601,9 @@ void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncate
     fab_tap *t = &f->taps[c->id];
     if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) c->x->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++) fab_cold(c)->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
     }
-    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->x->tap_first, c->x->tap_buf, nbytes, truncated);
+    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, fab_cold(c)->tap_first, fab_cold(c)->tap_buf, nbytes, truncated);
     c->tap_on = false;
 }
 

@@ -502,7 +502,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pkt = c->cur, .cnt = (uint32_t)lim, .j0 = j});
     if (j == 0) {
         c->in_progress = true;
-        if (c->tap_on) c->x->tap_first = now; /* read only when tapped: a cold line otherwise */
+        if (c->tap_on) fab_cold(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
         if (c->src_host) c->cur->head_ps = now;
         else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
         if (!c->dma) ff__head_sent(f, c, now);

@@ -190,14 +190,11 @@ typedef struct fab_chanx {
     uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
     uint64_t c_gen;
     struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
-    /* tap: the bytes of the current packet on this channel */
-    uint8_t *tap_buf; size_t tap_cap, tap_len;
-    uint64_t tap_first;
 } fab_chanx;
 
 /* What only some channels ever use: a host's queue and receiver state, the
  * corruptions of a packet (only with bit errors or scripted ones), the
- * reference model's characters.  Made zeroed on first use (fab_cold), so
+ * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
  * that a large fabric of the fast model without faults has none at its
  * switches' channels (the record's size was 448 bytes a channel with them). */
 typedef struct fab_chcold {
@@ -218,6 +215,9 @@ typedef struct fab_chcold {
     uint64_t departed_total;        /* characters ever departed */
     fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
     fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
+    /* tap: the bytes of the current packet on this channel */
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
 } fab_chcold;
 
 /* Fields are grouped by use, in 64-byte lines: what an event touches first

@@ -172,10 +172,10 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     c->sent_total++;
     if (j == 0 && f->any_tap && f->taps[c->id].fn) {
         c->tap_on = true;
-        c->x->tap_len = 0;
-        c->x->tap_first = now;
+        fab_cold(c)->tap_len = 0;
+        fab_cold(c)->tap_first = now;
     }
-    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, c->x->tap_len + 1)) c->x->tap_buf[c->x->tap_len++] = ch.byte;
+    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, fab_cold(c)->tap_len + 1)) fab_cold(c)->tap_buf[fab_cold(c)->tap_len++] = ch.byte;
     if (j == 0) {
         c->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
@@ -189,7 +189,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (ch.gap) {
         c->in_progress = false;
         c->cur = NULL;
-        myri_fab_tap_done(f, c, c->x->tap_len, false);
+        myri_fab_tap_done(f, c, fab_cold(c)->tap_len, false);
         if (in) {
             c->src_in = -1;
             myri_fab_front_done(f, in);
