@@ -67,11 +67,11 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
-    while (c->down && c->x->hq_head) {
-        fab_pkt *pkt = c->x->hq_head;
-        c->x->hq_head = pkt->next;
-        if (!c->x->hq_head) c->x->hq_tail = NULL;
-        c->x->hq_len--;
+    while (c->down && fab_cold(c)->hq_head) {
+        fab_pkt *pkt = fab_cold(c)->hq_head;
+        fab_cold(c)->hq_head = pkt->next;
+        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
+        fab_cold(c)->hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -221,6 +221,25 @@ uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, ui
     return n;
 }
 
+uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *c, uint32_t nbytes)
+{
+    if (f->nscripts == 0 && !(f->p.ber > 0)) return 0;
+    fab_corr tmp[FAB_MAX_CORR];
+    uint32_t n = myri_fab_corruptions(f, pkt, c->id, nbytes, tmp);
+    if (n) memcpy(fab_cold(c)->corr, tmp, n * sizeof *tmp);
+    return n;
+}
+
+fab_chcold *myri_fab_cold_make(fab_chan *c)
+{
+    c->x->y = calloc(1, sizeof *c->x->y);
+    if (!c->x->y) {
+        fprintf(stderr, "myri: out of memory (channel %u)\n", c->id);
+        abort();
+    }
+    return c->x->y;
+}
+
 /* ---- construction ------------------------------------------------------------------ */
 
 static void fab__destroy(myri_component *self)
@@ -230,10 +249,13 @@ static void fab__destroy(myri_component *self)
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
         free(c->rxq);
-        free(c->x->buf);
-        free(c->x->wire);
+        if (c->x->y) {
+            free(c->x->y->buf);
+            free(c->x->y->wire);
+            free(c->x->y->tap_buf);
+            free(c->x->y);
+        }
         free(c->runs);
-        free(c->x->tap_buf);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -478,10 +500,10 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
 /* The packet joins its host's queue (channel c) and the host may send. */
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
-    if (c->x->hq_tail) c->x->hq_tail->next = pkt;
-    else c->x->hq_head = pkt;
-    c->x->hq_tail = pkt;
-    c->x->hq_len++;
+    if (fab_cold(c)->hq_tail) fab_cold(c)->hq_tail->next = pkt;
+    else fab_cold(c)->hq_head = pkt;
+    fab_cold(c)->hq_tail = pkt;
+    fab_cold(c)->hq_len++;
     f->ctr.injected++;
     f->started = true;
     if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
@@ -522,7 +544,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 ? 0 : f->ch[ch].x->hq_len;
+    return ch < 0 || !f->ch[ch].x->y ? 0 : f->ch[ch].x->y->hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -564,13 +586,13 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 
 bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
-    if (n <= c->x->tap_cap) return true;
-    size_t nc = c->x->tap_cap ? c->x->tap_cap : 256;
+    if (n <= fab_cold(c)->tap_cap) return true;
+    size_t nc = fab_cold(c)->tap_cap ? fab_cold(c)->tap_cap : 256;
     while (nc < n) nc *= 2;
-    uint8_t *nb = realloc(c->x->tap_buf, nc);
+    uint8_t *nb = realloc(fab_cold(c)->tap_buf, nc);
     if (!nb) return false;
-    c->x->tap_buf = nb;
-    c->x->tap_cap = nc;
+    fab_cold(c)->tap_buf = nb;
+    fab_cold(c)->tap_cap = nc;
     return true;
 }
 
@@ -579,9 +601,9 @@ void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncate
     fab_tap *t = &f->taps[c->id];
     if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) c->x->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++) fab_cold(c)->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
     }
-    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, c->x->tap_first, c->x->tap_buf, nbytes, truncated);
+    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, fab_cold(c)->tap_first, fab_cold(c)->tap_buf, nbytes, truncated);
     c->tap_on = false;
 }
 

@@ -149,7 +149,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
         }
     }
     if (c->rcount == c->rcap) {
-        uint32_t nc = c->rcap ? 2 * c->rcap : 8;
+        uint32_t nc = c->rcap ? 2 * c->rcap : 4;
         fab_run *nr = malloc(nc * sizeof *nr);
         if (!nr) myri_panic(f->comp, "out of memory (runs)");
         for (uint32_t i = 0; i < c->rcount; i++) nr[i] = *ff__run(c, i);
@@ -178,8 +178,28 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
  * itself when `at_lim` (the end of the current instant, after all its
  * changes).  Called with lim = now - 1 just before the departure process of
  * u changes, since the formula for D(x) is only valid for the past until then. */
+/* The cheap bound: every occupancy of u from last_check + 1 on is at most
+ * B = A_max - dep_base, A_max the characters u will have received when the
+ * runs it knows of are over (the last run's end: runs follow each other)
+ * and dep_base a floor of its departures there (the departure formula is
+ * valid from last_check + 1, dep_base + what the draining run sent, and
+ * only grows; not while discarding, where D follows the arrivals).  A run
+ * that starts later checks u again (ff__rx_update). */
+static uint64_t ff__bound(const fab_chan *u)
+{
+    if (u->front == FR_SINK) return UINT64_MAX;
+    uint64_t amax = u->rcount ? u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].n0 +
+                                    u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].cnt
+                              : u->arr_base;
+    return amax > u->dep_base ? amax - u->dep_base : 0;
+}
+
 static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
 {
+    if (!at_lim && ff__bound(u) <= u->max_slack) { /* nothing to visit: no new largest occupancy */
+        if (lim > u->last_check) u->last_check = lim;
+        return 0;
+    }
     uint64_t alim = (at_lim || lim > u->last_check) ? ff__arrived(f, u, lim) : 0;
     int64_t at = at_lim ? (int64_t)(alim - ff__departed_a(f, u, lim, alim)) : 0, best = at;
     /* The departure formula is valid since last_check + 1 (this is called
@@ -274,6 +294,15 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     uint64_t now = fab_now(f);
     (void)gen;
     if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
+    uint64_t b = u->stop_sent ? UINT64_MAX : ff__bound(u);
+    if (b < f->p.slack_stop_bytes && b <= u->max_slack) {
+        /* Below both the STOP line and the largest occupancy seen, by the
+         * cheap bound: no STOP now nor along the known runs, no new
+         * maximum; nothing to track or predict. */
+        if (now > u->last_check) u->last_check = now;
+        if (u->pred_at != MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
+        return;
+    }
     int64_t o = ff__track_upto(f, u, now, true);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
@@ -283,7 +312,9 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
 #endif
     if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
     else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
-    uint64_t x = u->stop_sent ? ff__predict_go(f, u) : ff__predict_stop(f, u);
+    uint64_t x = u->stop_sent ? ff__predict_go(f, u)
+                 : b < f->p.slack_stop_bytes ? MYRI_TIME_NEVER /* the bound: the STOP line is out of reach */
+                                              : ff__predict_stop(f, u);
     if (x == MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
     else if (x != u->pred_at) myri_fab_cq_set(f, u->id, x);
 }
@@ -324,11 +355,11 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
     uint32_t nbytes = c->cur_n - 1;
     if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
-        uint32_t at = c->cur_hop + c->x->corr[k].pos;
-        uint8_t m = c->x->corr[k].mask;
+        uint32_t at = c->cur_hop + fab_cold(c)->corr[k].pos;
+        uint8_t m = fab_cold(c)->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
         if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
-        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - c->x->corr[k].pos);
+        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - fab_cold(c)->corr[k].pos);
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
@@ -409,7 +440,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         e->g0 = c->run_g0;
         e->arrive_at = now + c->d_ps;
         if (front) {
-            c->front = FR_DECODE;
+            fab_set_front(f, c, FR_DECODE);
             c->x->ready_at = e->arrive_at + fab_path_latency(f, c);
             myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
         }
@@ -425,8 +456,9 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
                  c->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
-        c->x->hh[1] = c->x->hh[0];
-        c->x->hh[0] = (__typeof__(c->x->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
+        fab_cold(c)->hh_gone = fab_cold(c)->hh[1];
+        fab_cold(c)->hh[1] = fab_cold(c)->hh[0];
+        fab_cold(c)->hh[0] = (__typeof__(fab_cold(c)->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
     }
 }
 
@@ -445,6 +477,18 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
         uint64_t next;
         uint64_t av = ff__avail(f, c, now, j, &next);
         if (av == 0) {
+            /* The head goes when its first character is through the
+             * switch's pipeline: plan the run for then now, rather than an
+             * event to plan it then (the head is entered at the next input
+             * in advance; a STOP, a cut or a shorter plan upstream before it
+             * begins takes it back: ff__unsend_head).  Only where the head
+             * is entered there or, at a host, needs no head event (not at
+             * a DMA, not behind a head event, not misrouted). */
+            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= c->free_at && !c->dma && !c->down &&
+                (c->dst_host ? !ff__misrouted(c->cur, c->cur_hop) : c->heads_inflight == 0)) {
+                ff__start_run_at(f, c, next);
+                return;
+            }
             if (next != MYRI_TIME_NEVER) ff__wake_at(f, c, next);
             return;
         }
@@ -455,10 +499,10 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     c->run_s = now;
     c->run_j0 = j;
     c->run_g0 = c->sent_total;
-    ff__ring_push(f, c, (fab_run){now, c->run_g0, lim, c->cur, j});
+    ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pkt = c->cur, .cnt = (uint32_t)lim, .j0 = j});
     if (j == 0) {
         c->in_progress = true;
-        if (c->tap_on) c->x->tap_first = now; /* read only when tapped: a cold line otherwise */
+        if (c->tap_on) fab_cold(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
         if (c->src_host) c->cur->head_ps = now;
         else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
         if (!c->dma) ff__head_sent(f, c, now);
@@ -490,10 +534,37 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     ff__start_run_at(f, c, t);
 }
 
+/* A run planned to carry the head of c's packet is cancelled before it
+ * began: the packet has not begun on c (its reference on c, and its entry
+ * made in advance at the next input, go back; a decoding planned for the
+ * entry is void). */
+static void ff__unsend_head(myri_fabric *f, fab_chan *c)
+{
+    c->in_progress = false;
+    c->cur->refs--; /* the input still holds it */
+    if (c->dst_host) { /* the host's latest heads as they were */
+        fab_chcold *y = fab_cold(c);
+        y->hh[0] = y->hh[1];
+        y->hh[1] = y->hh_gone;
+        c->cur->host_quiet = false;
+        return;
+    }
+    if (c->rxcount == 0) return;
+    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
+    if (e->pkt != c->cur || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
+    c->rxcount--;
+    if (c->rxcount == 0) {
+        fab_set_front(f, c, FR_NONE);
+        c->dec_gen++;
+    }
+    (void)f;
+}
+
 /* The run of c is over after k characters (all planned, or cut by STOP). */
 static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
     if (!c->src_host) ff__track_max(f, &f->ch[c->src_in]);
+    if (k == 0 && c->run_j0 == 0 && !c->src_host && !c->dma) ff__unsend_head(f, c);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
@@ -581,7 +652,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
             c->src_in = -1;
             myri_fab_front_done(f, u);
             myri_fab_release(f, c, c->free_at);
-        } else if (c->x->hq_head) {
+        } else if (fab_cold(c)->hq_head) {
             ff__wake_at(f, c, c->free_at);
         }
         return;
@@ -608,17 +679,17 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     if (c->run_on || c->stopped || c->free_at > now) return;
     if (!c->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !c->x->hq_head) return;
-        fab_pkt *pkt = c->x->hq_head;
-        c->x->hq_head = pkt->next;
-        if (!c->x->hq_head) c->x->hq_tail = NULL;
-        c->x->hq_len--;
+        if (!c->src_host || !fab_cold(c)->hq_head) return;
+        fab_pkt *pkt = fab_cold(c)->hq_head;
+        fab_cold(c)->hq_head = pkt->next;
+        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
+        fab_cold(c)->hq_len--;
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
         c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
-        c->ncorr = myri_fab_corruptions(f, pkt, c->id, pkt->nbytes0, c->x->corr);
+        c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
         ff__apply_corr(f, c);
     }
     if (c->dma) {
@@ -650,7 +721,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     if (!c->dst_host) c->heads_inflight--;
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
-        c->x->hpkt = pkt;
+        fab_cold(c)->hpkt = pkt;
         c->hbad = false;
         uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
@@ -675,11 +746,11 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     if (c->x->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
     c->x->rx_done_g = g + 1;
     if (c->dst_host) {
-        if (pkt->host_quiet || (c->x->hpkt == pkt && !c->hbad)) {
+        if (pkt->host_quiet || (fab_cold(c)->hpkt == pkt && !c->hbad)) {
             if (pkt->syndrome == 0) myri_fab_deliver(f, pkt, c->dst_node);
             else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
-        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
+        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
         myri_fab_pkt_unref(f, pkt);
         return;
     }
@@ -770,14 +841,14 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (r->j0 == 0 && keep == 0) myri_fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
         lost += r->cnt - keep;
-        r->cnt = keep;
+        r->cnt = (uint32_t)keep;
     }
     /* Entries made in advance for heads that are now lost go away (they are
      * the last ones: heads arrive in the order they were sent). */
     if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) {
         while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) c->rxcount--;
         if (c->rxcount == 0) {
-            c->front = FR_NONE;
+            fab_set_front(f, c, FR_NONE);
             c->dec_gen++;
         }
     }
@@ -791,14 +862,14 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
         fab_pkt *p = NULL;
         for (int i = 0; i < 2; i++) {
-            __typeof__(c->x->hh[0]) *h = &c->x->hh[i];
+            __typeof__(fab_cold(c)->hh[0]) *h = &fab_cold(c)->hh[i];
             if (!h->pkt || h->term) continue;
             h->term = true; /* lost (head on the wire), or partly received, or complete */
             if (h->head_at > now) continue;
             if (c->x->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
             break;
         }
-        c->x->hpkt = NULL;
+        fab_cold(c)->hpkt = NULL;
         return p;
     }
     if (!c->rxcount) return NULL;

@@ -140,15 +140,15 @@ typedef struct fab_rxent {
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
 
 /* A run of characters sent back to back: char global index n0 + k at time
- * s + k*T, for k < cnt (cnt == UINT32_MAX while open).  Fast model. */
+ * s + k*T, for k < cnt (the planned count while it is going).  Fast model.
+ * 32 bytes: two runs a cache line (a run is at most one packet). */
 typedef struct fab_run {
     uint64_t s;
     uint64_t n0;
-    uint64_t cnt;
     const void *pkt;   /* the packet whose characters these are (runs never span packets) */
+    uint32_t cnt;
     uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
-#define RUN_OPEN UINT64_MAX
 
 typedef struct fab_rchar {   /* reference model: one character */
     fab_pkt *pkt;
@@ -178,7 +178,6 @@ typedef struct fab_chanx {
     uint64_t ready_at;
     uint64_t send_pending_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
-    fab_pkt *hpkt;                  /* host receiver: packet being received */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t prop_ps;               /* propagation */
@@ -187,18 +186,29 @@ typedef struct fab_chanx {
     /* ---- less used ---- */
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    fab_pkt *hq_head, *hq_tail;     /* host queue */
-    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint64_t stopped_since;
     uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+    uint64_t c_gen;
+    struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+} fab_chanx;
+
+/* What only some channels ever use: a host's queue and receiver state, the
+ * corruptions of a packet (only with bit errors or scripted ones), the
+ * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
+ * that a large fabric of the fast model without faults has none at its
+ * switches' channels (the record's size was 448 bytes a channel with them). */
+typedef struct fab_chcold {
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
+    fab_pkt *hq_head, *hq_tail;     /* host queue */
+    uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
     uint8_t hcrc;                   /* host receiver (reference model) */
     fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
-    uint64_t c_gen;
     /* fast model, host receiver: the two latest heads sent on the channel
      * (head arrival time, global index of the head, terminated: FRES, cut or
      * head lost); at a cut, the one whose head arrived is the packet partly
      * received if its GAP has not arrived. */
-    struct { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh hh_gone;          /* the one the latest head pushed out (a head planned ahead may go back) */
     /* reference model */
     uint64_t occ;                   /* reference: slack occupancy */
     uint64_t arrived_total;         /* characters ever arrived (global index) */
@@ -208,7 +218,7 @@ typedef struct fab_chanx {
     /* tap: the bytes of the current packet on this channel */
     uint8_t *tap_buf; size_t tap_cap, tap_len;
     uint64_t tap_first;
-} fab_chanx;
+} fab_chcold;
 
 /* Fields are grouped by use, in 64-byte lines: what an event touches first
  * on a channel (flags, ring indices, the front and the pointers to its rings
@@ -276,6 +286,7 @@ typedef struct fab_node {
     int32_t *in_ch;   /* channel entering port p, -1 if unconnected */
     int32_t *out_ch;  /* channel leaving port p */
     int32_t host_index;
+    uint32_t ndecoding;   /* its inputs whose front packet is being decoded (FR_DECODE, fab_set_front) */
 } fab_node;
 
 typedef struct fab_script {   /* scripted corruption */
@@ -404,6 +415,10 @@ typedef struct fab_note {
     bool up;
 } fab_note;
 
+/* The channel's rarest part, made on first use (zeroed: as if it had always been there). */
+fab_chcold *myri_fab_cold_make(fab_chan *c);
+static inline fab_chcold *fab_cold(fab_chan *c) { return c->x->y ? c->x->y : myri_fab_cold_make(c); }
+
 /* x / T without a division instruction (the fast model divides by T on
  * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */
 static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
@@ -411,6 +426,18 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
     uint64_t q = (uint64_t)(((fab_key)x * f->T_inv) >> 64);
     if (x - q * f->T >= f->T) q++;
     return q;
+}
+
+/* Every change of an input's front state goes through here: the switch
+ * counts its inputs that are decoding (the fast model's bound for
+ * arbitrating at once, fab__decode). */
+static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
+{
+    if ((c->front == FR_DECODE) != (s == FR_DECODE)) {
+        if (s == FR_DECODE) f->node[c->dst_node].ndecoding++;
+        else f->node[c->dst_node].ndecoding--;
+    }
+    c->front = s;
 }
 
 /* Route decision at the input c: the switch's route time, none at a device's host. */
@@ -449,6 +476,8 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
 /* Corruptions of `pkt` on channel c when it carries n bytes there. */
 uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
                          fab_corr *out);
+/* The same for the hop of `pkt` on c, kept in c's rare part (made only when there are some). */
+uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *c, uint32_t nbytes);
 /* Receiver FIFO of packets at a switch input. */
 fab_rxent *myri_fab_rx_front(fab_chan *c);
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c);

@@ -165,7 +165,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
     myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = ready;
     fab_chan *c = &f->ch[p->out_ch];
-    if (c->cur != pkt && c->x->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (c->cur != pkt && fab_cold(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
     if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }
@@ -300,7 +300,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     fab_rxent *e = myri_fab_rx_front(in);
     fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
     myri_port *p = myri_fab_dma_port(f, o);
-    in->front = FR_GRANT;
+    fab_set_front(f, in, FR_GRANT);
     in->want_out = (int32_t)o->id;
     o->cur = e->pkt;
     o->cur_hop = e->hop;

@@ -18,7 +18,7 @@ fab_rxent *myri_fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhea
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c)
 {
     if (c->rxcount == c->rxcap) {
-        uint32_t nc = c->rxcap ? 2 * c->rxcap : 4;
+        uint32_t nc = c->rxcap ? 2 * c->rxcap : 2;
         fab_rxent *nq = malloc(nc * sizeof *nq);
         if (!nq) myri_panic(f->comp, "out of memory (input queue)");
         for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
@@ -56,7 +56,7 @@ void myri_fab_rx_pop(fab_chan *c)
 static void fab__sink(myri_fabric *f, fab_chan *in)
 {
     if (f->m->track) f->m->track(f, in);
-    in->front = FR_SINK;
+    fab_set_front(f, in, FR_SINK);
     f->m->sink(f, in);
 }
 
@@ -64,14 +64,14 @@ void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
 {
     fab_rxent *e = myri_fab_rx_front(c);
     if (!e) {
-        c->front = FR_NONE;
+        fab_set_front(f, c, FR_NONE);
         return;
     }
     if (e->fres && !c->dev_in) { /* truncated before it got a path: discard what is here */
         fab__sink(f, c);
         return;
     }
-    c->front = FR_DECODE;
+    fab_set_front(f, c, FR_DECODE);
     /* An entry made in advance by the fast model may not have arrived yet:
      * decoding starts L after the later of its arrival and now (at a
      * device's host, the DMA takes the packet then: no path formation). */
@@ -88,11 +88,13 @@ void myri_fab_front_done(myri_fabric *f, fab_chan *c)
     fab_rxent *e = myri_fab_rx_front(c);
     fab_pkt *pkt = e->pkt;
     myri_fab_rx_pop(c);
-    c->front = FR_NONE;
+    fab_set_front(f, c, FR_NONE);
     c->want_out = -1;
     myri_fab_pkt_unref(f, pkt);
     myri_fab_front_begin(f, c);
 }
+
+static void fab__arbitrate(myri_fabric *f, fab_chan *o);
 
 static void fab__decode(myri_fabric *f, fab_chan *in)
 {
@@ -119,11 +121,26 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
         fab__sink(f, in);
         return;
     }
-    in->front = FR_WAIT;
+    fab_set_front(f, in, FR_WAIT);
     in->want_out = sw->out_ch[port];
     in->in_route_byte = b;
-    f->ch[in->want_out].nreq++;
-    f->ch[in->want_out].req_ports |= 1u << in->dst_port;
+    fab_chan *o = &f->ch[in->want_out];
+    o->nreq++;
+    o->req_ports |= 1u << in->dst_port;
+    if (f->m == &myri_fab_model_fast) {
+        /* A busy output arbitrates when it is freed (every path that frees
+         * one calls myri_fab_release): no event now.  A free output that
+         * nobody else requests, at a switch where no other input is
+         * decoding (so none can request it later in this instant: the route
+         * time is not zero), has one possible outcome, the grant to this
+         * input: arbitrate here rather than by an event of the arbitration
+         * phase.  (The reference model keeps its events as they were.) */
+        if (o->cur) return;
+        if (o->nreq == 1 && sw->ndecoding == 0 && f->R > 0 && o->free_at <= fab_now(f)) {
+            fab__arbitrate(f, o);
+            return;
+        }
+    }
     myri_fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
 }
 
@@ -181,7 +198,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->rr = port;
         o->nreq--;
         o->req_ports &= ~(1u << port);
-        in->front = FR_GRANT;
+        fab_set_front(f, in, FR_GRANT);
         o->cur = e->pkt;
         f->ctr.hops++;
         o->cur_hop = e->hop + 1;
@@ -190,7 +207,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_corruptions(f, e->pkt, o->id, o->cur_n - 1, o->x->corr);
+        o->ncorr = myri_fab_hop_corruptions(f, e->pkt, o, o->cur_n - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
@@ -289,9 +306,9 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
     if (!pkt) return; /* the FRES of a packet that never began on c: nothing to end */
     if (c->dst_host) {
-        if (c->x->hpkt == pkt) c->x->hpkt = NULL;
+        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
         for (int i = 0; i < 2; i++)
-            if (c->x->hh[i].pkt == pkt) c->x->hh[i].term = true;
+            if (fab_cold(c)->hh[i].pkt == pkt) fab_cold(c)->hh[i].term = true;
         myri_fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }

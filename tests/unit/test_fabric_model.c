@@ -3,7 +3,7 @@
  * switch; corruption on any hop detected at the destination; to-host bytes,
  * unconnected ports and misrouted packets dropped and counted; a deadlock on
  * a cyclic route set broken by the long-period timeout with FRES; a cut and
- * restored link; determinism. */
+ * restored link; determinism; a lone packet's events per hop (fast model). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +141,40 @@ static void test_hotspot(void **state)
         myri_sim_destroy(sim);
         myri_topo_destroy(t);
     }
+}
+
+/* ---- one packet alone: events per hop ---------------------------------------- */
+
+/* A packet that nothing blocks costs the fast model two events per switch (its
+ * decoding, with the arbitration in it, and the end of its run on the output;
+ * the run is planned at the grant) plus three (the source's run start and end,
+ * the GAP's arrival at the destination): 2R + 3 (docs/FABRIC.md, fast model).
+ * Both models deliver it at the same time. */
+static void test_lone_packet_events(void **state)
+{
+    (void)state;
+    const double len[4] = {10, 10, 10, 10};
+    myri_time_ps tail[2] = {0, 0};
+    for (int model = 0; model < 2; model++) {
+        myri_topo *t = ft_line(3, 8, len);
+        myri_sim *sim = myri_sim_create(5);
+        myri_fabric *f = mk(sim, t, model, NULL);
+        uint8_t route[3] = {0x81, 0x81, 0x81}; /* port 1 of each switch, towards h1 */
+        myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 3, .route = route, .type = 5,
+                                 .payload_bytes = 20};
+        assert_int_equal(myri_fabric_send(f, &pk), MYRI_OK);
+        myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+        myri_fabric_counters c;
+        myri_fabric_get_counters(f, &c);
+        assert_int_equal(c.delivered, 1);
+        assert_int_equal(c.hops, 4);
+        assert_int_equal(g_log.n, 1);
+        tail[model] = g_log.rec[0].t;
+        if (model == MYRI_FABRIC_FAST) assert_int_equal(c.events, 2 * 3 + 3);
+        myri_sim_destroy(sim);
+        myri_topo_destroy(t);
+    }
+    assert_int_equal(tail[0], tail[1]);
 }
 
 /* ---- corruption on any hop ------------------------------------------------------ */
@@ -392,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_deadlock_timeout_fres), cmocka_unit_test(test_link_cut_restore),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_api_misuse),
+        cmocka_unit_test(test_lone_packet_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
