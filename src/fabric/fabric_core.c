@@ -17,7 +17,8 @@
 fab_pkt *myri_fab_pkt_alloc(myri_fabric *f)
 {
     if (!f->free_pkts) {
-        size_t n = 1024;
+        size_t n = FAB_PKT_BLOCK;
+        if (f->nblocks >= (UINT32_MAX >> FAB_PKT_BLOCK_BITS) - 1) return NULL; /* indices are 32-bit */
         fab_pkt *blk = aligned_alloc(64, n * sizeof *blk); /* fab_pkt's first line */
         if (blk) memset(blk, 0, n * sizeof *blk);
         fab_pkt **nb = realloc(f->blocks, (f->nblocks + 1) * sizeof *nb);
@@ -29,13 +30,16 @@ fab_pkt *myri_fab_pkt_alloc(myri_fabric *f)
         f->blocks = nb;
         f->blocks[f->nblocks++] = blk;
         for (size_t i = 0; i < n; i++) {
+            blk[i].ix = (uint32_t)((f->nblocks - 1) * n + i + 1);
             blk[i].next = f->free_pkts;
             f->free_pkts = &blk[i];
         }
     }
     fab_pkt *p = f->free_pkts;
     f->free_pkts = p->next;
+    uint32_t ix = p->ix;
     memset(p, 0, sizeof *p);
+    p->ix = ix;
     p->port = -1;
     f->live_pkts++;
     return p;

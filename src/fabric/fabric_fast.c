@@ -68,11 +68,11 @@ static uint64_t ff__arrival(const myri_fabric *f, fab_chan *c, uint64_t g, uint3
 
 /* Arrival time of character g of channel c if it is a character of packet
  * p (numbers of characters lost on a cut cable are reused), else NEVER. */
-static uint64_t ff__arrival_of(const myri_fabric *f, fab_chan *c, uint64_t g, const void *p)
+static uint64_t ff__arrival_of(const myri_fabric *f, fab_chan *c, uint64_t g, const fab_pkt *p)
 {
     uint32_t i;
     uint64_t a = ff__arrival(f, c, g, &i);
-    return (a != MYRI_TIME_NEVER && ff__run(c, i)->pkt == p) ? a : MYRI_TIME_NEVER;
+    return (a != MYRI_TIME_NEVER && ff__run(c, i)->pix == fab_pkt_ix(p)) ? a : MYRI_TIME_NEVER;
 }
 
 /* D(x): characters that left input u's slack buffer by the end of instant x,
@@ -377,7 +377,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
     uint64_t g = e->g0 + j + (o->dma ? 0u : 1u); /* a switch output's j is its input's j + 1 */
     uint32_t i;
     uint64_t a = ff__arrival(f, u, g, &i), fall = fab_fall_ps(f, o);
-    if (a != MYRI_TIME_NEVER && ff__run(u, i)->pkt != e->pkt) a = MYRI_TIME_NEVER; /* lost */
+    if (a != MYRI_TIME_NEVER && ff__run(u, i)->pix != e->pix) a = MYRI_TIME_NEVER; /* lost */
     if (a != MYRI_TIME_NEVER) a += fall; /* through the switch's pipeline */
     *next = a;
     if (a == MYRI_TIME_NEVER || a > t) return 0;
@@ -387,7 +387,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
         cur = r->n0 + r->cnt;
         if (i + 1 >= u->rcount) break;
         const fab_run *r2 = ff__run(u, i + 1);
-        if (r2->n0 != cur || r2->pkt != r->pkt || r2->cnt == 0 || r2->s + u->d_ps + fall > t + (cur - g) * f->T)
+        if (r2->n0 != cur || r2->pix != r->pix || r2->cnt == 0 || r2->s + u->d_ps + fall > t + (cur - g) * f->T)
             break;
         i++;
     }
@@ -407,7 +407,7 @@ static bool ff__misrouted(fab_pkt *pkt, uint32_t hop)
 static bool ff__sinking(fab_chan *c, const fab_pkt *p)
 {
     fab_rxent *e = myri_fab_rx_front(c);
-    return e && e->pkt == p && c->front == FR_SINK;
+    return e && e->pix == fab_pkt_ix(p) && c->front == FR_SINK;
 }
 
 static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
@@ -433,7 +433,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
          * when it reaches the front (not before it has arrived). */
         bool front = c->rxcount == 0;
         fab_rxent *e = myri_fab_rx_push(f, c);
-        e->pkt = c->cur;
+        e->pix = fab_pkt_ix(c->cur);
         e->hop = c->cur_hop;
         e->n = c->cur_n;
         e->will = e->n;
@@ -499,7 +499,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     c->run_s = now;
     c->run_j0 = j;
     c->run_g0 = c->sent_total;
-    ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pkt = c->cur, .cnt = (uint32_t)lim, .j0 = j});
+    ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pix = fab_pkt_ix(c->cur), .cnt = (uint32_t)lim, .j0 = j});
     if (j == 0) {
         c->in_progress = true;
         if (c->tap_on) fab_cold(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
@@ -527,7 +527,7 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     fab_rxent *e = myri_fab_rx_front(u);
     uint32_t i;
     uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + (c->dma ? 0u : 1u), &i);
-    if (a == MYRI_TIME_NEVER || ff__run(u, i)->pkt != e->pkt) return; /* told when it is sent */
+    if (a == MYRI_TIME_NEVER || ff__run(u, i)->pix != e->pix) return; /* told when it is sent */
     a += fab_fall_ps(f, c); /* through the switch's pipeline */
     uint64_t t = c->free_at > a ? c->free_at : a;
     if (t < fab_now(f)) t = fab_now(f);
@@ -551,7 +551,7 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     }
     if (c->rxcount == 0) return;
     fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
-    if (e->pkt != c->cur || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
+    if (e->pix != fab_pkt_ix(c->cur) || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
     c->rxcount--;
     if (c->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
@@ -731,7 +731,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
         return;
     }
     fab_rxent *e = myri_fab_rx_push(f, c);
-    e->pkt = pkt;
+    e->pix = pkt->ix;
     e->hop = hop;
     e->n = pkt->nbytes0 - hop + 1;
     e->will = e->n;
@@ -756,7 +756,7 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     }
     /* At a switch input this event exists only for a packet being discarded. */
     fab_rxent *front = myri_fab_rx_front(c);
-    bool sinking = front && front->pkt == pkt && c->front == FR_SINK;
+    bool sinking = front && front->pix == fab_pkt_ix(pkt) && c->front == FR_SINK;
     if (sinking) {
         ff__track_max(f, c);
         c->dep_base = c->x->sink_end;
@@ -807,7 +807,7 @@ static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
         /* (a run of an older packet, kept in the ring, may carry the same
          * pointer if that packet was freed and its memory reused: the
          * entry's runs are those at or after its first character) */
-        if (r->pkt != e->pkt || r->cnt == 0 || r->n0 + r->cnt <= e->g0 || now < r->s + c->d_ps) continue;
+        if (r->pix != e->pix || r->cnt == 0 || r->n0 + r->cnt <= e->g0 || now < r->s + c->d_ps) continue;
         uint64_t k = fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (k > r->cnt) k = r->cnt;
         found = true;
@@ -837,7 +837,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         fab_run *r = ff__run(c, i);
         uint64_t keep = now < r->s + c->d_ps ? 0 : fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (keep >= r->cnt) continue;
-        fab_pkt *pkt = (fab_pkt *)r->pkt;
+        fab_pkt *pkt = fab_pkt_at(f, r->pix);
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (r->j0 == 0 && keep == 0) myri_fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
         lost += r->cnt - keep;
@@ -879,7 +879,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     e->dead = true;
     e->will = got; /* the rest was lost */
     if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->x->sink_end = e->g0 + got;
-    return e->pkt;
+    return fab_rx_pkt(f, e);
 }
 
 static void fab_fast_sink(myri_fabric *f, fab_chan *in)
@@ -896,9 +896,9 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
     /* The discard ends when the GAP arrives: if it is already on its way,
      * that is an event (later runs that carry it announce it themselves). */
     uint64_t g = e->g0 + e->n - 1;
-    uint64_t a = ff__arrival_of(f, in, g, e->pkt);
+    uint64_t a = ff__arrival_of(f, in, g, fab_rx_pkt(f, e));
     if (a != MYRI_TIME_NEVER && a > fab_now(f))
-        myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, e->pkt);
+        myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, fab_rx_pkt(f, e));
 }
 
 /* Characters ever sent on c up to now: the finished runs' (sent_total, and

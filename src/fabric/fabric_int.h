@@ -97,6 +97,7 @@ typedef struct fab_pkt {
      * sends character j only while j < ready (nbytes0 + 1 with the GAP when
      * everything is ready). */
     uint8_t *bytes;
+    uint32_t ix;           /* its index in the pool (fab_pkt_at), never 0: set when its block is made */
     uint8_t route_len;
     uint8_t hdr_lazy;      /* payload bytes of hdr not filled yet (derived from the id): fab_pkt_hdr */
     uint8_t syndrome;      /* fast model: CRC remainder of the packet */
@@ -124,17 +125,24 @@ typedef struct fab_pkt {
     struct fab_pkt *next;  /* host queue / free list */
 } __attribute__((aligned(64))) fab_pkt;
 
-/* A packet present at a switch input (head arrived, GAP not yet gone). */
+/* Packets live in blocks of FAB_PKT_BLOCK; a packet's index (fab_pkt.ix)
+ * is 1 + block * FAB_PKT_BLOCK + its place in the block, 0 meaning none, so
+ * that the hot rings (runs, receive entries) hold 32-bit indices. */
+#define FAB_PKT_BLOCK_BITS 10
+#define FAB_PKT_BLOCK (1u << FAB_PKT_BLOCK_BITS)
+
+/* A packet present at a switch input (head arrived, GAP not yet gone).
+ * 40 bytes (it was 56 with a pointer and the fields in another order). */
 typedef struct fab_rxent {
-    fab_pkt *pkt;
+    uint64_t g0;           /* global index of its first character on the channel */
+    uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
+    uint32_t pix;          /* the packet (fab_pkt_at) */
     uint32_t hop;          /* switch index along the route: route byte number */
     uint32_t n;            /* characters of the packet on this channel (incl. GAP) */
-    uint64_t g0;           /* global index of its first character on the channel */
-    bool fres;             /* FRES received: truncated after `got` characters */
     uint32_t got;          /* characters received so far */
     uint32_t will;         /* characters that will ever arrive (n, less after a cut) */
+    bool fres;             /* FRES received: truncated after `got` characters */
     bool dead;             /* cut: the dead-link detection will terminate it */
-    uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
 } fab_rxent;
 
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
@@ -145,7 +153,7 @@ typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SIN
 typedef struct fab_run {
     uint64_t s;
     uint64_t n0;
-    const void *pkt;   /* the packet whose characters these are (runs never span packets) */
+    uint32_t pix;      /* the packet whose characters these are (fab_pkt.ix; runs never span packets) */
     uint32_t cnt;
     uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
@@ -459,6 +467,15 @@ void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint
  * processes its own agenda up to the next event of any other component). */
 static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
 fab_pkt *myri_fab_pkt_alloc(myri_fabric *f);
+/* The packet of index ix (fab_pkt.ix), NULL for 0. */
+static inline fab_pkt *fab_pkt_at(const myri_fabric *f, uint32_t ix)
+{
+    if (!ix) return NULL;
+    ix--;
+    return &f->blocks[ix >> FAB_PKT_BLOCK_BITS][ix & (FAB_PKT_BLOCK - 1)];
+}
+static inline uint32_t fab_pkt_ix(const fab_pkt *pkt) { return pkt ? pkt->ix : 0; }
+static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_at(f, e->pix); }
 /* The payload part of hdr derived from the packet id is filled only when
  * something reads or corrupts it (myri_fabric_send defers it): most packets
  * are decoded on their route bytes alone. */

@@ -302,7 +302,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     myri_port *p = myri_fab_dma_port(f, o);
     fab_set_front(f, in, FR_GRANT);
     in->want_out = (int32_t)o->id;
-    o->cur = e->pkt;
+    o->cur = fab_rx_pkt(f, e);
     o->cur_hop = e->hop;
     o->cur_n = e->n;
     o->cur_next = 0;
@@ -312,8 +312,8 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     p->pkt_bytes = 0;
     p->crc = 0;
     p->head_ps = MYRI_TIME_NEVER;
-    p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(e->pkt, e->hop) : 0) & 0x80u;
-    if (p->misrouted) myri_fab_drop(f, e->pkt, MYRI_FABRIC_DROP_MISROUTED);
+    p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(fab_rx_pkt(f, e), e->hop) : 0) & 0x80u;
+    if (p->misrouted) myri_fab_drop(f, fab_rx_pkt(f, e), MYRI_FABRIC_DROP_MISROUTED);
     f->m->wake(f, o);
 }
 

@@ -242,13 +242,13 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
     fab_rxent *e;
     if (ch.j == 0) {
         e = myri_fab_rx_push(f, c);
-        e->pkt = ch.pkt;
+        e->pix = ch.pkt->ix;
         e->hop = ch.hop;
         e->n = ch.n; /* the channel's reference is now the packet's presence here */
     } else {
         e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
     }
-    MYRI_ASSERT(f->comp, e->pkt == ch.pkt, "characters of two packets interleaved on channel %u", c->id);
+    MYRI_ASSERT(f->comp, e->pix == ch.pkt->ix, "characters of two packets interleaved on channel %u", c->id);
     e->got++;
     fab_cold(c)->arrived_total++;
     bool front = e == myri_fab_rx_front(c);
@@ -309,7 +309,7 @@ static void fab_ref_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
     bool gap = false;
-    while (fab_cold(in)->bcount && ref__buf_front(in)->pkt == e->pkt) gap = ref__depart(f, in).gap;
+    while (fab_cold(in)->bcount && fab_pkt_ix(ref__buf_front(in)->pkt) == e->pix) gap = ref__depart(f, in).gap;
     if (gap || e->fres) myri_fab_front_done(f, in);
 }
 
@@ -332,7 +332,7 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
     fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
     if (e->got >= e->n || e->fres || e->dead) return NULL;
     e->dead = true;
-    return e->pkt;
+    return fab_rx_pkt(f, e);
 }
 
 static void ref__reset_window(myri_fabric *f)

@@ -36,7 +36,7 @@ fab_rxent *myri_fab_rx_find(fab_chan *c, const fab_pkt *pkt)
 {
     for (uint32_t i = 0; i < c->rxcount; i++) {
         fab_rxent *e = &c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
-        if (e->pkt == pkt) return e;
+        if (e->pix == fab_pkt_ix(pkt)) return e;
     }
     return NULL;
 }
@@ -86,7 +86,7 @@ void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
 void myri_fab_front_done(myri_fabric *f, fab_chan *c)
 {
     fab_rxent *e = myri_fab_rx_front(c);
-    fab_pkt *pkt = e->pkt;
+    fab_pkt *pkt = fab_rx_pkt(f, e);
     myri_fab_rx_pop(c);
     fab_set_front(f, c, FR_NONE);
     c->want_out = -1;
@@ -103,7 +103,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
         return;
     }
     fab_rxent *e = myri_fab_rx_front(in);
-    fab_pkt *pkt = e->pkt;
+    fab_pkt *pkt = fab_rx_pkt(f, e);
     /* The leading byte as it arrived.  When the route is exhausted it is the
      * first type byte (MSB 0).  A packet with nothing left behind the byte
      * (only the trailer) and bytes beyond FAB_HDR (a packet wandering more
@@ -199,7 +199,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->nreq--;
         o->req_ports &= ~(1u << port);
         fab_set_front(f, in, FR_GRANT);
-        o->cur = e->pkt;
+        o->cur = fab_rx_pkt(f, e);
         f->ctr.hops++;
         o->cur_hop = e->hop + 1;
         o->cur_n = e->n - 1;
@@ -207,7 +207,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_hop_corruptions(f, e->pkt, o, o->cur_n - 1);
+        o->ncorr = myri_fab_hop_corruptions(f, fab_rx_pkt(f, e), o, o->cur_n - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
