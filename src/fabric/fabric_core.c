@@ -18,7 +18,7 @@ fab_pkt *myri_fab_pkt_alloc(myri_fabric *f)
 {
     if (!f->free_pkts) {
         size_t n = FAB_PKT_BLOCK;
-        if (f->nblocks >= (UINT32_MAX >> FAB_PKT_BLOCK_BITS) - 1) return NULL; /* indices are 32-bit */
+        if (f->nblocks >= FAB_PKT_NONE >> FAB_PKT_BLOCK_BITS) return NULL; /* indices are 32-bit */
         fab_pkt *blk = aligned_alloc(64, n * sizeof *blk); /* fab_pkt's first line */
         if (blk) memset(blk, 0, n * sizeof *blk);
         fab_pkt **nb = realloc(f->blocks, (f->nblocks + 1) * sizeof *nb);
@@ -30,7 +30,7 @@ fab_pkt *myri_fab_pkt_alloc(myri_fabric *f)
         f->blocks = nb;
         f->blocks[f->nblocks++] = blk;
         for (size_t i = 0; i < n; i++) {
-            blk[i].ix = (uint32_t)((f->nblocks - 1) * n + i + 1);
+            blk[i].ix = (uint32_t)((f->nblocks - 1) * n + i);
             blk[i].next = f->free_pkts;
             f->free_pkts = &blk[i];
         }

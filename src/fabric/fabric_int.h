@@ -97,7 +97,7 @@ typedef struct fab_pkt {
      * sends character j only while j < ready (nbytes0 + 1 with the GAP when
      * everything is ready). */
     uint8_t *bytes;
-    uint32_t ix;           /* its index in the pool (fab_pkt_at), never 0: set when its block is made */
+    uint32_t ix;           /* its index in the pool (fab_pkt_at): set when its block is made */
     uint8_t route_len;
     uint8_t hdr_lazy;      /* payload bytes of hdr not filled yet (derived from the id): fab_pkt_hdr */
     uint8_t syndrome;      /* fast model: CRC remainder of the packet */
@@ -126,8 +126,9 @@ typedef struct fab_pkt {
 } __attribute__((aligned(64))) fab_pkt;
 
 /* Packets live in blocks of FAB_PKT_BLOCK; a packet's index (fab_pkt.ix)
- * is 1 + block * FAB_PKT_BLOCK + its place in the block, 0 meaning none, so
- * that the hot rings (runs, receive entries) hold 32-bit indices. */
+ * is block * FAB_PKT_BLOCK + its place in the block, FAB_PKT_NONE meaning
+ * none, so that the hot rings (runs, receive entries) hold 32-bit indices. */
+#define FAB_PKT_NONE UINT32_MAX
 #define FAB_PKT_BLOCK_BITS 10
 #define FAB_PKT_BLOCK (1u << FAB_PKT_BLOCK_BITS)
 
@@ -467,14 +468,12 @@ void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint
  * processes its own agenda up to the next event of any other component). */
 static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
 fab_pkt *myri_fab_pkt_alloc(myri_fabric *f);
-/* The packet of index ix (fab_pkt.ix), NULL for 0. */
+/* The packet of index ix (fab_pkt.ix, not FAB_PKT_NONE). */
 static inline fab_pkt *fab_pkt_at(const myri_fabric *f, uint32_t ix)
 {
-    if (!ix) return NULL;
-    ix--;
     return &f->blocks[ix >> FAB_PKT_BLOCK_BITS][ix & (FAB_PKT_BLOCK - 1)];
 }
-static inline uint32_t fab_pkt_ix(const fab_pkt *pkt) { return pkt ? pkt->ix : 0; }
+static inline uint32_t fab_pkt_ix(const fab_pkt *pkt) { return pkt ? pkt->ix : FAB_PKT_NONE; }
 static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_at(f, e->pix); }
 /* The payload part of hdr derived from the packet id is filled only when
  * something reads or corrupts it (myri_fabric_send defers it): most packets

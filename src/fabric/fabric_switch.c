@@ -207,7 +207,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->src_in = ic;
         o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_hop_corruptions(f, fab_rx_pkt(f, e), o, o->cur_n - 1);
+        o->ncorr = myri_fab_hop_corruptions(f, o->cur, o, o->cur_n - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
