@@ -404,9 +404,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             c->dst_port = dir ? lk->a_port : lk->b_port;
             c->src_host = f->node[c->src_node].host;
             c->dst_host = f->node[c->dst_node].host;
-            c->x->prop_ps = prop;
             c->d_ps = f->T + prop;
-            c->x->q_ps = f->p.ctrl_delay_ps + prop;
             c->src_in = -1;
             c->want_out = -1;
             f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
@@ -639,7 +637,7 @@ static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_ch
     out->busy_ps = out->chars * f->T;
     if (c->stopped) {
         uint64_t now = fab_now(f);
-        uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
+        uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
         if (now > from) out->stopped_ps += now - from;
     }
 }
@@ -666,10 +664,10 @@ void myri_fabric_reset_stats(myri_fabric *f)
     if (!f) return;
     fab__sync_stats(f);
     uint64_t now = fab_now(f);
+    f->win_start = now;
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].x->st, 0, sizeof f->ch[i].x->st);
         f->ch[i].max_slack = 0;
-        f->ch[i].x->win_start = now;
     }
     f->m->reset_window(f);
 }
@@ -707,7 +705,7 @@ void myri_fabric_report(myri_fabric *f, myri_json *j)
     myri_json_arr_begin(j);
     for (size_t l = 0; 2 * l < f->nchan; l++) {
         fab_chan *ab = &f->ch[2 * l];
-        uint64_t win = now > ab->x->win_start ? now - ab->x->win_start : 0;
+        uint64_t win = now > fab_win_start(f, ab) ? now - fab_win_start(f, ab) : 0;
         myri_json_obj_begin(j);
         myri_json_kuint(j, "link", l);
         myri_json_kstr(j, "a", f->node_name[ab->src_node]);

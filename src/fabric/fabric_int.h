@@ -183,14 +183,11 @@ typedef struct fab_chanx {
     uint64_t lost_total;            /* fast model: characters lost on a cut cable (sent_total gave them back) */
     uint64_t win_chars0;            /* fast model: characters ever sent when the window began */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
-    uint64_t q_ps;                  /* ctrl + prop */
     uint64_t ready_at;
     uint64_t send_pending_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
     uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
-    uint64_t prop_ps;               /* propagation */
-    uint64_t win_start;
 
     /* ---- less used ---- */
     uint32_t src_port;
@@ -364,6 +361,7 @@ struct myri_fabric {
     struct fab_cbrec *cb_free;      /* pool of deferred callbacks */
     struct fab_cbrec **cb_all; size_t ncb_all, capcb_all;  /* every record, to free */
     uint64_t now_phase;
+    uint64_t win_start;             /* the statistics window's start (link channels: fab_win_start) */
     /* packets */
     fab_pkt *free_pkts;
     fab_pkt **blocks; size_t nblocks;
@@ -448,6 +446,15 @@ static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
     }
     c->front = s;
 }
+
+/* STOP/GO of link channel c reach its sender this long after they are sent:
+ * the control delay and the cable's propagation (d_ps - T); none on a port's DMA. */
+static inline uint64_t fab_q_ps(const myri_fabric *f, const fab_chan *c)
+{
+    return c->id < f->nchan ? f->p.ctrl_delay_ps + (c->d_ps - f->T) : 0;
+}
+/* The statistics window began here for c (a ports' DMA channel: at 0, as before the window). */
+static inline uint64_t fab_win_start(const myri_fabric *f, const fab_chan *c) { return c->id < f->nchan ? f->win_start : 0; }
 
 /* Route decision at the input c: the switch's route time, none at a device's host. */
 static inline uint64_t fab_path_latency(const myri_fabric *f, const fab_chan *c) { return c->dev_in ? 0 : f->R; }

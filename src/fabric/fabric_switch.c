@@ -230,7 +230,7 @@ void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     c->stop_sent = stop;
     if (stop) c->x->st.stops++;
     else c->x->st.gos++;
-    myri_fab_push(f, fab_now(f) + c->x->q_ps, PH_CTRL, EV_CTRL, c->id, (c->x->epoch << 1) | (stop ? 1u : 0u), NULL);
+    myri_fab_push(f, fab_now(f) + fab_q_ps(f, c), PH_CTRL, EV_CTRL, c->id, (c->x->epoch << 1) | (stop ? 1u : 0u), NULL);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
@@ -245,7 +245,7 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
     } else {
         if (!c->stopped) return;
         c->stopped = false;
-        uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
+        uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
         if (now > from) c->x->st.stopped_ps += now - from;
         f->m->wake(f, c);
     }
@@ -418,7 +418,7 @@ static void fab__cut(myri_fabric *f, size_t link)
         c->down = true;
         c->x->epoch++;
         if (c->stopped) { /* no STOP/GO will come from a dead receiver */
-            uint64_t from = c->x->stopped_since > c->x->win_start ? c->x->stopped_since : c->x->win_start;
+            uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
             if (now > from) c->x->st.stopped_ps += now - from;
             c->stopped = false;
         }
