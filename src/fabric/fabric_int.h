@@ -84,7 +84,7 @@ typedef struct fab_corr {
 #define FAB_HDR 64
 
 /* The fields every hop reads (references, flags, the route bytes) are on the
- * first 64-byte line (blocks of packets are aligned to 64), hdr[0..32] with
+ * first 64-byte line (blocks of packets are aligned to 64), hdr[0..28] with
  * them: on a large fabric a packet is rarely in cache when it moves on. */
 typedef struct fab_pkt {
     /* ---- line 0 ---- */
