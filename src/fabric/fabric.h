@@ -9,7 +9,8 @@
  *
  * OWNERSHIP: the fabric is a component of the simulation it is created in and
  * is freed by myri_sim_destroy.  It copies what it needs from the topology.
- * Topology, routes, traffic and the `fabric` job are in topo.h (other module).
+ * Topology and routes are in topo/topo.h, traffic sources in workload/traffic.h,
+ * the `fabric` job in app/fabric_job.h (other modules).
  *
  * Time unit: picoseconds (myri_time_ps).  A channel is identified as in
  * topo.h: channel 2*l is link l's a->b direction, 2*l+1 its b->a direction.

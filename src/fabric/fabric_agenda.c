@@ -24,7 +24,7 @@ static void fab__schedule_tick(myri_fabric *f, uint64_t t)
     if (f->tick_at != MYRI_TIME_NEVER && f->tick_at <= t) return;
     /* At most one tick is pending: an earlier one replaces a later one. */
     if (f->tick_at != MYRI_TIME_NEVER) myri_sim_cancel(f->sim, f->tick_id);
-    myri_event ev = {.target = f->comp, .kind = 1};
+    myri_event ev = {.target = f->comp, .kind = FAB_ENG_TICK};
     f->tick_id = myri_sim_schedule(f->sim, t, &ev);
     if (!f->tick_id) myri_panic(f->comp, "cannot schedule fabric tick");
     f->tick_at = t;
@@ -408,12 +408,12 @@ static void fab__run_instants(myri_fabric *f, uint64_t now)
 void myri_fab_handle(myri_component *self, const myri_event *ev)
 {
     myri_fabric *f = self->state;
-    if (ev->kind == 2) {
+    if (ev->kind == FAB_ENG_CALLBACK) {
         myri_fab_callback(f, ev->ptr);
         return;
     }
-    if (ev->kind == 3) return; /* the engine's clock catching up with the fabric's */
-    if (ev->kind == 4) {       /* a port notice */
+    if (ev->kind == FAB_ENG_CATCHUP) return;
+    if (ev->kind == FAB_ENG_NOTE) {
         myri_fab_note_deliver(f, ev->ptr);
         return;
     }
@@ -439,7 +439,7 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
      * run without an end are consistent.  (An event per pass would also keep
      * myri_sim_advance from applying.) */
     if (f->now > now && myri_sim_pending(f->sim) == 0) {
-        myri_event cu = {.target = f->comp, .kind = 3};
+        myri_event cu = {.target = f->comp, .kind = FAB_ENG_CATCHUP};
         if (!myri_sim_schedule(f->sim, f->now, &cu)) myri_panic(f->comp, "cannot schedule");
     }
 }

@@ -128,7 +128,7 @@ static fab_cbrec *fab__cbrec(myri_fabric *f)
 static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t)
 {
     f->lim_stale = true;
-    myri_event ev = {.target = f->comp, .kind = 2, .ptr = r};
+    myri_event ev = {.target = f->comp, .kind = FAB_ENG_CALLBACK, .ptr = r};
     if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
 }
 

@@ -28,6 +28,18 @@ typedef enum fab_phase {
     PH_CHECK = 7    /* slack buffers compared with the STOP and GO lines */
 } fab_phase;
 
+/* The kinds of the fabric component's own engine events (myri_event.kind;
+ * the fabric's internal agenda has its own kinds, fab_kind below). */
+enum fab_engine_kind {
+    FAB_ENG_TICK = 1,     /* run the fabric's agenda up to now */
+    FAB_ENG_CALLBACK = 2, /* ptr = a device callback due ahead of the engine (fab__defer) */
+    FAB_ENG_CATCHUP = 3,  /* the engine's clock catching up with the fabric's */
+    FAB_ENG_NOTE = 4      /* ptr = a port notice to deliver */
+};
+
+/* A port notice's kind (fab_note.kind). */
+enum fab_note_kind { FAB_NOTE_TX = 0, FAB_NOTE_RX = 1, FAB_NOTE_LINK = 2 };
+
 enum fab_kind {
     /* shared */
     EV_CTRL = 1,    /* a = channel, b = 1 STOP / 0 GO */

@@ -223,7 +223,7 @@ void myri_fab_notes_flush(myri_fabric *f)
     for (size_t i = 0; i < f->nnotes; i++) {
         fab_note *r = note__record(f);
         *r = f->notes[i];
-        myri_event ev = {.target = f->comp, .kind = 4, .ptr = r};
+        myri_event ev = {.target = f->comp, .kind = FAB_ENG_NOTE, .ptr = r};
         if (!myri_sim_schedule(f->sim, fab_now(f), &ev)) myri_panic(f->comp, "cannot schedule a port notice");
     }
     f->nnotes = 0;
@@ -234,9 +234,9 @@ void myri_fab_note_deliver(myri_fabric *f, fab_note *n)
 {
     myri_port *p = &f->ports[n->host];
     f->note_pool[f->nnote_pool++] = n;
-    if (n->kind == 0 && p->ops->tx) p->ops->tx(p->dev, p, &n->tx);
-    else if (n->kind == 1 && p->ops->rx) p->ops->rx(p->dev, p, &n->rx);
-    else if (n->kind == 2 && p->ops->link) p->ops->link(p->dev, p, n->up);
+    if (n->kind == FAB_NOTE_TX && p->ops->tx) p->ops->tx(p->dev, p, &n->tx);
+    else if (n->kind == FAB_NOTE_RX && p->ops->rx) p->ops->rx(p->dev, p, &n->rx);
+    else if (n->kind == FAB_NOTE_LINK && p->ops->link) p->ops->link(p->dev, p, n->up);
 }
 
 void myri_fab_notes_free(myri_fabric *f)
@@ -257,7 +257,7 @@ void myri_fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_
     p->tx = NULL;
     if (sent) p->st.tx_packets++;
     else p->st.tx_dropped++;
-    fab_note *n = note__new(f, p->host, 0);
+    fab_note *n = note__new(f, p->host, FAB_NOTE_TX);
     n->tx = (myri_port_tx){pkt->id, sent, reason, fab_now(f)};
 }
 
@@ -274,7 +274,7 @@ void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
     }
     if (!p->told_down) return;
     p->told_down = false;
-    note__new(f, p->host, 2)->up = true;
+    note__new(f, p->host, FAB_NOTE_LINK)->up = true;
 }
 
 void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
@@ -282,7 +282,7 @@ void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
     if (!c->down || c->x->epoch != epoch || p->told_down) return;
     p->told_down = true;
-    note__new(f, p->host, 2)->up = false;
+    note__new(f, p->host, FAB_NOTE_LINK)->up = false;
 }
 
 /* ---- the receive DMA ---------------------------------------------------------------- */
@@ -371,7 +371,7 @@ void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
 {
     myri_port *p = myri_fab_dma_port(f, o);
     fab_pkt *pkt = o->cur;
-    fab_note *n = note__new(f, p->host, 1);
+    fab_note *n = note__new(f, p->host, FAB_NOTE_RX);
     n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
                            .crc_ok = end == MYRI_PORT_RX_TAIL && p->crc == 0, .crc_rem = p->crc,
                            .misrouted = p->misrouted, .head_ps = p->head_ps, .at_ps = fab_now(f) + f->skew_ps};
