@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_chase.h"
+
 #include <sys/resource.h>
 
 #include "app/hold.h"
@@ -81,38 +83,7 @@ static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps,
     return dt > 0 ? (double)events / dt : 0;
 }
 
-static double be__cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
-}
-
-/* Nanoseconds per dependent load at random over `bytes` bytes: a chase
- * through one random cycle (Sattolo) of 64-byte lines, CPU time. */
-static double be__miss_ns(uint64_t bytes)
-{
-    size_t n = (size_t)(bytes / 64);
-    uint64_t *a = aligned_alloc(64, n * 64);
-    if (!a || n < 2) {
-        free(a);
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) a[8 * i] = i;
-    uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (size_t i = n - 1; i > 0; i--) { /* Sattolo: a single cycle through every line */
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t j = (size_t)(x % i), t = (size_t)a[8 * i];
-        a[8 * i] = a[8 * j];
-        a[8 * j] = t;
-    }
-    size_t p = 0, steps = 4000000;
-    double t0 = be__cpu_s();
-    for (size_t k = 0; k < steps; k++) p = (size_t)a[8 * p];
-    double dt = be__cpu_s() - t0;
-    free(a);
-    return p == SIZE_MAX ? 0 : dt * 1e9 / (double)steps;
-}
+static double be__miss_ns(uint64_t bytes) { return bench_chase_ns(bytes, 4000000); }
 
 static int be__targets(myri_hold_result r[2])
 {

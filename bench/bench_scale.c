@@ -32,6 +32,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_chase.h"
+
 #include "app/fabric_job.h"
 
 #define SC_K 4
@@ -88,29 +90,7 @@ static int sc__run(sc__case *c)
     return 0;
 }
 
-/* Nanoseconds per dependent load at random over `bytes` bytes: a chase
- * through one random cycle (Sattolo) of 64-byte lines, CPU time. */
-static double sc__load_ns(uint64_t bytes)
-{
-    size_t n = (size_t)(bytes / 64);
-    if (n < 2) return 0;
-    uint64_t *a = aligned_alloc(64, n * 64);
-    if (!a) return 0;
-    for (size_t i = 0; i < n; i++) a[8 * i] = i;
-    uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (size_t i = n - 1; i > 0; i--) { /* Sattolo: a single cycle through every line */
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t j = (size_t)(x % i), t = (size_t)a[8 * i];
-        a[8 * i] = a[8 * j];
-        a[8 * j] = t;
-    }
-    size_t p = 0, steps = 2000000;
-    double t0 = sc__cpu_s();
-    for (size_t s = 0; s < steps; s++) p = (size_t)a[8 * p];
-    double dt = sc__cpu_s() - t0;
-    free(a);
-    return p == SIZE_MAX ? 0 : dt * 1e9 / (double)steps;
-}
+static double sc__load_ns(uint64_t bytes) { return bench_chase_ns(bytes, 2000000); }
 
 /* usage: bench_scale [N BYTES]: every case, or only the fat tree with N levels
  * (3..6) and BYTES of payload (20 or 4096), for profiling one case. */
