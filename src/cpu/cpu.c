@@ -236,6 +236,7 @@ static inline bool cpu__load(myri_cpu *c, uint32_t ea, unsigned size, bool sext,
     uint32_t v;
     if (ea < c->sram_bytes) {
         const uint8_t *p = c->sram + ea;
+        c->n.sram_loads++;
         if (size == 4) {
             v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
         } else if (size == 2) {
@@ -444,6 +445,7 @@ static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t s
         if (ea >= size) return false;
         r[d->rd] = cpu__be32(sram + ea);
         *lmask = 1u << d->rd;
+        c->n.sram_loads++;
         return true;
     }
     case F_STW: {

@@ -70,6 +70,7 @@ typedef struct myri_cpu_counts {
     uint64_t cycles;       /* instructions + stalls */
     uint64_t stalls;       /* load-use stalls (one cycle each) */
     uint64_t sram_stores;  /* stores into SRAM (not the register window) */
+    uint64_t sram_loads;   /* loads from SRAM (not the register window; instruction fetches not counted) */
 } myri_cpu_counts;
 
 /* The whole architectural state (registers, flags, the fetch queue with its

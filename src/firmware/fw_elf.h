@@ -40,11 +40,14 @@ enum {
     MYRI_FW_ELF_C_TX_SENT,     /* a packet sent */
     MYRI_FW_ELF_C_APP,         /* the program's own count (e.g. round trips) */
     MYRI_FW_ELF_C_INSNS,       /* simulator: instructions executed */
-    MYRI_FW_ELF_C_CYCLES,      /* simulator: CPU cycles (instructions + stalls) */
+    MYRI_FW_ELF_C_CYCLES,      /* simulator: CPU cycles (instructions + stalls + SRAM waits) */
     MYRI_FW_ELF_C_STALLS,      /* simulator: load-use stalls */
     MYRI_FW_ELF_C_STEPS,       /* simulator: CPU steps (runs between looks at the clock) */
     MYRI_FW_ELF_C_POLL_INSNS,  /* simulator: instructions of polling passes that found nothing (below) */
     MYRI_FW_ELF_C_POLL_CYCLES, /* simulator: their cycles; the rest of cpu_cycles is the firmware's work */
+    MYRI_FW_ELF_C_SRAM_ACC,    /* simulator: the CPU's loads and stores of SRAM in work steps */
+    MYRI_FW_ELF_C_DMA_WORDS,   /* simulator: SRAM cycles the packet interface took during work steps */
+    MYRI_FW_ELF_C_SRAM_WAITS,  /* simulator: cycles the CPU waited for SRAM (elf.sram_contention) */
     MYRI_FW_ELF_NCOUNTERS
 };
 
