@@ -172,6 +172,20 @@ void myri_cpu_snap(const myri_cpu *c, myri_cpu_snapshot *out)
     out->load_mask = c->load_mask;
 }
 
+void myri_cpu_restore(myri_cpu *c, const myri_cpu_snapshot *in)
+{
+    memcpy(c->r, in->r, sizeof c->r);
+    c->r[0] = 0;
+    c->r[1] = 0xffffffffu;
+    c->flags = in->flags & 15;
+    c->pc = in->pc;
+    c->n1 = in->n1;
+    c->n2 = in->n2;
+    c->load_mask = in->load_mask;
+    c->status = MYRI_CPU_RUNNING;
+    c->stop_req = false;
+}
+
 void myri_cpu_stop(myri_cpu *c, uint32_t v)
 {
     c->stop_req = true;

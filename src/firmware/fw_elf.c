@@ -102,6 +102,10 @@ typedef struct elf__fw {
     uint32_t quantum;
     bool started, halted;
     bool contention;            /* elf.sram_contention */
+    /* interrupts (elf__isr_*): lanai_isr called when ISR & IMR != 0 */
+    uint32_t isr_fn;            /* lanai_isr's address (0: the program has none, IMR stays 0) */
+    bool in_isr, isr_returned;
+    myri_cpu_snapshot isr_saved; /* the interrupted state */
     /* the busy-wait fast-forward (elf__ff_*) */
     bool ff;                    /* elf.fast_forward */
     uint32_t acc_reads, acc_writes, acc_off, acc_val; /* this step's register accesses (the first's offset, value) */
@@ -143,7 +147,7 @@ static int elf__mmio(void *ctx, uint32_t off, bool wr, uint32_t *v, unsigned siz
     switch (off) {
     case MYRI_FW_ELF_ISR: off = MYRI_LANAI_ISR; break;
     case MYRI_FW_ELF_IMR:
-        if (wr && *v != 0) return 1; /* no second context in LLVM's dialect: poll ISR (docs/LANAI.md) */
+        if (wr && *v != 0 && !e->isr_fn) return 1; /* no handler: interrupts cannot be taken (docs/LANAI.md) */
         off = MYRI_LANAI_IMR;
         break;
     case MYRI_FW_ELF_COUNT:
@@ -249,6 +253,7 @@ static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
     myri_cpu_snapshot end;
     myri_cpu_snap(e->cpu, &end);
     bool poll = e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0;
+    poll = poll && myri_lanai_read(e->l, MYRI_LANAI_IMR) == 0; /* interrupts on: every pass runs (docs/LANAI.md) */
     e->armed = poll && e->prev_ok && e->prev_pc == pc0 && e->prev_val == e->acc_val &&
                memcmp(&end, &e->prev_end, sizeof end) == 0 && d.cycles == e->pass.cycles;
     e->prev_ok = poll;
@@ -300,14 +305,56 @@ static uint64_t elf__sram_waits(elf__fw *e, myri_cpu_counts d)
     return waits;
 }
 
+/* An interrupt: the interrupted state is saved, a return address the CPU
+ * cannot fetch (ELF__ISR_RET) is pushed as a caller's call sequence pushes
+ * %rca, and lanai_isr starts as a called function; its return (ld -4[%fp],
+ * %pc) fetches ELF__ISR_RET, and the state is put back. */
+#define ELF__ISR_RET (MYRI_CPU_MMIO_BASE - 4u)
+static void elf__isr_enter(elf__fw *e)
+{
+    myri_cpu_snapshot s;
+    myri_cpu_snap(e->cpu, &s);
+    e->isr_saved = s;
+    uint32_t sp = s.r[MYRI_CPU_SP] - 4;
+    uint8_t *w = sp + 4 <= myri_cpu_sram_bytes(e->cpu) ? myri_cpu_sram(e->cpu) + sp : NULL;
+    if (w) {
+        w[0] = (uint8_t)(ELF__ISR_RET >> 24), w[1] = (uint8_t)(ELF__ISR_RET >> 16);
+        w[2] = (uint8_t)(ELF__ISR_RET >> 8), w[3] = (uint8_t)ELF__ISR_RET;
+        myri_cpu_invalidate(e->cpu, sp, 4);
+    }
+    s.r[MYRI_CPU_SP] = sp; /* a bad %sp faults at the handler's first store, naming it */
+    s.pc = e->isr_fn, s.n1 = e->isr_fn + 4, s.n2 = e->isr_fn + 8, s.load_mask = 0;
+    myri_cpu_restore(e->cpu, &s);
+    e->in_isr = true;
+    e->armed = e->prev_ok = false;
+}
+
+/* The system context: the handler runs until it returns, then a punt. */
+static bool elf__isr_step(elf__fw *e, uint32_t *out)
+{
+    *out = 0;
+    if (e->isr_returned) {
+        e->isr_returned = false;
+        return true;
+    }
+    if (!e->in_isr) {
+        if (!e->isr_fn) return true;
+        elf__isr_enter(e);
+    }
+    return false;
+}
+
 static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 {
     elf__fw *e = p;
     if (ctx == MYRI_LANAI_SYSTEM && !e->started) return 0; /* reset: punt into the user context */
     e->started = true;
     if (e->halted) return 0;
-    if ((e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
-    if (e->armed && myri_cpu_pc(e->cpu) == e->prev_pc && myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
+    uint32_t ret;
+    if (ctx == MYRI_LANAI_SYSTEM && elf__isr_step(e, &ret)) return ret;
+    if (ctx == MYRI_LANAI_USER && (e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
+    if (ctx == MYRI_LANAI_USER && e->armed && myri_cpu_pc(e->cpu) == e->prev_pc &&
+        myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
         e->armed = false; /* the next pass would be the same: idle until ISR or SRAM can change */
         e->idle = true;
         e->idle_ps = myri_lanai_now(l);
@@ -321,14 +368,20 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
     myri_cpu_counts b = myri_cpu_get_counts(e->cpu);
     myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
                          b.sram_stores - a.sram_stores, b.sram_loads - a.sram_loads};
-    bool poll = e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0 &&
-                st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0;
+    if (e->in_isr && st == MYRI_CPU_BADMEM && myri_cpu_fault_pc(e->cpu) == ELF__ISR_RET) {
+        myri_cpu_restore(e->cpu, &e->isr_saved); /* lanai_isr returned */
+        e->in_isr = false;
+        e->isr_returned = true;
+        st = MYRI_CPU_RUNNING;
+    }
+    bool poll = ctx == MYRI_LANAI_USER && e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR &&
+                d.sram_stores == 0 && st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0;
     uint64_t waits = poll ? 0 : elf__sram_waits(e, d);
     elf__charge(e, d, 1);
     if (poll) elf__charge_poll(e, d, 1);
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
     if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
-    else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
+    else if (e->ff && d.cycles > 0 && ctx == MYRI_LANAI_USER) elf__ff_note(e, pc0, d);
     if (d.cycles + waits == 0) return e->halted ? 0 : 1;
     return (uint32_t)(d.cycles + waits);
 }
@@ -442,6 +495,7 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);
     if ((st = elf__symbols(e, p->symbols, sram)) != MYRI_OK) return st;
+    if (!myri_cpu_image_lookup(&e->img, "lanai_isr", &e->isr_fn)) e->isr_fn = 0;
     e->cpu = myri_cpu_new(sram, bytes, true);
     if (!e->cpu) return MYRI_ENOMEM;
     myri_cpu_set_mmio(e->cpu, elf__mmio, e);

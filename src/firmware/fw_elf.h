@@ -28,7 +28,7 @@ extern "C" {
 
 /* Window offsets of the processor registers and simulator-only words. */
 #define MYRI_FW_ELF_ISR 0xe0u   /* ISR: read; a store of 1 bits clears them */
-#define MYRI_FW_ELF_IMR 0xe4u   /* IMR: only 0 (interrupts are not delivered: poll ISR) */
+#define MYRI_FW_ELF_IMR 0xe4u   /* IMR: non-zero only with a lanai_isr (called when ISR & IMR != 0) */
 #define MYRI_FW_ELF_COUNT 0xe8u /* a store of k bumps counter k of the kind (MYRI_FW_ELF_C_*) */
 
 /* The counters of the kind, by index (the first ones are stored by the
