@@ -172,6 +172,20 @@ void myri_cpu_snap(const myri_cpu *c, myri_cpu_snapshot *out)
     out->load_mask = c->load_mask;
 }
 
+void myri_cpu_restore(myri_cpu *c, const myri_cpu_snapshot *in)
+{
+    memcpy(c->r, in->r, sizeof c->r);
+    c->r[0] = 0;
+    c->r[1] = 0xffffffffu;
+    c->flags = in->flags & 15;
+    c->pc = in->pc;
+    c->n1 = in->n1;
+    c->n2 = in->n2;
+    c->load_mask = in->load_mask;
+    c->status = MYRI_CPU_RUNNING;
+    c->stop_req = false;
+}
+
 void myri_cpu_stop(myri_cpu *c, uint32_t v)
 {
     c->stop_req = true;
@@ -236,6 +250,7 @@ static inline bool cpu__load(myri_cpu *c, uint32_t ea, unsigned size, bool sext,
     uint32_t v;
     if (ea < c->sram_bytes) {
         const uint8_t *p = c->sram + ea;
+        c->n.sram_loads++;
         if (size == 4) {
             v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
         } else if (size == 2) {
@@ -444,6 +459,7 @@ static inline bool cpu__fast(myri_cpu *c, uint32_t *r, uint8_t *sram, uint32_t s
         if (ea >= size) return false;
         r[d->rd] = cpu__be32(sram + ea);
         *lmask = 1u << d->rd;
+        c->n.sram_loads++;
         return true;
     }
     case F_STW: {

@@ -70,6 +70,7 @@ typedef struct myri_cpu_counts {
     uint64_t cycles;       /* instructions + stalls */
     uint64_t stalls;       /* load-use stalls (one cycle each) */
     uint64_t sram_stores;  /* stores into SRAM (not the register window) */
+    uint64_t sram_loads;   /* loads from SRAM (not the register window; instruction fetches not counted) */
 } myri_cpu_counts;
 
 /* The whole architectural state (registers, flags, the fetch queue with its
@@ -80,6 +81,9 @@ typedef struct myri_cpu_snapshot {
     uint32_t flags, pc, n1, n2, load_mask;
 } myri_cpu_snapshot;
 void myri_cpu_snap(const myri_cpu *cpu, myri_cpu_snapshot *out);
+/* Puts a snapshot back (counts kept) and lets a stopped or faulted CPU run
+ * again: the NIC's interrupt entry and return (firmware kind elf). */
+void myri_cpu_restore(myri_cpu *cpu, const myri_cpu_snapshot *in);
 
 /* A CPU over sram[0, sram_bytes) (a multiple of 4, at most 0xFFFFFF00).
  * sram NULL: the CPU allocates zeroed SRAM it owns.  Returns NULL on a bad

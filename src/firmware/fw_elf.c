@@ -44,6 +44,7 @@ typedef struct elf__params {
     bool fast_forward;
     const char *profile;
     const myri_node *symbols;
+    bool sram_contention;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
@@ -74,6 +75,11 @@ static const myri_param elf__param_table[] = {
      "4294967295, or -2147483648 to -1; decimal or 0x...) before it starts: the program's own parameters "
      "(examples/firmware/echo.c: echo_rounds)",
      offsetof(elf__params, symbols), NULL},
+    {"sram_contention", MYRI_P_BOOL, NULL, "true", NULL, NULL,
+     "the CPU's loads and stores wait for the SRAM cycles the send and receive DMA take (seed 002: the SRAM is "
+     "accessed once per clock by the processor or the packet interface): a step's waits are min(its SRAM "
+     "accesses, the packet interface's words in it) (docs/LANAI.md, Costs); false: no waits",
+     offsetof(elf__params, sram_contention), NULL},
 };
 
 static void elf__params_default(void *p)
@@ -85,6 +91,7 @@ static void elf__params_default(void *p)
     e->fast_forward = true;
     e->profile = "";
     e->symbols = NULL;
+    e->sram_contention = true;
 }
 
 typedef struct elf__fw {
@@ -94,6 +101,11 @@ typedef struct elf__fw {
     myri_fw_inst *rt;
     uint32_t quantum;
     bool started, halted;
+    bool contention;            /* elf.sram_contention */
+    /* interrupts (elf__isr_*): lanai_isr called when ISR & IMR != 0 */
+    uint32_t isr_fn;            /* lanai_isr's address (0: the program has none, IMR stays 0) */
+    bool in_isr, isr_returned;
+    myri_cpu_snapshot isr_saved; /* the interrupted state */
     /* the busy-wait fast-forward (elf__ff_*) */
     bool ff;                    /* elf.fast_forward */
     uint32_t acc_reads, acc_writes, acc_off, acc_val; /* this step's register accesses (the first's offset, value) */
@@ -135,7 +147,7 @@ static int elf__mmio(void *ctx, uint32_t off, bool wr, uint32_t *v, unsigned siz
     switch (off) {
     case MYRI_FW_ELF_ISR: off = MYRI_LANAI_ISR; break;
     case MYRI_FW_ELF_IMR:
-        if (wr && *v != 0) return 1; /* no second context in LLVM's dialect: poll ISR (docs/LANAI.md) */
+        if (wr && *v != 0 && !e->isr_fn) return 1; /* no handler: interrupts cannot be taken (docs/LANAI.md) */
         off = MYRI_LANAI_IMR;
         break;
     case MYRI_FW_ELF_COUNT:
@@ -241,6 +253,7 @@ static void elf__ff_note(elf__fw *e, uint32_t pc0, myri_cpu_counts d)
     myri_cpu_snapshot end;
     myri_cpu_snap(e->cpu, &end);
     bool poll = e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0;
+    poll = poll && myri_lanai_read(e->l, MYRI_LANAI_IMR) == 0; /* interrupts on: every pass runs (docs/LANAI.md) */
     e->armed = poll && e->prev_ok && e->prev_pc == pc0 && e->prev_val == e->acc_val &&
                memcmp(&end, &e->prev_end, sizeof end) == 0 && d.cycles == e->pass.cycles;
     e->prev_ok = poll;
@@ -272,14 +285,76 @@ static void elf__publish_pc(elf__fw *e, uint32_t pc)
     e->fn_entry = entry;
 }
 
+/* SRAM contention of a work step (docs/LANAI.md, Costs): the packet interface
+ * takes B SRAM cycles within the step's d.cycles (booked by the NIC model);
+ * it goes first (the link cannot wait), and each of its cycles holds up one
+ * of the CPU's m loads and stores while the CPU has one left: min(m, B) cycles
+ * of waiting, added to the step.  Polling passes that found nothing are not
+ * charged (the caller): their waits would only move the next look at ISR by
+ * a few cycles, and the fast-forward charges them exactly only so. */
+static uint64_t elf__sram_waits(elf__fw *e, myri_cpu_counts d)
+{
+    uint64_t m = d.sram_loads + d.sram_stores;
+    if (!m || !d.cycles) return 0;
+    uint64_t words = myri_lanai_sram_dma_words(e->l, (myri_time_ps)d.cycles * myri_lanai_cycle_ps(e->l));
+    uint64_t waits = e->contention ? (m < words ? m : words) : 0;
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_SRAM_ACC, m);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_DMA_WORDS, words);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_SRAM_WAITS, waits);
+    myri_fw_count_add(e->rt, MYRI_FW_ELF_C_CYCLES, waits);
+    return waits;
+}
+
+/* An interrupt: the interrupted state is saved, a return address the CPU
+ * cannot fetch (ELF__ISR_RET) is pushed as a caller's call sequence pushes
+ * %rca, and lanai_isr starts as a called function; its return (ld -4[%fp],
+ * %pc) fetches ELF__ISR_RET, and the state is put back. */
+#define ELF__ISR_RET (MYRI_CPU_MMIO_BASE - 4u)
+static void elf__isr_enter(elf__fw *e)
+{
+    myri_cpu_snapshot s;
+    myri_cpu_snap(e->cpu, &s);
+    e->isr_saved = s;
+    uint32_t sp = s.r[MYRI_CPU_SP] - 4;
+    uint8_t *w = sp + 4 <= myri_cpu_sram_bytes(e->cpu) ? myri_cpu_sram(e->cpu) + sp : NULL;
+    if (w) {
+        w[0] = (uint8_t)(ELF__ISR_RET >> 24), w[1] = (uint8_t)(ELF__ISR_RET >> 16);
+        w[2] = (uint8_t)(ELF__ISR_RET >> 8), w[3] = (uint8_t)ELF__ISR_RET;
+        myri_cpu_invalidate(e->cpu, sp, 4);
+    }
+    s.r[MYRI_CPU_SP] = sp; /* a bad %sp faults at the handler's first store, naming it */
+    s.pc = e->isr_fn, s.n1 = e->isr_fn + 4, s.n2 = e->isr_fn + 8, s.load_mask = 0;
+    myri_cpu_restore(e->cpu, &s);
+    e->in_isr = true;
+    e->armed = e->prev_ok = false;
+}
+
+/* The system context: the handler runs until it returns, then a punt. */
+static bool elf__isr_step(elf__fw *e, uint32_t *out)
+{
+    *out = 0;
+    if (e->isr_returned) {
+        e->isr_returned = false;
+        return true;
+    }
+    if (!e->in_isr) {
+        if (!e->isr_fn) return true;
+        elf__isr_enter(e);
+    }
+    return false;
+}
+
 static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 {
     elf__fw *e = p;
     if (ctx == MYRI_LANAI_SYSTEM && !e->started) return 0; /* reset: punt into the user context */
     e->started = true;
     if (e->halted) return 0;
-    if ((e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
-    if (e->armed && myri_cpu_pc(e->cpu) == e->prev_pc && myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
+    uint32_t ret;
+    if (ctx == MYRI_LANAI_SYSTEM && elf__isr_step(e, &ret)) return ret;
+    if (ctx == MYRI_LANAI_USER && (e->idle || e->resume_ps > myri_lanai_now(l)) && !elf__ff_wake(e)) return 0;
+    if (ctx == MYRI_LANAI_USER && e->armed && myri_cpu_pc(e->cpu) == e->prev_pc &&
+        myri_lanai_read(l, MYRI_LANAI_ISR) == e->prev_val) {
         e->armed = false; /* the next pass would be the same: idle until ISR or SRAM can change */
         e->idle = true;
         e->idle_ps = myri_lanai_now(l);
@@ -292,16 +367,23 @@ static uint32_t elf__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
     myri_cpu_status st = myri_cpu_run(e->cpu, e->quantum);
     myri_cpu_counts b = myri_cpu_get_counts(e->cpu);
     myri_cpu_counts d = {b.instructions - a.instructions, b.cycles - a.cycles, b.stalls - a.stalls,
-                         b.sram_stores - a.sram_stores};
+                         b.sram_stores - a.sram_stores, b.sram_loads - a.sram_loads};
+    if (e->in_isr && st == MYRI_CPU_BADMEM && myri_cpu_fault_pc(e->cpu) == ELF__ISR_RET) {
+        myri_cpu_restore(e->cpu, &e->isr_saved); /* lanai_isr returned */
+        e->in_isr = false;
+        e->isr_returned = true;
+        st = MYRI_CPU_RUNNING;
+    }
+    bool poll = ctx == MYRI_LANAI_USER && e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR &&
+                d.sram_stores == 0 && st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0;
+    uint64_t waits = poll ? 0 : elf__sram_waits(e, d);
     elf__charge(e, d, 1);
-    if (e->acc_reads == 1 && e->acc_writes == 0 && e->acc_off == MYRI_LANAI_ISR && d.sram_stores == 0 &&
-        st == MYRI_CPU_RUNNING && myri_cpu_pc(e->cpu) == pc0)
-        elf__charge_poll(e, d, 1);
+    if (poll) elf__charge_poll(e, d, 1);
     myri_fw_count_add(e->rt, MYRI_FW_ELF_C_STEPS, 1);
     if (st != MYRI_CPU_RUNNING) elf__halt(e, st);
-    else if (e->ff && d.cycles > 0) elf__ff_note(e, pc0, d);
-    if (d.cycles == 0) return e->halted ? 0 : 1;
-    return (uint32_t)d.cycles;
+    else if (e->ff && d.cycles > 0 && ctx == MYRI_LANAI_USER) elf__ff_note(e, pc0, d);
+    if (d.cycles + waits == 0) return e->halted ? 0 : 1;
+    return (uint32_t)(d.cycles + waits);
 }
 
 static const myri_lanai_cpu_ops elf__cpu_ops = {.step = elf__step};
@@ -413,6 +495,7 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);
     if ((st = elf__symbols(e, p->symbols, sram)) != MYRI_OK) return st;
+    if (!myri_cpu_image_lookup(&e->img, "lanai_isr", &e->isr_fn)) e->isr_fn = 0;
     e->cpu = myri_cpu_new(sram, bytes, true);
     if (!e->cpu) return MYRI_ENOMEM;
     myri_cpu_set_mmio(e->cpu, elf__mmio, e);
@@ -470,6 +553,7 @@ static myri_status elf__create(const void *params, myri_lanai *l, myri_fw_inst *
     e->rt = rt;
     e->quantum = (uint32_t)p->quantum_cycles;
     e->ff = p->fast_forward;
+    e->contention = p->sram_contention;
     myri_status st = elf__load(e, p);
     if (st == MYRI_OK && p->profile && p->profile[0]) { /* the words of the linked program */
         e->prof_words = (e->img.end + 3) / 4;
@@ -529,13 +613,20 @@ static const myri_fw_name elf__counters[MYRI_FW_ELF_NCOUNTERS] = {
     [MYRI_FW_ELF_C_TX_SENT] = {"tx_sent", "packets the program sent", MYRI_FW_ROLE_TX_SENT},
     [MYRI_FW_ELF_C_APP] = {"app", "the program's own count", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_INSNS] = {"cpu_instructions", "instructions the CPU executed", MYRI_FW_ROLE_NONE},
-    [MYRI_FW_ELF_C_CYCLES] = {"cpu_cycles", "CPU cycles (instructions and stalls)", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_CYCLES] = {"cpu_cycles", "CPU cycles (instructions, load-use stalls, SRAM waits)",
+                              MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STALLS] = {"cpu_stalls", "load-use stalls", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_STEPS] = {"cpu_steps", "CPU steps (runs between two looks at the clock)", MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_POLL_INSNS] = {"cpu_poll_instructions", "instructions of polling passes that found nothing",
                                   MYRI_FW_ROLE_NONE},
     [MYRI_FW_ELF_C_POLL_CYCLES] = {"cpu_poll_cycles", "cycles of polling passes that found nothing (the rest of "
                                    "cpu_cycles is work)", MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_SRAM_ACC] = {"cpu_sram_accesses", "the CPU's SRAM loads and stores in work steps",
+                                MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_DMA_WORDS] = {"cpu_dma_words", "SRAM cycles the send and receive DMA took during work steps",
+                                 MYRI_FW_ROLE_NONE},
+    [MYRI_FW_ELF_C_SRAM_WAITS] = {"cpu_sram_waits", "cycles the CPU waited for SRAM taken by the DMA engines",
+                                  MYRI_FW_ROLE_NONE},
 };
 
 const myri_fw_def myri_fw_elf_def = {

@@ -28,7 +28,7 @@ extern "C" {
 
 /* Window offsets of the processor registers and simulator-only words. */
 #define MYRI_FW_ELF_ISR 0xe0u   /* ISR: read; a store of 1 bits clears them */
-#define MYRI_FW_ELF_IMR 0xe4u   /* IMR: only 0 (interrupts are not delivered: poll ISR) */
+#define MYRI_FW_ELF_IMR 0xe4u   /* IMR: non-zero only with a lanai_isr (called when ISR & IMR != 0) */
 #define MYRI_FW_ELF_COUNT 0xe8u /* a store of k bumps counter k of the kind (MYRI_FW_ELF_C_*) */
 
 /* The counters of the kind, by index (the first ones are stored by the
@@ -40,11 +40,14 @@ enum {
     MYRI_FW_ELF_C_TX_SENT,     /* a packet sent */
     MYRI_FW_ELF_C_APP,         /* the program's own count (e.g. round trips) */
     MYRI_FW_ELF_C_INSNS,       /* simulator: instructions executed */
-    MYRI_FW_ELF_C_CYCLES,      /* simulator: CPU cycles (instructions + stalls) */
+    MYRI_FW_ELF_C_CYCLES,      /* simulator: CPU cycles (instructions + stalls + SRAM waits) */
     MYRI_FW_ELF_C_STALLS,      /* simulator: load-use stalls */
     MYRI_FW_ELF_C_STEPS,       /* simulator: CPU steps (runs between looks at the clock) */
     MYRI_FW_ELF_C_POLL_INSNS,  /* simulator: instructions of polling passes that found nothing (below) */
     MYRI_FW_ELF_C_POLL_CYCLES, /* simulator: their cycles; the rest of cpu_cycles is the firmware's work */
+    MYRI_FW_ELF_C_SRAM_ACC,    /* simulator: the CPU's loads and stores of SRAM in work steps */
+    MYRI_FW_ELF_C_DMA_WORDS,   /* simulator: SRAM cycles the packet interface took during work steps */
+    MYRI_FW_ELF_C_SRAM_WAITS,  /* simulator: cycles the CPU waited for SRAM (elf.sram_contention) */
     MYRI_FW_ELF_NCOUNTERS
 };
 

@@ -131,6 +131,15 @@ uint32_t myri_lanai_sram_bytes(const myri_lanai *l);
  * there.  One watcher; NULL removes it. */
 myri_status myri_lanai_set_sram_watch(myri_lanai *l, void (*fn)(void *ctx, uint32_t addr, uint32_t bytes),
                                       void *ctx);
+/* The SRAM cycles the packet interface (send and receive DMA) takes in
+ * [now, now + dur_ps), in words (one SRAM cycle each): seed 002's SRAM is
+ * accessed twice per clock, once by the E-bus (host DMA, PIO) and once by
+ * the processor OR the packet interface, so these are the cycles the CPU's
+ * loads and stores contend for.  The send DMA's read-out is booked at the
+ * link's byte rate when SML/SMLT is written (chunks back to back); a packet
+ * flowing into the armed receive window is taken to go on at the link's
+ * rate, up to the window's end (docs/NIC.md, "SRAM cycles"). */
+uint64_t myri_lanai_sram_dma_words(myri_lanai *l, myri_time_ps dur_ps);
 /* The idle user context looks again at at_ps (>= now): for polling loops
  * that must notice a time (the firmware's own timer) or a position. */
 void myri_lanai_wake(myri_lanai *l, myri_time_ps at_ps);

@@ -242,6 +242,32 @@ static myri_status lanai__slen(myri_lanai *l, uint32_t v)
     return MYRI_OK;
 }
 
+/* Books the read-out of n bytes of SRAM by the send DMA at the link's byte
+ * rate, after the chunks before it (the SRAM cycles of the packet interface,
+ * myri_lanai_sram_dma_words). */
+static void lanai__ro_book(myri_lanai *l, uint32_t n)
+{
+    myri_time_ps now = myri_sim_now(l->sim);
+    if (l->ro_until < now) l->ro_from = l->ro_until = now;
+    l->ro_until += (myri_time_ps)n * l->char_ps;
+}
+
+uint64_t myri_lanai_sram_dma_words(myri_lanai *l, myri_time_ps dur_ps)
+{
+    if (!l || !l->char_ps) return 0;
+    myri_time_ps now = myri_sim_now(l->sim), end = now + dur_ps;
+    myri_time_ps a = l->ro_from > now ? l->ro_from : now, b = l->ro_until < end ? l->ro_until : end;
+    myri_time_ps tx = b > a ? (b - a) / l->char_ps : 0, rx = 0;
+    if (l->armed && l->port) { /* a packet flowing into the window goes on at the link's rate, up to its end */
+        uint32_t have = myri_port_rx_count(l->port), room = l->rml - l->win_base;
+        if (have > 0 && have < room) {
+            rx = dur_ps / l->char_ps;
+            if (rx > room - have) rx = room - have;
+        }
+    }
+    return (tx + 3) / 4 + (rx + 3) / 4;
+}
+
 /* SML / SMLT: the bytes [SMP + SA, limit) of SRAM. */
 static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
 {
@@ -263,6 +289,7 @@ static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
     }
     myri_status st = lanai__stage(l, l->sram + from, n, tail);
     if (st && st != MYRI_ERANGE) return st;
+    lanai__ro_book(l, n);
     if (!tail) { /* SEND_INT once the chunk is read out at the link's byte rate */
         myri_time_ps now = myri_sim_now(l->sim);
         myri_time_ps s = l->sml_free_at > now ? l->sml_free_at : now;

@@ -71,6 +71,7 @@ struct myri_lanai {
     bool slen_set, on_port, tail, sml_busy;
     bool sent_untailed;          /* the packet left without a tail write (a 0-byte SMLT ends it) */
     myri_time_ps sml_free_at;    /* the FIFO's read-out of SML chunks */
+    myri_time_ps ro_from, ro_until; /* the send DMA's SRAM read-out booked (SML and SMLT chunks, link rate) */
     uint64_t seq;
     myri_fabric_packet pkt;
     myri_time_ps sdma_start;

@@ -289,6 +289,7 @@ static void test_special_and_stall(void **state)
     assert_int_equal(n.stalls, 1);
     assert_int_equal(n.cycles, n.instructions + 1);
     assert_int_equal(n.sram_stores, 1); /* the EXIT store is a register, not SRAM */
+    assert_int_equal(n.sram_loads, 2);  /* loads of SRAM (the contention's accesses); fetches not counted */
     myri_cpu_snapshot a, b;
     myri_cpu_snap(c, &a);
     myri_cpu_snap(c, &b);
@@ -447,6 +448,42 @@ static void test_profile(void **state)
     }
 }
 
+/* The interrupt entry and return of the firmware kind elf: a snapshot taken
+ * mid-program, a jump to a "handler" that returns to an address the CPU
+ * cannot fetch (a fault at exactly that pc), then myri_cpu_restore: the
+ * program continues where it was, with its registers, as if never left. */
+static void test_restore_after_return(void **state)
+{
+    (void)state;
+    const uint32_t p[] = {SLI(3, 7), SLI(4, 9), RI(ADD, 5, 3, 0, 0, 1), HALT,
+                          /* 0x10: the handler: r3 <- 100, then jump to 0xFFFFFEFC */
+                          SLI(3, 100), RI(SUB, 6, 0, 0, 0, 0x104), RR(2, 0, 0, 6, OR, 0, T), NOP};
+    myri_cpu *c = myri_cpu_new(NULL, 65536, true);
+    assert_non_null(c);
+    uint8_t *m = myri_cpu_sram(c);
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        m[4 * i] = (uint8_t)(p[i] >> 24), m[4 * i + 1] = (uint8_t)(p[i] >> 16), m[4 * i + 2] = (uint8_t)(p[i] >> 8),
+        m[4 * i + 3] = (uint8_t)p[i];
+    myri_cpu_set_mmio(c, test_mmio, c);
+    myri_cpu_reset(c, 0);
+    assert_int_equal(myri_cpu_run(c, 2), MYRI_CPU_RUNNING); /* two instructions: r3 = 7, r4 = 9 */
+    myri_cpu_snapshot saved, h;
+    myri_cpu_snap(c, &saved);
+    h = saved;
+    h.pc = 0x10, h.n1 = 0x14, h.n2 = 0x18;
+    myri_cpu_restore(c, &h);
+    assert_int_equal(myri_cpu_run(c, 1000), MYRI_CPU_BADMEM);
+    assert_int_equal(myri_cpu_fault_pc(c), 0xfffffefcu);
+    assert_int_equal(myri_cpu_reg(c, 3), 100);
+    myri_cpu_restore(c, &saved);
+    assert_int_equal(myri_cpu_run(c, 1000), MYRI_CPU_STOPPED);
+    assert_int_equal(myri_cpu_reg(c, 3), 7);
+    assert_int_equal(myri_cpu_reg(c, 5), 8);
+    assert_int_equal(myri_cpu_reg(c, 0), 0);
+    assert_int_equal(myri_cpu_reg(c, 1), 0xffffffffu);
+    myri_cpu_free(c);
+}
+
 static void test_disasm_and_legal(void **state)
 {
     (void)state;
@@ -484,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_plain_loop_same_results),
         cmocka_unit_test(test_profile),
+        cmocka_unit_test(test_restore_after_return),
         cmocka_unit_test(test_disasm_and_legal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

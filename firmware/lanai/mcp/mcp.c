@@ -10,8 +10,9 @@
  *   - boot: builds the HCB (signatures, geometry, flags), arms receive, state
  *     READY, then the HCB's address at SRAM 0xC (the API waits for it);
  *   - handshake: copies the API's token to HANDSHAKE_ACK;
- *   - receive (first in every pass of the loop, where the table MCP takes an
- *     interrupt): a packet's tail (RECV_INT) with CRC byte 0 goes into the rx
+ *   - receive (polled, first in every pass of the loop; or, with
+ *     mcp_rx_interrupt = 1, in lanai_isr as the table MCP's default
+ *     interrupt receive): a packet's tail (RECV_INT) with CRC byte 0 goes into the rx
  *     pool and the next buffer is armed; a bad CRC byte or a full pool drops
  *     it, BUFF_INT drops a packet longer than a buffer (its rest discarded);
  *   - host DMA: drops by reason (short, CRC, type, subtype, channel), holds a
@@ -27,9 +28,7 @@
  *     overlapped, in chunks of at least MCP_OVL_SEND_THR following the live
  *     LAR); SEND_INT ends a packet: the sent count and the send queue head.
  *
- * Not here (docs/LANAI.md says why): interrupt-driven receive (the kind
- * `elf` delivers no interrupts: the receive is polled first in each pass),
- * overlapped receive (the table MCP's default is off), the policy "old",
+ * Not here (docs/LANAI.md says why): overlapped receive (the table MCP's default is off), the policy "old",
  * route bytes by PIO when a route exists, the parameters of mcp.* (this
  * firmware's geometry is compile-time: MCP_* below, the table MCP's
  * defaults; the route table is sized from the network like mcp.nroutes=0).
@@ -118,8 +117,15 @@ static unsigned nroutes;
 #define sq (hcb + MYRI_HCB_HDR_BYTES)
 static unsigned count_base; /* the counters' address (after the route table) */
 static txe txq[MCP_TX_POOL];
-static unsigned tx_head, tx_tail, rx_head, rx_tail, sq_head, sent_total;
-static unsigned rx_bytes[MCP_RX_POOL];
+static unsigned tx_head, tx_tail, rx_head, sq_head, sent_total;
+/* Written by the receive service, which runs in lanai_isr with interrupt
+ * receive, read by the loop: volatile, and rx_bytes[] written before rx_tail. */
+static volatile unsigned rx_tail;
+static volatile unsigned rx_bytes[MCP_RX_POOL];
+/* The table MCP's mcp.recv_mode: 0 polled receive (the default here), 1 interrupt receive
+ * (RECV_INT and BUFF_INT in IMR; the receive service in lanai_isr); set
+ * before the program starts (elf.symbols {mcp_rx_interrupt: 1}). */
+unsigned mcp_rx_interrupt;
 static unsigned rc_put[MCP_NCHAN];
 static unsigned hstate, sstate, dstate, held, ovl_tx, ovl_pos;
 static unsigned cur_chan, cur_slot, cur_tx;
@@ -183,6 +189,7 @@ static void boot(void)
     W(hcb + myri_hcb_sig_mid_off(&G)) = MYRI_HCB_SIG_MID;
     W(hcb + myri_hcb_sig_end_off(&g)) = MYRI_HCB_SIG_END;
     arm();
+    if (mcp_rx_interrupt) LANAI_IMR = MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT;
     W(hcb + MYRI_HCB_STATE_OFF) = MYRI_HCB_STATE_READY;
     W(MYRI_LANAI_HCB_PTR_ADDR) = hcb; /* last: the API waits for it */
 }
@@ -532,9 +539,17 @@ int main(void)
     boot();
     for (;;) {
         unsigned isr = LANAI_ISR;
-        if (isr & (MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT)) rdma_step(isr);
+        if (!mcp_rx_interrupt && (isr & (MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT))) rdma_step(isr);
         if (W(hcb + MYRI_HCB_HANDSHAKE_OFF) != W(hcb + MYRI_HCB_HANDSHAKE_ACK_OFF)) handshake();
         if (hdma_work(isr)) hdma_step(isr);
         if (sdma_work(isr)) sdma_step(isr);
     }
+}
+
+/* The interrupt handler (interrupt receive): the simulator calls it when ISR
+ * & IMR != 0 between two steps of the loop, with the loop's state saved. */
+void lanai_isr(void)
+{
+    unsigned isr = LANAI_ISR;
+    if (isr & (MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT)) rdma_step(isr);
 }
