@@ -722,6 +722,10 @@ static int live__signals(void)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigprocmask(SIG_BLOCK, &set, NULL);
+    /* a daemon started in the background of a script inherits SIGINT ignored, and an ignored signal never
+     * reaches the signalfd: blocked, the default disposition keeps it pending for the signalfd instead */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }

@@ -10,6 +10,8 @@
 # replays to the same hash.  Refusals exit 2 with the reason (not root,
 # live.ip_channel not below mcp.nchan, a firmware other than the MCP).
 # Traffic stays inside the namespaces Myri makes, to 198.18.0.0/15 only.
+# A SIGKILLed daemon's drivers die with it and the next run removes its
+# namespaces as stale; a daemon started with SIGINT ignored still stops on it.
 # Skipped (77) without root, /dev/net/tun, ip, ping, nc or the driver.
 # usage: live_ip.sh PATH/TO/myri SOURCE_DIR
 set -u
@@ -24,11 +26,11 @@ for t in ip ping nc sha256sum ss; do
 done
 [ -x "$(dirname "$myri")/myri-ip-driver" ] || skip "no myri-ip-driver beside $myri"
 
-dpid="" ncpid="" ns0="" ns1=""
+dpid="" ncpid="" ns0="" ns1="" kns0="" kns1=""
 cleanup() {
   [ -n "$ncpid" ] && kill "$ncpid" 2>/dev/null
   [ -n "$dpid" ] && { kill -TERM "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null; }
-  for n in $ns0 $ns1; do # only if the daemon failed to: the names it printed
+  for n in $ns0 $ns1 $kns0 $kns1; do # only if the daemon failed to: the names it printed
     [ -e "/run/netns/$n" ] && ip netns del "$n" 2>/dev/null
     rm -f "/run/myri-ip/$n"
   done
@@ -96,4 +98,43 @@ h=$(sed -n 's/^hash //p' "$tmp/d.out")
 "$myri" live "$scen" --ip --replay "$tmp/rec" >"$tmp/r.out" 2>&1
 check "the record replays (exit 0)" test $? = 0
 check "the replay gives the run's hash" test -n "$h" -a "$(sed -n 's/^hash //p' "$tmp/r.out")" = "$h"
+# ---- a killed daemon: its drivers die with it; the next run removes its namespaces ----
+up() { # up ERRFILE PID: waits until both drivers are up
+  for _ in $(seq 100); do
+    [ "$(grep -c 'driver up' "$1" 2>/dev/null)" = 2 ] && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+(trap '' INT; exec "$myri" live "$scen" --ip --duration 60) >"$tmp/k.out" 2>"$tmp/k.err" &
+dpid=$!
+check "daemon with SIGINT ignored: drivers up" up "$tmp/k.err" "$dpid"
+kill -INT "$dpid"
+wait "$dpid"
+check "it stops on SIGINT all the same (exit 0)" test $? = 0
+dpid=""
+"$myri" live "$scen" --ip --duration 60 >"$tmp/k.out" 2>"$tmp/k.err" &
+dpid=$!
+check "second daemon: drivers up" up "$tmp/k.err" "$dpid"
+read -r kns0 kns1 < <(sed -n 's/^myri live: ip ready: \([^ ]*\) \([^ ]*\) .*/\1 \2/p' "$tmp/k.err")
+kill -KILL "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=""
+alive() { # alive PID: runs (a zombie left to an init that does not reap does not count)
+  local st
+  st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+for _ in $(seq 30); do
+  gone=1
+  for p in $(sed -n 's/.*driver up (.*pid \([0-9]*\))$/\1/p' "$tmp/k.err"); do alive "$p" && gone=0; done
+  [ "$gone" = 1 ] && break
+  sleep 0.1
+done
+check "the drivers died with the SIGKILLed daemon" test "$gone" = 1
+check "its namespaces are left behind" test -e "/run/netns/$kns0"
+"$myri" live "$scen" --ip --duration 0.5 >"$tmp/n.out" 2>"$tmp/n.err"
+check "the next run (exit 0)" test $? = 0
+check "the next run removes them as stale" grep -q "removed stale namespace $kns0" "$tmp/n.err"
+check "none left" test ! -e "/run/netns/$kns0" -a ! -e "/run/netns/$kns1"
 check_summary
