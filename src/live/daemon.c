@@ -740,6 +740,15 @@ static void live__finish(live__d *d)
         res->hash = myri_sim_hash(d->r.sim);
         res->events = myri_sim_events(d->r.sim);
         res->sim_ps = myri_sim_now(d->r.sim);
+        const myri_fw_def *fd = d->r.nnic ? myri_fw_def_of(d->r.nic[0].fw) : NULL;
+        size_t at = 0;
+        for (uint32_t k = 0; fd && k < fd->ncounters; k++) { /* where packets went (drops by reason) */
+            uint64_t v = 0;
+            for (uint32_t i = 0; i < d->r.nnic; i++) v += myri_fw_counter(d->r.nic[i].fw, k);
+            int n = v ? snprintf(res->fw_counters + at, sizeof res->fw_counters - at, "%s%s %llu", at ? " " : "",
+                                 fd->counters[k].name, (unsigned long long)v) : 0;
+            if (n > 0 && (size_t)n < sizeof res->fw_counters - at) at += (size_t)n;
+        }
         for (size_t k = 0; k < d->r.nstarted; k++) { /* still running when stopped: not a failure here */
             if (!myri_program_done(d->r.prog_of[k])) {
                 res->running++;
@@ -793,6 +802,9 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
         if (!(d->rec = fopen(opts->record_path, "wb")) || myri_live_rec_header(d->rec) != 0)
             st = (myri_error_at(err, NULL, "--record %s: %s", opts->record_path, strerror(errno)), MYRI_EINPUT);
     }
+    /* SIGINT/SIGTERM held from before the sockets, namespaces and drivers exist: one that comes while
+     * they are made stops the run at its first step, with the cleanup, instead of killing the daemon */
+    if (!st && !opts->replay_path) d->sigfd = live__signals();
     if (!st) st = live__start(d, root, err);
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
@@ -800,7 +812,6 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
     if (!st && d->log) {
         live__replay(d);
     } else if (!st) {
-        d->sigfd = live__signals();
         (void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* ppoll wakes within ~1 ns of asked, not 50 us */
         if (opts->log) {
             fprintf(opts->log, "myri live: session %s; speed %g; hosts:", d->dir, d->p.speed);
@@ -859,6 +870,7 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
         myri_json_kuint(j, "bad_inputs", r->bad_cmds);
         myri_json_kint(j, "worst_exit", r->worst_exit);
         myri_json_kuint(j, "programs_running", r->running);
+        myri_json_kstr(j, "firmware_counters", r->fw_counters);
         myri_json_obj_end(j);
         (void)myri_json_finish(j);
         return;
@@ -881,5 +893,6 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
     if (r->worst_exit || r->running)
         fprintf(f, "built-in programs: largest exit code %d, %llu still running at the end\n", r->worst_exit,
                 (unsigned long long)r->running);
+    if (r->fw_counters[0]) fprintf(f, "firmware counters (all NICs): %s\n", r->fw_counters);
     fprintf(f, "hash %016llx\n", (unsigned long long)r->hash);
 }

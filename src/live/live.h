@@ -81,6 +81,7 @@ typedef struct myri_live_result {
     bool hard_limit_hit, stopped_by_signal;
     int worst_exit;                  /* built-in programs' largest exit code (of those that returned) */
     uint64_t running;                /* built-in programs still running at the end */
+    char fw_counters[768];           /* the firmware's non-zero counters summed over NICs ("rx_good 12 ...") */
 } myri_live_result;
 
 /* Runs the scenario `root` live (or replays opts->replay_path).  Returns
