@@ -5,10 +5,13 @@
 
 #include "cli/cli.h"
 #include "live/live.h"
+#ifdef MYRI_HAVE_IP
+#include "live/ip_daemon.h"
+#endif
 
 static const char live__usage[] =
     "usage: myri live FILE [--dir DIR] [--duration SECONDS] [--record LOG] [--program [NAME=]P.so]\n"
-    "                 [--set key=value]... [--json]\n"
+    "                 [--ip [--ip-prefix A.B.C.D/LEN]] [--set key=value]... [--json]\n"
     "       myri live FILE --replay LOG [--program [NAME=]P.so] [--json]\n\n"
     "Runs the system scenario FILE with simulated time paced to the wall clock (live.speed simulated seconds\n"
     "per second).  Hosts whose programs: entry is `program: live` are driven by real processes linked with\n"
@@ -23,18 +26,24 @@ static const char live__usage[] =
     "                    its simulated time\n"
     "  --program P.so    a user program (myri_main) for the simulated hosts' `program: user` entries, as\n"
     "                    myri run takes it: the same source can run simulated on one host and live on another\n"
+    "  --ip              the IP interface (root): a network namespace per host with a TUN device myri0\n"
+    "                    (198.18.0.0/15: h0 198.18.0.1, h1 198.18.0.2, ...) and per program: live host (every\n"
+    "                    host if the scenario has no programs) an IP driver on channel live.ip_channel:\n"
+    "                    `ip netns exec NAME ping 198.18.0.2`; namespaces removed at the end (docs/LIVE.md)\n"
+    "  --ip-prefix P     the IPv4 prefix of the hosts' addresses (default 198.18.0.0/15)\n"
     "  --replay LOG      run LOG's inputs as a plain simulation (no sockets, no pacing): same hash as the run\n"
     "                    that recorded it\n"
-    "live.* keys (--set or in FILE): speed, policy (best-effort|hard-limit), max_lag, spin, allow; see\n"
+    "live.* keys (--set or in FILE): speed, policy (best-effort|hard-limit), max_lag, spin, allow, ip_channel; see\n"
     "myri run --help.  Exit: 0, 1 (live.max_lag passed under hard-limit, a built-in program failed, or a\n"
     "replay that did not match), 2 bad input.\n";
 
 int myri_cmd_live(int argc, char **argv)
 {
     myri_cli cli;
-    const char *dir = NULL, *dur = NULL, *rec = NULL, *rep = NULL, *prog = NULL;
+    const char *dir = NULL, *dur = NULL, *rec = NULL, *rep = NULL, *prog = NULL, *ip = NULL, *ip_prefix = NULL;
     const myri_cli_opt opts[] = {{"dir", true, &dir},       {"duration", true, &dur}, {"record", true, &rec},
-                                 {"replay", true, &rep},    {"program", true, &prog}};
+                                 {"replay", true, &rep},    {"program", true, &prog}, {"ip", false, &ip},
+                                 {"ip-prefix", true, &ip_prefix}};
     if (myri_cli_parse("live", argc, argv, &cli, opts, sizeof opts / sizeof opts[0])) return MYRI_EXIT_INPUT;
     if (cli.help) {
         fputs(live__usage, stdout);
@@ -54,6 +63,29 @@ int myri_cmd_live(int argc, char **argv)
         fprintf(stderr, "myri live: --record and --replay together; expected one\n");
         return MYRI_EXIT_INPUT;
     }
+    if (ip_prefix && !ip) {
+        fprintf(stderr, "myri live: --ip-prefix without --ip\n");
+        return MYRI_EXIT_INPUT;
+    }
+    o.ip = ip != NULL;
+#ifdef MYRI_HAVE_IP
+    myri_ip_daemon ipd = {.prefix = ip_prefix};
+    myri_live_ip_hooks hooks;
+    if (o.ip && !rep) { /* before anything starts: root, /dev/net/tun, ip, the driver */
+        char why[600];
+        if (myri_ip_daemon_check(&ipd, why, sizeof why) != 0) {
+            fprintf(stderr, "myri live: --ip: %s\n", why);
+            return MYRI_EXIT_INPUT;
+        }
+        myri_ip_daemon_hooks(&ipd, &hooks);
+        o.ip_hooks = &hooks;
+    }
+#else
+    if (o.ip && !rep) {
+        fprintf(stderr, "myri live: --ip: this build has no IP interface (Linux only)\n");
+        return MYRI_EXIT_INPUT;
+    }
+#endif
     myri_error err = {0};
     myri_node *root = NULL;
     if (myri_doc_load(cli.positional[0], &root, &err) != MYRI_OK) return myri_cli_input_error(&err);

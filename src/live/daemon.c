@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "app/system_int.h"
+#include "firmware/mcp.h"
 #include "myri/json.h"
 #include "live/shm.h"
 
@@ -74,6 +75,7 @@ typedef struct live__d {
     char dir[128];
     bool made_dir;
     myri_live_result *res;
+    bool ip_started;      /* --ip: the IP side's start ran (its stop is due) */
 } live__d;
 
 const myri_param myri_live_param_table[] = {
@@ -96,6 +98,11 @@ const myri_param myri_live_param_table[] = {
     {"allow", MYRI_P_STRING, NULL, "", NULL, NULL,
      "users (names or uids, comma separated) allowed to attach besides the daemon's own user (SO_PEERCRED)",
      offsetof(myri_live_params, allow), NULL},
+    {"ip_channel", MYRI_P_INT, NULL, "7", "0", "255",
+     "receive channel of every host's IP driver under `myri live --ip` (the sender names the receiver's channel, "
+     "so it is the same on all hosts); assumption: 7, the highest of the default mcp.nchan (8), so that programs "
+     "taking MYRI_API0_ANY_CHAN (the lowest free) do not collide with it; checked against mcp.nchan",
+     offsetof(myri_live_params, ip_channel), NULL},
 };
 const size_t myri_live_nparams = sizeof myri_live_param_table / sizeof myri_live_param_table[0];
 
@@ -639,6 +646,53 @@ static myri_status live__load_log(live__d *d, const char *path, myri_error *err)
     return MYRI_OK;
 }
 
+/* --ip: the IP hosts are the program: live hosts; a scenario without
+ * programs gives every host to IP.  Seed 001's MCP only (libmyri-live has its
+ * API only); live.ip_channel below mcp.nchan. */
+static myri_status live__ip_hosts(live__d *d, const myri_node *root, myri_error *err)
+{
+    const myri_node *lv = myri_node_get(root, "live"), *chk = lv ? myri_node_get(lv, "ip_channel") : NULL;
+    if (strcmp(d->c.fw->name, "mcp") != 0)
+        return myri_error_at(err, myri_node_get(root, "firmware"), "--ip needs firmware: mcp (the IP driver is a "
+                             "client of seed 001's API); this scenario runs %s", d->c.fw->name), MYRI_EINPUT;
+    const myri_mcp_params *mp = d->c.fwp;
+    if (d->p.ip_channel >= mp->nchan)
+        return myri_error_at(err, chk ? chk : root, "live.ip_channel %lld: expected a channel below mcp.nchan (%lld)",
+                             (long long)d->p.ip_channel, (long long)mp->nchan), MYRI_EINPUT;
+    bool any = false;
+    for (uint32_t i = 0; d->r.live && i < d->r.nnic; i++) any |= d->r.live[i];
+    if (any) return MYRI_OK;
+    const myri_node *pl = d->c.programs;
+    if (pl && pl->kind == MYRI_NODE_SEQ && pl->n > 0)
+        return myri_error_at(err, pl, "--ip: no programs entry is `program: live` (IP runs on the program: live hosts; "
+                             "a scenario without programs gives IP to every host)"), MYRI_EINPUT;
+    if (!d->r.live && !(d->r.live = calloc(d->r.nnic ? d->r.nnic : 1, sizeof *d->r.live))) return MYRI_ENOMEM;
+    for (uint32_t i = 0; i < d->r.nnic; i++) d->r.live[i] = true;
+    return MYRI_OK;
+}
+
+static myri_status live__ip_start(live__d *d, myri_error *err)
+{
+    const myri_live_ip_hooks *hk = d->o->ip_hooks;
+    const char **names = calloc(d->nh ? d->nh : 1, sizeof *names);
+    if (!names) return MYRI_ENOMEM;
+    for (uint32_t i = 0; i < d->nh; i++) names[i] = d->r.b.topo->node[d->r.b.topo->host_node[i]].name;
+    myri_live_ip_setup s = {.nhosts = d->nh, .on = d->r.live, .names = names, .dir = d->dir,
+                            .mtu_bytes = (uint32_t)((const myri_mcp_params *)d->c.fwp)->mtu,
+                            .channel = (int)d->p.ip_channel};
+    char why[512] = "";
+    d->ip_started = true;
+    int rc = hk->start(hk->ctx, &s, d->o->log, why, sizeof why);
+    free(names);
+    return rc ? (myri_error_at(err, NULL, "--ip: %s", why), MYRI_EINPUT) : MYRI_OK;
+}
+
+static void live__ip_stop(live__d *d)
+{
+    if (d->ip_started && d->o->ip_hooks) d->o->ip_hooks->stop(d->o->ip_hooks->ctx, d->o->log);
+    d->ip_started = false;
+}
+
 static myri_status live__start(live__d *d, const myri_node *root, myri_error *err)
 {
     d->r.live_ok = true;
@@ -648,6 +702,7 @@ static myri_status live__start(live__d *d, const myri_node *root, myri_error *er
     myri_status st = myri_sys_run_prepare(&d->r, &d->c, root, &ro, err);
     if (st) return st;
     d->nh = d->r.nnic;
+    if (d->o->ip && (st = live__ip_hosts(d, root, err)) != MYRI_OK) return st;
     for (uint32_t i = 0; i < d->nh; i++) {
         live__host *h = &d->h[i];
         h->live = d->r.live && d->r.live[i];
@@ -656,6 +711,7 @@ static myri_status live__start(live__d *d, const myri_node *root, myri_error *er
         (void)myri_host_set_dma_listener(d->r.nic[i].host, live__dma, h);
         if (!d->log && (st = live__listen(d, h, err)) != MYRI_OK) return st;
     }
+    if (d->o->ip && !d->log && d->o->ip_hooks) return live__ip_start(d, err);
     return MYRI_OK;
 }
 
@@ -666,6 +722,10 @@ static int live__signals(void)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigprocmask(SIG_BLOCK, &set, NULL);
+    /* a daemon started in the background of a script inherits SIGINT ignored, and an ignored signal never
+     * reaches the signalfd: blocked, the default disposition keeps it pending for the signalfd instead */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
@@ -680,6 +740,15 @@ static void live__finish(live__d *d)
         res->hash = myri_sim_hash(d->r.sim);
         res->events = myri_sim_events(d->r.sim);
         res->sim_ps = myri_sim_now(d->r.sim);
+        const myri_fw_def *fd = d->r.nnic ? myri_fw_def_of(d->r.nic[0].fw) : NULL;
+        size_t at = 0;
+        for (uint32_t k = 0; fd && k < fd->ncounters; k++) { /* where packets went (drops by reason) */
+            uint64_t v = 0;
+            for (uint32_t i = 0; i < d->r.nnic; i++) v += myri_fw_counter(d->r.nic[i].fw, k);
+            int n = v ? snprintf(res->fw_counters + at, sizeof res->fw_counters - at, "%s%s %llu", at ? " " : "",
+                                 fd->counters[k].name, (unsigned long long)v) : 0;
+            if (n > 0 && (size_t)n < sizeof res->fw_counters - at) at += (size_t)n;
+        }
         for (size_t k = 0; k < d->r.nstarted; k++) { /* still running when stopped: not a failure here */
             if (!myri_program_done(d->r.prog_of[k])) {
                 res->running++;
@@ -733,6 +802,9 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
         if (!(d->rec = fopen(opts->record_path, "wb")) || myri_live_rec_header(d->rec) != 0)
             st = (myri_error_at(err, NULL, "--record %s: %s", opts->record_path, strerror(errno)), MYRI_EINPUT);
     }
+    /* SIGINT/SIGTERM held from before the sockets, namespaces and drivers exist: one that comes while
+     * they are made stops the run at its first step, with the cleanup, instead of killing the daemon */
+    if (!st && !opts->replay_path) d->sigfd = live__signals();
     if (!st) st = live__start(d, root, err);
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
@@ -740,7 +812,6 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
     if (!st && d->log) {
         live__replay(d);
     } else if (!st) {
-        d->sigfd = live__signals();
         (void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* ppoll wakes within ~1 ns of asked, not 50 us */
         if (opts->log) {
             fprintf(opts->log, "myri live: session %s; speed %g; hosts:", d->dir, d->p.speed);
@@ -752,7 +823,9 @@ myri_status myri_live_run(const myri_node *root, const myri_live_opts *opts, myr
         }
         d->wall0_ns = live__mono_ns();
         live__loop(d);
+        live__ip_stop(d); /* the drivers leave before the daemon detaches its clients */
     }
+    live__ip_stop(d);     /* a start that failed half-way */
     res->wall_s = (double)(live__mono_ns() - t0) / 1e9;
     getrusage(RUSAGE_SELF, &ru1);
     res->cpu_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
@@ -797,6 +870,7 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
         myri_json_kuint(j, "bad_inputs", r->bad_cmds);
         myri_json_kint(j, "worst_exit", r->worst_exit);
         myri_json_kuint(j, "programs_running", r->running);
+        myri_json_kstr(j, "firmware_counters", r->fw_counters);
         myri_json_obj_end(j);
         (void)myri_json_finish(j);
         return;
@@ -819,5 +893,6 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
     if (r->worst_exit || r->running)
         fprintf(f, "built-in programs: largest exit code %d, %llu still running at the end\n", r->worst_exit,
                 (unsigned long long)r->running);
+    if (r->fw_counters[0]) fprintf(f, "firmware counters (all NICs): %s\n", r->fw_counters);
     fprintf(f, "hash %016llx\n", (unsigned long long)r->hash);
 }

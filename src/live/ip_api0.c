@@ -1,11 +1,15 @@
 /* ip_api0.c -- the IP driver's transport over seed 001's API (see ip_api0.h). */
 #include "live/ip_api0.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "myri/api0.h"
+#include "myri/prog.h"
 
 static int ip_api0__fail(char *err, size_t errlen, const char *what, int rc)
 {
@@ -16,14 +20,22 @@ static int ip_api0__fail(char *err, size_t errlen, const char *what, int rc)
 int myri_ip_api0_open(myri_ip_api0 *t, int unit, uint32_t self, uint32_t nhosts, const uint8_t *const *routes,
                       const int *route_lens, char *err, size_t errlen)
 {
+    return myri_ip_api0_open_chan(t, unit, self, nhosts, routes, route_lens, MYRI_IP_CHANNEL, err, errlen);
+}
+
+int myri_ip_api0_open_chan(myri_ip_api0 *t, int unit, uint32_t self, uint32_t nhosts, const uint8_t *const *routes,
+                           const int *route_lens, int ip_chan, char *err, size_t errlen)
+{
     memset(t, 0, sizeof *t);
+    t->ip_chan = ip_chan;
+    t->wait_fd = -1;
     t->unit = unit;
     t->self = self;
     t->nhosts = nhosts;
     t->chan = -1;
     int rc = myri_api0_init(unit, 0, 0, NULL);
     if (rc < 0 && rc != MYRI_API0_EALREADY) return ip_api0__fail(err, errlen, "myri_api0_init", rc);
-    rc = myri_api0_get_chan(unit, MYRI_IP_CHANNEL);
+    rc = myri_api0_get_chan(unit, ip_chan);
     if (rc < 0) return ip_api0__fail(err, errlen, "myri_api0_get_chan (the IP channel)", rc);
     t->chan = rc;
     rc = myri_api0_init_recv_chan(unit, t->chan);
@@ -59,6 +71,13 @@ void myri_ip_api0_close(myri_ip_api0 *t)
     t->route_ids = NULL;
 }
 
+/* Backs off before try k+1 of a send that found no buffer or a full queue. */
+static void ip_api0__backoff(int k)
+{
+    double us = MYRI_IP_API0_BACKOFF_US * (double)(1u << (k < 16 ? k : 16));
+    myri_prog_sleep_us(us < MYRI_IP_API0_BACKOFF_MAX_US ? us : MYRI_IP_API0_BACKOFF_MAX_US);
+}
+
 static int ip_api0__send(void *ctx, uint32_t dst_host, const uint8_t *bytes, size_t len)
 {
     myri_ip_api0 *t = ctx;
@@ -66,14 +85,17 @@ static int ip_api0__send(void *ctx, uint32_t dst_host, const uint8_t *bytes, siz
     void *buf = NULL;
     int rc = MYRI_API0_NO_BUFFERS;
     for (int k = 0; k < MYRI_IP_API0_RETRIES && rc == MYRI_API0_NO_BUFFERS; k++) {
+        if (k > 1) ip_api0__backoff(k - 2); /* the first retry follows a reap at once */
         rc = myri_api0_get_send_buffer_l(t->unit, &buf);
         if (rc == MYRI_API0_NO_BUFFERS) (void)myri_api0_reap_sent_l(t->unit);
     }
     if (rc < 0) return rc;
     memcpy(buf, bytes, len);
     rc = MYRI_API0_QUEUE_FULL;
-    for (int k = 0; k < MYRI_IP_API0_RETRIES && rc == MYRI_API0_QUEUE_FULL; k++)
-        rc = myri_api0_send_route_l(t->unit, MYRI_IP_CHANNEL, buf, (int)len, t->route_ids[dst_host]);
+    for (int k = 0; k < MYRI_IP_API0_RETRIES && rc == MYRI_API0_QUEUE_FULL; k++) {
+        if (k > 0) ip_api0__backoff(k - 1);
+        rc = myri_api0_send_route_l(t->unit, t->ip_chan, buf, (int)len, t->route_ids[dst_host]);
+    }
     int frc = myri_api0_free_send_l(t->unit, buf); /* a queued buffer waits on the busy list until sent */
     return rc < 0 ? rc : frc;
 }
@@ -83,6 +105,11 @@ static long ip_api0__recv(void *ctx, uint8_t *buf, size_t cap)
     myri_ip_api0 *t = ctx;
     void *in = NULL;
     int len = 0;
+    if (t->wait_fd >= 0) { /* drained before looking: a later arrival makes it readable again */
+        uint64_t v;
+        while (read(t->wait_fd, &v, sizeof v) < 0 && errno == EINTR) {
+        }
+    }
     int rc = myri_api0_recv(t->unit, t->chan, &in, &len);
     if (rc == MYRI_API0_EMPTY) return 0;
     if (rc < 0) return -MYRI_IPDRV_RX_FRAME;
@@ -93,13 +120,9 @@ static long ip_api0__recv(void *ctx, uint8_t *buf, size_t cap)
     return out;
 }
 
-/* No descriptor to sleep on yet: the driver polls every MYRI_IPDRV_POLL_MS
- * (libmyri-live's wait for the NIC, futex or eventfd, goes here). */
-static int ip_api0__wait_fd(void *ctx)
-{
-    (void)ctx;
-    return -1;
-}
+/* libmyri-live's wake-up eventfd when the driver set it (ip_driver.c), else
+ * -1: the driver then polls every MYRI_IPDRV_POLL_MS (the simulated test). */
+static int ip_api0__wait_fd(void *ctx) { return ((myri_ip_api0 *)ctx)->wait_fd; }
 
 const myri_ip_ops myri_ip_api0_ops = {
     .name = "api0", .send = ip_api0__send, .recv = ip_api0__recv, .wait_fd = ip_api0__wait_fd};

@@ -28,10 +28,34 @@ typedef struct myri_live_params {
     uint64_t max_lag_ps;   /* live.max_lag: wall-clock lag past which hard-limit stops (as ps of wall time) */
     uint64_t spin_ps;      /* live.spin: wall time before an event the daemon stops sleeping and spins */
     const char *allow;     /* live.allow: user names or uids besides the daemon's own, comma separated */
+    int64_t ip_channel;    /* live.ip_channel: the receive channel of every host's IP driver (--ip) */
 } myri_live_params;
 
 extern const myri_param myri_live_param_table[];
 extern const size_t myri_live_nparams;
+
+/* --ip (docs/LIVE.md "IP"): what the daemon hands the IP side once its
+ * sockets listen.  The IP side (src/live/ip_daemon.c, in myri_ip, linked into
+ * the `myri` executable, not into libmyri) makes the namespaces and TUN
+ * devices and starts one IP driver process per host in `on`, an ordinary
+ * libmyri-live client of that host. */
+typedef struct myri_live_ip_setup {
+    uint32_t nhosts;
+    const bool *on;               /* per host: it gets an IP driver */
+    const char *const *names;     /* per host: its name (h0, ...) */
+    const char *dir;              /* the session folder (DIR/NAME.sock) */
+    uint32_t mtu_bytes;           /* mcp.mtu: the largest IP packet of one API packet */
+    int channel;                  /* live.ip_channel */
+} myri_live_ip_setup;
+typedef struct myri_live_ip_hooks {
+    /* Creates the namespaces (stale ones cleaned first) and starts the
+     * drivers.  0, or -1 with the reason in err (the daemon exits 2). */
+    int (*start)(void *ctx, const myri_live_ip_setup *s, FILE *log, char *err, size_t errlen);
+    /* Stops the drivers (their counters on log), removes the namespaces and
+     * says so on log.  Safe when start failed or never ran. */
+    void (*stop)(void *ctx, FILE *log);
+    void *ctx;
+} myri_live_ip_hooks;
 
 typedef struct myri_live_opts {
     const char *dir;          /* --dir: the session folder (NULL: a private one made and removed) */
@@ -39,6 +63,8 @@ typedef struct myri_live_opts {
     const char *replay_path;  /* --replay FILE: no sockets, no pacing, the log's inputs */
     const char *program_path; /* --program [NAME=]FILE.so: a user program on simulated hosts (as myri run) */
     double duration_s;        /* --duration: wall-clock bound (0: none) */
+    bool ip;                  /* --ip: IP hosts (program: live, or all without programs) get an IP driver */
+    const myri_live_ip_hooks *ip_hooks; /* --ip of a live run (NULL in a replay: no namespaces) */
     bool json;
     FILE *out;                /* the report */
     FILE *log;                /* where it says what it does (stderr), may be NULL */
@@ -55,6 +81,7 @@ typedef struct myri_live_result {
     bool hard_limit_hit, stopped_by_signal;
     int worst_exit;                  /* built-in programs' largest exit code (of those that returned) */
     uint64_t running;                /* built-in programs still running at the end */
+    char fw_counters[768];           /* the firmware's non-zero counters summed over NICs ("rx_good 12 ...") */
 } myri_live_result;
 
 /* Runs the scenario `root` live (or replays opts->replay_path).  Returns

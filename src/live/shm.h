@@ -96,6 +96,13 @@ typedef struct myri_live_hello {
  * sram_bytes: 0 when it is a PIO write inside SRAM of unit 0, else -1. */
 int myri_live_cmd_check(const myri_live_cmd *c, uint64_t sram_bytes);
 
+/* libmyri-live (client side): the wake-up eventfd of this process's
+ * connection (readable after the daemon published something this client may
+ * wait for: a host-memory write by the NIC, landed PIO writes), or -1 before
+ * it attached.  For a client that waits in its own poll loop (the IP driver,
+ * src/live/ip_driver.c): drain it before looking, then sleep on it. */
+int myri_live_wake_fd(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -253,6 +253,8 @@ static const myri_hostif_ops lc__ops = {lc__pio_read, lc__pio_write, lc__dma_reg
                                         lc__spend,    lc__now,       lc__self,       lc__seg_attach,
                                         lc__seg_find, lc__load_mcp,  lc__alive};
 
+int myri_live_wake_fd(void) { return lc.up ? lc.wake : -1; }
+
 static myri_hostif *lc__provider(void) { return lc.up ? &lc.hi : NULL; }
 
 /* ---- <myri/prog.h> in real time ------------------------------------------------------------ */
