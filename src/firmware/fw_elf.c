@@ -527,11 +527,10 @@ static myri_status elf__mcp(elf__fw *e, const elf__params *p, uint8_t *sram)
                    (uint64_t)m->send_q * (MYRI_HCB_SE_BYTES + ((m->pio_bytes + 3u) & ~3ull)) + 4u +
                    (uint64_t)m->nchan * MYRI_HCB_RCHAN_BYTES + nr * (4u + (((uint64_t)m->route_max + 3u) & ~3ull)) +
                    4u * MYRI_HCB_NCOUNT + 4u;
-    uint64_t need = hcb + (uint64_t)m->tx_pool * (mtu4 + 4u + 32u) + (uint64_t)m->rx_pool * (rxb + 8u) +
-                    4u * ((uint64_t)m->send_q + 3u * (uint64_t)m->nchan + nr) + 16u;
+    uint64_t need = hcb + (uint64_t)m->tx_pool * mtu4 + (uint64_t)m->rx_pool * rxb + 16u; /* tables: in the image */
     uint64_t room = myri_lanai_sram_bytes(e->l) - ((e->img.end + 3u) & ~3u), stack = 4096; /* assumption: 4 KiB */
     if (need + stack > room)
-        return myri_fw_fail(e->rt, p->mcp_at, "mcp: the C MCP's HCB, pools and tables take %llu bytes (mcp.mtu x "
+        return myri_fw_fail(e->rt, p->mcp_at, "mcp: the C MCP's HCB and pools take %llu bytes (mcp.mtu x "
                             "(tx_pool + rx_pool) mostly), more than the %llu bytes of nic.sram after the program and "
                             "its stack", (unsigned long long)need, (unsigned long long)(room > stack ? room - stack : 0));
     const struct { const char *name; uint64_t v; } w[] = {

@@ -83,14 +83,16 @@ static myri_hcb_geom G;
 static unsigned nroutes, rx_win;
 static unsigned hcb, sq;    /* the HCB and its send channel */
 static unsigned count_base; /* the counters' address (after the route table) */
-static unsigned *rx_addr, *tx_addr, *pio_addr, *rchan_addr, *route_addr; /* by index */
-static unsigned *rc_put, *rc_slot; /* by channel: RC_PUT, and its slot (put mod recv_q) */
-static txe *txq;
+/* The tables, sized by the keys' maxima (mcp.c's parameter table): at link-time
+ * addresses, so an entry is one load (23 KiB of SRAM in all). */
+static unsigned rx_addr[1024], tx_addr[256], pio_addr[256], rchan_addr[64], route_addr[MCP_MAX_ROUTES]; /* by index */
+static unsigned rc_put[64], rc_slot[64]; /* by channel: RC_PUT, and its slot (put mod recv_q) */
+static txe txq[256];
 static unsigned tx_head, tx_tail, rx_head, sq_head, sent_total;
 /* Written by the receive service, which runs in lanai_isr with interrupt
  * receive, read by the loop: volatile, and rx_bytes[] written before rx_tail. */
 static volatile unsigned rx_tail;
-static volatile unsigned *rx_bytes;
+static volatile unsigned rx_bytes[1024];
 /* The table MCP's mcp.recv_mode: 0 polled receive (the default here), 1 interrupt receive
  * (RECV_INT and BUFF_INT in IMR; the receive service in lanai_isr); set
  * before the program starts (mcp.recv_mode given, or elf.symbols {mcp_rx_interrupt: 1}). */
@@ -147,12 +149,10 @@ static unsigned alloc(unsigned bytes)
     return a;
 }
 
-/* n words at `step` bytes apart from `first` (a multiply-free table: adds). */
-static unsigned *table(unsigned n, unsigned first, unsigned step)
+/* t[0..n) = n addresses `step` bytes apart from `first` (by adds). */
+static void table(unsigned *t, unsigned n, unsigned first, unsigned step)
 {
-    unsigned *t = (unsigned *)alloc(4u * n);
     for (unsigned i = 0; i < n; i++, first += step) t[i] = first;
-    return t;
 }
 
 /* Places the HCB, the pools and the tables (the simulator checked at load
@@ -169,15 +169,11 @@ static void boot_tables(void)
     count_base = hcb + myri_hcb_count_off(&g, 0);
     rx_win = R4(MYRI_FRAME_HDR_BYTES + mcp_mtu + 1u);
     unsigned txb = R4(mcp_mtu), rxb = 4u + rx_win;
-    tx_addr = table(mcp_tx_pool, alloc(mcp_tx_pool * txb), txb);
-    rx_addr = table(mcp_rx_pool, alloc(mcp_rx_pool * rxb), rxb);
-    pio_addr = table(mcp_send_q, hcb + myri_hcb_pio_off(&g, 0), R4(mcp_pio_bytes));
-    rchan_addr = table(mcp_nchan, hcb + myri_hcb_rchan_off(&g, 0), MYRI_HCB_RCHAN_BYTES);
-    route_addr = table(nroutes, hcb + myri_hcb_route_off(&g, 0), 4u + R4(mcp_route_max));
-    rc_put = table(mcp_nchan, 0, 0);
-    rc_slot = table(mcp_nchan, 0, 0);
-    rx_bytes = table(mcp_rx_pool, 0, 0);
-    txq = (txe *)alloc(mcp_tx_pool * sizeof(txe));
+    table(tx_addr, mcp_tx_pool, alloc(mcp_tx_pool * txb), txb);
+    table(rx_addr, mcp_rx_pool, alloc(mcp_rx_pool * rxb), rxb);
+    table(pio_addr, mcp_send_q, hcb + myri_hcb_pio_off(&g, 0), R4(mcp_pio_bytes));
+    table(rchan_addr, mcp_nchan, hcb + myri_hcb_rchan_off(&g, 0), MYRI_HCB_RCHAN_BYTES);
+    table(route_addr, nroutes, hcb + myri_hcb_route_off(&g, 0), 4u + R4(mcp_route_max));
 }
 
 static void boot(void)
