@@ -11,6 +11,7 @@
 #include "fabric/fabric_faults.h"
 #include "fabric/fabric_pcap.h"
 #include "firmware/firmware.h"
+#include "firmware/mcp.h"
 #include "host/host.h"
 #include "live/live.h"
 #include "nic/bus.h"
@@ -38,6 +39,7 @@ typedef struct myri_sys_cfg {
     const myri_fw_def *fw;
     const myri_fw_def *fw_named; /* the firmware the document names (fw: with mapping, its mapping variant) */
     void *fwp;                 /* the firmware's parameter struct */
+    myri_mcp_params elf_mcp;   /* firmware elf, the built-in C MCP: its mcp.* (fw_elf.h) */
     myri_pset ps[MYRI_SYS_MAX_PSETS];
     size_t nps;
     int mapping;               /* `mapping: off|on` (docs/MAPPING.md) */

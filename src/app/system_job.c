@@ -93,6 +93,7 @@ static void sys__psets(myri_sys_cfg *c)
     c->ps[n++] = (myri_pset){"host", myri_host_param_table, myri_host_nparams, &c->host};
     c->ps[n++] = (myri_pset){"", myri_ffaults_params, myri_ffaults_nparams, &c->faults};
     if (c->fw) c->ps[n++] = (myri_pset){c->fw->name, c->fw->params, c->fw->nparams, c->fwp};
+    if (c->fw == &myri_fw_elf_def) c->ps[n++] = (myri_pset){"mcp", myri_mcp_param_table, myri_mcp_nparams, &c->elf_mcp};
     c->ps[n++] = (myri_pset){"", myri_sysmap_top_params, myri_sysmap_ntop, &c->mapping};
     c->ps[n++] = (myri_pset){"map", myri_sysmap_params, myri_sysmap_nparams, &c->map};
     c->ps[n++] = (myri_pset){"pcap", myri_fpcap_params, myri_fpcap_nparams, &c->pcap};
@@ -131,6 +132,8 @@ static myri_status sys__firmware(myri_sys_cfg *c, const myri_node *root, myri_er
     c->fwp = calloc(1, c->fw->params_size ? c->fw->params_size : 1);
     if (!c->fwp) return MYRI_ENOMEM;
     if (c->fw->params_default) c->fw->params_default(c->fwp);
+    myri_mcp_params_default(&c->elf_mcp);
+    if (c->fw == &myri_fw_elf_def) myri_fw_elf_use_mcp(c->fwp, &c->elf_mcp, root ? myri_node_get(root, "mcp") : NULL);
     return MYRI_OK;
 }
 

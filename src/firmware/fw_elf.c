@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hcb.h"
 #include "cpu/cpu.h"
+#include "firmware/mcp.h"
 
 /* The runtime objects (generated/lanai_runtime.c, empty without clang). */
 extern const myri_cpu_object myri_lanai_runtime_objects[];
@@ -45,6 +47,9 @@ typedef struct elf__params {
     const char *profile;
     const myri_node *symbols;
     bool sram_contention;
+    /* not keys of elf.*: the parsed mcp.* for the built-in C MCP (myri_fw_elf_use_mcp) */
+    const myri_mcp_params *mcp;
+    const myri_node *mcp_at;
 } elf__params;
 
 static const myri_param elf__param_table[] = {
@@ -92,6 +97,15 @@ static void elf__params_default(void *p)
     e->profile = "";
     e->symbols = NULL;
     e->sram_contention = true;
+    e->mcp = NULL;
+    e->mcp_at = NULL;
+}
+
+void myri_fw_elf_use_mcp(void *elf_params, const myri_mcp_params *mcp, const myri_node *at)
+{
+    elf__params *e = elf_params;
+    e->mcp = mcp;
+    e->mcp_at = at;
 }
 
 typedef struct elf__fw {
@@ -464,6 +478,80 @@ static myri_status elf__symbols(elf__fw *e, const myri_node *map, uint8_t *sram)
     return MYRI_OK;
 }
 
+static bool elf__builtin(const myri_node *list)
+{
+    return !list || (list->kind == MYRI_NODE_SCALAR && !list->scalar[0]) || (list->kind == MYRI_NODE_SEQ && !list->n);
+}
+
+/* The first mcp.* key the document gives that the C MCP cannot honour (its value not the default), and why. */
+static const char *elf__mcp_refused(const myri_mcp_params *m, const myri_node *at, const char **why)
+{
+    myri_mcp_params d;
+    myri_mcp_params_default(&d);
+    static const char *const names[] = {"policy", "route_send", "ovl_recv", "rearm", "hcb_addr", "follow",
+                                        "packet_cycles"};
+    const bool differs[] = {m->policy != d.policy, m->route_send != d.route_send, m->ovl_recv != d.ovl_recv,
+                            m->rearm != d.rearm, m->hcb_addr != d.hcb_addr, m->follow_ps != d.follow_ps,
+                            m->packet_cycles != d.packet_cycles};
+    static const char *const whys[] = {
+        "the C MCP has only the policy \"new\"", "the C MCP sends the route by the send DMA (sa) only",
+        "the C MCP has no overlapped receive", "the C MCP always re-arms the receive DMA",
+        "the C MCP's HCB is placed after the program in SRAM", "the C MCP follows a live DMA pointer by polling "
+        "it on the CPU, its instructions timed", "the C MCP's cycles are its instructions'"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (differs[i] && myri_node_get(at, names[i])) {
+            *why = whys[i];
+            return names[i];
+        }
+    return NULL;
+}
+
+/* mcp.* with the built-in C MCP: its words mcp_* filled from the parsed
+ * parameters (as elf.symbols), after the checks: user objects, keys it
+ * cannot honour, and room in SRAM for its HCB, pools and tables. */
+static myri_status elf__mcp(elf__fw *e, const elf__params *p, uint8_t *sram)
+{
+    const myri_mcp_params *m = p->mcp;
+    if (!m) return MYRI_OK;
+    bool given = p->mcp_at && p->mcp_at->kind == MYRI_NODE_MAP && p->mcp_at->n;
+    if (!elf__builtin(p->objects)) {
+        if (!given) return MYRI_OK;
+        return myri_fw_fail(e->rt, p->mcp_at, "mcp: the mcp.* keys set the built-in C MCP, and elf.objects names "
+                            "objects of your own; give their parameters in elf.symbols");
+    }
+    const char *why = NULL, *key = given ? elf__mcp_refused(m, p->mcp_at, &why) : NULL;
+    if (key) return myri_fw_fail(e->rt, myri_node_get(p->mcp_at, key), "mcp.%s: %s (firmware elf)", key, why);
+    uint64_t nr = m->nroutes ? (uint64_t)m->nroutes : 1024u; /* 0: sized from the network at boot, at most 1024 */
+    uint64_t mtu4 = (m->mtu + 3u) & ~3ull, rxb = 4u + ((MYRI_FRAME_HDR_BYTES + m->mtu + 1u + 3u) & ~3ull);
+    uint64_t hcb = MYRI_HCB_HDR_BYTES + MYRI_HCB_SQ_HDR_BYTES +
+                   (uint64_t)m->send_q * (MYRI_HCB_SE_BYTES + ((m->pio_bytes + 3u) & ~3ull)) + 4u +
+                   (uint64_t)m->nchan * MYRI_HCB_RCHAN_BYTES + nr * (4u + (((uint64_t)m->route_max + 3u) & ~3ull)) +
+                   4u * MYRI_HCB_NCOUNT + 4u;
+    uint64_t need = hcb + (uint64_t)m->tx_pool * mtu4 + (uint64_t)m->rx_pool * rxb + 16u; /* tables: in the image */
+    uint64_t room = myri_lanai_sram_bytes(e->l) - ((e->img.end + 3u) & ~3u), stack = 4096; /* assumption: 4 KiB */
+    if (need + stack > room)
+        return myri_fw_fail(e->rt, p->mcp_at, "mcp: the C MCP's HCB and pools take %llu bytes (mcp.mtu x "
+                            "(tx_pool + rx_pool) mostly), more than the %llu bytes of nic.sram after the program and "
+                            "its stack", (unsigned long long)need, (unsigned long long)(room > stack ? room - stack : 0));
+    const struct { const char *name; uint64_t v; } w[] = {
+        {"mcp_nchan", (uint64_t)m->nchan}, {"mcp_send_q", (uint64_t)m->send_q}, {"mcp_recv_q", (uint64_t)m->recv_q},
+        {"mcp_nroutes", (uint64_t)m->nroutes}, {"mcp_route_max", (uint64_t)m->route_max},
+        {"mcp_pio_bytes", m->pio_bytes}, {"mcp_mtu", m->mtu}, {"mcp_tx_pool", (uint64_t)m->tx_pool},
+        {"mcp_rx_pool", (uint64_t)m->rx_pool}, {"mcp_ovl_send", m->ovl_send}, {"mcp_ovl_send_thr", m->ovl_send_thr},
+        {"mcp_dma_notify", m->dma_notify}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        uint32_t a;
+        if (elf__sym(e, w[i].name, &a) < 4)
+            return myri_fw_fail(e->rt, p->mcp_at, "myri: firmware elf: the built-in C MCP lacks the word %s", w[i].name);
+        elf__poke(sram, a, (uint32_t)w[i].v);
+    }
+    uint32_t a;
+    /* mcp.recv_mode given: interrupt (the table MCP's default) or polled; not given: the C MCP's polled default */
+    if (given && myri_node_get(p->mcp_at, "recv_mode") && elf__sym(e, "mcp_rx_interrupt", &a) >= 4)
+        elf__poke(sram, a, m->recv_mode == 0);
+    return MYRI_OK;
+}
+
 /* Links the objects into the LANai's SRAM and points the CPU at _start. */
 static myri_status elf__load(elf__fw *e, const elf__params *p)
 {
@@ -494,6 +582,9 @@ static myri_status elf__load(elf__fw *e, const elf__params *p)
     }
     elf__poke(sram, stack_word, bytes);
     elf__poke(sram, entry_word, entry);
+    uint32_t a;
+    if (elf__sym(e, "myri_sram_free", &a) >= 4) elf__poke(sram, a, (e->img.end + 3u) & ~3u);
+    if ((st = elf__mcp(e, p, sram)) != MYRI_OK) return st;
     if ((st = elf__symbols(e, p->symbols, sram)) != MYRI_OK) return st;
     if (!myri_cpu_image_lookup(&e->img, "lanai_isr", &e->isr_fn)) e->isr_fn = 0;
     e->cpu = myri_cpu_new(sram, bytes, true);

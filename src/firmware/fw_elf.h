@@ -63,6 +63,15 @@ myri_status myri_fw_elf_setup(myri_fw_inst *fi, uint32_t node, uint32_t nhosts,
                               int (*route)(void *ctx, uint32_t from, uint32_t to, uint8_t *bytes, int max),
                               void *ctx);
 
+/* The built-in C MCP (elf.objects empty) takes the parsed mcp.* of the
+ * scenario (myri_mcp_params, firmware/mcp.h): its geometry words are filled
+ * at load, recv_mode when `at` (the document's mcp section) gives it; keys it
+ * cannot honour, user objects with an mcp section, or buffers that do not
+ * fit in SRAM are refused at load, at the node.  elf_params: the kind's
+ * parameter struct (myri_sys_cfg's fwp); mcp must outlive the firmware. */
+struct myri_mcp_params;
+void myri_fw_elf_use_mcp(void *elf_params, const struct myri_mcp_params *mcp, const myri_node *at);
+
 #ifdef __cplusplus
 }
 #endif

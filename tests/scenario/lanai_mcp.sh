@@ -55,6 +55,7 @@ want 0 "the same through --firmware" -- "$myri" run "$src/scenarios/pingpong.yam
 check "--firmware gives the same run" [ "$(grep '^hash' "$tmp/out")" = "$(grep '^hash' "$tmp/pp")" ]
 
 want 0 "stream on the C MCP" -- "$myri" run "$src/scenarios/stream.yaml" --set firmware=elf
+cp "$tmp/out" "$tmp/stream"
 check "stream 200 received" [ "$(fig stream.received "$tmp/out" | sort -n | tail -1)" = 200 ]
 check "stream nothing lost or corrupted" [ "$(fig 'stream.(lost|corrupted|errors)' "$tmp/out" | sort -u)" = 0 ]
 check "stream bandwidth" grep -Eq '^ +stream\.bandwidth_MBps +[1-9][0-9]' "$tmp/out"
@@ -144,6 +145,42 @@ else
 fi
 
 # ---- misuse ------------------------------------------------------------------------------
+# ---- the mcp.* keys reach the C MCP (its geometry filled at load) -------------------
+pio_writes() { grep -m1 -o 'PIO reads [0-9]*, writes [0-9]*' "$1" | awk '{print $5}'; }
+lat4() { fig pingpong.4.latency_us "$1" | head -1; }
+for fw in mcp elf; do
+  want 0 "mcp.pio_bytes=0 on $fw" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=$fw --set mcp.pio_bytes=0
+  cp "$tmp/out" "$tmp/p0.$fw"
+  check "pio_bytes=0 on $fw: nothing lost or corrupted" [ "$(fig 'pingpong.(lost|corrupted)' "$tmp/p0.$fw" | sort -u)" = 0 ]
+  want 1 "mcp.mtu=1KiB on $fw" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=$fw --set mcp.mtu=1KiB
+  check "mtu 1 KiB on $fw: 4096 B refused as too long" grep -q 'pingpong.4096.error *-12 (MYRI_API0_ETOOLONG' "$tmp/out"
+  check "mtu 1 KiB on $fw: 1024 B measured" grep -Eq '^ +pingpong\.1024\.latency_us +[0-9]' "$tmp/out"
+  want 1 "mcp.nchan=1 on $fw" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=$fw --set mcp.nchan=1
+  check "nchan 1 on $fw: the program's channel refused" grep -q 'setup_error *-5 (MYRI_API0_EBADCHAN' "$tmp/out"
+done
+check "pio_bytes=0: the C MCP's PIO writes are the table MCP's" [ "$(pio_writes "$tmp/p0.elf")" = "$(pio_writes "$tmp/p0.mcp")" ]
+check "pio_bytes=0: fewer PIO writes than with PIO sends" [ "$(pio_writes "$tmp/p0.elf")" -lt "$(pio_writes "$tmp/pp")" ]
+check "pio_bytes=0: 4 B slower without PIO (C MCP)" awk -v a="$(lat4 "$tmp/p0.elf")" -v b="$(lat4 "$tmp/pp")" 'BEGIN{exit !(a > b)}'
+small='programs=[{program: stream, hosts: [h0, h1], args: [count=400, size=64, window=64]}]'
+want 0 "small stream, default rx pool" -- "$myri" run "$src/scenarios/stream.yaml" --set firmware=elf --set "$small"
+check "default rx pool: nothing lost" [ "$(fig stream.lost "$tmp/out" | sort -u)" = 0 ]
+want 1 "small stream, mcp.rx_pool=2" -- "$myri" run "$src/scenarios/stream.yaml" --set firmware=elf --set "$small" --set mcp.rx_pool=2
+check "rx_pool 2: packets dropped (rx_other) and lost" grep -Eq '^firmware elf counters .*rx_other [1-9]' "$tmp/out"
+want 0 "stream, mcp.tx_pool=2" -- "$myri" run "$src/scenarios/stream.yaml" --set firmware=elf --set mcp.tx_pool=2
+bw2=$(fig stream.bandwidth_MBps "$tmp/out" | sort -n | tail -1)
+bw=$(fig stream.bandwidth_MBps "$tmp/stream" | sort -n | tail -1)
+check "tx_pool 2 (one usable): less bandwidth ($bw2 < $bw MB/s)" awk -v a="$bw2" -v b="$bw" 'BEGIN{exit !(a < b)}'
+want 0 "mcp.recv_mode=interrupt on the C MCP" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --set mcp.recv_mode=interrupt
+check "recv_mode interrupt: one interrupt per packet" grep -q 'windows received 132; interrupts 132;' "$tmp/out"
+check "recv_mode not given: polled" grep -q 'windows received 132; interrupts 0;' "$tmp/pp"
+want 2 "a key the C MCP cannot honour" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --set mcp.policy=old
+check "policy old refused, named" grep -q 'mcp.policy: the C MCP has only the policy "new"' "$tmp/err"
+want 2 "buffers beyond SRAM" -- "$myri" run "$src/scenarios/pingpong.yaml" --set firmware=elf --set mcp.mtu=1MiB --set mcp.rx_pool=64
+check "buffers beyond SRAM: said" grep -q 'more than the [0-9]* bytes of nic.sram' "$tmp/err"
+printf 'job: system\nfirmware: elf\nelf:\n  objects: [%s]\nmcp:\n  nchan: 2\nprograms: [{program: pingpong, hosts: [h0, h1]}]\n' "$obj" >"$tmp/user.yaml"
+want 2 "an mcp section with user objects" -- "$myri" run "$tmp/user.yaml"
+check "user objects: refused at FILE:LINE:COL" grep -q "user.yaml:6:3: mcp: the mcp.\* keys set the built-in C MCP" "$tmp/err"
+
 want 2 "--firmware without a value" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware
 check "says what it needs" grep -q "option '--firmware' needs a value" "$tmp/err"
 want 2 "--firmware with a comma" -- "$myri" run "$src/scenarios/pingpong.yaml" --firmware a,b.o

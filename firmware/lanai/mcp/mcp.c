@@ -25,13 +25,14 @@
  *     deliverable receive goes before sends;
  *   - send DMA: SIM_SLEN (simulator-only), the route by the send DMA with the
  *     send-align register, the header word by PIO, the payload by SMLT (or,
- *     overlapped, in chunks of at least MCP_OVL_SEND_THR following the live
+ *     overlapped, in chunks of at least mcp_ovl_send_thr following the live
  *     LAR); SEND_INT ends a packet: the sent count and the send queue head.
  *
  * Not here (docs/LANAI.md says why): overlapped receive (the table MCP's default is off), the policy "old",
- * route bytes by PIO when a route exists, the parameters of mcp.* (this
- * firmware's geometry is compile-time: MCP_* below, the table MCP's
- * defaults; the route table is sized from the network like mcp.nroutes=0).
+ * route bytes by PIO when a route exists; the simulator refuses those mcp.*
+ * keys at load.  The geometry (mcp.nchan, send_q, recv_q, nroutes,
+ * route_max, pio_bytes, mtu, tx_pool, rx_pool) and ovl_send, ovl_send_thr,
+ * dma_notify, recv_mode are the words mcp_* below, filled at load.
  *
  * The polling loop reads ISR once per pass and, when nothing is to do, calls
  * no function and stores nothing, so the kind's busy-wait fast-forward
@@ -39,68 +40,33 @@
 #include "common/hcb.h"
 #include "lanai_nic.h"
 
-#ifndef MCP_NCHAN
-#define MCP_NCHAN 8u /* mcp.nchan's default */
-#endif
-#ifndef MCP_SEND_Q
-#define MCP_SEND_Q 9u /* mcp.send_q */
-#endif
-#ifndef MCP_RECV_Q
-#define MCP_RECV_Q 16u /* mcp.recv_q */
-#endif
-#ifndef MCP_ROUTE_MAX
-#define MCP_ROUTE_MAX 16u /* mcp.route_max */
-#endif
-#ifndef MCP_PIO_BYTES
-#define MCP_PIO_BYTES 256u /* mcp.pio_bytes */
-#endif
-#ifndef MCP_MTU
-#define MCP_MTU 8192u /* mcp.mtu */
-#endif
-#ifndef MCP_TX_POOL
-#define MCP_TX_POOL 4u /* mcp.tx_pool */
-#endif
-#ifndef MCP_RX_POOL
-#define MCP_RX_POOL 16u /* mcp.rx_pool */
-#endif
-#ifndef MCP_OVL_SEND
-#define MCP_OVL_SEND 1 /* mcp.ovl_send */
-#endif
-#ifndef MCP_OVL_SEND_THR
-#define MCP_OVL_SEND_THR 256u /* mcp.ovl_send_thr */
-#endif
-#ifndef MCP_DMA_NOTIFY
-#define MCP_DMA_NOTIFY 1 /* mcp.dma_notify */
-#endif
+/* The geometry: global words the simulator fills at load from the parsed
+ * mcp.* parameters (fw_elf.c, as elf.symbols; docs/LANAI.md "The C MCP"),
+ * initialised to the table MCP's defaults for a load without them. */
+unsigned mcp_nchan = 8, mcp_send_q = 9, mcp_recv_q = 16, mcp_nroutes = 0, mcp_route_max = 16;
+unsigned mcp_pio_bytes = 256, mcp_mtu = 8192, mcp_tx_pool = 4, mcp_rx_pool = 16;
+unsigned mcp_ovl_send = 1, mcp_ovl_send_thr = 256, mcp_dma_notify = 1;
+/* Filled by the simulator: the first SRAM byte after the program (its
+ * buffers, the HCB and the tables below are carved from there at boot). */
+unsigned myri_sram_free;
 #define MCP_MAX_ROUTES 1024u /* mcp.nroutes' maximum (the host library's table) */
 
 #define R4(n) (((n) + 3u) & ~3u)
-#define TXBUF_BYTES R4(MCP_MTU)
-#define RX_WIN R4(MYRI_FRAME_HDR_BYTES + MCP_MTU + 1u)
-#define RXBUF_BYTES (4u + RX_WIN)
-/* The HCB with the largest route table (the part after the routes: counters and end signature). */
-#define HCB_FIXED                                                                                                  \
-    (MYRI_HCB_HDR_BYTES + MYRI_HCB_SQ_HDR_BYTES + MCP_SEND_Q * (MYRI_HCB_SE_BYTES + R4(MCP_PIO_BYTES)) + 4u +      \
-     MCP_NCHAN * MYRI_HCB_RCHAN_BYTES + 4u * MYRI_HCB_NCOUNT + 4u)
-#define HCB_MAX (HCB_FIXED + MCP_MAX_ROUTES * (4u + R4(MCP_ROUTE_MAX)))
 #define NO_SLOT 0xffffffffu
-
 #define REG(r) LANAI_REG(MYRI_LANAI_##r)
 #define W(a) (*(volatile unsigned *)(a))
 #define B(a) (*(volatile unsigned char *)(a))
 
 unsigned myri_nhosts; /* filled by the simulator: the route table has one entry per host */
 
-static unsigned hcb_mem[HCB_MAX / 4];
-static unsigned tx_mem[MCP_TX_POOL][TXBUF_BYTES / 4];
-static unsigned rx_mem[MCP_RX_POOL][RXBUF_BYTES / 4];
 static volatile unsigned notify_word; /* the DMA notification's source */
 
 typedef struct sentry {
     unsigned addr, len, route, chan, pio;
 } sentry;
-typedef struct txe {
+typedef struct txe { /* 8 words: an index is a shift */
     unsigned src, len, route, chan, slot; /* slot: the PIO buffer's send queue entry, held until sent */
+    unsigned pad[3];
 } txe;
 
 enum { H_IDLE, H_FROM_HOST, H_TO_HOST, H_TO_HOST_LEN, H_NOTIFY };
@@ -108,36 +74,40 @@ enum { S_IDLE, S_ROUTE, S_BODY, S_OVL_ROUTE, S_OVL_WAIT, S_OVL_CHUNK };
 enum { D_ARMED, D_DISCARD };
 enum { V_NONE = MYRI_HCB_NCOUNT };
 
-/* The geometry, compile-time but for the route table's size (nroutes, at
- * boot): the offsets of common/hcb.h fold into constants but for the
- * counters' (the LANai has no multiply: a product of variables is a call). */
-static const myri_hcb_geom G = {MCP_NCHAN, MCP_SEND_Q, MCP_RECV_Q, 0, MCP_ROUTE_MAX, MCP_PIO_BYTES, MCP_MTU};
-static unsigned nroutes;
-#define hcb ((unsigned)hcb_mem) /* a link-time constant: HCB addresses fold into the instructions */
-#define sq (hcb + MYRI_HCB_HDR_BYTES)
+/* The geometry of this run (the mcp_* words) and what depends on it,
+ * computed once at boot (boot_tables): the HCB's place and the addresses of
+ * common/hcb.h's structures, the buffers', one word per index, so the loop
+ * indexes tables and never multiplies (the LANai has no multiply: a product
+ * of variables is a call to __mulsi3). */
+static myri_hcb_geom G;
+static unsigned nroutes, rx_win;
+static unsigned hcb, sq;    /* the HCB and its send channel */
 static unsigned count_base; /* the counters' address (after the route table) */
-static txe txq[MCP_TX_POOL];
+/* The tables, sized by the keys' maxima (mcp.c's parameter table): at link-time
+ * addresses, so an entry is one load (23 KiB of SRAM in all). */
+static unsigned rx_addr[1024], tx_addr[256], pio_addr[256], rchan_addr[64], route_addr[MCP_MAX_ROUTES]; /* by index */
+static unsigned rc_put[64], rc_slot[64]; /* by channel: RC_PUT, and its slot (put mod recv_q) */
+static txe txq[256];
 static unsigned tx_head, tx_tail, rx_head, sq_head, sent_total;
 /* Written by the receive service, which runs in lanai_isr with interrupt
  * receive, read by the loop: volatile, and rx_bytes[] written before rx_tail. */
 static volatile unsigned rx_tail;
-static volatile unsigned rx_bytes[MCP_RX_POOL];
+static volatile unsigned rx_bytes[1024];
 /* The table MCP's mcp.recv_mode: 0 polled receive (the default here), 1 interrupt receive
  * (RECV_INT and BUFF_INT in IMR; the receive service in lanai_isr); set
- * before the program starts (elf.symbols {mcp_rx_interrupt: 1}). */
+ * before the program starts (mcp.recv_mode given, or elf.symbols {mcp_rx_interrupt: 1}). */
 unsigned mcp_rx_interrupt;
-static unsigned rc_put[MCP_NCHAN];
 static unsigned hstate, sstate, dstate, held, ovl_tx, ovl_pos;
 static unsigned cur_chan, cur_slot, cur_tx;
 static sentry cur_e;
 
 #define INLINE static inline __attribute__((always_inline))
 
-INLINE unsigned rxbuf(unsigned i) { return (unsigned)rx_mem[i]; }
-INLINE unsigned txbuf(unsigned i) { return (unsigned)tx_mem[i]; }
-INLINE unsigned rchan(unsigned c) { return hcb + myri_hcb_rchan_off(&G, c); }
-INLINE unsigned next_tx(unsigned i) { return i + 1 == MCP_TX_POOL ? 0 : i + 1; }
-INLINE unsigned next_rx(unsigned i) { return i + 1 == MCP_RX_POOL ? 0 : i + 1; }
+INLINE unsigned rxbuf(unsigned i) { return rx_addr[i]; }
+INLINE unsigned txbuf(unsigned i) { return tx_addr[i]; }
+INLINE unsigned rchan(unsigned c) { return rchan_addr[c]; }
+INLINE unsigned next_tx(unsigned i) { return i + 1 == mcp_tx_pool ? 0 : i + 1; }
+INLINE unsigned next_rx(unsigned i) { return i + 1 == mcp_rx_pool ? 0 : i + 1; }
 INLINE int tx_full(void) { return next_tx(tx_tail) == tx_head; }
 
 /* ---- counters: the HCB's words, the send channel's sent count, the kind's roles ---- */
@@ -165,29 +135,63 @@ static void arm(void)
 {
     unsigned b = rxbuf(rx_tail) + 4;
     REG(RMP) = b;
-    REG(RML) = b + RX_WIN;
+    REG(RML) = b + rx_win;
 }
 
 /* ---- boot and handshake -------------------------------------------------------------- */
 
+static unsigned heap; /* the next free SRAM byte (boot only) */
+
+static unsigned alloc(unsigned bytes)
+{
+    unsigned a = heap;
+    heap += R4(bytes);
+    return a;
+}
+
+/* t[0..n) = n addresses `step` bytes apart from `first` (by adds). */
+static void table(unsigned *t, unsigned n, unsigned first, unsigned step)
+{
+    for (unsigned i = 0; i < n; i++, first += step) t[i] = first;
+}
+
+/* Places the HCB, the pools and the tables (the simulator checked at load
+ * that they fit in SRAM below the stack). */
+static void boot_tables(void)
+{
+    unsigned n = mcp_nroutes ? mcp_nroutes : myri_nhosts > 1 ? myri_nhosts : 2; /* entry 0: "no route" */
+    myri_hcb_geom g = {mcp_nchan, mcp_send_q, mcp_recv_q, 0, mcp_route_max, mcp_pio_bytes, mcp_mtu};
+    g.nroutes = nroutes = n < MCP_MAX_ROUTES ? n : MCP_MAX_ROUTES;
+    G = g;
+    heap = R4(myri_sram_free);
+    hcb = alloc(myri_hcb_bytes(&g));
+    sq = hcb + MYRI_HCB_HDR_BYTES;
+    count_base = hcb + myri_hcb_count_off(&g, 0);
+    rx_win = R4(MYRI_FRAME_HDR_BYTES + mcp_mtu + 1u);
+    unsigned txb = R4(mcp_mtu), rxb = 4u + rx_win;
+    table(tx_addr, mcp_tx_pool, alloc(mcp_tx_pool * txb), txb);
+    table(rx_addr, mcp_rx_pool, alloc(mcp_rx_pool * rxb), rxb);
+    table(pio_addr, mcp_send_q, hcb + myri_hcb_pio_off(&g, 0), R4(mcp_pio_bytes));
+    table(rchan_addr, mcp_nchan, hcb + myri_hcb_rchan_off(&g, 0), MYRI_HCB_RCHAN_BYTES);
+    table(route_addr, nroutes, hcb + myri_hcb_route_off(&g, 0), 4u + R4(mcp_route_max));
+}
+
 static void boot(void)
 {
-    unsigned n = myri_nhosts > 1 ? myri_nhosts : 2; /* entry 0 is "no route" (mcp.nroutes = 0) */
-    myri_hcb_geom g = G;
-    g.nroutes = nroutes = n < MCP_MAX_ROUTES ? n : MCP_MAX_ROUTES;
-    count_base = hcb + myri_hcb_count_off(&g, 0);
+    boot_tables();
+    const myri_hcb_geom *g = &G;
     W(hcb + MYRI_HCB_SIG_START_OFF) = MYRI_HCB_SIG_START;
-    W(hcb + MYRI_HCB_BYTES_OFF) = myri_hcb_bytes(&g);
-    W(hcb + MYRI_HCB_NCHAN_OFF) = g.nchan;
-    W(hcb + MYRI_HCB_SEND_Q_OFF) = g.send_q;
-    W(hcb + MYRI_HCB_RECV_Q_OFF) = g.recv_q;
-    W(hcb + MYRI_HCB_NROUTES_OFF) = g.nroutes;
-    W(hcb + MYRI_HCB_ROUTE_MAX_OFF) = g.route_max;
-    W(hcb + MYRI_HCB_PIO_BYTES_OFF) = g.pio_bytes;
-    W(hcb + MYRI_HCB_MTU_OFF) = g.mtu;
-    W(hcb + MYRI_HCB_FLAGS_OFF) = MCP_DMA_NOTIFY ? MYRI_HCB_F_DMA_NOTIFY : 0;
-    W(hcb + myri_hcb_sig_mid_off(&G)) = MYRI_HCB_SIG_MID;
-    W(hcb + myri_hcb_sig_end_off(&g)) = MYRI_HCB_SIG_END;
+    W(hcb + MYRI_HCB_BYTES_OFF) = myri_hcb_bytes(g);
+    W(hcb + MYRI_HCB_NCHAN_OFF) = g->nchan;
+    W(hcb + MYRI_HCB_SEND_Q_OFF) = g->send_q;
+    W(hcb + MYRI_HCB_RECV_Q_OFF) = g->recv_q;
+    W(hcb + MYRI_HCB_NROUTES_OFF) = g->nroutes;
+    W(hcb + MYRI_HCB_ROUTE_MAX_OFF) = g->route_max;
+    W(hcb + MYRI_HCB_PIO_BYTES_OFF) = g->pio_bytes;
+    W(hcb + MYRI_HCB_MTU_OFF) = g->mtu;
+    W(hcb + MYRI_HCB_FLAGS_OFF) = mcp_dma_notify ? MYRI_HCB_F_DMA_NOTIFY : 0;
+    W(hcb + myri_hcb_sig_mid_off(g)) = MYRI_HCB_SIG_MID;
+    W(hcb + myri_hcb_sig_end_off(g)) = MYRI_HCB_SIG_END;
     arm();
     if (mcp_rx_interrupt) LANAI_IMR = MYRI_LANAI_RECV_INT | MYRI_LANAI_BUFF_INT;
     W(hcb + MYRI_HCB_STATE_OFF) = MYRI_HCB_STATE_READY;
@@ -238,21 +242,21 @@ static unsigned verdict(unsigned f, unsigned n)
     if ((B(f) << 8 | B(f + 1)) != MYRI_FRAME_TYPE_CRL) return MYRI_HCB_C_DROP_TYPE;
     if (B(f + 2) != MYRI_FRAME_SUBTYPE_API0_DATA) return MYRI_HCB_C_DROP_SUBTYPE;
     unsigned c = B(f + 3);
-    if (c >= MCP_NCHAN) return MYRI_HCB_C_DROP_CHAN;
+    if (c >= mcp_nchan) return MYRI_HCB_C_DROP_CHAN;
     unsigned rc = rchan(c);
     if (!W(rc + MYRI_HCB_RC_ENABLED) || n - 5 + MYRI_SLOT_OVERHEAD > W(rc + MYRI_HCB_RC_SLOT_BYTES))
         return MYRI_HCB_C_DROP_CHAN;
     return MYRI_HCB_C_RX_GOOD;
 }
 
-INLINE int chan_room(unsigned c) { return rc_put[c] - W(rchan(c) + MYRI_HCB_RC_FREED) < MCP_RECV_Q - 1; }
+INLINE int chan_room(unsigned c) { return rc_put[c] - W(rchan(c) + MYRI_HCB_RC_FREED) < mcp_recv_q - 1; }
 
 /* The send queue's head entry, if any. */
 static int sq_entry(sentry *e)
 {
     unsigned tail = W(sq + MYRI_HCB_SQ_TAIL);
-    if (tail >= MCP_SEND_Q || tail == sq_head) return 0;
-    unsigned a = hcb + myri_hcb_sentry_off(&G, sq_head);
+    if (tail >= mcp_send_q || tail == sq_head) return 0;
+    unsigned a = sq + MYRI_HCB_SQ_HDR_BYTES + MYRI_HCB_SE_BYTES * sq_head; /* a shift */
     e->addr = W(a + MYRI_HCB_SE_ADDR);
     e->len = W(a + MYRI_HCB_SE_LEN);
     e->route = W(a + MYRI_HCB_SE_ROUTE);
@@ -290,7 +294,7 @@ static void to_host(unsigned f, unsigned n)
     unsigned c = B(f + 3), rc = rchan(c);
     cur_chan = c;
     unsigned a = W(rc + MYRI_HCB_RC_HOST_ADDR), sb = W(rc + MYRI_HCB_RC_SLOT_BYTES);
-    for (unsigned k = rc_put[c] % MCP_RECV_Q; k; k >>= 1, sb <<= 1) /* + slot index x slot bytes, by shifts */
+    for (unsigned k = rc_slot[c]; k; k >>= 1, sb <<= 1) /* + slot index x slot bytes, by shifts */
         if (k & 1) a += sb;
     cur_slot = a;
     W(f - 4) = n - MYRI_FRAME_HDR_BYTES - 1; /* the length word, DMA'd last */
@@ -302,14 +306,14 @@ static void to_host(unsigned f, unsigned n)
 static void take_send(sentry *e)
 {
     unsigned i = sq_head;
-    sq_head = sq_head + 1 == MCP_SEND_Q ? 0 : sq_head + 1;
-    if (e->len > MCP_MTU || (e->pio && e->len > MCP_PIO_BYTES)) { /* a bad entry: dropped */
+    sq_head = sq_head + 1 == mcp_send_q ? 0 : sq_head + 1;
+    if (e->len > mcp_mtu || (e->pio && e->len > mcp_pio_bytes)) { /* a bad entry: dropped */
         sq_publish();
         count(MYRI_HCB_C_TX_DROPPED);
     } else if (e->pio || e->len == 0) { /* PIO: the tx pool points at the entry's PIO buffer */
-        tx_put(e, hcb + myri_hcb_pio_off(&G, i), i);
+        tx_put(e, pio_addr[i], i);
         sq_publish();
-    } else if (MCP_OVL_SEND && tx_head == tx_tail) { /* overlapped: queued at once, the send DMA follows LAR */
+    } else if (mcp_ovl_send && tx_head == tx_tail) { /* overlapped: queued at once, the send DMA follows LAR */
         unsigned src = txbuf(tx_tail);
         sq_publish();
         tx_put(e, src, NO_SLOT);
@@ -348,7 +352,7 @@ static void hdma_idle(void)
     }
     sentry e;
     if (sq_entry(&e)) {
-        int bad = e.len > MCP_MTU || (e.pio && e.len > MCP_PIO_BYTES);
+        int bad = e.len > mcp_mtu || (e.pio && e.len > mcp_pio_bytes);
         if (bad || (!tx_full() && !deliverable)) {
             take_send(&e);
             return;
@@ -362,9 +366,10 @@ static void deliver(void)
     rx_head = next_rx(rx_head);
     unsigned c = cur_chan;
     rc_put[c]++;
+    rc_slot[c] = rc_slot[c] + 1 == mcp_recv_q ? 0 : rc_slot[c] + 1;
     W(rchan(c) + MYRI_HCB_RC_PUT) = rc_put[c];
     count(MYRI_HCB_C_RX_GOOD);
-    if (MCP_DMA_NOTIFY) {
+    if (mcp_dma_notify) {
         notify_word = rc_put[c];
         hdma(W(rchan(c) + MYRI_HCB_RC_POLL_ADDR), (unsigned)&notify_word, MYRI_LANAI_DIR_L2E, 4);
         hstate = H_NOTIFY;
@@ -404,8 +409,8 @@ static int tx_route(const txe *t, unsigned *a)
     *a = 0;
     if (t->route == 0) return 0;
     if (t->route >= nroutes) return -1;
-    unsigned e = hcb + myri_hcb_route_off(&G, t->route), n = W(e);
-    if (n > MCP_ROUTE_MAX) return -1;
+    unsigned e = route_addr[t->route], n = W(e);
+    if (n > mcp_route_max) return -1;
     *a = e + 4;
     return (int)n;
 }
@@ -480,7 +485,7 @@ static void ovl_wait(const txe *t)
         body(ovl_pos, end, 1);
         ovl_pos = end;
         sstate = S_BODY;
-    } else if (end - ovl_pos >= MCP_OVL_SEND_THR) {
+    } else if (end - ovl_pos >= mcp_ovl_send_thr) {
         body(ovl_pos, end, 0);
         ovl_pos = end;
         sstate = S_OVL_CHUNK;
@@ -492,7 +497,7 @@ static void sdma_step(unsigned isr)
     const txe *t = &txq[tx_head];
     switch (sstate) {
     case S_IDLE: {
-        unsigned thr = MCP_OVL_SEND_THR < t->len ? MCP_OVL_SEND_THR : t->len;
+        unsigned thr = mcp_ovl_send_thr < t->len ? mcp_ovl_send_thr : t->len;
         if (!ovl_tx || landed(t) >= thr) sdma_start(t);
         return;
     }
