@@ -86,7 +86,7 @@ static int port_hello(void)
                               .type = 0x0100, .payload_bytes = (uint32_t)sizeof hello,
                               .payload = (const uint8_t *)hello};
     uint32_t all = r->len + (uint32_t)fp.type_bytes + pkt.payload_bytes;
-    if (myri_port_send(myri_fabric_port(f, 0), &pkt, all) != MYRI_OK) goto out;
+    if (myri_port_send(myri_fabric_port(f, 0), &pkt, all, true) != MYRI_OK) goto out;
     myri_sim_run(sim, 100 * MYRI_PS_PER_US, 0);
     /* The window holds the type bytes, the payload and the CRC-8 trailer. */
     const char *text = (const char *)rx.window + fp.type_bytes;

@@ -106,8 +106,8 @@ typedef struct fab_pkt {
     /* First-hop bytes as the sender gave them (reference model; fast model
      * with taps or devices): bytes[0..filled) are final, the rest will be
      * when the sender makes them ready (myri_port_send_more).  The sender
-     * sends character j only while j < ready (nbytes0 + 1 with the GAP when
-     * everything is ready). */
+     * sends character j only while j < ready (nbytes0 + 1 with the trailer and GAP once
+     * the sender gave the tail, myri_port_send_more). */
     uint8_t *bytes;
     uint32_t ix;           /* its index in the pool (fab_pkt_at): set when its block is made */
     uint8_t route_len;

@@ -110,10 +110,13 @@ void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
 }
 
 /* Characters the host may send of a device's packet with `bytes_ready`
- * bytes ready: those bytes; all, trailer and GAP included, when complete. */
-static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready)
+ * bytes ready: those bytes; all, trailer and GAP included, once the tail is
+ * given (as on the LANai, the CRC and the GAP follow the tail write, SMLT or
+ * ST, not the last byte: a packet whose every byte is ready without its tail
+ * stalls before its trailer). */
+static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready, bool tail)
 {
-    return bytes_ready < pkt->nbytes0 - 1 ? bytes_ready : pkt->nbytes0 + 1;
+    return tail ? pkt->nbytes0 + 1 : bytes_ready;
 }
 
 /* ---- sending ------------------------------------------------------------------------ */
@@ -133,7 +136,7 @@ static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_pac
     return pkt;
 }
 
-myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t bytes_ready)
+myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t bytes_ready, bool tail)
 {
     if (!p || !pk || pk->route_len > 32 || (pk->route_len && !pk->route) ||
         (pk->payload_bytes && !pk->payload) || pk->src_host != p->host)
@@ -142,25 +145,26 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
     if (!p->ops || p->tx) return MYRI_ESTATE;
     if (p->out_ch < 0) return MYRI_EINVAL;
     if (pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
-    if (bytes_ready > pk->route_len + f->type_bytes + pk->payload_bytes) return MYRI_EINVAL;
+    uint32_t data = pk->route_len + f->type_bytes + pk->payload_bytes;
+    if (bytes_ready > data || (tail && bytes_ready != data)) return MYRI_EINVAL;
     fab_pkt *pkt = port__packet(f, p, pk);
     if (!pkt) return MYRI_ENOMEM;
     myri_fab_pkt_fill(f, pkt, bytes_ready);
-    pkt->ready = port__ready_chars(pkt, bytes_ready);
+    pkt->ready = port__ready_chars(pkt, bytes_ready, tail);
     p->tx = pkt;
     myri_fab_host_queue(f, &f->ch[p->out_ch], pkt);
     return MYRI_OK;
 }
 
-myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready)
+myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
 {
     if (!p) return MYRI_EINVAL;
     if (!p->tx) return MYRI_ESTATE;
     myri_fabric *f = p->f;
     fab_pkt *pkt = p->tx;
     uint32_t data = pkt->nbytes0 - 1;
-    if (bytes_ready > data) return MYRI_EINVAL;
-    uint32_t ready = port__ready_chars(pkt, bytes_ready);
+    if (bytes_ready > data || (tail && bytes_ready != data)) return MYRI_EINVAL;
+    uint32_t ready = port__ready_chars(pkt, bytes_ready, tail);
     if (ready <= pkt->ready) return MYRI_OK;
     myri_fab_pkt_fill(f, pkt, bytes_ready);
     pkt->ready = ready;

@@ -10,8 +10,10 @@
  *            available progressively (myri_port_send_more): the sender sends
  *            byte j only once j < bytes_ready, and an underrun stalls it
  *            as a STOP does (its character slots pass unused; the long-period
- *            timeout, a switch's, counts only time stopped by STOP).  The CRC trailer is appended when every
- *            byte is ready.  The tail leaving (GAP sent; SEND_INT) or the
+ *            timeout, a switch's, counts only time stopped by STOP).  The CRC trailer and the GAP
+ *            follow the tail (myri_port_send_more with tail), as on the LANai
+ *            (SMLT, ST); every byte ready without the tail is an underrun
+ *            before the trailer.  The tail leaving (GAP sent; SEND_INT) or the
  *            packet being dropped at the host is a tx notice.
  *   receive  the receiving channel ends in a slack buffer (STOP/GO lines of
  *            link.slack.*) drained by a receive DMA.  The DMA moves one
@@ -100,13 +102,15 @@ myri_status myri_port_attach(myri_port *p, const myri_port_ops *ops, void *dev);
  * be NULL when payload_bytes > 0, and stays valid until the tx notice; the
  * bytes below bytes_ready are read when they are made ready and must not
  * change after).  bytes_ready counts route + type + payload bytes available
- * now (at most their total).  MYRI_ESTATE if a packet is already being
+ * now (at most their total); tail: this is the packet's tail (bytes_ready
+ * is then the total).  MYRI_ESTATE if a packet is already being
  * sent (one at a time) or no device is attached; MYRI_EINVAL on bad
  * arguments. */
-myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pkt, uint32_t bytes_ready);
+myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pkt, uint32_t bytes_ready, bool tail);
 /* More bytes of the packet being sent are ready (bytes_ready never
- * decreases).  MYRI_ESTATE if no packet is being sent. */
-myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready);
+ * decreases); tail as above (MYRI_EINVAL unless bytes_ready is the total).
+ * MYRI_ESTATE if no packet is being sent. */
+myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail);
 
 /* Arms the receive DMA with a window of max_bytes (>= 1) at buf.  MYRI_ESTATE
  * if a window is armed already, or no device is attached. */

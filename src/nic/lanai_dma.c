@@ -157,14 +157,20 @@ static void lanai__send_flag(myri_lanai *l, bool on)
 }
 
 /* The packet's head goes to the port once its route bytes and type are
- * staged; after that, the port is told of every byte staged. */
+ * staged; after that, the port is told of every byte staged.  The port sends
+ * the CRC and the GAP after the tail: the tail write (SMLT, ST) or, while
+ * SIM_SLEN is still written, the last of SIM_SLEN bytes staged (the table
+ * MCP's overlapped send stages its last bytes by SML and writes a 0-byte SMLT
+ * only after that chunk's SEND_INT: see docs/NIC.md, "SIM_SLEN"). */
+static bool lanai__tail(const myri_lanai *l) { return l->tail || l->have == l->slen; }
+
 static myri_status lanai__send_push(myri_lanai *l)
 {
     if (!l->port) {
         myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
-    if (l->on_port) return myri_port_send_more(l->port, l->have);
+    if (l->on_port) return myri_port_send_more(l->port, l->have, lanai__tail(l));
     uint32_t rl = 0;
     while (rl < l->have && (l->stage[rl] & 0x80u)) rl++;
     uint32_t tb = (uint32_t)l->p.type_bytes;
@@ -180,7 +186,7 @@ static myri_status lanai__send_push(myri_lanai *l)
     l->pkt = (myri_fabric_packet){.id = myri_packet_id(l->host, l->seq), .src_host = l->host,
                                   .route_len = (uint8_t)rl, .route = l->stage, .type = type,
                                   .payload_bytes = pay, .payload = pay ? l->stage + rl + tb : NULL};
-    myri_status st = myri_port_send(l->port, &l->pkt, l->have);
+    myri_status st = myri_port_send(l->port, &l->pkt, l->have, lanai__tail(l));
     if (st) {
         myri_lanai__fault(l);
         return st;

@@ -83,7 +83,7 @@ static void hostdev__start(hostdev__dev *d)
                               .payload = k->payload_bytes ? d->payload : NULL, .created_ps = k->created_ps,
                               .dst_host = k->dst_host, .dst_known = k->dst_known};
     uint32_t all = (uint32_t)k->route_len + d->set->type_bytes + k->payload_bytes;
-    myri_status st = myri_port_send(d->port, &pkt, all);
+    myri_status st = myri_port_send(d->port, &pkt, all, true);
     if (st != MYRI_OK) myri_panic(d->comp, "the port refused packet 0x%llx (status %d)", (unsigned long long)k->id, st);
     d->sending = true;
 }

@@ -27,6 +27,7 @@ typedef struct fd_dev {
     const void *c;              /* the fd_case */
     uint8_t payload[700];
     uint32_t data, ready;       /* bytes of the packet being sent (0: none), and ready so far */
+    bool late, tailed;          /* its tail comes in a step after its last byte; the tail was given */
 } fd_dev;
 
 enum { FD_EV_ARM = 1, FD_EV_MORE = 2, FD_EV_PROBE = 3 };
@@ -98,10 +99,15 @@ static const myri_port_ops fd_dev_ops = {fd_dev_rx, fd_dev_tx, fd_dev_link};
 
 static inline void fd_dev_more(fd_dev *d)
 {
-    if (!d->data || d->ready >= d->data) return;
-    d->ready += 1 + (uint32_t)myri_rng_below(&d->rng, d->data / 2 + 1);
-    if (d->ready > d->data) d->ready = d->data;
-    if (myri_port_send_more(d->port, d->ready) == MYRI_OK && d->ready < d->data)
+    if (!d->data || d->tailed) return;
+    if (d->ready < d->data) {
+        d->ready += 1 + (uint32_t)myri_rng_below(&d->rng, d->data / 2 + 1);
+        if (d->ready > d->data) d->ready = d->data;
+        d->tailed = d->ready == d->data && !d->late;
+    } else {
+        d->tailed = true; /* every byte was ready: now the tail (an underrun before the trailer until then) */
+    }
+    if (myri_port_send_more(d->port, d->ready, d->tailed) == MYRI_OK && !d->tailed)
         fd_dev_later(d, FD_EV_MORE, myri_rng_below(&d->rng, 2000000));
 }
 

@@ -132,7 +132,7 @@ static inline void dv_handle(myri_component *self, const myri_event *ev)
         dv_log(d, 3, 0, 0, myri_port_rx_count(d->port), 0, 0, 0, 0, now);
     } else if (ev->kind == EV_MORE && d->data) {
         d->ready = d->ready + d->step > d->data ? d->data : d->ready + d->step;
-        assert_int_equal(myri_port_send_more(d->port, d->ready), MYRI_OK);
+        assert_int_equal(myri_port_send_more(d->port, d->ready, d->ready == d->data), MYRI_OK);
         if (d->ready < d->data) dv_later(d, EV_MORE, now + d->step_ps);
     }
 }
@@ -176,7 +176,7 @@ static inline void dv_send(dev *d, uint64_t id, uint8_t route, uint32_t payload_
     d->ready = ready;
     d->step = step;
     d->step_ps = step_ps;
-    assert_int_equal(myri_port_send(d->port, &d->pk, ready), MYRI_OK);
+    assert_int_equal(myri_port_send(d->port, &d->pk, ready, ready == d->data), MYRI_OK);
     if (ready < d->data) dv_later(d, EV_MORE, myri_sim_now(d->comp->sim) + step_ps);
 }
 

@@ -693,8 +693,8 @@ static void misuse_before_send(myri_fabric *f, myri_port *p0, myri_port *p1, dev
     /* no device yet */
     assert_int_equal(myri_port_rx_arm(p0, buf, 16), MYRI_ESTATE);
     myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 1, .route = (const uint8_t *)"\x81", .type = 5};
-    assert_int_equal(myri_port_send(p0, &pk, 0), MYRI_ESTATE);
-    assert_int_equal(myri_port_send_more(p0, 0), MYRI_ESTATE);
+    assert_int_equal(myri_port_send(p0, &pk, 0, false), MYRI_ESTATE);
+    assert_int_equal(myri_port_send_more(p0, 0, false), MYRI_ESTATE);
     assert_int_equal(myri_port_attach(NULL, &dv_ops, d), MYRI_EINVAL);
     assert_int_equal(myri_port_attach(p0, NULL, d), MYRI_EINVAL);
     assert_int_equal(myri_port_attach(p0, &dv_ops, d), MYRI_OK);
@@ -712,8 +712,8 @@ static void misuse_before_send(myri_fabric *f, myri_port *p0, myri_port *p1, dev
     myri_port_stats st;
     assert_int_equal(myri_port_get_stats(NULL, &st), MYRI_EINVAL);
     assert_int_equal(myri_port_get_stats(p0, NULL), MYRI_EINVAL);
-    assert_int_equal(myri_port_send_more(NULL, 1), MYRI_EINVAL);
-    assert_int_equal(myri_port_send_more(p0, 1), MYRI_ESTATE); /* nothing in flight */
+    assert_int_equal(myri_port_send_more(NULL, 1, false), MYRI_EINVAL);
+    assert_int_equal(myri_port_send_more(p0, 1, false), MYRI_ESTATE); /* nothing in flight */
 }
 
 static void misuse_send_args(myri_fabric *f, myri_port *p0)
@@ -722,20 +722,20 @@ static void misuse_send_args(myri_fabric *f, myri_port *p0)
     myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 1, .route = &route, .type = 5,
                              .payload_bytes = 8, .payload = payload};
     assert_int_equal(myri_fabric_send(f, &pk), MYRI_ESTATE); /* the device owns host 0 */
-    assert_int_equal(myri_port_send(NULL, &pk, 0), MYRI_EINVAL);
-    assert_int_equal(myri_port_send(p0, NULL, 0), MYRI_EINVAL);
-    assert_int_equal(myri_port_send(p0, &pk, 1 + 4 + 8 + 1), MYRI_EINVAL); /* more ready than bytes */
+    assert_int_equal(myri_port_send(NULL, &pk, 0, false), MYRI_EINVAL);
+    assert_int_equal(myri_port_send(p0, NULL, 0, false), MYRI_EINVAL);
+    assert_int_equal(myri_port_send(p0, &pk, 1 + 4 + 8 + 1, false), MYRI_EINVAL); /* more ready than bytes */
     pk.src_host = 1;
-    assert_int_equal(myri_port_send(p0, &pk, 0), MYRI_EINVAL); /* another host's packet */
+    assert_int_equal(myri_port_send(p0, &pk, 0, false), MYRI_EINVAL); /* another host's packet */
     pk.src_host = 0;
     pk.payload = NULL;
-    assert_int_equal(myri_port_send(p0, &pk, 0), MYRI_EINVAL);
+    assert_int_equal(myri_port_send(p0, &pk, 0, false), MYRI_EINVAL);
     pk.payload = payload;
     pk.route = NULL;
-    assert_int_equal(myri_port_send(p0, &pk, 0), MYRI_EINVAL);
+    assert_int_equal(myri_port_send(p0, &pk, 0, false), MYRI_EINVAL);
     pk.route = &route;
     pk.route_len = 33;
-    assert_int_equal(myri_port_send(p0, &pk, 0), MYRI_EINVAL);
+    assert_int_equal(myri_port_send(p0, &pk, 0, false), MYRI_EINVAL);
     myri_fabric_counters c = ctrs(f);
     assert_int_equal(c.injected, 0); /* nothing refused was injected */
 }
@@ -759,14 +759,15 @@ static void test_misuse(void **state)
         static const uint8_t route = 0x81, payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
         myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 1, .route = &route, .type = 5,
                                  .payload_bytes = 8, .payload = payload};
-        assert_int_equal(myri_port_send(p0, &pk, 2), MYRI_OK);
-        assert_int_equal(myri_port_send(p0, &pk, 13), MYRI_ESTATE);            /* one at a time */
-        assert_int_equal(myri_port_send_more(p0, 14), MYRI_EINVAL);            /* beyond the total */
-        assert_int_equal(myri_port_send_more(p0, 1), MYRI_OK);                 /* (never decreases) */
+        assert_int_equal(myri_port_send(p0, &pk, 2, false), MYRI_OK);
+        assert_int_equal(myri_port_send(p0, &pk, 13, false), MYRI_ESTATE);            /* one at a time */
+        assert_int_equal(myri_port_send_more(p0, 14, false), MYRI_EINVAL);            /* beyond the total */
+        assert_int_equal(myri_port_send_more(p0, 12, true), MYRI_EINVAL);             /* a tail before the last byte */
+        assert_int_equal(myri_port_send_more(p0, 1, false), MYRI_OK);                 /* (never decreases) */
         assert_int_equal(myri_port_attach(p2, &dv_ops, d), MYRI_ESTATE);      /* after the first packet */
-        assert_int_equal(myri_port_send_more(p0, 13), MYRI_OK);
+        assert_int_equal(myri_port_send_more(p0, 13, true), MYRI_OK);
         myri_sim_run(sim, MYRI_TIME_NEVER, 0);
-        assert_int_equal(myri_port_send_more(p0, 13), MYRI_ESTATE); /* over */
+        assert_int_equal(myri_port_send_more(p0, 13, true), MYRI_ESTATE); /* over */
         assert_int_equal(d->n, 2);                                  /* tx on h0, rx on h1 */
         assert_int_equal(d->r[0].kind, 0);
         assert_int_equal(d->r[0].end, 1);
@@ -774,11 +775,47 @@ static void test_misuse(void **state)
         assert_int_equal(d->r[1].end, MYRI_PORT_RX_TAIL);
         assert_int_equal(d->r[1].pkt_bytes, 4 + 8 + 1);
         assert_int_equal(d->r[1].crc_ok, 1);
-        assert_int_equal(myri_port_send(p0, &pk, 13), MYRI_OK); /* the next one may go */
+        assert_int_equal(myri_port_send(p0, &pk, 13, true), MYRI_OK); /* the next one may go */
         myri_sim_run(sim, MYRI_TIME_NEVER, 0);
         assert_int_equal(ctrs(f).delivered, 1); /* p1 was not re-armed: the second waits */
         myri_sim_destroy(sim);
         myri_topo_destroy(t);
+        free(d);
+    }
+}
+
+/* Every byte ready but no tail: the trailer and the GAP wait for the tail, as
+ * on the LANai (SMLT, ST); the bytes before them have arrived. */
+static void test_tail_later(void **state)
+{
+    (void)state;
+    for (int model = 0; model < 2; model++) {
+        myri_topo *t = ft_star8();
+        myri_sim *sim = myri_sim_create(1);
+        myri_fabric *f = mk(sim, t, model, NULL);
+        dev *d0 = dv_new(sim, f, 0, 64, false), *d = dv_new(sim, f, 1, 64, true);
+        d->rearm_ps = d0->rearm_ps = MYRI_TIME_NEVER;
+        myri_port *p0 = myri_fabric_port(f, 0), *p1 = myri_fabric_port(f, 1);
+        static const uint8_t route = 0x81, payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 1, .route = &route, .type = 5,
+                                 .payload_bytes = 8, .payload = payload};
+        assert_int_equal(myri_port_send(p0, &pk, 13, false), MYRI_OK); /* route, type, payload: no tail */
+        myri_sim_run(sim, 10 * MYRI_PS_PER_US, 0);
+        assert_int_equal(d0->n + d->n, 0);              /* no tx notice, no rx notice */
+        assert_int_equal(myri_port_rx_count(p1), 4 + 8); /* type and payload arrived, not the trailer */
+        assert_int_equal(myri_port_send_more(p0, 13, true), MYRI_OK);
+        myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+        assert_int_equal(d0->n, 1); /* tx on h0 */
+        assert_int_equal(d0->r[0].kind, 0);
+        assert_int_equal(d0->r[0].end, 1);
+        assert_int_equal(d->n, 1); /* rx on h1 */
+        assert_int_equal(d->r[0].end, MYRI_PORT_RX_TAIL);
+        assert_int_equal(d->r[0].pkt_bytes, 4 + 8 + 1);
+        assert_int_equal(d->r[0].crc_ok, 1);
+        assert_true(d0->r[0].at >= 10 * MYRI_PS_PER_US && d->r[0].at >= 10 * MYRI_PS_PER_US);
+        myri_sim_destroy(sim);
+        myri_topo_destroy(t);
+        free(d0);
         free(d);
     }
 }
@@ -843,7 +880,7 @@ int main(void)
         cmocka_unit_test(test_hotspot_slow_port), cmocka_unit_test(test_never_armed),
         cmocka_unit_test(test_overlapped_send),   cmocka_unit_test(test_buff_windows),
         cmocka_unit_test(test_crc_error),         cmocka_unit_test(test_link_notices),
-        cmocka_unit_test(test_rx_count),          cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_rx_count),          cmocka_unit_test(test_misuse),           cmocka_unit_test(test_tail_later),
         cmocka_unit_test(test_same_instant_arm),  cmocka_unit_test(test_rx_count_in_notice),
         cmocka_unit_test(test_send_link_cut),     cmocka_unit_test(test_trunc_windows_and_misrouted),
     };
