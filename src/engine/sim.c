@@ -117,6 +117,7 @@ struct myri_sim {
     uint64_t tune_taken;  /* events taken since the last tuning */
     uint64_t tune_t0;     /* the time then */
     uint64_t rebuilds;    /* the calendar rebuilt (tests) */
+    uint64_t radix_sorts; /* buckets sorted by counting (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
@@ -312,8 +313,11 @@ static void cal_sort_pass(heap_ent *dst, const heap_ent *src, size_t n, uint64_t
  * an insertion pass over the whole key, which only moves entries of equal time
  * (few: it orders them by sequence, whatever order they were appended in).
  * Otherwise, or if an entry lies outside the bucket (it cannot: checked
- * anyway), the comparison sort of keysort.h. */
-static void cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n, uint64_t base_ps, uint32_t shift)
+ * anyway), the comparison sort of keysort.h.  fault: the insertion pass left
+ * out (myri_sim__set_fault 2, for the test that must see it).  Returns whether
+ * it sorted by counting. */
+static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n, uint64_t base_ps, uint32_t shift,
+                     bool fault)
 {
     bool radix = n >= 64 && shift <= 16;
     for (size_t i = 0; radix && i < n; i++)
@@ -321,7 +325,7 @@ static void cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n
     if (!radix) {
         memcpy(dst, src, n * sizeof *dst);
         myri_keysort(dst, n);
-        return;
+        return false;
     }
     if (shift <= 8) {
         cal_sort_pass(dst, src, n, base_ps, 0);
@@ -329,12 +333,13 @@ static void cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n
         cal_sort_pass(tmp, src, n, base_ps, 0);
         cal_sort_pass(dst, tmp, n, base_ps, 8);
     }
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = 1; !fault && i < n; i++) {
         heap_ent k = dst[i];
         size_t j = i;
         for (; j > 0 && k < dst[j - 1]; j--) dst[j] = dst[j - 1];
         dst[j] = k;
     }
+    return true;
 }
 
 /* Sorts bucket cal_cur into cs (its array then empty); asks for the records
@@ -346,7 +351,7 @@ static bool cal_load(myri_sim *s)
     cal_bucket *b = &s->cal_b[r];
     if (!cs_reserve(s, b->n)) return false;
     size_t n = b->n;
-    cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift);
+    s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
     b->n = 0;
     if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
         free(b->k);
@@ -869,6 +874,8 @@ void myri_sim__set_seq(myri_sim *s, uint64_t seq)
 size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
 
 uint64_t myri_sim__rebuilds(const myri_sim *s) { return s ? s->rebuilds : 0; }
+
+uint64_t myri_sim__radix_sorts(const myri_sim *s) { return s ? s->radix_sorts : 0; }
 
 void myri_sim__set_fault(myri_sim *s, int fault)
 {
