@@ -351,7 +351,12 @@ static bool cal_load(myri_sim *s)
     cal_bucket *b = &s->cal_b[r];
     if (!cs_reserve(s, b->n)) return false;
     size_t n = b->n;
-    s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
+    if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
+        memcpy(s->cs, b->k, n * sizeof *s->cs);
+        myri_keysort(s->cs, n);
+    } else {
+        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
+    }
     b->n = 0;
     if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
         free(b->k);
