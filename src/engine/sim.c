@@ -14,7 +14,8 @@
  * is an unsorted array of keys (a schedule appends: the arrays' tails are few
  * enough to stay in cache), with a bit map of the non-empty ones.  The first
  * non-empty bucket is sorted once into the array cs when the calendar moves
- * to it, and events are taken from its front (the records of the next ones
+ * to it (by counting on the times' offset in the bucket, cal_sort), and
+ * events are taken from its front (the records of the next ones
  * asked for ahead: their slots are known); an event scheduled into it goes in
  * in key order.  Events beyond the ring wait in a 4-ary min-heap of 16-byte
  * keys.  The next event is the smaller of the two tops, so the order is
