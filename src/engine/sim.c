@@ -14,7 +14,8 @@
  * is an unsorted array of keys (a schedule appends: the arrays' tails are few
  * enough to stay in cache), with a bit map of the non-empty ones.  The first
  * non-empty bucket is sorted once into the array cs when the calendar moves
- * to it, and events are taken from its front (the records of the next ones
+ * to it (by counting on the times' offset in the bucket, cal_sort), and
+ * events are taken from its front (the records of the next ones
  * asked for ahead: their slots are known); an event scheduled into it goes in
  * in key order.  Events beyond the ring wait in a 4-ary min-heap of 16-byte
  * keys.  The next event is the smaller of the two tops, so the order is
@@ -110,12 +111,14 @@ struct myri_sim {
     uint64_t cal_cur;     /* the first non-empty bucket (caln > 0) */
     size_t caln;          /* events in the calendar, cs included */
     heap_ent *cs;         /* the current bucket's entries, sorted, taken from cs_head */
+    heap_ent *cs_tmp;     /* scratch of cs_cap entries for sorting a bucket */
     size_t cs_head, cs_n, cs_cap;
     bool cal_loaded;      /* cs holds bucket cal_loaded_bk */
     uint64_t cal_loaded_bk;
     uint64_t tune_taken;  /* events taken since the last tuning */
     uint64_t tune_t0;     /* the time then */
     uint64_t rebuilds;    /* the calendar rebuilt (tests) */
+    uint64_t radix_sorts; /* buckets sorted by counting (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
@@ -251,6 +254,9 @@ static bool cs_reserve(myri_sim *s, size_t need)
     heap_ent *n = realloc(s->cs, ncap * sizeof *n);
     if (!n) return false;
     s->cs = n;
+    heap_ent *t = realloc(s->cs_tmp, ncap * sizeof *t);
+    if (!t) return false; /* (cs grown, cs_cap not: asked again next time) */
+    s->cs_tmp = t;
     s->cs_cap = ncap;
     return true;
 }
@@ -285,6 +291,58 @@ static void cal_unload(myri_sim *s)
     s->cal_loaded = false;
 }
 
+/* One stable counting pass: src's n entries into dst by the byte of their
+ * time's offset from base_ps at bit `bit`. */
+static void cal_sort_pass(heap_ent *dst, const heap_ent *src, size_t n, uint64_t base_ps, unsigned bit)
+{
+    uint32_t cnt[256] = {0};
+    for (size_t i = 0; i < n; i++) cnt[((ENT_T(src[i]) - base_ps) >> bit) & 255]++;
+    uint32_t sum = 0;
+    for (unsigned d = 0; d < 256; d++) {
+        uint32_t c = cnt[d];
+        cnt[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++) dst[cnt[((ENT_T(src[i]) - base_ps) >> bit) & 255]++] = src[i];
+}
+
+/* Sorts a bucket's n keys src[] (every time in [base_ps, base_ps + 2^shift))
+ * into dst[] by (time, seq), tmp[] scratch.  Buckets of up to 2^16 ps and 64
+ * entries or more: a stable counting sort on the time's offset in the bucket,
+ * one or two passes of 8 bits with no data-dependent branch (a comparison sort
+ * of a bucket of random times mispredicts about every other comparison), then
+ * an insertion pass over the whole key, which only moves entries of equal time
+ * (few: it orders them by sequence, whatever order they were appended in).
+ * Otherwise, or if an entry lies outside the bucket (it cannot: checked
+ * anyway), the comparison sort of keysort.h.  fault: the insertion pass left
+ * out (myri_sim__set_fault 2, for the test that must see it).  Returns whether
+ * it sorted by counting. */
+static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n, uint64_t base_ps, uint32_t shift,
+                     bool fault)
+{
+    bool radix = n >= 64 && shift <= 16;
+    for (size_t i = 0; radix && i < n; i++)
+        if (ENT_T(src[i]) - base_ps >= (1ull << shift)) radix = false;
+    if (!radix) {
+        memcpy(dst, src, n * sizeof *dst);
+        myri_keysort(dst, n);
+        return false;
+    }
+    if (shift <= 8) {
+        cal_sort_pass(dst, src, n, base_ps, 0);
+    } else {
+        cal_sort_pass(tmp, src, n, base_ps, 0);
+        cal_sort_pass(dst, tmp, n, base_ps, 8);
+    }
+    for (size_t i = 1; !fault && i < n; i++) {
+        heap_ent k = dst[i];
+        size_t j = i;
+        for (; j > 0 && k < dst[j - 1]; j--) dst[j] = dst[j - 1];
+        dst[j] = k;
+    }
+    return true;
+}
+
 /* Sorts bucket cal_cur into cs (its array then empty); asks for the records
  * of its first events, which run next.  false when out of memory. */
 static bool cal_load(myri_sim *s)
@@ -294,14 +352,18 @@ static bool cal_load(myri_sim *s)
     cal_bucket *b = &s->cal_b[r];
     if (!cs_reserve(s, b->n)) return false;
     size_t n = b->n;
-    memcpy(s->cs, b->k, n * sizeof *s->cs);
+    if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
+        memcpy(s->cs, b->k, n * sizeof *s->cs);
+        myri_keysort(s->cs, n);
+    } else {
+        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
+    }
     b->n = 0;
     if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
         free(b->k);
         b->k = NULL;
         b->cap = 0;
     }
-    myri_keysort(s->cs, n);
     for (size_t i = 0; i < n && i < 8; i++) {
         __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]);
         __builtin_prefetch(&s->q[ENT_SLOT(s->cs[i])]);
@@ -543,6 +605,7 @@ void myri_sim_destroy(myri_sim *s)
     free(s->cal_b);
     free(s->cal_bits);
     free(s->cs);
+    free(s->cs_tmp);
     free(s->freelist);
     free(s);
 }
@@ -817,6 +880,8 @@ void myri_sim__set_seq(myri_sim *s, uint64_t seq)
 size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
 
 uint64_t myri_sim__rebuilds(const myri_sim *s) { return s ? s->rebuilds : 0; }
+
+uint64_t myri_sim__radix_sorts(const myri_sim *s) { return s ? s->radix_sorts : 0; }
 
 void myri_sim__set_fault(myri_sim *s, int fault)
 {

@@ -14,8 +14,12 @@ void myri_sim__set_seq(myri_sim *sim, uint64_t seq);
 size_t myri_sim__heap_size(const myri_sim *sim);
 /* Times every pending event was put into a new calendar (tuning, compaction, renumbering). */
 uint64_t myri_sim__rebuilds(const myri_sim *sim);
+/* Buckets sorted by the counting sort (the rest by comparison). */
+uint64_t myri_sim__radix_sorts(const myri_sim *s);
 /* A deliberate fault for the tests that must catch it: 1 = the calendar's top
- * is taken without comparing it with the heap's; 0 = none. */
+ * is taken without comparing it with the heap's; 2 = a bucket's counting sort
+ * without its insertion pass (equal times left in the order they were
+ * appended); 0 = none. */
 void myri_sim__set_fault(myri_sim *sim, int fault);
 
 #ifdef __cplusplus

@@ -499,6 +499,103 @@ static void test_components_get_streams_by_name(void **state)
     myri_sim_destroy(sim3);
 }
 
+/* ---- buckets sorted by counting: equal times out of append order ------------------ */
+#define TIE_KEEP 12000
+#define TIE_JUNK 20000
+
+typedef struct tie_run {
+    myri_sim *sim;
+    myri_component *comp;
+    myri_event_id junk[TIE_JUNK];
+    uint64_t got[TIE_KEEP][2]; /* (time, index of the schedule) as run */
+    size_t n;
+} tie_run;
+
+static void tie_handle(myri_component *self, const myri_event *ev)
+{
+    tie_run *r = self->state;
+    if (ev->kind == 1) { /* the early event: cancelling the junk makes the engine rebuild at 9 us */
+        for (size_t i = 0; i < TIE_JUNK; i++) assert_true(myri_sim_cancel(self->sim, r->junk[i]));
+        return;
+    }
+    assert_true(r->n < TIE_KEEP);
+    r->got[r->n][0] = ev->time_ps;
+    r->got[r->n][1] = ev->arg;
+    r->n++;
+}
+
+static myri_status tie_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+
+static const myri_component_ops tie_comp = {.type = "ties", .create = tie_create, .handle = tie_handle};
+
+/* Runs TIE_KEEP events at random times of 10 us + [0, 4096) ps (about three
+ * to a picosecond) scheduled beyond the calendar's first ring (so into its
+ * heap), and cancelled junk that makes the engine rebuild at 9 us: the heap's
+ * entries go into the calendar's buckets in heap order, not in sequence order,
+ * and the buckets (2^10 ps, thousands of entries) are sorted by counting.
+ * Returns whether the run order is (time, schedule order); *radix the buckets
+ * sorted by counting. */
+static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
+{
+    tie_run *r = calloc(1, sizeof *r);
+    myri_sim *sim = myri_sim_create(seed);
+    myri_sim__set_fault(sim, fault);
+    assert_int_equal(myri_sim_add(sim, &tie_comp, "ties", r, &r->comp), MYRI_OK);
+    myri_rng rng;
+    myri_rng_seed(&rng, seed);
+    uint64_t *t = malloc(TIE_KEEP * sizeof *t);
+    myri_event ev = {.target = r->comp, .kind = 1};
+    assert_true(myri_sim_schedule(sim, 9000000, &ev) != 0);
+    ev.kind = 0;
+    for (size_t i = 0, j = 0; i < TIE_KEEP || j < TIE_JUNK;) { /* keep and junk interleaved at random */
+        if (j < TIE_JUNK && (i == TIE_KEEP || myri_rng_below(&rng, 8) < 5)) {
+            ev.arg = UINT64_MAX;
+            r->junk[j] = myri_sim_schedule(sim, 10000000 + myri_rng_below(&rng, 1000000), &ev);
+            assert_true(r->junk[j++] != 0);
+        } else {
+            t[i] = 10000000 + myri_rng_below(&rng, 4096);
+            ev.arg = i;
+            assert_true(myri_sim_schedule(sim, t[i], &ev) != 0);
+            i++;
+        }
+    }
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    assert_int_equal(r->n, TIE_KEEP);
+    bool ok = true, seen_all = true;
+    for (size_t k = 0; k < r->n; k++) {
+        uint64_t i = r->got[k][1];
+        seen_all = seen_all && i < TIE_KEEP && r->got[k][0] == t[i];
+        if (k > 0) {
+            uint64_t pt = r->got[k - 1][0], pi = r->got[k - 1][1];
+            if (r->got[k][0] < pt || (r->got[k][0] == pt && i < pi)) ok = false;
+        }
+    }
+    assert_true(seen_all); /* every event ran at its own time */
+    *radix = myri_sim__radix_sorts(sim);
+    myri_sim_destroy(sim);
+    free(t);
+    free(r);
+    return ok;
+}
+
+/* Randomised: the counting sort of the buckets keeps (time, sequence) order
+ * with equal times out of append order; its deliberate fault (no insertion
+ * pass) must break it for every seed. */
+static void test_bucket_counting_sort_orders_ties(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        uint64_t radix = 0, radix_f = 0;
+        if (!tie_run_ordered(seed, 0, &radix)) fail_msg("out of (time, sequence) order for seed %llu", (unsigned long long)seed);
+        assert_true(radix > 0); /* the counting sort ran */
+        assert_false(tie_run_ordered(seed, 2, &radix_f));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_compact_keeps_time_order),
         cmocka_unit_test(test_invariant_names_component_and_time),
         cmocka_unit_test(test_components_get_streams_by_name),
+        cmocka_unit_test(test_bucket_counting_sort_orders_ties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
