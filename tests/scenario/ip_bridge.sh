@@ -25,6 +25,8 @@ skip() { echo "skipped: $1"; rm -rf "$tmp"; exit 77; }
 for t in ip ping nc iperf3 sha256sum python3; do
   command -v $t >/dev/null 2>&1 || skip "$t not installed (Debian packages iproute2 iputils-ping netcat-openbsd iperf3)"
 done
+. "$(dirname "$0")/lib/netns.bash"
+need_netns_tun
 
 s1="ipt$$"          # this run's sessions: namespaces myri-ipt<pid>[k]-h0/h1
 s2="ipt$$k"

@@ -25,6 +25,8 @@ for t in ip ping nc sha256sum ss; do
   command -v $t >/dev/null 2>&1 || skip "$t not installed (Debian packages iproute2 iputils-ping netcat-openbsd)"
 done
 [ -x "$(dirname "$myri")/myri-ip-driver" ] || skip "no myri-ip-driver beside $myri"
+. "$(dirname "$0")/lib/netns.bash"
+need_netns_tun
 
 dpid="" ncpid="" ns0="" ns1="" kns0="" kns1=""
 cleanup() {
