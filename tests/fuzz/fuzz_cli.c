@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "fuzz_argv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -184,23 +185,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1 || size > 4096) return 0;
     unsigned k = data[0] % (sizeof fz__cmds / sizeof fz__cmds[0]);
     char *argv[FZ_MAX_ARGS + 1];
-    int argc = 0;
-    argv[argc++] = strdup(fz__cmds[k].name);
-    size_t start = 1;
-    for (size_t i = 1; i <= size && argc < FZ_MAX_ARGS; i++) {
-        if (i < size && data[i] != '\0' && data[i] != '\n') continue;
-        char *a = malloc(i - start + 1);
-        if (!a) break;
-        memcpy(a, data + start, i - start);
-        a[i - start] = '\0';
-        argv[argc++] = a;
-        start = i + 1;
-    }
-    argv[argc] = NULL;
+    int argc = fz_argv_split(data, size, 1, fz__cmds[k].name, argv, FZ_MAX_ARGS);
     if (argv[0]) {
         int rc = fz__cmds[k].parse((fz__argv){argv, argc});
         FZ_CHECK(rc == MYRI_EXIT_OK || rc == MYRI_EXIT_INPUT);
     }
-    for (int i = 0; i < argc; i++) free(argv[i]);
+    fz_argv_free(argv, argc);
     return 0;
 }

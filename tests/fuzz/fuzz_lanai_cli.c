@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "fuzz_argv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -44,25 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096) return 0;
     char *argv[FZ_MAX_ARGS + 1];
-    int argc = 0;
-    argv[argc++] = strdup("lanai");
-    size_t start = 0;
-    for (size_t i = 0; size && i <= size && argc < FZ_MAX_ARGS; i++) {
-        if (i < size && data[i] != '\0' && data[i] != '\n') continue;
-        char *a = malloc(i - start + 1);
-        if (!a) break;
-        memcpy(a, data + start, i - start);
-        a[i - start] = '\0';
-        argv[argc++] = a;
-        start = i + 1;
-    }
-    argv[argc] = NULL;
+    /* no bytes: no word at all (argv is "lanai" alone) */
+    int argc = fz_argv_split(data, size, 0, "lanai", argv, size ? FZ_MAX_ARGS : 1);
     if (argv[0]) {
         myri_cmd_lanai_args a;
         int rc = myri_cmd_lanai_parse(argc, argv, &a);
         FZ_CHECK(rc == MYRI_EXIT_OK || rc == MYRI_EXIT_INPUT);
         if (rc == MYRI_EXIT_OK) fz__check(&a, argv, argc);
     }
-    for (int i = 0; i < argc; i++) free(argv[i]);
+    fz_argv_free(argv, argc);
     return 0;
 }
