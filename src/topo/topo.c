@@ -112,7 +112,7 @@ static myri_status topo__add_node(myri_topo *t, const char *name, myri_topo_kind
     }
     t->node[t->nnodes++] = nd;
     t->name_slot[topo__name_slot(t, name)] = idx + 1;
-    t->gen = MYRI_GEN_NONE;
+    t->made_by.gen = MYRI_GEN_NONE;
     if (out_node) *out_node = idx;
     return MYRI_OK;
 }
@@ -142,7 +142,7 @@ myri_status myri_topo_connect(myri_topo *t, uint32_t a, uint32_t pa, uint32_t b,
     t->link[l] = (myri_topo_link){a, pa, b, pb, length_m};
     t->node[a].port[pa] = (myri_topo_port){l, (int32_t)b, (int32_t)pb};
     t->node[b].port[pb] = (myri_topo_port){l, (int32_t)a, (int32_t)pa};
-    t->gen = MYRI_GEN_NONE;
+    t->made_by.gen = MYRI_GEN_NONE;
     if (out_link) *out_link = (uint32_t)l;
     return MYRI_OK;
 }
@@ -156,7 +156,7 @@ myri_status myri_topo_add_root(myri_topo *t, uint32_t node)
     if (!r) return MYRI_ENOMEM;
     t->root = r;
     t->root[t->nroots++] = node;
-    t->gen = MYRI_GEN_NONE;
+    t->made_by.gen = MYRI_GEN_NONE;
     return MYRI_OK;
 }
 

@@ -43,6 +43,30 @@ typedef struct myri_topo_link {
     double length_m;      /* cable length in metres */
 } myri_topo_link;
 
+/* ---- generators -------------------------------------------------------------
+ * All cables get length_m.  nports = 0 picks the smallest of 4, 8, 16, 32 that
+ * fits.  Names: hosts "h0".."hN-1" in host order, switches "s0".."sM-1".
+ * Return MYRI_EINVAL with a reason in err when parameters do not fit. */
+typedef enum myri_topo_generator {
+    MYRI_GEN_NONE = 0,     /* explicit topology */
+    MYRI_GEN_BACK_TO_BACK, /* two hosts, one cable */
+    MYRI_GEN_STAR,         /* one switch, `per_switch` hosts */
+    MYRI_GEN_MESH,         /* x-by-y 2-D mesh of switches, `per_switch` hosts each */
+    MYRI_GEN_FAT_TREE,     /* k-ary n-tree of 2k-port switches */
+    MYRI_GEN_CLOS,         /* folded 3-stage Clos: leaves x spines, `per_switch` hosts per leaf */
+    MYRI_GEN_RING          /* ring of n switches, `per_switch` hosts each */
+} myri_topo_generator;
+
+typedef struct myri_topo_gen_params {
+    myri_topo_generator gen;
+    uint32_t k, n;         /* fat-tree arity and levels; ring: n switches */
+    uint32_t x, y;         /* mesh dimensions */
+    uint32_t leaves, spines; /* clos */
+    uint32_t per_switch;   /* hosts per (leaf) switch; 0 = generator default */
+    uint32_t nports;       /* switch ports; 0 = smallest that fits */
+    double length_m;
+} myri_topo_gen_params;
+
 typedef struct myri_topo {
     size_t nnodes;
     myri_topo_node *node;
@@ -61,14 +85,12 @@ typedef struct myri_topo {
      * per node. */
     uint32_t *name_slot;
     size_t name_nslots;
-    /* Extension: what myri_topo_generate made this topology from
-     * (myri_topo_generator and its parameters k, n, x, y, leaves, spines,
-     * hosts per switch), kept only while the topology is exactly the
-     * generator's output: adding a node, a link or a new root clears gen to
-     * 0 (MYRI_GEN_NONE).  Routes of a regular generated network are then
-     * computed arithmetically (topo_routes.c). */
-    int gen;
-    uint32_t gen_k, gen_n, gen_x, gen_y, gen_leaves, gen_spines, gen_per_switch;
+    /* Extension: the parameters myri_topo_generate made this topology from,
+     * kept only while the topology is exactly the generator's output: adding
+     * a node, a link or a new root sets made_by.gen to MYRI_GEN_NONE.  Routes
+     * of a regular generated network are then computed arithmetically
+     * (topo_routes.c). */
+    myri_topo_gen_params made_by;
 } myri_topo;
 
 /* A source route from one host to another: the route bytes a packet carries
@@ -153,29 +175,6 @@ myri_status myri_topo_validate(const myri_topo *t, myri_error *err);
 /* Number of switches. */
 size_t myri_topo_nswitches(const myri_topo *t);
 
-/* ---- generators -------------------------------------------------------------
- * All cables get length_m.  nports = 0 picks the smallest of 4, 8, 16, 32 that
- * fits.  Names: hosts "h0".."hN-1" in host order, switches "s0".."sM-1".
- * Return MYRI_EINVAL with a reason in err when parameters do not fit. */
-typedef enum myri_topo_generator {
-    MYRI_GEN_NONE = 0,     /* explicit topology */
-    MYRI_GEN_BACK_TO_BACK, /* two hosts, one cable */
-    MYRI_GEN_STAR,         /* one switch, `per_switch` hosts */
-    MYRI_GEN_MESH,         /* x-by-y 2-D mesh of switches, `per_switch` hosts each */
-    MYRI_GEN_FAT_TREE,     /* k-ary n-tree of 2k-port switches */
-    MYRI_GEN_CLOS,         /* folded 3-stage Clos: leaves x spines, `per_switch` hosts per leaf */
-    MYRI_GEN_RING          /* ring of n switches, `per_switch` hosts each */
-} myri_topo_generator;
-
-typedef struct myri_topo_gen_params {
-    myri_topo_generator gen;
-    uint32_t k, n;         /* fat-tree arity and levels; ring: n switches */
-    uint32_t x, y;         /* mesh dimensions */
-    uint32_t leaves, spines; /* clos */
-    uint32_t per_switch;   /* hosts per (leaf) switch; 0 = generator default */
-    uint32_t nports;       /* switch ports; 0 = smallest that fits */
-    double length_m;
-} myri_topo_gen_params;
 
 /* Builds the topology described by *p into a new *out. */
 myri_status myri_topo_generate(const myri_topo_gen_params *p, myri_topo **out, myri_error *err);
@@ -200,7 +199,7 @@ const char *myri_topo_generator_name(myri_topo_generator g);
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
                                myri_error *err);
 /* The same routes.  myri_routes_updown gives a generated fat tree or Clos
- * (myri_topo.gen set) an arithmetic route set, O(1) to build and to read,
+ * (myri_topo.made_by set) an arithmetic route set, O(1) to build and to read,
  * equal pair by pair to the table; myri_routes_updown_table always builds
  * the table by breadth-first search and walks (the path of every other
  * network, kept callable for tests and bench_routes). */

@@ -234,15 +234,8 @@ myri_status myri_topo_generate(const myri_topo_gen_params *p, myri_topo **out, m
         myri_topo_destroy(t);
         return st;
     }
-    /* The record of what made it (myri_topo.gen): cleared by any change. */
-    t->gen = (int)p->gen;
-    t->gen_k = p->k;
-    t->gen_n = p->n;
-    t->gen_x = p->x;
-    t->gen_y = p->y;
-    t->gen_leaves = p->leaves;
-    t->gen_spines = p->spines;
-    t->gen_per_switch = p->per_switch;
+    /* The record of what made it (myri_topo.made_by): cleared by any change. */
+    t->made_by = *p;
     *out = t;
     return MYRI_OK;
 }

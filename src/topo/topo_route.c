@@ -340,18 +340,18 @@ myri_status myri_routes_updown_table(const myri_topo *t, myri_route_encoding enc
     return st;
 }
 
-/* A generated fat tree or Clos, untouched since (myri_topo.gen), with the
+/* A generated fat tree or Clos, untouched since (myri_topo.made_by), with the
  * generator's roots: its up*-then-down* routes are arithmetic
  * (topo_routes.c), the same bytes as the table's, built in O(1). */
 myri_status myri_routes_updown(const myri_topo *t, myri_route_encoding enc, myri_routes *out,
                                myri_error *err)
 {
     if (!t || !out || t->nhosts == 0) return MYRI_EINVAL;
-    if (t->gen == MYRI_GEN_FAT_TREE && t->gen_k >= 2 && t->gen_n >= 1)
-        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_FAT_TREE, t->gen_k, t->gen_n, 0);
-    if (t->gen == MYRI_GEN_CLOS) {
-        uint32_t h = t->gen_per_switch ? t->gen_per_switch : t->gen_spines;
-        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_CLOS, t->gen_leaves, t->gen_spines, h);
+    if (t->made_by.gen == MYRI_GEN_FAT_TREE && t->made_by.k >= 2 && t->made_by.n >= 1)
+        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_FAT_TREE, t->made_by.k, t->made_by.n, 0);
+    if (t->made_by.gen == MYRI_GEN_CLOS) {
+        uint32_t h = t->made_by.per_switch ? t->made_by.per_switch : t->made_by.spines;
+        return myri_routes_init_arith(out, t, enc, MYRI_ROUTES_CLOS, t->made_by.leaves, t->made_by.spines, h);
     }
     return myri_routes_updown_table(t, enc, out, err);
 }
