@@ -24,6 +24,9 @@
 #       host/hostif.h, live/shm.h and myri/ headers: a real process links
 #       the API and the shared layout, nothing of the simulator; and only
 #       live/, app/ and cli/ include live/ headers.
+#   (l) the library never calls MPI: only src/app/ranks.c (the program's rank
+#       layer, not in libmyri) includes <mpi.h>, and libmyri.a references no
+#       MPI_ or PMPI_ symbol (docs/RANKS.md).
 # usage: check-deps.sh [--symbols] [SOURCE_DIR [LIBRARY]]
 #   SOURCE_DIR defaults to the current directory, LIBRARY to build/libmyri.a;
 #   NM names the nm program (default nm).  Exits 1 and names every breach.
@@ -98,6 +101,11 @@ out2=$(grep -rHn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"live/' "$src"/sr
 out=$(printf '%s\n%s' "$out" "$out2" | sed '/^$/d')
 [ -z "$out" ] || breach k "the live client includes more than host/hostif.h, live/shm.h and myri/, or a part outside live/, app/, cli/ includes live/" "$out"
 
+# (l) MPI is the program's rank layer's only (src/app/ranks.c).
+out=$(grep -rHn '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]mpi\.h[>"]' "$src"/src "$src"/include --include='*.[ch]' |
+      grep -v "^$src/src/app/ranks\.c:")
+[ -z "$out" ] || breach l "a file other than src/app/ranks.c includes mpi.h" "$out"
+
 # (b) and (d) on the built library.
 if [ ! -f "$lib" ]; then
   echo "check-deps: $lib not found (build it first, or give its path)"
@@ -105,6 +113,8 @@ if [ ! -f "$lib" ]; then
 fi
 out=$("$nm" -u "$lib" | grep myri_cli)
 [ -z "$out" ] || breach b "$lib references the command line" "$out"
+out=$("$nm" -u "$lib" | grep -E '(^|[[:space:]])P?MPI_')
+[ -z "$out" ] || breach l "$lib references MPI (the rank layer belongs to the program, src/app/ranks.c)" "$out"
 
 if [ "$symbols" = 1 ]; then
   # (symbols a sanitizer or coverage build adds, __odr_asan.* and the like, are not ours)

@@ -37,6 +37,20 @@ if ! command -v clang >/dev/null 2>&1 || ! command -v llvm-objdump >/dev/null 2>
     echo "deps: clang or llvm is not installed (sudo apt-get install clang llvm); myri lanai run and its tests will be skipped" >&2
   fi
 fi
+# Optional: Open MPI (Debian's libopenmpi-dev and openmpi-bin) for sweeps spread over ranks
+# (`mpirun -n R myri run FILE`, docs/RANKS.md); without it myri is built without MPI and says so
+# when started by mpirun, and tests/scenario/mpi_sweep.sh is skipped.
+if ! command -v mpirun >/dev/null 2>&1 || ! have_pc ompi-c; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing libopenmpi-dev and openmpi-bin (sweeps over MPI ranks)"
+    (export DEBIAN_FRONTEND=noninteractive
+     apt-get install -y -qq --no-install-recommends libopenmpi-dev openmpi-bin >/dev/null 2>&1 ||
+       { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends libopenmpi-dev openmpi-bin >/dev/null 2>&1; }) ||
+      echo "deps: Open MPI could not be installed; myri is built without MPI ranks and tests/scenario/mpi_sweep.sh is skipped" >&2
+  else
+    echo "deps: Open MPI is not installed (sudo apt-get install libopenmpi-dev openmpi-bin); myri is built without MPI ranks and tests/scenario/mpi_sweep.sh is skipped" >&2
+  fi
+fi
 # Optional: the IP interface of live mode (issue 21) runs unmodified programs in network namespaces:
 # ip (iproute2), ping, nc (netcat-openbsd), iperf3, ethtool; without them tests/scenario/ip_bridge.sh is skipped.
 ipmissing=""

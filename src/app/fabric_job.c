@@ -702,6 +702,39 @@ static void fjob__sweep_output(const fjob__out *o, const fjob__point *pts, size_
             (unsigned long long)hash);
 }
 
+/* What one point's run sends to the reporting rank: the run's figures (its
+ * pointers are NULL once fjob__run_once returns) and its latencies. */
+typedef struct fjob__point_rec {
+    fjob__run r;
+    fjob__lat lat;
+} fjob__point_rec;
+
+/* Runs this process's points (every point without ranks; point i on rank
+ * i mod R with them, docs/RANKS.md), logging each.  Every value is applied in
+ * order on every rank, so that each run sees the configuration it would see
+ * in one process.  Stops at the first failure. */
+static void fjob__sweep_runs(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts, myri_sweep_log *log,
+                             myri_error *err)
+{
+    const myri_node *vals = c->sweep.values;
+    myri_status rc = MYRI_OK;
+    for (size_t i = 0; i < vals->n && !rc; i++) {
+        rc = myri_sweep_apply(&c->sweep, c->ps, c->nps, i, err);
+        bool mine = myri_sweep_mine(opts, i);
+        fjob__point_rec *p = calloc(1, sizeof *p);
+        if (!rc && !p) rc = MYRI_ENOMEM;
+        if (!rc && mine) {
+            if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
+            fjob__point pt = {0};
+            rc = fjob__run_once(c, root, opts, false, &p->r, fjob__point_report, &pt, err);
+            p->lat = pt.lat;
+        }
+        if (mine && myri_sweep_log_put(log, i, rc, err, p, sizeof *p) && !rc) rc = MYRI_ENOMEM;
+        free(p);
+    }
+    if (opts->progress) fprintf(opts->progress, "\r%40s\r", "");
+}
+
 static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const char *file,
                                   const myri_run_opts *opts, myri_error *err)
 {
@@ -712,21 +745,40 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
         return myri_error_at(err, myri_node_path(root, "sweep.runs"),
                              "sweep.runs: the fabric job runs each value once (with the scenario's seed); expected "
                              "1, or give each seed with --seed");
+    bool reports = myri_sweep_reports(opts);
     fjob__out o = {c, opts, file};
-    if (!opts->json) {
+    if (!opts->json && reports) {
         fprintf(opts->out, "# fabric job: %s (sweep of %s)\n", file, c->sweep.key);
         myri_params_echo_text(c->ps, c->nps, opts->out);
     }
+    myri_sweep_log log = {0};
+    myri_sweep_logs all;
+    fjob__sweep_runs(c, root, opts, &log, err);
+    if ((rc = myri_sweep_gather(opts, &log, &all, err)) != MYRI_OK || !reports) {
+        myri_sweep_logs_free(&all);
+        return rc;
+    }
+    /* rank 0 (or the one process): the points in order, as one process runs them */
     fjob__point *pts = calloc(vals->n, sizeof *pts);
-    if (!pts) return MYRI_ENOMEM;
+    if (!pts) rc = MYRI_ENOMEM;
     int sat = -1;
     uint64_t events = 0, hash = 0x6d797269ull;
     double wall = 0;
     for (size_t i = 0; i < vals->n && !rc; i++) {
-        if ((rc = myri_sweep_apply(&c->sweep, c->ps, c->nps, i, err)) != MYRI_OK) break;
-        if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
+        const unsigned char *b = NULL;
+        size_t len = 0;
+        if ((rc = myri_sweep_take(&all, i, err, &b, &len)) != MYRI_OK) break;
+        fjob__point_rec p;
+        if (len != sizeof p) {
+            myri_error_at(err, NULL, "sweep point %zu: a record of %zu bytes, expected %zu (ranks running "
+                                          "different myri programs?)", i, len, sizeof p);
+            rc = MYRI_EINVAL;
+            break;
+        }
+        memcpy(&p, b, sizeof p);
         pts[i].value = vals->item[i]->scalar;
-        rc = fjob__run_once(c, root, opts, false, &pts[i].r, fjob__point_report, &pts[i], err);
+        pts[i].r = p.r;
+        pts[i].lat = p.lat;
         const fjob__run *r = &pts[i].r;
         pts[i].ratio = r->win_payload_injected ? (double)r->win_payload / (double)r->win_payload_injected : 1;
         if (sat < 0 && pts[i].ratio < 0.95) sat = (int)i;
@@ -735,9 +787,9 @@ static myri_status fjob__do_sweep(fjob__cfg *c, const myri_node *root, const cha
         uint64_t x = hash ^ r->hash;
         hash = myri_splitmix64(&x);
     }
-    if (opts->progress) fprintf(opts->progress, "\r%40s\r", "");
     if (!rc) fjob__sweep_output(&o, pts, vals->n, sat, wall, events, hash);
     free(pts);
+    myri_sweep_logs_free(&all);
     return rc;
 }
 

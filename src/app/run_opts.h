@@ -16,6 +16,19 @@
 extern "C" {
 #endif
 
+/* Processes that share a sweep (the myri program under mpirun: src/app/ranks.c,
+ * docs/RANKS.md).  The library knows them only through this hook; it never
+ * calls MPI itself. */
+typedef struct myri_run_ranks {
+    int rank, size; /* this process, of `size` (>= 2) */
+    /* Every process passes its bytes; on rank 0 *all receives all ranks'
+     * bytes one after another in rank order (malloc'd, the caller frees it;
+     * NULL if none) and lens[r] (lens: `size` entries) rank r's length; on the
+     * other ranks *all is NULL.  0, or -1 if the exchange failed. */
+    int (*gather)(const struct myri_run_ranks *self, const void *mine, size_t len, unsigned char **all,
+                  size_t *lens);
+} myri_run_ranks;
+
 struct myri_run_opts {
     bool json;          /* write one JSON object to `out` instead of text */
     bool have_seed;     /* --seed given: overrides the scenario's seed */
@@ -28,6 +41,8 @@ struct myri_run_opts {
     const char *const *programs; /* more: --program NAME=FILE.so (entries `program: NAME`; FILE.so alone: user) */
     size_t nprograms;
     bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
+    const myri_run_ranks *ranks; /* NULL: one process; else a sweep's runs are spread over the ranks
+                                  * (docs/RANKS.md) and rank 0 alone writes to `out` */
 };
 
 #ifdef __cplusplus

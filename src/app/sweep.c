@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "myri/stats.h"
@@ -86,4 +87,114 @@ void myri_sweep_ci95(const double *x, size_t n, double *mean, double *halfwidth)
     *mean = m;
     *halfwidth = n < 2 ? 0 : myri_student_t_quantile(0.975, (unsigned)(n - 1)) * sqrt(ss / (double)(n - 1)) /
                                  sqrt((double)n);
+}
+
+/* ---- a sweep spread over ranks -------------------------------------------------- */
+
+/* A record: this header, the error when status is not MYRI_OK, then len bytes of result. */
+typedef struct sweep__hdr {
+    uint64_t unit, len;
+    int32_t status, pad;
+} sweep__hdr;
+
+bool myri_sweep_mine(const myri_run_opts *opts, size_t unit)
+{
+    const myri_run_ranks *rk = opts ? opts->ranks : NULL;
+    return !rk || rk->size < 2 || unit % (size_t)rk->size == (size_t)rk->rank;
+}
+
+bool myri_sweep_reports(const myri_run_opts *opts)
+{
+    return !opts || !opts->ranks || opts->ranks->rank == 0;
+}
+
+static bool sweep__grow(myri_sweep_log *log, size_t more)
+{
+    if (log->len + more <= log->cap) return true;
+    size_t cap = log->cap ? log->cap : 4096;
+    while (cap < log->len + more) cap *= 2;
+    unsigned char *b = realloc(log->b, cap);
+    if (!b) return false;
+    log->b = b, log->cap = cap;
+    return true;
+}
+
+myri_status myri_sweep_log_put(myri_sweep_log *log, size_t unit, myri_status st, const myri_error *err,
+                               const void *res, size_t len)
+{
+    sweep__hdr h = {.unit = unit, .len = st ? 0 : len, .status = (int32_t)st};
+    size_t n = sizeof h + (st ? sizeof *err : 0) + (size_t)h.len;
+    if (!sweep__grow(log, n)) return MYRI_ENOMEM;
+    memcpy(log->b + log->len, &h, sizeof h);
+    log->len += sizeof h;
+    if (st) {
+        myri_error e;
+        memset(&e, 0, sizeof e);
+        if (err) e = *err;
+        memcpy(log->b + log->len, &e, sizeof e);
+        log->len += sizeof e;
+    } else if (len) {
+        memcpy(log->b + log->len, res, len);
+        log->len += len;
+    }
+    return MYRI_OK;
+}
+
+myri_status myri_sweep_gather(const myri_run_opts *opts, myri_sweep_log *mine, myri_sweep_logs *all,
+                              myri_error *err)
+{
+    const myri_run_ranks *rk = opts ? opts->ranks : NULL;
+    size_t nr = rk && rk->size > 1 ? (size_t)rk->size : 1;
+    memset(all, 0, sizeof *all);
+    all->len = calloc(nr, sizeof *all->len);
+    all->at = calloc(nr, sizeof *all->at);
+    all->nranks = nr;
+    int bad = !all->len || !all->at;
+    if (nr == 1) {
+        all->all = mine->b;
+        if (all->len) all->len[0] = mine->len;
+    } else {
+        /* the exchange is collective: it happens even if this process cannot keep the others' logs */
+        size_t scratch[1];
+        bad |= rk->gather(rk, mine->b, mine->len, &all->all, all->len ? all->len : scratch) != 0;
+        free(mine->b);
+    }
+    memset(mine, 0, sizeof *mine);
+    if (bad) return myri_error_at(err, NULL, "the sweep's results could not be gathered from the ranks"), MYRI_ENOMEM;
+    return MYRI_OK;
+}
+
+myri_status myri_sweep_take(myri_sweep_logs *all, size_t unit, myri_error *err, const unsigned char **res,
+                            size_t *len)
+{
+    size_t r = all->nranks > 1 ? unit % all->nranks : 0, off = 0;
+    for (size_t k = 0; k < r; k++) off += all->len[k];
+    sweep__hdr h;
+    size_t at = all->at[r];
+    if (!all->all || at + sizeof h > all->len[r]) goto lost;
+    memcpy(&h, all->all + off + at, sizeof h);
+    at += sizeof h;
+    if (h.unit != unit) goto lost;
+    if (h.status) {
+        if (at + sizeof *err > all->len[r]) goto lost;
+        memcpy(err, all->all + off + at, sizeof *err);
+        all->at[r] = at + sizeof *err;
+        return (myri_status)h.status;
+    }
+    if (h.len > all->len[r] - at) goto lost;
+    *res = all->all + off + at;
+    *len = (size_t)h.len;
+    all->at[r] = at + (size_t)h.len;
+    return MYRI_OK;
+lost:
+    myri_error_at(err, NULL, "the result of sweep run %zu is missing from rank %zu's log", unit, r);
+    return MYRI_EINVAL;
+}
+
+void myri_sweep_logs_free(myri_sweep_logs *all)
+{
+    free(all->all);
+    free(all->len);
+    free(all->at);
+    memset(all, 0, sizeof *all);
 }

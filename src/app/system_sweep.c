@@ -59,11 +59,27 @@ static ssw__fig *ssw__fig_of(ssw__point *p, const char *program, const char *key
     return f;
 }
 
-/* Adds a run's program figures to the point (each the mean over its hosts in this run). */
-static myri_status ssw__add_run(ssw__point *p, const myri_system_result *res, size_t runs)
+/* What one run sends to the reporting rank (docs/RANKS.md): this header, then
+ * `nfig` figures, each the mean over the hosts that reported it in the run
+ * (`host`: how many hosts did), in the order they first appear. */
+typedef struct ssw__rec {
+    uint64_t seed, hash, events;
+    double wall_s;
+    uint32_t ok, nfig;
+} ssw__rec;
+
+/* The record of a run: its totals and its program figures averaged over the hosts (malloc'd, *len bytes). */
+static unsigned char *ssw__record(const myri_system_result *res, uint64_t seed, size_t *len)
 {
+    ssw__rec h = {.seed = seed, .hash = res->hash, .events = res->events, .wall_s = res->wall_s,
+                  .ok = res->all_done && res->worst_exit == 0};
+    unsigned char *b = malloc(sizeof h + (res->nfig ? res->nfig : 1) * sizeof(myri_system_figure));
     bool *done = calloc(res->nfig ? res->nfig : 1, sizeof *done);
-    if (!done) return MYRI_ENOMEM;
+    if (!b || !done) {
+        free(b), free(done);
+        return NULL;
+    }
+    unsigned char *at = b + sizeof h;
     for (size_t i = 0; i < res->nfig; i++) {
         const myri_system_figure *g = &res->fig[i];
         if (done[i] || !strcmp(g->program, "nic") || !strcmp(g->program, "system")) continue;
@@ -75,21 +91,56 @@ static myri_status ssw__add_run(ssw__point *p, const myri_system_result *res, si
                 sum += res->fig[k].value;
                 hosts++;
             }
-        ssw__fig *f = ssw__fig_of(p, g->program, g->key, runs);
-        if (!f) {
-            free(done);
-            return MYRI_ENOMEM;
-        }
-        if (hosts > f->hosts) f->hosts = hosts;
-        if (f->n < runs) f->x[f->n++] = sum / hosts;
+        myri_system_figure f;
+        memset(&f, 0, sizeof f);
+        f.host = hosts;
+        snprintf(f.program, sizeof f.program, "%s", g->program);
+        snprintf(f.key, sizeof f.key, "%s", g->key);
+        f.value = sum / hosts;
+        memcpy(at, &f, sizeof f);
+        at += sizeof f;
+        h.nfig++;
     }
     free(done);
-    return MYRI_OK;
+    memcpy(b, &h, sizeof h);
+    *len = (size_t)(at - b);
+    return b;
 }
 
-/* Run r of point i: the configuration with the value and seed, the run, its figures. */
+/* Folds run r of point i (its record) into the sweep, as the one-process run does, in order. */
+static myri_status ssw__fold(ssw__sweep *w, size_t i, size_t r, const unsigned char *b, size_t len, myri_error *err)
+{
+    ssw__rec h;
+    if (len < sizeof h) goto bad;
+    memcpy(&h, b, sizeof h);
+    if (len != sizeof h + (size_t)h.nfig * sizeof(myri_system_figure)) goto bad;
+    if (i == 0 && r == 0) w->seed0 = h.seed;
+    ssw__point *p = &w->pt[i];
+    for (size_t k = 0; k < h.nfig; k++) {
+        myri_system_figure g;
+        memcpy(&g, b + sizeof h + k * sizeof g, sizeof g);
+        ssw__fig *f = ssw__fig_of(p, g.program, g.key, w->runs);
+        if (!f) return MYRI_ENOMEM;
+        if (g.host > f->hosts) f->hosts = g.host;
+        if (f->n < w->runs) f->x[f->n++] = g.value;
+    }
+    p->runs_ok += h.ok;
+    uint64_t x = p->hash ^ h.hash;
+    p->hash = myri_splitmix64(&x);
+    x = w->hash ^ h.hash;
+    w->hash = myri_splitmix64(&x);
+    w->events += h.events;
+    w->wall_s += h.wall_s;
+    return MYRI_OK;
+bad:
+    myri_error_at(err, NULL, "sweep run %zu of value %zu: a record of %zu bytes that does not parse (ranks running "
+                             "different myri programs?)", r + 1, i + 1, len);
+    return MYRI_EINVAL;
+}
+
+/* Run r of point i: the configuration with the value and seed, the run, its record in the log. */
 static myri_status ssw__one(ssw__sweep *w, size_t i, size_t r, const myri_node *root, const myri_run_opts *opts,
-                            myri_error *err)
+                            myri_sweep_log *log, myri_error *err)
 {
     myri_sys_cfg c;
     myri_status st = myri_sys_cfg_load(&c, root, err);
@@ -97,23 +148,17 @@ static myri_status ssw__one(ssw__sweep *w, size_t i, size_t r, const myri_node *
     if (!st && *w->s->key && (st = myri_sweep_apply(&c.sweep, c.ps, c.nps, i, err)) == MYRI_OK)
         st = myri_sys_cfg_derive(&c, root, err);
     if (!st) c.common.seed = (opts->have_seed && !seed_swept ? opts->seed : c.common.seed) + r;
-    if (!st && i == 0 && r == 0) w->seed0 = c.common.seed;
     myri_sys_run run;
     memset(&run, 0, sizeof run);
     myri_system_result res;
     memset(&res, 0, sizeof res);
     if (!st) st = myri_sys_run_cfg(&run, &c, root, opts, false, err);
     if (!st) st = myri_sys_collect(&run, &res);
-    if (!st) st = ssw__add_run(&w->pt[i], &res, w->runs);
-    if (!st) {
-        w->pt[i].runs_ok += res.all_done && res.worst_exit == 0;
-        uint64_t x = w->pt[i].hash ^ res.hash;
-        w->pt[i].hash = myri_splitmix64(&x);
-        x = w->hash ^ res.hash;
-        w->hash = myri_splitmix64(&x);
-        w->events += res.events;
-        w->wall_s += res.wall_s;
-    }
+    unsigned char *rec = NULL;
+    size_t len = 0;
+    if (!st && !(rec = ssw__record(&res, c.common.seed, &len))) st = MYRI_ENOMEM;
+    if (myri_sweep_log_put(log, i * w->runs + r, st, err, rec, len) && !st) st = MYRI_ENOMEM;
+    free(rec);
     myri_system_result_free(&res);
     myri_sys_run_free(&run);
     myri_sys_cfg_free(&c);
@@ -200,24 +245,36 @@ static void ssw__free(ssw__sweep *w)
     free(w->pt);
 }
 
-/* Runs every value and run, then prints; c is the scenario's configuration (checked, for the echo). */
+/* Runs this process's runs (all of them without ranks; unit i x runs + r on
+ * rank unit mod R with them), then, on the reporting process, folds every
+ * run in order and prints; c is the scenario's configuration (checked, for the echo). */
 static myri_status ssw__runs(ssw__sweep *w, const myri_sys_cfg *c, const myri_node *root, const char *file,
                              const myri_run_opts *opts, myri_error *err)
 {
     FILE *o = opts->out ? opts->out : stdout;
     const char *key = w->s->key;
     myri_status st = MYRI_OK;
-    for (size_t i = 0; i < w->npoints && !st; i++) {
-        w->pt[i].value = *key ? w->s->values->item[i]->scalar : NULL;
-        for (size_t r = 0; r < w->runs && !st; r++) {
-            if (opts->progress)
-                fprintf(opts->progress, "\r%s%s%s run %zu of %zu ...", key, *key ? " = " : "",
-                        *key ? w->pt[i].value : "", r + 1, w->runs);
-            st = ssw__one(w, i, r, root, opts, err);
-        }
+    myri_sweep_log log = {0};
+    for (size_t i = 0; i < w->npoints; i++) w->pt[i].value = *key ? w->s->values->item[i]->scalar : NULL;
+    for (size_t u = 0; u < w->npoints * w->runs && !st; u++) {
+        size_t i = u / w->runs, r = u % w->runs;
+        if (!myri_sweep_mine(opts, u)) continue;
+        if (opts->progress)
+            fprintf(opts->progress, "\r%s%s%s run %zu of %zu ...", key, *key ? " = " : "",
+                    *key ? w->pt[i].value : "", r + 1, w->runs);
+        st = ssw__one(w, i, r, root, opts, &log, err);
     }
     if (opts->progress) fprintf(opts->progress, "\r%60s\r", "");
-    if (st) return st;
+    myri_sweep_logs all;
+    st = myri_sweep_gather(opts, &log, &all, err);
+    for (size_t u = 0; u < w->npoints * w->runs && !st && myri_sweep_reports(opts); u++) {
+        const unsigned char *b = NULL;
+        size_t len = 0;
+        if ((st = myri_sweep_take(&all, u, err, &b, &len)) == MYRI_OK)
+            st = ssw__fold(w, u / w->runs, u % w->runs, b, len, err);
+    }
+    myri_sweep_logs_free(&all);
+    if (st || !myri_sweep_reports(opts)) return st;
     if (opts->json) {
         ssw__json(w, c, o);
     } else {

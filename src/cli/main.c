@@ -11,6 +11,7 @@
 #include "myri/json.h"
 #include "myri/proc.h"
 
+#include "app/ranks.h"
 #include "cli/cli.h"
 
 static int cmd_help(int argc, char **argv);
@@ -165,6 +166,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("myri %s\n", MYRI_VERSION);
+        printf("mpi ranks: %s\n", myri_ranks_built() ? "yes (mpirun -n R myri run FILE spreads a sweep, docs/RANKS.md)"
+                                                       : "no (built without MPI, docs/RANKS.md)");
         main__print_share();
         return MYRI_EXIT_OK;
     }
@@ -177,6 +180,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "myri: unknown subcommand '%s'; expected one of:", argv[1]);
         for (size_t i = 0; i < ncommands; i++) fprintf(stderr, " %s", commands[i].name);
         fprintf(stderr, " (see 'myri help')\n");
+        return MYRI_EXIT_INPUT;
+    }
+    long ranks = myri_ranks_env_size(); /* mpirun -n R: only `myri run` with a sweep shares the work (docs/RANKS.md) */
+    if (ranks != 0 && ranks != 1 && strcmp(c->name, "run") != 0 && strcmp(c->name, "help") != 0) {
+        if (myri_ranks_env_first())
+            fprintf(stderr, "myri %s: started by an MPI launcher as several ranks, but only `myri run` spreads work "
+                            "over ranks (a scenario's sweep, docs/RANKS.md); run myri %s without mpirun (or with "
+                            "mpirun -n 1) rather than the same work on every rank\n", c->name, c->name);
         return MYRI_EXIT_INPUT;
     }
     return myri_cli_finish(c->main(argc - 1, argv + 1));

@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "app/ranks.h"
 #include "app/registry.h"
+
+static int run__main(int argc, char **argv);
 
 static void run__usage(FILE *out)
 {
@@ -141,7 +144,43 @@ static int run__firmware(const myri_cmd_run_args *a, myri_node *root)
     return 0;
 }
 
+/* Under mpirun (docs/RANKS.md): ranks other than 0 print nothing (rank 0
+ * prints the one report and every message); a scenario without a sweep has
+ * nothing to spread, and one run cannot be cut across ranks yet. */
+static int run__ranks_check(const myri_node *root)
+{
+    int n = myri_ranks_size();
+    if (n < 2) return 0;
+    const myri_node *k = myri_node_path(root, "sweep.key"), *r = myri_node_path(root, "sweep.runs");
+    bool sweep = (k && k->kind == MYRI_NODE_SCALAR && k->scalar[0]) ||
+                 (r && r->kind == MYRI_NODE_SCALAR && strcmp(r->scalar, "1") != 0);
+    if (sweep) return 0;
+    fprintf(stderr, "myri run: started as %d MPI ranks, but this scenario has no sweep: a single run cannot yet be "
+                    "cut across ranks (issue 24, section 3: logical processes and an event order that does not "
+                    "depend on the cut come first), and myri does not run the same job %d times.\n"
+                    "  Give the scenario a `sweep:` (its runs are spread over the ranks), or run it with mpirun -n 1 "
+                    "or without mpirun (docs/RANKS.md).\n", n, n);
+    return MYRI_EXIT_INPUT;
+}
+
+/* Ranks other than 0 write nothing: their standard output and error go to /dev/null. */
+static void run__quiet_rank(void)
+{
+    if (myri_ranks_rank() == 0) return;
+    fflush(stdout);
+    fflush(stderr);
+    if (!freopen("/dev/null", "w", stdout)) return;
+    if (!freopen("/dev/null", "w", stderr)) return;
+}
+
 int myri_cmd_run(int argc, char **argv)
+{
+    int rc0 = run__main(argc, argv);
+    myri_ranks_stop();
+    return rc0;
+}
+
+static int run__main(int argc, char **argv)
 {
     myri_cmd_run_args a;
     if (myri_cmd_run_parse(argc, argv, &a)) return MYRI_EXIT_INPUT;
@@ -149,6 +188,8 @@ int myri_cmd_run(int argc, char **argv)
         run__usage(stdout);
         return MYRI_EXIT_OK;
     }
+    if (myri_ranks_start() != 0) return MYRI_EXIT_INPUT;
+    run__quiet_rank();
     myri_error err = {0};
     myri_node *root = NULL;
     const char *file = a.file ? a.file : "(built-in default scenario)";
@@ -162,6 +203,7 @@ int myri_cmd_run(int argc, char **argv)
     if (st != MYRI_OK) return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(&a.cli, root);
     if (!rc && a.nfirmware) rc = run__firmware(&a, root);
+    if (!rc) rc = run__ranks_check(root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
     if (!rc && (a.vcd || a.nprograms || a.nfirmware) && strcmp(job->name, "system") != 0) {
@@ -175,7 +217,7 @@ int myri_cmd_run(int argc, char **argv)
         myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed,
                             .out = out ? out : stdout, .progress = isatty(fileno(stderr)) ? stderr : NULL,
                             .pcap_path = a.pcap, .vcd_path = a.vcd,
-                            .programs = a.programs, .nprograms = a.nprograms};
+                            .programs = a.programs, .nprograms = a.nprograms, .ranks = myri_ranks_hook()};
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
         if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }
