@@ -46,6 +46,13 @@ if ! "$myri" --version | grep -q '^mpi ranks: yes'; then
   exit 77
 fi
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun is missing (scripts/deps.sh installs openmpi-bin)"; exit 77; }
+if [ "${MYRI_TEST_SANITIZED:-0}" = 1 ]; then
+  # Open MPI's own allocations (in its plugins, unloaded by MPI_Finalize: one-frame stacks in an "unknown
+  # module") are reported as leaks and cannot be suppressed by library name without hiding Myri's own.
+  echo "SKIP: under the sanitizers Open MPI reports leaks of its own; tests/unit/test_sweep_ranks.c runs the ranked"
+  echo "      sweep path (several ranks in one process, a gather of their logs) under ASan, without MPI"
+  exit 77
+fi
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 # shellcheck disable=SC2317
 mpi() { local n=$1; shift; timeout 120 mpirun --oversubscribe --bind-to none -n "$n" "$@"; }

@@ -1,0 +1,78 @@
+#!/bin/sh
+# bench_ranks.sh -- a sweep spread over MPI ranks (issue 24, section 4,
+# docs/RANKS.md): the same scenario run plainly and with `mpirun -n R`,
+# interleaved, each REPS times; prints every process wall time, the speedup
+# (plain / ranks, best and median runs), the parallel efficiency (speedup / R),
+# the balance of the static assignment (point u on rank u mod R: each rank's
+# share of the points' run time, from the report's per-point wall_s) and the
+# sweep's result hash, which must be the plain run's.  Not run by `make bench`
+# (it needs mpirun and takes about a minute).
+#
+# usage: bench/bench_ranks.sh [MYRI] [SCENARIO] [R]
+#   MYRI      the myri program, built with MPI (default build/myri)
+#   SCENARIO  a scenario with a sweep (default scenarios/fattree64-sweep.yaml:
+#             13 loads on a 64-host fat tree, about 10-20 s on one core)
+#   R         ranks (default 2)
+#   REPS      environment: runs of each (default 3)
+set -eu
+myri=${1:-build/myri}
+scen=${2:-scenarios/fattree64-sweep.yaml}
+R=${3:-2}
+reps=${REPS:-3}
+"$myri" --version | grep -q '^mpi ranks: yes' || { echo "bench_ranks: $myri was built without MPI (scripts/deps.sh, then make)"; exit 1; }
+command -v mpirun >/dev/null 2>&1 || { echo "bench_ranks: mpirun is missing (scripts/deps.sh)"; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "bench_ranks: python3 is missing"; exit 1; }
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+now() { date +%s.%N; }
+echo "bench_ranks: $scen, plain and mpirun -n $R (--oversubscribe --bind-to none), $reps runs each, interleaved"
+echo "machine: $(nproc) cores; $(uname -srm); $(mpirun --version 2>/dev/null | head -n 1)"
+i=1
+while [ "$i" -le "$reps" ]; do
+  t0=$(now); "$myri" run "$scen" --json >"$tmp/plain.$i.json"; t1=$(now)
+  mpirun --oversubscribe --bind-to none -n "$R" "$myri" run "$scen" --json >"$tmp/ranks.$i.json"; t2=$(now)
+  echo "$t0 $t1 $t2" >>"$tmp/times"
+  i=$((i + 1))
+done
+# The fixed cost of a launch: mpirun -n R on a sweep of two points of 1 us each.
+printf 'seed: 1\nwarmup: 0us\nduration: 1us\ntopology: {generator: back-to-back}\nsweep: {key: traffic.load, values: [0.1, 0.2]}\n' \
+  >"$tmp/tiny.yaml"
+t0=$(now); "$myri" run "$tmp/tiny.yaml" >/dev/null; t1=$(now)
+mpirun --oversubscribe --bind-to none -n "$R" "$myri" run "$tmp/tiny.yaml" >/dev/null; t2=$(now)
+echo "$t0 $t1 $t2" >"$tmp/launch"
+python3 - "$tmp" "$R" "$reps" <<'PY'
+import json, statistics, sys
+tmp, R, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+plain, ranks = [], []
+for line in open(tmp + "/times"):
+    t0, t1, t2 = map(float, line.split())
+    plain.append(t1 - t0); ranks.append(t2 - t1)
+hashes = set()
+for i in range(1, reps + 1):
+    for kind in ("plain", "ranks"):
+        d = json.load(open("%s/%s.%d.json" % (tmp, kind, i)))
+        hashes.add(d["hash"])
+d = json.load(open(tmp + "/plain.1.json"))
+pts = d["sweep"]["points"] if "sweep" in d else []
+share = [0.0] * R
+for u, p in enumerate(pts):
+    share[u % R] += p["wall_s"]
+tot = sum(share)
+print("plain     wall s: " + " ".join("%.3f" % t for t in plain))
+print("%d ranks   wall s: " % R + " ".join("%.3f" % t for t in ranks))
+for name, f in (("best", min), ("median", statistics.median)):
+    s = f(plain) / f(ranks)
+    print("%-6s    plain %.3f s, %d ranks %.3f s: speedup %.2f, parallel efficiency %.2f"
+          % (name, f(plain), R, f(ranks), s, s / R))
+if tot > 0:
+    print("balance   %d points; run time per rank (plain run's per-point wall_s, point u on rank u mod %d): %s;"
+          " best possible speedup of this assignment %.2f" % (len(pts), R, ", ".join("%.3f s" % x for x in share),
+                                                               tot / max(share)))
+t0, t1, t2 = map(float, open(tmp + "/launch").read().split())
+print("launch    a sweep of two 1-us points: plain %.3f s, mpirun -n %d %.3f s (the fixed cost of starting the ranks)"
+      % (t1 - t0, R, t2 - t1))
+print("hash      %s (%s)" % (", ".join(sorted(hashes)),
+                             "the same in every run" if len(hashes) == 1 else "DIFFERENT: a bug"))
+sys.exit(len(hashes) != 1)
+PY
