@@ -8,16 +8,24 @@
 # sweep's result hash, which must be the plain run's.  Not run by `make bench`
 # (it needs mpirun and takes about a minute).
 #
-# usage: bench/bench_ranks.sh [MYRI] [SCENARIO] [R]
+# usage: bench/bench_ranks.sh [MYRI [SCENARIO [R [OPTION...]]]]
 #   MYRI      the myri program, built with MPI (default build/myri)
-#   SCENARIO  a scenario with a sweep (default scenarios/fattree64-sweep.yaml:
-#             13 loads on a 64-host fat tree, about 10-20 s on one core)
+#   SCENARIO  a scenario with a sweep (default scenarios/fattree64-sweep.yaml
+#             with --set duration=15ms: 13 loads on a 64-host fat tree, 15 ms
+#             measured each, about 15 s on one core here)
 #   R         ranks (default 2)
+#   OPTION    more options for `myri run` (e.g. --set duration=5ms)
 #   REPS      environment: runs of each (default 3)
 set -eu
 myri=${1:-build/myri}
-scen=${2:-scenarios/fattree64-sweep.yaml}
 R=${3:-2}
+if [ $# -ge 2 ]; then
+  scen=$2
+  shift $(($# < 3 ? $# : 3))
+else
+  scen=scenarios/fattree64-sweep.yaml
+  set -- --set duration=15ms
+fi
 reps=${REPS:-3}
 "$myri" --version | grep -q '^mpi ranks: yes' || { echo "bench_ranks: $myri was built without MPI (scripts/deps.sh, then make)"; exit 1; }
 command -v mpirun >/dev/null 2>&1 || { echo "bench_ranks: mpirun is missing (scripts/deps.sh)"; exit 1; }
@@ -26,12 +34,12 @@ if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_RO
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
-echo "bench_ranks: $scen, plain and mpirun -n $R (--oversubscribe --bind-to none), $reps runs each, interleaved"
-echo "machine: $(nproc) cores; $(uname -srm); $(mpirun --version 2>/dev/null | head -n 1)"
+echo "bench_ranks: $scen $*, plain and mpirun -n $R (--oversubscribe --bind-to none), $reps runs each, interleaved"
+echo "machine: $(nproc) cores; $(uname -srm); $(mpirun --version 2>/dev/null | head -n 1); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 i=1
 while [ "$i" -le "$reps" ]; do
-  t0=$(now); "$myri" run "$scen" --json >"$tmp/plain.$i.json"; t1=$(now)
-  mpirun --oversubscribe --bind-to none -n "$R" "$myri" run "$scen" --json >"$tmp/ranks.$i.json"; t2=$(now)
+  t0=$(now); "$myri" run "$scen" "$@" --json >"$tmp/plain.$i.json"; t1=$(now)
+  mpirun --oversubscribe --bind-to none -n "$R" "$myri" run "$scen" "$@" --json >"$tmp/ranks.$i.json"; t2=$(now)
   echo "$t0 $t1 $t2" >>"$tmp/times"
   i=$((i + 1))
 done
@@ -69,10 +77,17 @@ if tot > 0:
     print("balance   %d points; run time per rank (plain run's per-point wall_s, point u on rank u mod %d): %s;"
           " best possible speedup of this assignment %.2f" % (len(pts), R, ", ".join("%.3f s" % x for x in share),
                                                                tot / max(share)))
+pw = sum(p["wall_s"] for p in pts)
+rw = sum(sum(p["wall_s"] for p in json.load(open("%s/ranks.%d.json" % (tmp, i)))["sweep"]["points"])
+         for i in range(1, reps + 1)) / reps if pts else 0
+if pw > 0:
+    print("contention the points' own run time, summed: plain %.3f s, with %d ranks %.3f s (%.2f x; above 1: the ranks"
+          " did not each have a free core)" % (pw, R, rw, rw / pw))
 t0, t1, t2 = map(float, open(tmp + "/launch").read().split())
 print("launch    a sweep of two 1-us points: plain %.3f s, mpirun -n %d %.3f s (the fixed cost of starting the ranks)"
       % (t1 - t0, R, t2 - t1))
 print("hash      %s (%s)" % (", ".join(sorted(hashes)),
                              "the same in every run" if len(hashes) == 1 else "DIFFERENT: a bug"))
+print("load average after: " + " ".join(open("/proc/loadavg").read().split()[:3]))
 sys.exit(len(hashes) != 1)
 PY

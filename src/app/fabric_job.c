@@ -720,16 +720,16 @@ static void fjob__sweep_runs(fjob__cfg *c, const myri_node *root, const myri_run
     myri_status rc = MYRI_OK;
     for (size_t i = 0; i < vals->n && !rc; i++) {
         rc = myri_sweep_apply(&c->sweep, c->ps, c->nps, i, err);
-        bool mine = myri_sweep_mine(opts, i);
-        fjob__point_rec *p = calloc(1, sizeof *p);
+        if (!myri_sweep_mine(opts, i)) continue;
+        fjob__point_rec *p = rc ? NULL : calloc(1, sizeof *p);
         if (!rc && !p) rc = MYRI_ENOMEM;
-        if (!rc && mine) {
+        if (!rc) {
             if (opts->progress) fprintf(opts->progress, "\r%s = %s ...", c->sweep.key, vals->item[i]->scalar);
             fjob__point pt = {0};
             rc = fjob__run_once(c, root, opts, false, &p->r, fjob__point_report, &pt, err);
             p->lat = pt.lat;
         }
-        if (mine && myri_sweep_log_put(log, i, rc, err, p, sizeof *p) && !rc) rc = MYRI_ENOMEM;
+        if (myri_sweep_log_put(log, i, rc, err, p, sizeof *p) && !rc) rc = MYRI_ENOMEM;
         free(p);
     }
     if (opts->progress) fprintf(opts->progress, "\r%40s\r", "");

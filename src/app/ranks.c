@@ -90,25 +90,28 @@ static int ranks__gather(const myri_run_ranks *self, const void *mine, size_t le
     unsigned long long mylen = len, *l = root ? calloc((size_t)n, sizeof *l) : NULL;
     int *counts = root ? calloc((size_t)n, sizeof *counts) : NULL, *displs = root ? calloc((size_t)n, sizeof *displs)
                                                                               : NULL;
-    int bad = root && (!l || !counts || !displs);
-    /* every rank takes part in both exchanges, whatever failed here (else the others would wait for ever) */
+    if (root && (!l || !counts || !displs)) { /* without them rank 0 cannot even take part in the exchange */
+        fprintf(stderr, "myri: rank 0 is out of memory for the sweep's %d ranks\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int bad = 0;
+    /* every rank takes part in every exchange, whatever failed here (else the others would wait for ever):
+     * the lengths, rank 0's word whether the bytes can come (a log over 2 GiB cannot), then the bytes */
+    if (len > (size_t)INT_MAX) mylen = ~0ull;
     if (MPI_Gather(&mylen, 1, MPI_UNSIGNED_LONG_LONG, l, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
         bad = 1;
     unsigned long long total = 0;
-    for (int r = 0; root && l && r < n; r++) {
-        if (l[r] > (unsigned long long)INT_MAX || total + l[r] > (unsigned long long)INT_MAX) bad = 1;
-        if (counts && displs && !bad) counts[r] = (int)l[r], displs[r] = (int)total;
-        total += l[r];
-        lens[r] = (size_t)l[r];
+    for (int r = 0; root && r < n && !bad; r++) {
+        if (l[r] > (unsigned long long)INT_MAX - total) bad = 1;
+        else counts[r] = (int)l[r], displs[r] = (int)total, total += l[r];
+        if (lens) lens[r] = (size_t)l[r];
     }
     unsigned char *buf = root && !bad ? malloc(total ? (size_t)total : 1) : NULL;
-    if (root && !buf) bad = 1;
-    if (root && bad && counts) memset(counts, 0, (size_t)n * sizeof *counts); /* receive nothing, report the failure */
-    if (root && bad && displs) memset(displs, 0, (size_t)n * sizeof *displs);
-    if (len > (size_t)INT_MAX) len = 0, bad = 1;
+    if (root && !bad && !buf) bad = 1;
+    if (MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) bad = 1;
     static unsigned char none[1];
-    if (MPI_Gatherv(len ? mine : none, (int)len, MPI_BYTE, bad ? none : buf, counts, displs, MPI_BYTE, 0,
-                    MPI_COMM_WORLD) != MPI_SUCCESS)
+    if (!bad && MPI_Gatherv(len ? mine : none, (int)len, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0,
+                            MPI_COMM_WORLD) != MPI_SUCCESS)
         bad = 1;
     free(l), free(counts), free(displs);
     if (bad) {

@@ -23,8 +23,9 @@ typedef struct myri_run_ranks {
     int rank, size; /* this process, of `size` (>= 2) */
     /* Every process passes its bytes; on rank 0 *all receives all ranks'
      * bytes one after another in rank order (malloc'd, the caller frees it;
-     * NULL if none) and lens[r] (lens: `size` entries) rank r's length; on the
-     * other ranks *all is NULL.  0, or -1 if the exchange failed. */
+     * NULL if none) and lens[r] (lens: `size` entries, or NULL: not kept) rank
+     * r's length; on the other ranks *all is NULL.  0, or -1 if the exchange
+     * failed or rank 0 could not keep the bytes. */
     int (*gather)(const struct myri_run_ranks *self, const void *mine, size_t len, unsigned char **all,
                   size_t *lens);
 } myri_run_ranks;

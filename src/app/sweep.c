@@ -155,8 +155,7 @@ myri_status myri_sweep_gather(const myri_run_opts *opts, myri_sweep_log *mine, m
         if (all->len) all->len[0] = mine->len;
     } else {
         /* the exchange is collective: it happens even if this process cannot keep the others' logs */
-        size_t scratch[1];
-        bad |= rk->gather(rk, mine->b, mine->len, &all->all, all->len ? all->len : scratch) != 0;
+        bad |= rk->gather(rk, mine->b, mine->len, &all->all, all->len) != 0;
         free(mine->b);
     }
     memset(mine, 0, sizeof *mine);

@@ -28,7 +28,9 @@ static void run__usage(FILE *out)
             "built against the installed library (examples/programs/); --program NAME=FILE.so\n"
             "(repeatable, up to 16): the program of the entries that say `program: NAME`.\n"
             "--firmware FILE.o (system job, repeatable, up to 32): run firmware: elf with these LANai\n"
-            "objects (clang --target=lanai -c) as elf.objects (docs/LANAI.md).\n\njobs:\n",
+            "objects (clang --target=lanai -c) as elf.objects (docs/LANAI.md).\n"
+            "mpirun -n R myri run FILE: the scenario's sweep spread over R MPI ranks, one report from\n"
+            "rank 0 (the plain run's); without a sweep, R > 1 is refused (docs/RANKS.md).\n\njobs:\n",
             myri_job_default());
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
