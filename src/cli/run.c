@@ -149,13 +149,14 @@ static int run__firmware(const myri_cmd_run_args *a, myri_node *root)
 /* Under mpirun (docs/RANKS.md): ranks other than 0 print nothing (rank 0
  * prints the one report and every message); a scenario without a sweep has
  * nothing to spread, and one run cannot be cut across ranks yet. */
-static int run__ranks_check(const myri_node *root)
+static int run__ranks_check(const myri_node *root, const myri_job *job)
 {
     int n = myri_ranks_size();
     if (n < 2) return 0;
+    /* a sweep: sweep.key (fabric and system jobs), or sweep.runs alone (system job: the scenario N times) */
     const myri_node *k = myri_node_path(root, "sweep.key"), *r = myri_node_path(root, "sweep.runs");
     bool sweep = (k && k->kind == MYRI_NODE_SCALAR && k->scalar[0]) ||
-                 (r && r->kind == MYRI_NODE_SCALAR && strcmp(r->scalar, "1") != 0);
+                 (!strcmp(job->name, "system") && r && r->kind == MYRI_NODE_SCALAR && strcmp(r->scalar, "1") != 0);
     if (sweep) return 0;
     fprintf(stderr, "myri run: started as %d MPI ranks, but this scenario has no sweep: a single run cannot yet be "
                     "cut across ranks (issue 24, section 3: logical processes and an event order that does not "
@@ -205,9 +206,9 @@ static int run__main(int argc, char **argv)
     if (st != MYRI_OK) return myri_cli_input_error(&err);
     int rc = myri_cli_apply_sets(&a.cli, root);
     if (!rc && a.nfirmware) rc = run__firmware(&a, root);
-    if (!rc) rc = run__ranks_check(root);
     const myri_job *job = rc ? NULL : run__job(root, &err);
     if (!rc && !job) rc = myri_cli_input_error(&err);
+    if (!rc) rc = run__ranks_check(root, job);
     if (!rc && (a.vcd || a.nprograms || a.nfirmware) && strcmp(job->name, "system") != 0) {
         fprintf(stderr, "myri run: %s is taken by the system job only; this scenario's job is '%s'\n",
                 a.vcd ? "--vcd" : a.nprograms ? "--program" : "--firmware", job->name);

@@ -91,6 +91,12 @@ for job in fab sys; do
   done
 done
 
+# sweep.runs alone (system job): the scenario with seeds 1, 2, 3, spread like any sweep
+want 0 "system, sweep.runs alone: the plain run" -- "$myri" run "$tmp/sys.yaml" --set sweep.key= --set sweep.runs=3 --json
+cp "$tmp/out" "$tmp/runs.plain"
+want 0 "system, sweep.runs alone: 2 ranks" -- mpi 2 "$myri" run "$tmp/sys.yaml" --set sweep.key= --set sweep.runs=3 --json
+check "sweep.runs alone, 2 ranks: the plain run's output" same "$tmp/runs.plain" "$tmp/out"
+
 # ---- a failure in a point another rank ran: rank 0 reports it as the plain run does --------------------
 sed -e 's/values: \[0.1, 0.3, 0.5, 0.7, 0.9\]/values: [0.1, 0.3, lots]/' "$tmp/fab.yaml" >"$tmp/badval.yaml"
 want 2 "a bad value (point 3 of 3): the plain run" -- "$myri" run "$tmp/badval.yaml"
@@ -106,6 +112,9 @@ want 2 "no sweep, 2 ranks: refused" -- mpi 2 "$myri" run "$tmp/one.yaml"
 check "no sweep: says a single run cannot yet be cut across ranks (issue 24, section 3), suggests a sweep or -n 1" \
   grep -q "cannot yet be cut across ranks (issue 24, section 3.*sweep.*mpirun -n 1" <(tr '\n' ' ' <"$tmp/err")
 check "no sweep: said once (rank 0), and nothing ran" test "$(grep -c 'cannot yet be cut' "$tmp/err")" = 1 -a ! -s "$tmp/out"
+want 2 "fabric job, sweep.runs without a key (nothing to spread), 2 ranks: refused" -- \
+  mpi 2 "$myri" run "$tmp/one.yaml" --set sweep.runs=3
+check "sweep.runs without a key: the same refusal" grep -q "cannot yet be cut across ranks" "$tmp/err"
 want 0 "no sweep, the plain run" -- "$myri" run "$tmp/one.yaml" --json
 cp "$tmp/out" "$tmp/one.plain"
 want 0 "no sweep, 1 rank: runs as usual" -- mpi 1 "$myri" run "$tmp/one.yaml" --json
