@@ -190,7 +190,7 @@ static const char *const fw__op_names[MYRI_FW_NOPS] = {"NOP",  "START_HDMA", "ST
 
 static bool fw__eff_eq(const myri_fw_effect *want, const myri_fw_effect *got)
 {
-    if (want->op != got->op || want->a != got->a) return false;
+    if (want->op != got->op || (want->a != got->a && want->a != (uint32_t)MYRI_FW_ANY)) return false;
     if (want->op != MYRI_FW_SET && want->op != MYRI_FW_Q_PUT) return true;
     return want->b == MYRI_FW_ANY || want->b == got->b; /* a SET's value, a put's value */
 }

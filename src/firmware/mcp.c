@@ -723,10 +723,14 @@ void myri_mcp_a_ovl_chunk(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    uint32_t end = mcp__txh(m)->src + myri_mcp_ovl_landed(m);
+    const mcp_txe *t = mcp__txh(m);
+    uint32_t end = t->src + myri_mcp_ovl_landed(m);
     mcp__reg(m, MYRI_LANAI_SMP, m->ovl_pos);
     mcp__reg(m, MYRI_LANAI_SA, 0);
-    mcp__reg(m, MYRI_LANAI_SML, end);
+    /* The rule was chosen when fewer bytes had landed; if every byte is in
+     * SRAM now, this chunk is the last: SMLT gives the packet's tail with it
+     * (its SEND_INT then says the tail left: ovl_tail_sent). */
+    mcp__reg(m, end == t->src + t->len ? MYRI_LANAI_SMLT : MYRI_LANAI_SML, end);
     m->ovl_pos = end;
 }
 
