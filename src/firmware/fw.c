@@ -180,7 +180,7 @@ static void fw__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai
     case MYRI_LANAI_SH:
     case MYRI_LANAI_SW: fw__log(fi, MYRI_FW_PIO_SEND, 0, 0); break;
     case MYRI_LANAI_ST: fw__log(fi, MYRI_FW_PIO_SEND, 1, 0); break;
-    default: break; /* operands of the writes above (EAR, LAR, SMP, SA, RMP, SIM_SLEN) */
+    default: break; /* operands of the writes above (EAR, LAR, SMP, SA, RMP) */
     }
 }
 

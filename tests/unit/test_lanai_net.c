@@ -39,7 +39,6 @@ static uint32_t sender_step(tfw *f, myri_lanai *l)
     uint32_t isr = myri_lanai_read(l, MYRI_LANAI_ISR);
     switch (f->state) {
     case 0:
-        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SIM_SLEN, 1 + 4 + f->payload), MYRI_OK);
         myri_lanai_write(l, MYRI_LANAI_SMP, TXBUF);
         myri_lanai_write(l, MYRI_LANAI_SA, 3);
         assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SML, TXBUF + 4), MYRI_OK);
@@ -70,7 +69,6 @@ static uint32_t pio_sender_step(tfw *f, myri_lanai *l)
 {
     if (f->state == 0) {
         const uint8_t *b = myri_lanai_sram(l, TXBUF + 3, 5 + f->payload);
-        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SIM_SLEN, 1 + 4 + f->payload), MYRI_OK);
         assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SB, b[0]), MYRI_OK);
         for (uint32_t i = 1; i + 4 <= 5 + f->payload; i += 4) {
             uint32_t w = (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 | (uint32_t)b[i + 2] << 8 | b[i + 3];
