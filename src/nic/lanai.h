@@ -17,8 +17,8 @@
  *              One transfer at a time, one direction at a time.
  *   send DMA   SMP, SA, then SML (no tail) or SMLT (tail): sends
  *              [SMP + SA, limit).  PIO sends SB/SH/SW/ST add bytes directly.
- *              A packet starts with the SIM_SLEN write (its total bytes, see
- *              lanai_regs.h); its head goes to the port once its route bytes
+ *              A packet starts with its first byte staged and its length is
+ *              what was staged at the tail write; its head goes to the port once its route bytes
  *              (leading bytes with MSB 1) and its type are present, and the
  *              port sends each byte once it is there (an SML chunk after an
  *              underrun restarts the flow: overlapped send).  SEND_INT: for

@@ -159,8 +159,7 @@ static void lanai__send_flag(myri_lanai *l, bool on)
 /* The packet's head goes to the port once its route bytes and type are
  * staged; after that, the port is told of every byte staged.  Its length is
  * what has been staged when the tail write (SMLT, ST) comes: the port sends
- * the CRC and the GAP after it.  (Before issue 22, the simulator-only
- * SIM_SLEN register gave the port the total length first.) */
+ * the CRC and the GAP after it, as on the hardware. */
 static myri_status lanai__send_push(myri_lanai *l)
 {
     if (!l->port) {

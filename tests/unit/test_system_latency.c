@@ -467,21 +467,21 @@ static void rn_apply(rnic *n, int m, const char *name, ps_t a)
         n->dma_int = NEVER;
         n->tx_n++;
     } else if (!strcmp(name, "send_route") || !strcmp(name, "ovl_route")) {
-        /* SIM_SLEN, the route chunk by SML with SA: SEND_INT when read out at the byte rate */
+        /* the route chunk by SML with SA: SEND_INT when read out at the byte rate */
         n->nseg = 0;
         n->tail_given = false;
         n->ovl_pos = 0;
         n->send_int = n->sml_free = maxp(n->sml_free, a) + P_ROUTE * T;
     } else if (!strcmp(name, "route_sent") || !strcmp(name, "send_pio_route")) {
         /* header by SW (the port starts), payload by SMLT: every byte at once */
-        if (!strcmp(name, "send_pio_route")) n->nseg = 0; /* SIM_SLEN, route by SB/SH/SW */
+        if (!strcmp(name, "send_pio_route")) n->nseg = 0; /* route by SB/SH/SW */
         n->send_int = NEVER;
         seg_add(n, end, a);
         n->tail_given = true;
         ref_wire(n);
         n->send_int = n->tx_notice;
     } else if (!strcmp(name, "ovl_route_sent") || !strcmp(name, "ovl_pio_route")) {
-        if (!strcmp(name, "ovl_pio_route")) { /* SIM_SLEN, route by SB/SH/SW, header SW: the port starts */
+        if (!strcmp(name, "ovl_pio_route")) { /* route by SB/SH/SW, header SW: the port starts */
             n->nseg = 0;
             n->ovl_pos = 0;
             n->tail_given = false;
