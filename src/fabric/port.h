@@ -22,8 +22,9 @@
  *            window armed with myri_port_rx_arm, only while a window is
  *            armed: unarmed, the slack fills and STOP goes back into the
  *            network (nothing is lost).  A window ends with an rx notice: the
- *            packet's tail (GAP; RECV_INT), the window full while the packet
- *            has more bytes (BUFF_INT; the next window continues the packet),
+ *            packet's tail (GAP; RECV_INT), the window full and a further
+ *            byte of the packet come (BUFF_INT, at that byte's slot: the DMA
+ *            cannot know sooner; the next window continues the packet),
  *            or the packet cut short by FRES or a dead cable.  CRC-bad,
  *            misrouted and truncated packets are handed over like good ones,
  *            with their verdict: the device decides and counts.  (The
@@ -60,7 +61,7 @@ typedef struct myri_port myri_port;
 
 typedef enum myri_port_rx_end {
     MYRI_PORT_RX_TAIL = 0,  /* the GAP: the packet is complete (RECV_INT) */
-    MYRI_PORT_RX_BUFF = 1,  /* the window is full and the packet has more bytes (BUFF_INT) */
+    MYRI_PORT_RX_BUFF = 1,  /* the window is full and another byte of the packet came (BUFF_INT) */
     MYRI_PORT_RX_TRUNC = 2  /* FRES or a dead cable ended the packet early */
 } myri_port_rx_end;
 
