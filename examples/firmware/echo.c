@@ -32,7 +32,6 @@ static void wait_isr(unsigned bits)
 static void send_to(unsigned to, unsigned data, unsigned sa, unsigned len)
 {
     const unsigned char *r = myri_routes[to];
-    LANAI_REG(MYRI_LANAI_SIM_SLEN) = r[0] + 2 + len; /* simulator-only: route, type, payload */
     for (unsigned i = 1; i <= r[0]; i++) LANAI_REG(MYRI_LANAI_SB) = r[i];
     LANAI_REG(MYRI_LANAI_SH) = 0x0370;
     LANAI_REG(MYRI_LANAI_SMP) = data;

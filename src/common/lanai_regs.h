@@ -45,12 +45,8 @@ enum myri_lanai_reg {
     MYRI_LANAI_DMA_DIR = 0x80, /* MYRI_LANAI_DIR_E2L or MYRI_LANAI_DIR_L2E */
     MYRI_LANAI_TIMEOUT = 0x88, /* NRES period selection (accepted, no effect in the model) */
     MYRI_LANAI_MYRINET = 0x8c, /* NRES_ENABLE 0x1, CRC_ENABLE 0x2 (accepted, no effect) */
-    /* Simulator-only register (not in the hardware, see docs/NIC.md): the
-     * number of bytes of the packet the send DMA is about to start (route +
-     * frame, CRC excluded).  The fabric's port needs a packet's length when
-     * its head goes out; the firmware knows it from the send queue entry.
-     * Written before the first SB/SH/SW/SML/SMLT of each packet. */
-    MYRI_LANAI_SIM_SLEN = 0xa0,
+    /* (0xa0 held a simulator-only register until issue 22; a packet's length
+     * is now what was staged when its tail is written: 0xa0 is unknown, a fault) */
     /* Processor registers on LANai 4, given pseudo-offsets. */
     MYRI_LANAI_ISR = 0x100,    /* interrupt status; the firmware writing a 1 clears that bit (HOST_SIG
                                 * too: it acknowledges the host's signal); the host raises HOST_SIG

@@ -198,7 +198,12 @@ void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 
 /* Bit errors: the error positions of packet `pkt` on channel c come from a
  * random stream keyed by (seed, packet id, channel), so that both models (and
- * any event order) see the same errors.  Bits are skipped geometrically. */
+ * any event order) see the same errors.  Bits are skipped geometrically from
+ * the first, so the positions do not depend on the length: nbytes only cuts
+ * the list.  A device's packet whose tail is not given yet has the length
+ * FAB_OPEN_BYTES here (the first FAB_MAX_CORR positions are drawn; those
+ * beyond its real end are never sent, and myri_fab_pkt_close drops them from
+ * the fast model's XOR list), which gives the same errors as its length. */
 uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,
                          fab_corr *out)
 {
@@ -208,7 +213,7 @@ uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, ui
         if (s->id == pkt->id && s->channel == c && s->index < nbytes)
             out[n++] = (fab_corr){s->index, s->mask};
     }
-    if (f->p.ber > 0) {
+    if (f->p.ber > 0 && n < FAB_MAX_CORR) {
         uint64_t st = f->ber_seed ^ myri_fab_mix(pkt->id * 0x100000001b3ull + c);
         double lq = log1p(-f->p.ber);
         uint64_t bit = 0, nbits = (uint64_t)nbytes * 8;
@@ -217,7 +222,8 @@ uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, ui
             double skip = floor(log1p(-u) / lq);
             if (skip >= (double)(nbits - bit)) break;
             bit += (uint64_t)skip;
-            if (n < FAB_MAX_CORR) out[n++] = (fab_corr){(uint32_t)(bit / 8), (uint8_t)(0x80u >> (bit % 8))};
+            out[n++] = (fab_corr){(uint32_t)(bit / 8), (uint8_t)(0x80u >> (bit % 8))};
+            if (n == FAB_MAX_CORR) break; /* the first ones only: none after them is applied */
             bit++;
             if (bit >= nbits) break;
         }

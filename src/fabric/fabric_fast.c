@@ -352,14 +352,15 @@ static void fab_fast_wake(myri_fabric *f, fab_chan *c)
 static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 {
     fab_pkt *pkt = c->cur;
-    uint32_t nbytes = c->cur_n - 1;
+    uint32_t nbytes = fab_cur_n(c) - 1;
     if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
     for (uint32_t k = 0; k < c->ncorr; k++) {
         uint32_t at = c->cur_hop + fab_cold(c)->corr[k].pos;
         uint8_t m = fab_cold(c)->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
         if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
-        pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - fab_cold(c)->corr[k].pos);
+        if (!pkt->open) pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - fab_cold(c)->corr[k].pos);
+        /* (open: the length is not known yet; myri_fab_pkt_close adds it from the XOR list) */
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
@@ -416,7 +417,7 @@ static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
     ff__last(c)->cnt = lim;
     c->f_gen++;
     myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
-    if (c->run_j0 + lim == c->cur_n && (c->dst_host || ff__sinking(c, c->cur)))
+    if (c->run_j0 + lim == fab_cur_n(c) && (c->dst_host || ff__sinking(c, c->cur)))
         myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
                  c->run_g0 + lim - 1, c->cur);
 }
@@ -435,8 +436,6 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         fab_rxent *e = myri_fab_rx_push(f, c);
         e->pix = fab_pkt_ix(c->cur);
         e->hop = c->cur_hop;
-        e->n = c->cur_n;
-        e->will = e->n;
         e->g0 = c->run_g0;
         e->arrive_at = now + c->d_ps;
         if (front) {
@@ -469,7 +468,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
 static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
 {
     uint32_t j = c->cur_next;
-    uint64_t lim = c->cur_n - j;
+    uint64_t lim = fab_cur_n(c) - j;
     if (c->src_host) {
         if (c->cur->ready <= j) return; /* underrun: the host waits for its bytes */
         if (c->cur->ready - j < lim) lim = c->cur->ready - j;
@@ -493,7 +492,22 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
             return;
         }
         if (av < lim) lim = av;
-        if (c->dma && myri_fab_port_room(f, c, j) < lim) lim = myri_fab_port_room(f, c, j);
+        if (c->dma) {
+            uint32_t room = myri_fab_port_room(f, c, j);
+            if (room == 0) { /* the window is full and character j, a byte, is there: BUFF then */
+                if (now > fab_now(f)) {
+                    ff__wake_at(f, c, now);
+                    return;
+                }
+                myri_fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
+                /* the byte waits in the slack at least to the end of this pass (the
+                 * device re-arms in a later one): compared with the lines then, as
+                 * the reference model's check of the pass does */
+                ff__rx_update(f, &f->ch[c->src_in]);
+                return;
+            }
+            if (room < lim) lim = room;
+        }
     }
     c->run_on = true;
     c->run_s = now;
@@ -641,11 +655,11 @@ static void ff__drained(myri_fabric *f, fab_chan *u, const fab_rxent *e)
 /* After a run: the GAP went (packet done here), or wait for more. */
 static void ff__after_end(myri_fabric *f, fab_chan *c)
 {
-    if (c->cur_next == c->cur_n) { /* GAP sent */
+    if (c->cur_next == fab_cur_n(c)) { /* GAP sent */
         if (c->dma) myri_fab_port_rx_end(f, c, MYRI_PORT_RX_TAIL);
         else if (c->src_host) myri_fab_port_tx_over(f, c->cur, true, MYRI_FABRIC_DROP_NREASONS);
         c->in_progress = false;
-        myri_fab_tap_done(f, c, c->cur_n - 1, false);
+        myri_fab_tap_done(f, c, fab_cur_n(c) - 1, false);
         c->cur = NULL;
         if (!c->src_host) {
             fab_chan *u = &f->ch[c->src_in];
@@ -657,10 +671,7 @@ static void ff__after_end(myri_fabric *f, fab_chan *c)
         }
         return;
     }
-    if (c->dma && myri_fab_port_buff_full(f, c)) { /* the window is full: BUFF, wait for the next */
-        myri_fab_port_rx_end(f, c, MYRI_PORT_RX_BUFF);
-        return;
-    }
+    /* (a full window waits for the next character: ff__start_run_at decides BUFF or the GAP) */
     if (!c->src_host) myri_fab_try_terminate(f, c);
     if (c->cur && c->src_host) ff__wake_at(f, c, c->free_at);
     else if (c->cur) ff__continue(f, c);
@@ -687,7 +698,6 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
-        c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
         c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
         ff__apply_corr(f, c);
@@ -733,8 +743,6 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     fab_rxent *e = myri_fab_rx_push(f, c);
     e->pix = pkt->ix;
     e->hop = hop;
-    e->n = pkt->nbytes0 - hop + 1;
-    e->will = e->n;
     e->g0 = g; /* the channel's reference is now the packet's presence here */
     if (c->rxcount == 1) myri_fab_front_begin(f, c);
     ff__rx_update(f, c);
@@ -759,6 +767,7 @@ static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
     bool sinking = front && front->pix == fab_pkt_ix(pkt) && c->front == FR_SINK;
     if (sinking) {
         ff__track_max(f, c);
+        if (!front->dead) c->x->sink_end = front->g0 + fab_e_n(f, front); /* its tail was open when the discard began */
         c->dep_base = c->x->sink_end;
         ff__rx_update(f, c);
         myri_fab_front_done(f, c);
@@ -781,9 +790,11 @@ static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     ff__track_max(f, in);
     in->dep_base += 1; /* the route byte is stripped */
-    if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices */
-        myri_fab_pkt_xor(f, out->cur, out->cur->nbytes0 - 1, out->cur_hop,
-                    myri_crc8_strip_delta(&f->crc, out->x->strip_byte, out->cur_n), true);
+    if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices; open: when the tail is given */
+        myri_fab_pkt_xor(f, out->cur, out->cur->open ? UINT32_MAX : out->cur->nbytes0 - 1, out->cur_hop,
+                         out->cur->open ? out->x->strip_byte
+                                        : myri_crc8_strip_delta(&f->crc, out->x->strip_byte, fab_cur_n(out)),
+                         out->cur->open ? 2 : 1);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     myri_fab_try_terminate(f, out);
@@ -817,7 +828,8 @@ static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
         uint64_t d = ff__departed(f, c, now);
         got = d > e->g0 ? d - e->g0 : 0;
     }
-    return (uint32_t)(got < e->n ? got : e->n);
+    uint32_t n = fab_e_n(f, e);
+    return (uint32_t)(got < n ? got : n);
 }
 
 static void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
@@ -875,7 +887,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     if (!c->rxcount) return NULL;
     fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
     uint32_t got = fab_fast_got(f, c, e);
-    if (got >= e->n || e->fres || e->dead) return NULL;
+    if (got >= fab_e_n(f, e) || e->fres || e->dead) return NULL;
     e->dead = true;
     e->will = got; /* the rest was lost */
     if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->x->sink_end = e->g0 + got;
@@ -885,17 +897,17 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
 static void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
-    in->x->sink_end = e->g0 + (e->fres ? e->got : e->will);
+    in->x->sink_end = e->g0 + (e->fres ? e->got : fab_e_will(f, e)); /* open: beyond any arrival (ff__rxend) */
     ff__rx_update(f, in);
     /* Done if nothing more will come: FRES seen, or the GAP has arrived. */
-    if (e->fres || fab_fast_got(f, in, e) >= e->n) {
+    if (e->fres || fab_fast_got(f, in, e) >= fab_e_n(f, e)) {
         in->dep_base = in->x->sink_end;
         myri_fab_front_done(f, in);
         return;
     }
     /* The discard ends when the GAP arrives: if it is already on its way,
      * that is an event (later runs that carry it announce it themselves). */
-    uint64_t g = e->g0 + e->n - 1;
+    uint64_t g = e->g0 + fab_e_n(f, e) - 1; /* open: no character has that number yet */
     uint64_t a = ff__arrival_of(f, in, g, fab_rx_pkt(f, e));
     if (a != MYRI_TIME_NEVER && a > fab_now(f))
         myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, fab_rx_pkt(f, e));

@@ -126,10 +126,17 @@ typedef struct fab_pkt {
     uint32_t payload_bytes;
     myri_time_ps queued_ps, head_ps;
     uint32_t filled, ready;
+    uint32_t bytes_cap;    /* a device's packet: bytes allocated (it grows as they are made ready) */
+    bool open;             /* a device's packet whose tail is not given yet: its length is unknown and
+                            * nbytes0 is FAB_OPEN_BYTES (the per-hop counts derived from it are then
+                            * larger than any character the sender can have sent) */
     /* Fast model, bytes carried: what the hops did to them, as a list of
      * XORs (bit errors and trailer updates, each tagged with the hop that
      * made it): the byte at position i on hop h is bytes[i] XOR the masks
      * at i of hops <= h (myri_fab_pkt_byte). */
+    /* strip: 0 a bit error, 1 a trailer update (route byte stripped), 2 one
+     * pending while the packet is open (pos UINT32_MAX, mask the stripped byte:
+     * myri_fab_pkt_close makes it a 1). */
     struct fab_xor { uint32_t pos, hop; uint8_t mask, strip; } *xl;
     uint32_t nxl, capxl;
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
@@ -151,9 +158,8 @@ typedef struct fab_rxent {
     uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
     uint32_t pix;          /* the packet (fab_pkt_at) */
     uint32_t hop;          /* switch index along the route: route byte number */
-    uint32_t n;            /* characters of the packet on this channel (incl. GAP) */
     uint32_t got;          /* characters received so far */
-    uint32_t will;         /* characters that will ever arrive (n, less after a cut) */
+    uint32_t will;         /* with dead: characters that will ever arrive (fab_e_will) */
     bool fres;             /* FRES received: truncated after `got` characters */
     bool dead;             /* cut: the dead-link detection will terminate it */
 } fab_rxent;
@@ -178,7 +184,6 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint8_t gap;
     uint8_t lost;            /* lost on a cut cable */
     uint32_t hop;            /* route position of the packet on this channel */
-    uint32_t n;              /* characters of the packet on this channel */
     uint64_t at;             /* arrival time (wire) */
 } fab_rchar;
 
@@ -288,7 +293,7 @@ typedef struct fab_chan {
     uint32_t nreq;                  /* inputs waiting for this output */
     uint32_t req_ports;             /* bit p: the input of port p waits for this output */
     uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
-    uint32_t cur_hop, cur_n;        /* hop index, characters on this channel */
+    uint32_t cur_hop;               /* hop index (characters on this channel: fab_cur_n) */
     uint32_t cur_next;              /* next character index to send */
     uint32_t ncorr;
     uint32_t src_node, dst_node;
@@ -411,6 +416,7 @@ struct myri_port {
     int32_t out_ch, in_ch;          /* the host's sending and receiving channels (-1: no cable) */
     uint32_t dma;                   /* its receive DMA channel (f->ch index) */
     fab_pkt *tx;                    /* the packet being sent */
+    uint32_t tx_room;               /* its route + type + payload room (the length is known at its tail) */
     /* the armed window */
     bool armed;
     uint8_t *buf;
@@ -494,6 +500,18 @@ static inline fab_pkt *fab_pkt_at(const myri_fabric *f, uint32_t ix)
 }
 static inline uint32_t fab_pkt_ix(const fab_pkt *pkt) { return pkt ? pkt->ix : FAB_PKT_NONE; }
 static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_at(f, e->pix); }
+/* nbytes0 of a device's packet until its tail is given (docs/FABRIC.md,
+ * "Ports"): the counts below are derived from the packet, never stored, so
+ * that they are right everywhere the moment the tail makes the length known. */
+#define FAB_OPEN_BYTES 0x40000000u
+/* Characters of pkt (data, trailer, GAP) on a channel of hop `hop` (route bytes stripped before it). */
+static inline uint32_t fab_pkt_n(const fab_pkt *pkt, uint32_t hop) { return pkt->nbytes0 + 1 - hop; }
+/* ... of the packet being sent on c. */
+static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(c->cur, c->cur_hop); }
+/* ... of the packet of entry e at a switch input. */
+static inline uint32_t fab_e_n(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_n(fab_rx_pkt(f, e), e->hop); }
+/* Characters of e's packet that will ever arrive: all, less after a cut. */
+static inline uint32_t fab_e_will(const myri_fabric *f, const fab_rxent *e) { return e->dead ? e->will : fab_e_n(f, e); }
 /* The payload part of hdr derived from the packet id is filled only when
  * something reads or corrupts it (myri_fabric_send defers it): most packets
  * are decoded on their route bytes alone. */
@@ -541,15 +559,16 @@ void myri_fab_note_deliver(myri_fabric *f, fab_note *n);
 void myri_fab_notes_free(myri_fabric *f);
 /* The byte at first-hop position pos as it is on hop `hop` (fast model). */
 uint8_t myri_fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos);
-void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip);
+void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, uint8_t strip);
 void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto);
+/* The tail of a device's open packet is given with `data` bytes (route, type, payload): its length is known. */
+void myri_fab_pkt_close(myri_fabric *f, fab_pkt *pkt, uint32_t data);
 void myri_fab_port_tx_over(myri_fabric *f, fab_pkt *pkt, bool sent, myri_fabric_drop_reason reason);
 void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up);
 void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch);
 myri_port *myri_fab_dma_port(myri_fabric *f, const fab_chan *dma);
 void myri_fab_port_grant(myri_fabric *f, fab_chan *in);
 void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps);
-bool myri_fab_port_buff_full(myri_fabric *f, const fab_chan *o);
 uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j);
 void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end);
 

@@ -75,7 +75,7 @@ uint8_t myri_fab_pkt_byte(const fab_pkt *pkt, uint32_t hop, uint32_t pos)
     return b;
 }
 
-void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, bool strip)
+void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, uint8_t mask, uint8_t strip)
 {
     if (pkt->nxl == pkt->capxl) {
         uint32_t nc = pkt->capxl ? 2 * pkt->capxl : 4;
@@ -87,13 +87,28 @@ void myri_fab_pkt_xor(myri_fabric *f, fab_pkt *pkt, uint32_t pos, uint32_t hop, 
     pkt->xl[pkt->nxl++] = (struct fab_xor){pos, hop, mask, strip};
 }
 
+/* Room for `need` bytes of a device's packet (it grows as they are made ready). */
+static void port__grow(myri_fabric *f, fab_pkt *pkt, uint32_t need)
+{
+    if (need <= pkt->bytes_cap) return;
+    uint32_t cap = pkt->bytes_cap ? pkt->bytes_cap : 64;
+    while (cap < need) cap = cap <= UINT32_MAX / 2 ? 2 * cap : need;
+    uint8_t *b = realloc(pkt->bytes, cap);
+    if (!b) myri_panic(f->comp, "out of memory (packet bytes)");
+    pkt->bytes = b;
+    pkt->bytes_cap = cap;
+}
+
 /* Bytes [filled, upto) of a device's packet are ready: copy them (the route
- * and type were copied when it was given); with all of them, the trailer.
- * The decoded copy hdr gets the bit errors already suffered there. */
+ * and type were copied when it was given).  The decoded copy hdr gets the
+ * bit errors already suffered there.  The trailer waits for the tail
+ * (myri_fab_pkt_close). */
 void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
 {
-    uint32_t data = pkt->nbytes0 - 1, rt = pkt->route_len + f->type_bytes;
-    if (upto > data) upto = data;
+    uint32_t rt = pkt->route_len + f->type_bytes;
+    if (!pkt->open && upto > pkt->nbytes0 - 1) upto = pkt->nbytes0 - 1;
+    if (upto <= pkt->filled) return;
+    port__grow(f, pkt, upto + 1); /* and the trailer's place */
     for (uint32_t i = pkt->filled; i < upto; i++) {
         pkt->bytes[i] = pkt->src_payload[i - rt];
         if (i >= FAB_HDR) continue;
@@ -102,11 +117,34 @@ void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
             if (pkt->xl[k].pos == i && !pkt->xl[k].strip) b ^= pkt->xl[k].mask;
         pkt->hdr[i] = b;
     }
-    if (upto > pkt->filled) pkt->filled = upto;
-    if (pkt->filled == data) {
-        pkt->bytes[data] = myri_crc8_mulx8(&f->crc, myri_crc8_update(&f->crc, 0, pkt->bytes, data));
-        pkt->filled = pkt->nbytes0;
+    pkt->filled = upto;
+}
+
+/* The tail is given with `data` bytes ready: the packet's length is known
+ * now, and only now.  The trailer (CRC-8 of the bytes), the payload length;
+ * in the XOR list (fast model) the bit errors drawn beyond the packet go,
+ * the trailer updates of the switches passed so far are made (they need the
+ * length), and the bit errors so far enter the CRC syndrome. */
+void myri_fab_pkt_close(myri_fabric *f, fab_pkt *pkt, uint32_t data)
+{
+    myri_fab_pkt_fill(f, pkt, data);
+    pkt->open = false;
+    pkt->nbytes0 = data + 1;
+    pkt->payload_bytes = data - pkt->route_len - f->type_bytes;
+    pkt->bytes[data] = myri_crc8_mulx8(&f->crc, myri_crc8_update(&f->crc, 0, pkt->bytes, data));
+    pkt->filled = pkt->nbytes0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pkt->nxl; i++) {
+        struct fab_xor x = pkt->xl[i];
+        if (x.strip == 2) {
+            x = (struct fab_xor){data, x.hop, myri_crc8_strip_delta(&f->crc, x.mask, fab_pkt_n(pkt, x.hop)), 1};
+        } else if (x.strip == 0) {
+            if (x.pos > data) continue; /* beyond the trailer: never sent */
+            pkt->syndrome ^= myri_crc8_shift(&f->crc, x.mask, data - x.pos);
+        }
+        pkt->xl[k++] = x;
     }
+    pkt->nxl = k;
 }
 
 /* Characters the host may send of a device's packet with `bytes_ready`
@@ -123,8 +161,13 @@ static uint32_t port__ready_chars(const fab_pkt *pkt, uint32_t bytes_ready, bool
 
 static fab_pkt *port__packet(myri_fabric *f, myri_port *p, const myri_fabric_packet *pk)
 {
-    fab_pkt *pkt = myri_fab_pkt_new(f, pk, true);
+    myri_fabric_packet head = *pk;
+    head.payload_bytes = 0; /* the length is not known before the tail */
+    fab_pkt *pkt = myri_fab_pkt_new(f, &head, true);
     if (!pkt) return NULL;
+    pkt->bytes_cap = pkt->nbytes0;
+    pkt->nbytes0 = FAB_OPEN_BYTES;
+    pkt->open = true;
     uint32_t n = 0;
     for (; n < pk->route_len; n++) pkt->bytes[n] = pk->route[n];
     for (uint32_t k = 0; k < f->type_bytes; k++)
@@ -144,12 +187,14 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
     myri_fabric *f = p->f;
     if (!p->ops || p->tx) return MYRI_ESTATE;
     if (p->out_ch < 0) return MYRI_EINVAL;
-    if (pk->payload_bytes > UINT32_MAX - 64) return MYRI_EINVAL;
-    uint32_t data = pk->route_len + f->type_bytes + pk->payload_bytes;
-    if (bytes_ready > data || (tail && bytes_ready != data)) return MYRI_EINVAL;
+    if (pk->payload_bytes > FAB_OPEN_BYTES - 64) return MYRI_EINVAL;
+    uint32_t head = pk->route_len + f->type_bytes, room = head + pk->payload_bytes;
+    if (bytes_ready > room || (tail && bytes_ready < head)) return MYRI_EINVAL;
     fab_pkt *pkt = port__packet(f, p, pk);
     if (!pkt) return MYRI_ENOMEM;
+    p->tx_room = room;
     myri_fab_pkt_fill(f, pkt, bytes_ready);
+    if (tail) myri_fab_pkt_close(f, pkt, bytes_ready);
     pkt->ready = port__ready_chars(pkt, bytes_ready, tail);
     p->tx = pkt;
     myri_fab_host_queue(f, &f->ch[p->out_ch], pkt);
@@ -162,12 +207,15 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
     if (!p->tx) return MYRI_ESTATE;
     myri_fabric *f = p->f;
     fab_pkt *pkt = p->tx;
-    uint32_t data = pkt->nbytes0 - 1;
-    if (bytes_ready > data || (tail && bytes_ready != data)) return MYRI_EINVAL;
-    uint32_t ready = port__ready_chars(pkt, bytes_ready, tail);
-    if (ready <= pkt->ready) return MYRI_OK;
+    if (!pkt->open) { /* after its tail: nothing changes */
+        uint32_t data = pkt->nbytes0 - 1;
+        return bytes_ready > data || (tail && bytes_ready != data) ? MYRI_EINVAL : MYRI_OK;
+    }
+    if (bytes_ready > p->tx_room || (tail && bytes_ready < pkt->filled)) return MYRI_EINVAL;
+    if (!tail && bytes_ready <= pkt->ready) return MYRI_OK;
     myri_fab_pkt_fill(f, pkt, bytes_ready);
-    pkt->ready = ready;
+    if (tail) myri_fab_pkt_close(f, pkt, bytes_ready);
+    pkt->ready = port__ready_chars(pkt, bytes_ready, tail);
     fab_chan *c = &f->ch[p->out_ch];
     if (c->cur != pkt && fab_cold(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
     if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
@@ -308,7 +356,6 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     in->want_out = (int32_t)o->id;
     o->cur = fab_rx_pkt(f, e);
     o->cur_hop = e->hop;
-    o->cur_n = e->n;
     o->cur_next = 0;
     o->src_in = (int32_t)in->id;
     o->ncorr = 0;
@@ -316,7 +363,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     p->pkt_bytes = 0;
     p->crc = 0;
     p->head_ps = MYRI_TIME_NEVER;
-    p->misrouted = e->n > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(fab_rx_pkt(f, e), e->hop) : 0) & 0x80u;
+    p->misrouted = fab_e_n(f, e) > 1 && (e->hop < FAB_HDR ? fab_hdr_byte(fab_rx_pkt(f, e), e->hop) : 0) & 0x80u;
     if (p->misrouted) myri_fab_drop(f, fab_rx_pkt(f, e), MYRI_FABRIC_DROP_MISROUTED);
     f->m->wake(f, o);
 }
@@ -329,7 +376,7 @@ void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8
 {
     myri_port *p = myri_fab_dma_port(f, o);
     fab_pkt *pkt = o->cur;
-    uint32_t data = o->cur_n - 1;
+    uint32_t data = fab_cur_n(o) - 1; /* (open: larger than any character arrived) */
     if (upto > data) upto = data;
     if (p->wr_j >= upto) return;
     if (p->head_ps == MYRI_TIME_NEVER) p->head_ps = first_ps;
@@ -353,20 +400,18 @@ void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8
     p->st.rx_bytes += n;
 }
 
-/* Is the window full with data bytes of the packet still to come? */
-bool myri_fab_port_buff_full(myri_fabric *f, const fab_chan *o)
-{
-    const myri_port *p = &f->ports[o->id - f->nchan];
-    return o->cur && p->count == p->max && o->cur_next < o->cur_n - 1;
-}
-
-/* Data characters the window can still take from character j on: the rest
- * of the packet with its GAP if it fits, else the room left. */
+/* Characters the window can still take from character j on (every one of
+ * them arrived: the models never ask beyond what has): the room left, and
+ * the GAP if character j or one within the room is the GAP (it needs no
+ * room).  0: the window is full and character j is a byte: BUFF, decided by
+ * that byte's arrival, as the DMA can know no sooner whether the packet goes
+ * on (a packet that fills the window to its last byte ends with its GAP,
+ * RECV_INT, not BUFF_INT).  A packet still open cannot have its GAP here. */
 uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
 {
     const myri_port *p = &f->ports[o->id - f->nchan];
-    uint32_t room = p->max - p->count, data_left = o->cur_n - 1 - j;
-    return data_left <= room ? o->cur_n - j : room;
+    uint32_t room = p->max - p->count, data_left = fab_cur_n(o) - 1 - j;
+    return data_left <= room ? fab_cur_n(o) - j : room;
 }
 
 /* The window is over: notice, and the DMA stops until the next arm.  TAIL

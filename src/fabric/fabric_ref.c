@@ -95,6 +95,10 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
     uint32_t j = o->cur_next;
     fab_rchar *fr = ref__buf_front(in);
     if (!fr || fr->pkt != o->cur || fr->j != j) return; /* not arrived yet */
+    if (!fr->gap && myri_fab_port_room(f, o, j) == 0) { /* the window is full and a byte came: BUFF */
+        myri_fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
+        return;
+    }
     fab_rchar src = ref__depart(f, in);
     uint64_t now = fab_now(f);
     o->free_at = now + f->T;
@@ -103,10 +107,6 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
     o->in_progress = true;
     if (!src.gap) {
         myri_fab_port_write(f, o, j + 1, &src.byte, now);
-        if (myri_fab_port_buff_full(f, o)) {
-            myri_fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
-            return;
-        }
         myri_fab_try_terminate(f, o);
         if (o->cur) fab_ref_wake(f, o);
         return;
@@ -133,7 +133,6 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         c->cur = pkt;
         f->ctr.hops++;
         c->cur_hop = 0;
-        c->cur_n = pkt->nbytes0 + 1;
         c->cur_next = 0;
         c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
     }
@@ -144,10 +143,10 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     fab_pkt *pkt = c->cur;
     uint32_t j = c->cur_next;
     if (c->src_host && j >= pkt->ready) return; /* underrun: the host waits for its bytes */
-    fab_rchar ch = {.pkt = pkt, .j = j, .hop = c->cur_hop, .n = c->cur_n};
+    fab_rchar ch = {.pkt = pkt, .j = j, .hop = c->cur_hop};
     fab_chan *in = NULL;
     if (c->src_host) {
-        ch.gap = j == c->cur_n - 1;
+        ch.gap = j == fab_cur_n(c) - 1;
         ch.byte = ch.gap ? 0 : pkt->bytes[j];
     } else {
         in = &f->ch[c->src_in];
@@ -160,9 +159,9 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         fab_rchar src = ref__depart(f, in);
         ch.gap = src.gap;
         ch.byte = src.byte;
-        MYRI_ASSERT(f->comp, ch.gap == (j == c->cur_n - 1), "GAP out of place on channel %u", c->id);
+        MYRI_ASSERT(f->comp, ch.gap == (j == fab_cur_n(c) - 1), "GAP out of place on channel %u", c->id);
         /* The trailer: fold the stripped route byte in (packet.h). */
-        if (j == c->cur_n - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->x->strip_byte, c->cur_n);
+        if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->x->strip_byte, fab_cur_n(c));
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ch.at = now + c->d_ps;
@@ -244,7 +243,7 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
         e = myri_fab_rx_push(f, c);
         e->pix = ch.pkt->ix;
         e->hop = ch.hop;
-        e->n = ch.n; /* the channel's reference is now the packet's presence here */
+        /* the channel's reference is now the packet's presence here */
     } else {
         e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
     }
@@ -330,7 +329,7 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
     }
     if (!c->rxcount) return NULL;
     fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
-    if (e->got >= e->n || e->fres || e->dead) return NULL;
+    if (e->got >= fab_e_n(f, e) || e->fres || e->dead) return NULL;
     e->dead = true;
     return fab_rx_pkt(f, e);
 }

@@ -108,7 +108,7 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
      * first type byte (MSB 0).  A packet with nothing left behind the byte
      * (only the trailer) and bytes beyond FAB_HDR (a packet wandering more
      * than 64 switches on corrupted bytes) are dropped as to-host bytes. */
-    uint8_t b = (e->hop < FAB_HDR && e->n > 2) ? fab_hdr_byte(pkt, e->hop) : 0;
+    uint8_t b = (e->hop < FAB_HDR && fab_e_n(f, e) > 2) ? fab_hdr_byte(pkt, e->hop) : 0;
     const fab_node *sw = &f->node[in->dst_node];
     if (!(b & 0x80u)) {
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_TO_HOST_BYTE);
@@ -202,12 +202,11 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         o->cur = fab_rx_pkt(f, e);
         f->ctr.hops++;
         o->cur_hop = e->hop + 1;
-        o->cur_n = e->n - 1;
         o->cur_next = 0;
         o->src_in = ic;
         o->x->strip_byte = in->in_route_byte;
         o->granted_at = now;
-        o->ncorr = myri_fab_hop_corruptions(f, o->cur, o, o->cur_n - 1);
+        o->ncorr = myri_fab_hop_corruptions(f, o->cur, o, fab_cur_n(o) - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;

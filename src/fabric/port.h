@@ -6,7 +6,8 @@
  * line rate and never sends STOP): every scenario without devices behaves as
  * before.  A device attached to a port gets:
  *
- *   send     one packet at a time (myri_port_send); the bytes may become
+ *   send     one packet at a time (myri_port_send), its length unknown
+ *            until its tail (as on the LANai: no length is given first); the bytes may become
  *            available progressively (myri_port_send_more): the sender sends
  *            byte j only once j < bytes_ready, and an underrun stalls it
  *            as a STOP does (its character slots pass unused; the long-period
@@ -21,8 +22,9 @@
  *            window armed with myri_port_rx_arm, only while a window is
  *            armed: unarmed, the slack fills and STOP goes back into the
  *            network (nothing is lost).  A window ends with an rx notice: the
- *            packet's tail (GAP; RECV_INT), the window full while the packet
- *            has more bytes (BUFF_INT; the next window continues the packet),
+ *            packet's tail (GAP; RECV_INT), the window full and a further
+ *            byte of the packet come (BUFF_INT, at that byte's slot: the DMA
+ *            cannot know sooner; the next window continues the packet),
  *            or the packet cut short by FRES or a dead cable.  CRC-bad,
  *            misrouted and truncated packets are handed over like good ones,
  *            with their verdict: the device decides and counts.  (The
@@ -59,7 +61,7 @@ typedef struct myri_port myri_port;
 
 typedef enum myri_port_rx_end {
     MYRI_PORT_RX_TAIL = 0,  /* the GAP: the packet is complete (RECV_INT) */
-    MYRI_PORT_RX_BUFF = 1,  /* the window is full and the packet has more bytes (BUFF_INT) */
+    MYRI_PORT_RX_BUFF = 1,  /* the window is full and another byte of the packet came (BUFF_INT) */
     MYRI_PORT_RX_TRUNC = 2  /* FRES or a dead cable ended the packet early */
 } myri_port_rx_end;
 
@@ -98,18 +100,21 @@ uint32_t myri_port_host(const myri_port *p);
  * `ops` must stay valid for the fabric's life. */
 myri_status myri_port_attach(myri_port *p, const myri_port_ops *ops, void *dev);
 
-/* Starts sending a packet: route bytes, type, payload (pkt->payload must not
- * be NULL when payload_bytes > 0, and stays valid until the tx notice; the
- * bytes below bytes_ready are read when they are made ready and must not
- * change after).  bytes_ready counts route + type + payload bytes available
- * now (at most their total); tail: this is the packet's tail (bytes_ready
- * is then the total).  MYRI_ESTATE if a packet is already being
- * sent (one at a time) or no device is attached; MYRI_EINVAL on bad
- * arguments. */
+/* Starts sending a packet: route bytes, type, and the payload's memory:
+ * pkt->payload_bytes is its ROOM, not the packet's length (pkt->payload must
+ * not be NULL when it is > 0, and stays valid until the tx notice; the bytes
+ * below bytes_ready are read when they are made ready and must not change
+ * after).  bytes_ready counts route + type + payload bytes available now (at
+ * most route + type + room); tail: this is the packet's tail, and its length
+ * is bytes_ready (at least route + type).  The fabric knows the length only
+ * from the tail.  MYRI_ESTATE if a packet is already being sent (one at a
+ * time) or no device is attached; MYRI_EINVAL on bad arguments. */
 myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pkt, uint32_t bytes_ready, bool tail);
 /* More bytes of the packet being sent are ready (bytes_ready never
- * decreases); tail as above (MYRI_EINVAL unless bytes_ready is the total).
- * MYRI_ESTATE if no packet is being sent. */
+ * decreases: a smaller count is ignored, a tail below the bytes given is
+ * MYRI_EINVAL; beyond the room, MYRI_EINVAL); tail as above.  After the
+ * tail, only the same count with or without tail is accepted (nothing
+ * changes).  MYRI_ESTATE if no packet is being sent. */
 myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail);
 
 /* Arms the receive DMA with a window of max_bytes (>= 1) at buf.  MYRI_ESTATE

@@ -44,7 +44,8 @@ typedef enum myri_fw_op {
     MYRI_FW_START_HDMA,   /* a = DMA_DIR (MYRI_LANAI_DIR_*): the DMA_CTR write; b = 1 when it moves a message's
                            * data, 0 for a descriptor, completion or length (for the model checker: src/verify;
                            * not compared by the check, which sees only the register writes) */
-    MYRI_FW_START_SDMA,   /* a = 1 with tail (SMLT), 0 without (SML) */
+    MYRI_FW_START_SDMA,   /* a = 1 with tail (SMLT), 0 without (SML); MYRI_FW_ANY (as uint32_t): decided by the
+                           * action (a chunk that may turn out to be the last; the model checker takes it as 1) */
     MYRI_FW_ARM_RDMA,     /* the RML write */
     MYRI_FW_CLEAR_ISR,    /* a = the ISR bits written (write-1-to-clear) */
     MYRI_FW_SET_IMR,      /* a = the IMR value written */

@@ -180,7 +180,7 @@ static void fw__trace(void *ctx, const myri_lanai *l, myri_time_ps t, myri_lanai
     case MYRI_LANAI_SH:
     case MYRI_LANAI_SW: fw__log(fi, MYRI_FW_PIO_SEND, 0, 0); break;
     case MYRI_LANAI_ST: fw__log(fi, MYRI_FW_PIO_SEND, 1, 0); break;
-    default: break; /* operands of the writes above (EAR, LAR, SMP, SA, RMP, SIM_SLEN) */
+    default: break; /* operands of the writes above (EAR, LAR, SMP, SA, RMP) */
     }
 }
 
@@ -190,7 +190,7 @@ static const char *const fw__op_names[MYRI_FW_NOPS] = {"NOP",  "START_HDMA", "ST
 
 static bool fw__eff_eq(const myri_fw_effect *want, const myri_fw_effect *got)
 {
-    if (want->op != got->op || want->a != got->a) return false;
+    if (want->op != got->op || (want->a != got->a && want->a != (uint32_t)MYRI_FW_ANY)) return false;
     if (want->op != MYRI_FW_SET && want->op != MYRI_FW_Q_PUT) return true;
     return want->b == MYRI_FW_ANY || want->b == got->b; /* a SET's value, a put's value */
 }

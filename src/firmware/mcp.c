@@ -580,13 +580,6 @@ static uint32_t mcp__route(mcp *m, const mcp_txe *t, uint32_t *len)
     return e + 4;
 }
 
-static void mcp__slen(mcp *m, const mcp_txe *t)
-{
-    uint32_t rl;
-    (void)mcp__route(m, t, &rl);
-    mcp__reg(m, MYRI_LANAI_SIM_SLEN, rl + MYRI_FRAME_HDR_BYTES + t->len);
-}
-
 static void mcp__route_sa(mcp *m, const mcp_txe *t)
 {
     uint32_t rl, a = mcp__route(m, t, &rl);
@@ -623,7 +616,6 @@ void myri_mcp_a_send_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    mcp__slen(m, mcp__txh(m));
     mcp__route_sa(m, mcp__txh(m));
 }
 
@@ -632,7 +624,6 @@ void myri_mcp_a_send_pio_route(void *fw, myri_lanai *l)
     mcp *m = fw;
     (void)l;
     const mcp_txe *t = mcp__txh(m);
-    mcp__slen(m, t);
     mcp__route_pio(m, t);
     mcp__hdr(m, t);
     mcp__body(m, t->src, t->src + t->len);
@@ -643,7 +634,6 @@ void myri_mcp_a_send_empty(void *fw, myri_lanai *l)
     mcp *m = fw;
     (void)l;
     const mcp_txe *t = mcp__txh(m);
-    mcp__slen(m, t);
     mcp__route_pio(m, t);
     mcp__reg(m, MYRI_LANAI_SH, MYRI_FRAME_TYPE_CRL);
     mcp__reg(m, MYRI_LANAI_SB, MYRI_FRAME_SUBTYPE_API0_DATA);
@@ -695,7 +685,6 @@ void myri_mcp_a_ovl_route(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    mcp__slen(m, mcp__txh(m));
     mcp__route_sa(m, mcp__txh(m));
     m->ovl_pos = mcp__txh(m)->src;
 }
@@ -705,7 +694,6 @@ void myri_mcp_a_ovl_start(void *fw, myri_lanai *l)
     mcp *m = fw;
     (void)l;
     const mcp_txe *t = mcp__txh(m);
-    mcp__slen(m, t);
     mcp__route_pio(m, t);
     mcp__hdr(m, t);
     m->ovl_pos = t->src;
@@ -723,10 +711,14 @@ void myri_mcp_a_ovl_chunk(void *fw, myri_lanai *l)
 {
     mcp *m = fw;
     (void)l;
-    uint32_t end = mcp__txh(m)->src + myri_mcp_ovl_landed(m);
+    const mcp_txe *t = mcp__txh(m);
+    uint32_t end = t->src + myri_mcp_ovl_landed(m);
     mcp__reg(m, MYRI_LANAI_SMP, m->ovl_pos);
     mcp__reg(m, MYRI_LANAI_SA, 0);
-    mcp__reg(m, MYRI_LANAI_SML, end);
+    /* The rule was chosen when fewer bytes had landed; if every byte is in
+     * SRAM now, this chunk is the last: SMLT gives the packet's tail with it
+     * (its SEND_INT then says the tail left: ovl_tail_sent). */
+    mcp__reg(m, end == t->src + t->len ? MYRI_LANAI_SMLT : MYRI_LANAI_SML, end);
     m->ovl_pos = end;
 }
 

@@ -67,7 +67,7 @@ uint32_t myri_mcp_sram_end(const mcp *m);
 /* The MCP's table sizes (mcp_tables.c checks them), so that the mapping
  * firmware can number its events and guards after them. */
 #define MYRI_MCP_NEVENTS 14
-#define MYRI_MCP_NGUARDS 38
+#define MYRI_MCP_NGUARDS 39
 /* The rx verdict of a mapping packet (type MYRI_MAPW_TYPE) when mapping is on:
  * no rule of the MCP's host-DMA machine takes it; the mapping machines do. */
 #define MYRI_MCP_VERDICT_MAP (MYRI_HCB_NCOUNT + 1u)

@@ -566,7 +566,6 @@ void myri_mcpm_a_map_send(void *fw, myri_lanai *l)
     const mcpm_out *o = &s->out[s->out_head];
     uint32_t e = s->out_base + s->out_head * s->out_bytes, first = e + MCPM_ROUTE_AREA - o->rl;
     myri_fw_set(s->m.fi, MYRI_MCPM_V_TX, 1);
-    mcpm__reg(s, MYRI_LANAI_SIM_SLEN, o->rl + o->fl);
     mcpm__reg(s, MYRI_LANAI_SMP, first & ~3u);
     mcpm__reg(s, MYRI_LANAI_SA, first & 3u);
     mcpm__reg(s, MYRI_LANAI_SMLT, e + MCPM_ROUTE_AREA + o->fl);

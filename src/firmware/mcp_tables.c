@@ -144,7 +144,7 @@ static const myri_fw_event mcp__events[E_N] = {
 /* ---- guards ------------------------------------------------------------------------- */
 enum { G_TRUE, G_INTR, G_POLLED, G_HEAD_SHORT, G_HEAD_CRC, G_HEAD_TYPE, G_HEAD_SUBTYPE, G_HEAD_CHAN, G_HOLD,
        G_RX_HW, G_SQ_BAD, G_SQ_PIO, G_SQ_OVL, G_SQ_DMA, G_RX_OK, G_NOT_OVL_TX, G_OVL_TX, G_NOTIFY, G_NO_NOTIFY,
-       G_TX_BAD_ROUTE, G_TX_ROUTE_SA, G_TX_ROUTE_PIO, G_TX_EMPTY, G_OVL_SA, G_OVL_PIO, G_OVL_ALL, G_OVL_MORE,
+       G_TX_BAD_ROUTE, G_TX_ROUTE_SA, G_TX_ROUTE_PIO, G_TX_EMPTY, G_OVL_SA, G_OVL_PIO, G_OVL_ALL, G_OVL_MORE, G_OVL_TAILED,
        G_NOREARM, G_CRC_BAD, G_POOL_FULL, G_RX_OVL_OK, G_OVL_RX_ABORT, G_OVL_RX_DONE_OK, G_OVL_RX_DONE, G_OVL_RX_MORE,
        G_OVL_RX_MODE, G_FOLLOWED, G_CRC_BAD_FOLLOWED, G_N };
 
@@ -258,6 +258,13 @@ static bool g_ovl_more(void *fw, myri_lanai *l)
     mcp *m = M(fw);
     return m->txe[m->tx_head].src + myri_mcp_ovl_landed(m) - m->ovl_pos >= m->p.ovl_send_thr;
 }
+/* The chunk just staged reached the payload's end: it was written with SMLT (the packet's tail). */
+static bool g_ovl_tailed(void *fw, myri_lanai *l)
+{
+    (void)l;
+    mcp *m = M(fw);
+    return m->ovl_pos == m->txe[m->tx_head].src + m->txe[m->tx_head].len;
+}
 static bool g_norearm(void *fw, myri_lanai *l) { return (void)l, !M(fw)->p.rearm; }
 static bool g_crc_bad(void *fw, myri_lanai *l)
 {
@@ -312,6 +319,7 @@ static const myri_fw_guard mcp__guards[G_N] = {
     [G_OVL_PIO] = {"ovl_route_pio", "route_len == 0 || ROUTE_SEND == PIO", g_tx_route_pio},
     [G_OVL_ALL] = {"ovl_all_landed", "landed == tx_len", g_ovl_all},
     [G_OVL_MORE] = {"ovl_chunk", "landed - ovl_pos >= OVL_SEND_THR", g_ovl_more},
+    [G_OVL_TAILED] = {"ovl_tailed", "ovl_pos == tx_len", g_ovl_tailed},
     [G_NOREARM] = {"no_rearm", "!REARM", g_norearm},
     [G_CRC_BAD] = {"crc_bad", "rx_crc[rx_tail] != 0", g_crc_bad},
     [G_POOL_FULL] = {"rx_pool_full", "(rx_tail + 1) % RX_POOL == rx_head", g_pool_full},
@@ -425,7 +433,10 @@ static const myri_fw_rule mcp__sdma_rules[] = {
     R(S_OVL_ROUTE, S_OVL_WAIT, E_SEND_INT, G_TRUE, ovl_route_sent, MCP_C_PIO + 2, NULL, "ovl_route_sent",
       CLR(SEND_INT), PIO(0)),
     R(S_OVL_WAIT, S_BODY, E_OVL_READY, G_OVL_ALL, ovl_last, MCP_C_SDMA, NULL, "ovl_last_chunk", SDMA(1)),
-    R(S_OVL_WAIT, S_OVL_CHUNK, E_OVL_READY, G_OVL_MORE, ovl_chunk, MCP_C_SDMA, NULL, "ovl_chunk", SDMA(0)),
+    R(S_OVL_WAIT, S_OVL_CHUNK, E_OVL_READY, G_OVL_MORE, ovl_chunk, MCP_C_SDMA, NULL, "ovl_chunk",
+      SDMA(MYRI_FW_ANY)),
+    R(S_OVL_CHUNK, S_IDLE, E_SEND_INT, G_OVL_TAILED, sent, MCP_C_Q + MCP_C_HCB + 2, myri_mcp_x_packet, "ovl_tail_sent",
+      CLR(SEND_INT), QG(TX), CNT(TX_SENT)),
     R(S_OVL_CHUNK, S_OVL_WAIT, E_SEND_INT, G_TRUE, ovl_chunk_sent, 2, NULL, "ovl_chunk_sent", CLR(SEND_INT)),
 };
 

@@ -215,7 +215,6 @@ void myri_viafw_start_send(viafw *v, uint32_t buf, const vf_send *s)
         h[MYRI_VIA_FH_SRC_VI] = (uint8_t)s->vi;
         h[MYRI_VIA_FH_SRC_VI + 1] = 0;
     }
-    myri_viafw_reg(v, MYRI_LANAI_SIM_SLEN, rl + MYRI_VIA_FRAME_HDR_BYTES + s->len);
     myri_viafw_reg(v, MYRI_LANAI_SMP, hdr - myri_via_round4(rl));
     myri_viafw_reg(v, MYRI_LANAI_SA, myri_via_round4(rl) - rl);
     myri_viafw_reg(v, MYRI_LANAI_SMLT, hdr + MYRI_VIA_FRAME_HDR_BYTES + s->len);

@@ -219,7 +219,6 @@ uint32_t myri_lanai_read(myri_lanai *l, uint32_t reg)
     case MYRI_LANAI_SML: case MYRI_LANAI_SMLT: return 0;
     case MYRI_LANAI_TIMEOUT: return l->timeout_reg;
     case MYRI_LANAI_MYRINET: return l->myrinet_reg;
-    case MYRI_LANAI_SIM_SLEN: return l->slen;
     case MYRI_LANAI_ISR: return l->isr;
     case MYRI_LANAI_IMR: return l->imr;
     default: myri_lanai__fault(l); return 0;
@@ -239,7 +238,7 @@ myri_status myri_lanai_write(myri_lanai *l, uint32_t reg, uint32_t v)
         return myri_lanai__hdma_write(l, reg, v);
     case MYRI_LANAI_RMP: case MYRI_LANAI_RML: return myri_lanai__recv_write(l, reg, v);
     case MYRI_LANAI_SMP: case MYRI_LANAI_SML: case MYRI_LANAI_SMLT: case MYRI_LANAI_SA: case MYRI_LANAI_SB:
-    case MYRI_LANAI_SH: case MYRI_LANAI_SW: case MYRI_LANAI_ST: case MYRI_LANAI_SIM_SLEN:
+    case MYRI_LANAI_SH: case MYRI_LANAI_SW: case MYRI_LANAI_ST:
         return myri_lanai__send_write(l, reg, v);
     case MYRI_LANAI_TIMEOUT: l->timeout_reg = v; return MYRI_OK;
     case MYRI_LANAI_MYRINET: l->myrinet_reg = v; return MYRI_OK;

@@ -17,9 +17,10 @@
  *              One transfer at a time, one direction at a time.
  *   send DMA   SMP, SA, then SML (no tail) or SMLT (tail): sends
  *              [SMP + SA, limit).  PIO sends SB/SH/SW/ST add bytes directly.
- *              A packet starts with the SIM_SLEN write (its total bytes, see
- *              lanai_regs.h); its head goes to the port once its route bytes
- *              (leading bytes with MSB 1) and its type are present, and the
+ *              A packet starts with its first byte staged; its length is
+ *              what was staged at the tail write (SMLT, ST).  Its head goes
+ *              to the port once its route bytes (leading bytes with MSB 1)
+ *              and its type are present, and the
  *              port sends each byte once it is there (an SML chunk after an
  *              underrun restarts the flow: overlapped send).  SEND_INT: for
  *              SML when its bytes have been read out of SRAM at the link's
@@ -27,8 +28,9 @@
  *              the port says the tail left (or dropped it).  A STOP stalls it.
  *   receive    RMP then RML arms the window [RMP, RML) on the port.  RECV_INT
  *   DMA        at the tail: the stored trailer byte is the CRC remainder,
- *              0 for a good packet (myrinet-facts 1.4).  BUFF_INT when the
- *              window fills first (the next window continues the packet).
+ *              0 for a good packet (myrinet-facts 1.4).  BUFF_INT when a
+ *              byte of the packet comes after the window is full (the next
+ *              window continues the packet; a GAP there is RECV_INT).
  *              A packet cut short (FRES, dead cable) ends with RECV_INT and a
  *              non-zero trailer byte.  RMP is live.  Unarmed, the port's
  *              slack fills and STOP goes into the network.

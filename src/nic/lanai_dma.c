@@ -148,47 +148,45 @@ static void lanai__send_flag(myri_lanai *l, bool on)
     if (on) {
         l->on_port = true;
         l->sdma_start = now;
-        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 1, l->slen);
+        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 1, l->have);
     } else {
         l->on_port = false;
         l->st.sdma_ps += now - l->sdma_start;
-        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 0, l->slen);
+        myri_lanai__trace_at(l, now, MYRI_LANAI_EV_SDMA, 0, l->have);
     }
 }
 
 /* The packet's head goes to the port once its route bytes and type are
- * staged; after that, the port is told of every byte staged.  The port sends
- * the CRC and the GAP after the tail: the tail write (SMLT, ST) or, while
- * SIM_SLEN is still written, the last of SIM_SLEN bytes staged (the table
- * MCP's overlapped send stages its last bytes by SML and writes a 0-byte SMLT
- * only after that chunk's SEND_INT: see docs/NIC.md, "SIM_SLEN"). */
-static bool lanai__tail(const myri_lanai *l) { return l->tail || l->have == l->slen; }
-
+ * staged; after that, the port is told of every byte staged.  Its length is
+ * what has been staged when the tail write (SMLT, ST) comes: the port sends
+ * the CRC and the GAP after it, as on the hardware. */
 static myri_status lanai__send_push(myri_lanai *l)
 {
     if (!l->port) {
         myri_lanai__fault(l);
+        l->staging = false; /* nowhere to send it */
         return MYRI_ESTATE;
     }
-    if (l->on_port) return myri_port_send_more(l->port, l->have, lanai__tail(l));
+    if (l->on_port) return myri_port_send_more(l->port, l->have, l->tail);
     uint32_t rl = 0;
     while (rl < l->have && (l->stage[rl] & 0x80u)) rl++;
     uint32_t tb = (uint32_t)l->p.type_bytes;
-    if (rl == l->have || l->have < rl + tb) return MYRI_OK; /* not yet */
-    if (rl > 32 || l->slen < rl + tb) { /* a route the fabric cannot carry */
-        myri_lanai__fault(l);
-        l->slen_set = false;
+    if (rl > 32 || (l->tail && (rl == l->have || l->have < rl + tb))) {
+        myri_lanai__fault(l); /* a route the fabric cannot carry, or a tail inside the route or type */
+        l->staging = false;
         return MYRI_EINVAL;
     }
+    if (rl == l->have || l->have < rl + tb) return MYRI_OK; /* not yet */
     uint32_t type = 0;
     for (uint32_t i = 0; i < tb; i++) type = type << 8 | l->stage[rl + i];
-    uint32_t pay = l->slen - rl - tb;
+    uint32_t room = l->stage_cap - rl - tb; /* the payload's room: the length comes with the tail */
     l->pkt = (myri_fabric_packet){.id = myri_packet_id(l->host, l->seq), .src_host = l->host,
                                   .route_len = (uint8_t)rl, .route = l->stage, .type = type,
-                                  .payload_bytes = pay, .payload = pay ? l->stage + rl + tb : NULL};
-    myri_status st = myri_port_send(l->port, &l->pkt, l->have, lanai__tail(l));
+                                  .payload_bytes = room, .payload = room ? l->stage + rl + tb : NULL};
+    myri_status st = myri_port_send(l->port, &l->pkt, l->have, l->tail);
     if (st) {
         myri_lanai__fault(l);
+        l->staging = false;
         return st;
     }
     l->seq++;
@@ -196,56 +194,41 @@ static myri_status lanai__send_push(myri_lanai *l)
     return MYRI_OK;
 }
 
-/* Stages n bytes of the current packet (a DMA chunk or a PIO send). */
+/* Stages n bytes of the current packet (a DMA chunk or a PIO send); the
+ * first byte begins a packet.  Misuse is a fault: bytes or a tail after the
+ * tail while that packet is still on the port, bytes beyond the SRAM's size
+ * (cut), a tail with no packet. */
 static myri_status lanai__stage(myri_lanai *l, const uint8_t *src, uint32_t n, bool tail)
 {
-    if (!l->slen_set || (l->tail && (n || tail))) { /* no SIM_SLEN for this packet, or bytes after its tail */
+    if (l->discard) { /* the rest of a packet dropped before its tail (link down, timeout) */
+        if (tail) l->discard = l->staging = false;
+        return MYRI_OK;
+    }
+    if (l->tail || (!l->staging && n == 0)) { /* the last packet is not over, or a tail with no bytes */
         myri_lanai__fault(l);
         return MYRI_ESTATE;
     }
+    if (!l->stage) {
+        l->stage = malloc(l->sram_bytes);
+        if (!l->stage) return MYRI_ENOMEM;
+        l->stage_cap = (uint32_t)l->sram_bytes;
+    }
+    if (!l->staging) {
+        l->staging = true;
+        l->have = 0;
+    }
     myri_status st = MYRI_OK;
-    if (n > l->slen - l->have) {
+    if (n > l->stage_cap - l->have) { /* longer than the SRAM: cut */
         myri_lanai__fault(l);
         st = MYRI_ERANGE;
-        n = l->slen - l->have;
+        n = l->stage_cap - l->have;
     }
     memcpy(l->stage + l->have, src, n);
     l->have += n;
-    if (tail) {
-        l->tail = true;
-        if (l->have < l->slen) { /* tail before the announced length: the rest is sent as zeros */
-            myri_lanai__fault(l);
-            memset(l->stage + l->have, 0, l->slen - l->have);
-            l->have = l->slen;
-            st = MYRI_ERANGE;
-        }
-    }
+    if (tail) l->tail = true;
     myri_status ps = lanai__send_push(l);
+    if (!l->staging) l->tail = false; /* refused: the next byte begins a new packet */
     return st ? st : ps;
-}
-
-static myri_status lanai__slen(myri_lanai *l, uint32_t v)
-{
-    if (l->on_port || (l->slen_set && !l->tail && l->have) || l->sml_busy) {
-        myri_lanai__fault(l); /* the previous packet is still being sent */
-        return MYRI_ESTATE;
-    }
-    if (v < 1 || v > l->sram_bytes) {
-        myri_lanai__fault(l);
-        return MYRI_ERANGE;
-    }
-    if (v > l->stage_cap) {
-        uint8_t *s = realloc(l->stage, v);
-        if (!s) return MYRI_ENOMEM;
-        l->stage = s;
-        l->stage_cap = v;
-    }
-    l->slen = v;
-    l->have = 0;
-    l->slen_set = true;
-    l->tail = false;
-    l->sent_untailed = false;
-    return MYRI_OK;
 }
 
 /* Books the read-out of n bytes of SRAM by the send DMA at the link's byte
@@ -288,11 +271,6 @@ static myri_status lanai__send_dma(myri_lanai *l, uint32_t limit, bool tail)
     }
     uint32_t n = limit - from;
     lanai__reg_trace(l, tail ? MYRI_LANAI_SMLT : MYRI_LANAI_SML, limit);
-    if (tail && n == 0 && !l->slen_set && l->sent_untailed) { /* every byte left already: just the end */
-        l->sent_untailed = false;
-        myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
-        return MYRI_OK;
-    }
     myri_status st = lanai__stage(l, l->sram + from, n, tail);
     if (st && st != MYRI_ERANGE) return st;
     lanai__ro_book(l, n);
@@ -329,7 +307,6 @@ myri_status myri_lanai__send_write(myri_lanai *l, uint32_t reg, uint32_t v)
         }
         l->sa = v;
         return MYRI_OK;
-    case MYRI_LANAI_SIM_SLEN: return lanai__slen(l, v);
     case MYRI_LANAI_SML: return lanai__send_dma(l, v, false);
     case MYRI_LANAI_SMLT: return lanai__send_dma(l, v, true);
     case MYRI_LANAI_SB: return lanai__stage(l, b + 3, 1, false);
@@ -348,13 +325,12 @@ static void lanai__port_tx(void *dev, myri_port *p, const myri_port_tx *t)
     if (!l || !l->on_port || t->id != l->pkt.id) return;
     lanai__send_flag(l, false);
     l->st.sdma_packets++;
-    l->st.sdma_bytes += l->slen;
-    l->slen_set = false;
-    /* SMLT / ST: SEND_INT when the tail left.  A packet whose bytes were all
-     * given by SML ends on the wire without a tail write: its SML chunks gave
-     * their own SEND_INT. */
-    if (l->tail) myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
-    else l->sent_untailed = true;
+    l->st.sdma_bytes += l->have;
+    l->discard = !l->tail; /* dropped before its tail: the firmware's remaining bytes are swallowed */
+    l->staging = l->discard;
+    l->tail = false;
+    /* SMLT / ST: SEND_INT when the tail left (a packet leaves only after its tail), or it was dropped. */
+    myri_lanai__set_isr(l, MYRI_LANAI_SEND_INT);
 }
 
 /* ---- receive DMA ------------------------------------------------------------------------------ */

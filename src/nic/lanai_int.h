@@ -66,10 +66,11 @@ struct myri_lanai {
     size_t nspans, capspans;
     /* send DMA */
     uint32_t smp, sa;
-    uint8_t *stage;              /* the packet's bytes: route, type, payload */
-    uint32_t stage_cap, slen, have;
-    bool slen_set, on_port, tail, sml_busy;
-    bool sent_untailed;          /* the packet left without a tail write (a 0-byte SMLT ends it) */
+    uint8_t *stage;              /* the packet's bytes: route, type, payload (sram_bytes, made once:
+                                  * the port reads them in place) */
+    uint32_t stage_cap, have;    /* have: bytes staged of the current packet (its length at the tail) */
+    bool staging, on_port, tail, sml_busy; /* staging: a packet has begun (first byte) and is not over */
+    bool discard;                /* the port dropped the packet before its tail: its later bytes go nowhere */
     myri_time_ps sml_free_at;    /* the FIFO's read-out of SML chunks */
     myri_time_ps ro_from, ro_until; /* the send DMA's SRAM read-out booked (SML and SMLT chunks, link rate) */
     uint64_t seq;

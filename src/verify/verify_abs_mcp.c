@@ -93,6 +93,7 @@ static const myri_vabs_atom mcp__guards[] = {
     {"ovl_route_pio", "true", false, NULL, 0},
     {"ovl_all_landed", "true", false, NULL, 0},
     {"ovl_chunk", "true", false, NULL, 2}, /* a message of at most 3 chunks (the loop is bounded by its bytes) */
+    {"ovl_tailed", "true", false, NULL, 0}, /* the chunk reached the end (written with SMLT) or not */
     {"no_rearm", "!REARM", true, NULL, 0},
     {"crc_bad", "true", false, NULL, 0},
     {"rx_pool_full", "q_rx_pool == Q_rx_pool_MAX", true, NULL, 0},

@@ -23,7 +23,7 @@ static void test_models_agree(void **state)
 {
     (void)state;
     uint64_t delivered = 0, timeouts = 0, crc = 0, stops = 0, taps = 0, down = 0, small_timeouts = 0;
-    uint64_t dev_cases = 0, notices = 0, dev_timeouts = 0;
+    uint64_t dev_cases = 0, notices = 0, dev_timeouts = 0, dev_crc = 0;
     myri_port_stats dev = {0};
     for (uint64_t s = 1; s <= NCASES; s++) {
         fd_case c;
@@ -46,6 +46,7 @@ static void test_models_agree(void **state)
             dev_cases++;
             notices += a.dev_notices;
             dev_timeouts += a.ctr.dropped[MYRI_FABRIC_DROP_TIMEOUT];
+            dev_crc += a.ctr.dropped[MYRI_FABRIC_DROP_CRC]; /* bit errors drawn while packets were open */
             dev.tx_packets += a.dev.tx_packets;
             dev.rx_tail += a.dev.rx_tail;
             dev.rx_buff += a.dev.rx_buff;
@@ -69,6 +70,7 @@ static void test_models_agree(void **state)
      * each way, devices that stop arming (STOP back into the network, then
      * the long-period timeout) */
     assert_true(dev_cases > 50);
+    assert_true(dev_crc > 0);
     assert_true(notices > 1000);
     assert_true(dev.tx_packets > 500);
     assert_true(dev.rx_tail > 500);

@@ -761,8 +761,8 @@ static void test_misuse(void **state)
                                  .payload_bytes = 8, .payload = payload};
         assert_int_equal(myri_port_send(p0, &pk, 2, false), MYRI_OK);
         assert_int_equal(myri_port_send(p0, &pk, 13, false), MYRI_ESTATE);            /* one at a time */
-        assert_int_equal(myri_port_send_more(p0, 14, false), MYRI_EINVAL);            /* beyond the total */
-        assert_int_equal(myri_port_send_more(p0, 12, true), MYRI_EINVAL);             /* a tail before the last byte */
+        assert_int_equal(myri_port_send_more(p0, 14, false), MYRI_EINVAL);            /* beyond the room */
+        assert_int_equal(myri_port_send_more(p0, 4, true), MYRI_EINVAL);              /* a tail inside route + type */
         assert_int_equal(myri_port_send_more(p0, 1, false), MYRI_OK);                 /* (never decreases) */
         assert_int_equal(myri_port_attach(p2, &dv_ops, d), MYRI_ESTATE);      /* after the first packet */
         assert_int_equal(myri_port_send_more(p0, 13, true), MYRI_OK);
@@ -818,6 +818,52 @@ static void test_tail_later(void **state)
         free(d0);
         free(d);
     }
+}
+
+/* The port learns a packet's length at its tail only: the payload room
+ * given with myri_port_send is 64 bytes, the tail comes after 6.  A window
+ * that the packet fills to its last byte (the trailer) ends with the GAP
+ * (TAIL), not BUFF; one byte smaller, BUFF when the trailer arrives, and the
+ * next window gets the trailer and the GAP.  Both models. */
+static void test_length_at_tail(void **state)
+{
+    (void)state;
+    for (int model = 0; model < 2; model++)
+        for (uint32_t win = 10; win <= 11; win++) {
+            myri_topo *t = ft_star8();
+            myri_sim *sim = myri_sim_create(1);
+            myri_fabric *f = mk(sim, t, model, NULL);
+            dev *d0 = dv_new(sim, f, 0, 64, false), *d = dv_new(sim, f, 1, win, true);
+            d0->rearm_ps = MYRI_TIME_NEVER;
+            d->rearm_ps = 0;
+            myri_port *p0 = myri_fabric_port(f, 0);
+            static const uint8_t route = 0x81;
+            static uint8_t payload[64] = {9, 8, 7, 6, 5, 4};
+            myri_fabric_packet pk = {.id = 1, .src_host = 0, .route_len = 1, .route = &route, .type = 5,
+                                     .payload_bytes = sizeof payload, .payload = payload};
+            assert_int_equal(myri_port_send(p0, &pk, 2, false), MYRI_OK);
+            myri_sim_run(sim, 1 * MYRI_PS_PER_US, 0);
+            assert_int_equal(myri_port_send_more(p0, 8, false), MYRI_OK);
+            myri_sim_run(sim, 2 * MYRI_PS_PER_US, 0);
+            assert_int_equal(myri_port_send_more(p0, 11, true), MYRI_OK); /* 6 payload bytes: the length now */
+            myri_sim_run(sim, MYRI_TIME_NEVER, 0);
+            assert_int_equal(ctrs(f).delivered, 1);
+            assert_int_equal(d0->n, 1);
+            assert_int_equal(d0->r[0].end, 1); /* sent */
+            uint32_t k = win == 11 ? 1 : 2;
+            assert_int_equal(d->n, k);
+            if (k == 2) {
+                assert_int_equal(d->r[0].end, MYRI_PORT_RX_BUFF);
+                assert_int_equal(d->r[0].bytes, 10);
+            }
+            assert_int_equal(d->r[k - 1].end, MYRI_PORT_RX_TAIL);
+            assert_int_equal(d->r[k - 1].pkt_bytes, 4 + 6 + 1);
+            assert_int_equal(d->r[k - 1].crc_ok, 1);
+            myri_sim_destroy(sim);
+            myri_topo_destroy(t);
+            free(d0);
+            free(d);
+        }
 }
 
 /* ---- 9. same-instant rule ------------------------------------------------------------------------------ */
@@ -880,7 +926,7 @@ int main(void)
         cmocka_unit_test(test_hotspot_slow_port), cmocka_unit_test(test_never_armed),
         cmocka_unit_test(test_overlapped_send),   cmocka_unit_test(test_buff_windows),
         cmocka_unit_test(test_crc_error),         cmocka_unit_test(test_link_notices),
-        cmocka_unit_test(test_rx_count),          cmocka_unit_test(test_misuse),           cmocka_unit_test(test_tail_later),
+        cmocka_unit_test(test_rx_count),          cmocka_unit_test(test_misuse),           cmocka_unit_test(test_tail_later), cmocka_unit_test(test_length_at_tail),
         cmocka_unit_test(test_same_instant_arm),  cmocka_unit_test(test_rx_count_in_notice),
         cmocka_unit_test(test_send_link_cut),     cmocka_unit_test(test_trunc_windows_and_misrouted),
     };

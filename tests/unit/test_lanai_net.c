@@ -5,7 +5,8 @@
  * byte 0, RECV_INT (as an interrupt); a corrupted packet leaves a non-zero
  * trailer byte; a window shorter than the packet gives BUFF_INT and the
  * next continues it; a receiver that arms late fills the slack, the sender
- * stalls, nothing is lost; PIO sends (SB, SW, ST). */
+ * stalls, nothing is lost; PIO sends (SB, SW, ST); SML chunks ended by SMLT
+ * (no length is given before a packet: issue 22). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,8 @@
 #define RXBUF 0x4000u
 
 typedef struct tfw {
-    int role;            /* 0 sender (DMA), 1 receiver, 2 sender (PIO) */
+    int role;            /* 0 sender (DMA), 1 receiver, 2 sender (PIO), 3 sender (DMA chunks) */
+    uint32_t pos;        /* role 3: the next payload byte to stage */
     int state;
     uint32_t payload;    /* payload bytes */
     uint32_t win;        /* receiver window bytes */
@@ -39,7 +41,6 @@ static uint32_t sender_step(tfw *f, myri_lanai *l)
     uint32_t isr = myri_lanai_read(l, MYRI_LANAI_ISR);
     switch (f->state) {
     case 0:
-        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SIM_SLEN, 1 + 4 + f->payload), MYRI_OK);
         myri_lanai_write(l, MYRI_LANAI_SMP, TXBUF);
         myri_lanai_write(l, MYRI_LANAI_SA, 3);
         assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SML, TXBUF + 4), MYRI_OK);
@@ -70,7 +71,6 @@ static uint32_t pio_sender_step(tfw *f, myri_lanai *l)
 {
     if (f->state == 0) {
         const uint8_t *b = myri_lanai_sram(l, TXBUF + 3, 5 + f->payload);
-        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SIM_SLEN, 1 + 4 + f->payload), MYRI_OK);
         assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SB, b[0]), MYRI_OK);
         for (uint32_t i = 1; i + 4 <= 5 + f->payload; i += 4) {
             uint32_t w = (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 | (uint32_t)b[i + 2] << 8 | b[i + 3];
@@ -84,6 +84,45 @@ static uint32_t pio_sender_step(tfw *f, myri_lanai *l)
         f->sent_ps = myri_lanai_now(l);
         myri_lanai_write(l, MYRI_LANAI_ISR, MYRI_LANAI_SEND_INT);
         f->state = 2;
+        return 5;
+    }
+    return 0;
+}
+
+/* DMA in chunks, the length known only at the tail: the route by SML (SA
+ * 3), then the type and payload in SML chunks of CHUNK bytes, each after the
+ * previous one's SEND_INT, the last one (whatever its size) by SMLT. */
+#define CHUNK 300u
+static uint32_t chunk_sender_step(tfw *f, myri_lanai *l)
+{
+    uint32_t isr = myri_lanai_read(l, MYRI_LANAI_ISR);
+    if (f->state == 0) {
+        myri_lanai_write(l, MYRI_LANAI_SMP, TXBUF);
+        myri_lanai_write(l, MYRI_LANAI_SA, 3);
+        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SML, TXBUF + 4), MYRI_OK);
+        f->pos = TXBUF + 4;
+        f->state = 1;
+        return 10;
+    }
+    if (f->state == 1) {
+        if (!(isr & MYRI_LANAI_SEND_INT)) return 0;
+        myri_lanai_write(l, MYRI_LANAI_ISR, MYRI_LANAI_SEND_INT);
+        uint32_t end = TXBUF + 8 + f->payload, to = f->pos + CHUNK < end ? f->pos + CHUNK : end;
+        myri_lanai_write(l, MYRI_LANAI_SMP, f->pos);
+        myri_lanai_write(l, MYRI_LANAI_SA, 0);
+        assert_int_equal(myri_lanai_write(l, to == end ? MYRI_LANAI_SMLT : MYRI_LANAI_SML, to), MYRI_OK);
+        f->pos = to;
+        if (to == end) f->state = 2;
+        return 10;
+    }
+    if (f->state == 2 && (isr & MYRI_LANAI_SEND_INT)) {
+        f->sent_ps = myri_lanai_now(l);
+        myri_lanai_write(l, MYRI_LANAI_ISR, MYRI_LANAI_SEND_INT);
+        /* bytes after the tail while the packet is over: a new packet may begin (no fault); the
+         * first SB would begin one, so only check that a 0-byte SMLT with no packet is refused */
+        myri_lanai_write(l, MYRI_LANAI_SMP, TXBUF + 8);
+        assert_int_equal(myri_lanai_write(l, MYRI_LANAI_SMLT, TXBUF + 8), MYRI_ESTATE);
+        f->state = 3;
         return 5;
     }
     return 0;
@@ -139,7 +178,7 @@ static uint32_t tstep(void *fwp, myri_lanai *l, myri_lanai_ctx ctx)
     tfw *f = fwp;
     if (f->role == 1) return receiver_step(f, l, ctx);
     if (ctx == MYRI_LANAI_SYSTEM) return 0;
-    return f->role == 0 ? sender_step(f, l) : pio_sender_step(f, l);
+    return f->role == 0 ? sender_step(f, l) : f->role == 3 ? chunk_sender_step(f, l) : pio_sender_step(f, l);
 }
 static const myri_lanai_cpu_ops tops = {tstep};
 
@@ -277,13 +316,43 @@ static void test_send_receive(void **state)
 static void test_pio_send(void **state)
 {
     (void)state;
-    net n;
-    net_up(&n, 0, 401, 4096, 2);
-    net_run(&n);
-    assert_int_equal(n.fw[1].recvs, 1);
-    check_bytes(&n, 401, 0);
-    assert_true(n.fw[0].sent_ps > 0);
-    net_down(&n);
+    for (int model = 0; model < 2; model++) {
+        net n;
+        net_up(&n, model, 401, 4096, 2);
+        net_run(&n);
+        assert_int_equal(n.fw[1].recvs, 1);
+        check_bytes(&n, 401, 0);
+        assert_true(n.fw[0].sent_ps > 0);
+        myri_lanai_stats s0;
+        assert_int_equal(myri_lanai_get_stats(n.l[0], &s0), MYRI_OK);
+        assert_int_equal(s0.sdma_bytes, 1 + 4 + 401); /* the length: what was staged at ST */
+        assert_int_equal(s0.faults, 0);
+        net_down(&n);
+    }
+}
+
+/* Issue 22: no length is given before the packet; SML chunks, the last by
+ * SMLT, and the packet that arrives is exactly the bytes staged (both
+ * models; a chunk boundary in the middle of the payload, one at its end). */
+static void test_chunked_send(void **state)
+{
+    (void)state;
+    for (int model = 0; model < 2; model++)
+        for (uint32_t payload = 896; payload <= 1000; payload += 104) {
+            net n;
+            net_up(&n, model, payload, 4096, 3);
+            net_run(&n);
+            assert_int_equal(n.fw[1].recvs, 1);
+            check_bytes(&n, payload, 0);
+            assert_int_equal(n.fw[0].state, 3);
+            myri_lanai_stats s0;
+            assert_int_equal(myri_lanai_get_stats(n.l[0], &s0), MYRI_OK);
+            assert_int_equal(s0.sdma_packets, 1);
+            assert_int_equal(s0.sdma_bytes, 1 + 4 + payload);
+            assert_int_equal(s0.faults, 1); /* the 0-byte SMLT with no packet */
+            assert_int_equal(ctrs(n.f).delivered, 1);
+            net_down(&n);
+        }
 }
 
 static void test_corrupted(void **state)
@@ -399,7 +468,7 @@ static void test_overlap_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_send_receive), cmocka_unit_test(test_pio_send),
+        cmocka_unit_test(test_send_receive), cmocka_unit_test(test_pio_send), cmocka_unit_test(test_chunked_send),
         cmocka_unit_test(test_corrupted),    cmocka_unit_test(test_buff_continues),
         cmocka_unit_test(test_unarmed_stalls), cmocka_unit_test(test_overlap_stats),
     };

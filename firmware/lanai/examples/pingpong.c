@@ -5,7 +5,7 @@
  * back, PINGPONG_ROUNDS times, counting each round trip (counter `app`);
  * every other NIC echoes every packet it receives to the NIC that sent it.
  * A packet is the type 0x0370, one word (sender << 16 | sequence number)
- * and one tail byte; sent by PIO (SIM_SLEN, SB route bytes, SH, SW, ST),
+ * and one tail byte; sent by PIO (SB route bytes, SH, SW, ST: the tail),
  * received by the receive DMA into a window, its CRC checked by the
  * trailer byte the DMA stores (0: good). */
 #include "lanai_nic.h"
@@ -31,7 +31,6 @@ static void send_to(unsigned to, unsigned word)
 {
     const unsigned char *r = myri_routes[to];
     unsigned n = r[0];
-    LANAI_REG(MYRI_LANAI_SIM_SLEN) = n + 7; /* route, type (2), word (4), tail byte (1) */
     for (unsigned i = 1; i <= n; i++) LANAI_REG(MYRI_LANAI_SB) = r[i];
     LANAI_REG(MYRI_LANAI_SH) = 0x0370;
     LANAI_REG(MYRI_LANAI_SW) = word;

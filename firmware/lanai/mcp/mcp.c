@@ -23,7 +23,7 @@
  *     host (frame, then the length word, then RC_PUT and the count DMA'd to
  *     the channel's poll word: DMA notification); policy "new": a
  *     deliverable receive goes before sends;
- *   - send DMA: SIM_SLEN (simulator-only), the route by the send DMA with the
+ *   - send DMA: the route by the send DMA with the
  *     send-align register, the header word by PIO, the payload by SMLT (or,
  *     overlapped, in chunks of at least mcp_ovl_send_thr following the live
  *     LAR); SEND_INT ends a packet: the sent count and the send queue head.
@@ -452,7 +452,6 @@ static void sdma_start(const txe *t)
         sent(1);
         return;
     }
-    REG(SIM_SLEN) = (unsigned)rl + MYRI_FRAME_HDR_BYTES + t->len;
     if (rl > 0) { /* the route by the send DMA, its leading pad skipped by SA (seed 001 figure 3) */
         REG(SMP) = a;
         REG(SA) = R4((unsigned)rl) - (unsigned)rl;
