@@ -79,6 +79,7 @@ struct myri_fw_inst {
     fw__slot *slot;
     fw__cand *cand;
     uint8_t *user, *sys;      /* the user machines, the system machines, in table order */
+    uint8_t *ufrom;           /* per machine m: the index in user of the first user machine at or after m (cyclic) */
     uint8_t nuser, nsys;
     /* the chosen rule, applied at the next step */
     bool pend;
@@ -374,10 +375,10 @@ static uint32_t fw__user(myri_fw_inst *fi)
         uint64_t spun = (myri_lanai_now(fi->l) - fi->idle_ps) / myri_lanai_cycle_ps(fi->l);
         s.skip = spun % pass;
     }
-    /* From the phase, up to one whole pass: two rounds of the machines. */
-    for (uint32_t k = 0; k < 2u * d->nmachines; k++) {
-        uint8_t m = (uint8_t)((fi->next_m + k) % d->nmachines);
-        if (d->machines[m].ctx != MYRI_LANAI_USER) continue;
+    /* From the phase, up to one whole pass: two rounds of the user machines,
+     * from the first at or after next_m (fi->ufrom). */
+    for (uint32_t k = 0, u = fi->ufrom[fi->next_m]; k < 2u * fi->nuser; k++, u = u + 1 < fi->nuser ? u + 1 : 0) {
+        uint8_t m = fi->user[u];
         if (!fw__poll(fi, m, &s)) continue;
         fi->idle = false;
         fi->next_m = (uint8_t)((m + 1) % d->nmachines);
@@ -465,12 +466,18 @@ static myri_status fw__compile(myri_fw_inst *fi)
     fi->cand = calloc(ncand + 1, sizeof *fi->cand);
     fi->user = calloc(d->nmachines + 1u, 1);
     fi->sys = calloc(d->nmachines + 1u, 1);
-    if (!fi->cstate || !fi->slot || !fi->cand || !fi->user || !fi->sys) return MYRI_ENOMEM;
+    fi->ufrom = calloc(d->nmachines + 1u, 1);
+    if (!fi->cstate || !fi->slot || !fi->cand || !fi->user || !fi->sys || !fi->ufrom) return MYRI_ENOMEM;
     uint32_t at_slot = 0, at_cand = 0;
     for (uint8_t m = 0; m < d->nmachines; m++) {
         if (d->machines[m].ctx == MYRI_LANAI_USER) fi->user[fi->nuser++] = m;
         else fi->sys[fi->nsys++] = m;
         for (uint8_t s = 0; s < d->machines[m].nstates; s++) fw__compile_state(fi, m, s, &at_slot, &at_cand);
+    }
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        uint8_t u = 0;
+        while (u < fi->nuser && fi->user[u] < m) u++;
+        fi->ufrom[m] = u < fi->nuser ? u : 0;
     }
     return MYRI_OK;
 }
@@ -568,6 +575,7 @@ void myri_fw_destroy(myri_fw_inst *fi)
     free(fi->cand);
     free(fi->user);
     free(fi->sys);
+    free(fi->ufrom);
     free(fi);
 }
 
