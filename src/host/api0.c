@@ -84,8 +84,8 @@ typedef struct api0__seg {
     uint32_t fifo[API0__FIFO]; /* buffer of the k-th enqueue at [k % API0__FIFO] */
     uint8_t owned[API0__MAX_BUFS];
     uint16_t inflight[API0__MAX_BUFS];
-    uint32_t freeq[API0__MAX_BUFS]; /* the free list, a stack: the most recently freed on top (warm pages) */
-    uint32_t free_n;
+    uint32_t freeq[API0__MAX_BUFS];
+    uint32_t free_head, free_n;
     uint8_t route_used[API0__MAX_ROUTES];
     api0__chan chan[MYRI_API0_NUM_CHANNELS];
 } api0__seg;
@@ -349,11 +349,12 @@ static int api0__init_tables(api0__ctx *c)
     if ((rc = api0__wr32(c, myri_hcb_sendq_off(&s->g) + MYRI_HCB_SQ_TAIL, head))) return rc;
     s->tail = s->head = head;
     s->enq = s->reaped = sent;
+    s->free_head = 0;
     s->free_n = s->nbufs;
     for (uint32_t i = 0; i < s->nbufs; i++) {
         s->owned[i] = 0;
         s->inflight[i] = 0;
-        s->freeq[i] = s->nbufs - 1 - i; /* buffer 0 on top: the first gets take 0, 1, 2, ... */
+        s->freeq[i] = i;
     }
     memset(s->route_used, 0, sizeof s->route_used);
     for (uint32_t r = 0; r < s->g.nroutes; r++)
@@ -443,12 +444,10 @@ static int api0__buf_index(const api0__ctx *c, const void *buf)
     return (int)(off / c->s->buf_bytes);
 }
 
-/* A buffer back on the free list: on top, so that the next get takes it
- * again (last in, first out: a program sending one buffer at a time reuses
- * the same warm pages instead of touching the whole region once). */
 static void api0__free_push(api0__seg *s, uint32_t idx)
 {
-    if (s->free_n < s->nbufs) s->freeq[s->free_n++] = idx;
+    s->freeq[(s->free_head + s->free_n) % s->nbufs] = idx;
+    s->free_n++;
 }
 
 /* The reap: the first (sent - reaped) enqueued buffers have been sent. */
@@ -476,7 +475,9 @@ static int api0__get_buffer(const api0__ctx *c, void **buf)
         if (rc) return rc;
         if (s->free_n == 0) return MYRI_API0_NO_BUFFERS;
     }
-    uint32_t idx = s->freeq[--s->free_n];
+    uint32_t idx = s->freeq[s->free_head];
+    s->free_head = (s->free_head + 1) % s->nbufs;
+    s->free_n--;
     s->owned[idx] = 1;
     *buf = c->dma + s->buf_off + (size_t)idx * s->buf_bytes;
     return MYRI_API0_OK;
