@@ -34,6 +34,32 @@
 
 #define FW_LOG_MAX 24
 
+typedef bool (*fw__pred)(void *fw, myri_lanai *l);
+
+/* A rule as the compiled dispatch tries it: its event's test (system
+ * machines), its guard's (NULL: true) and its index in its machine. */
+typedef struct fw__cand {
+    fw__pred event, guard;
+    uint16_t rule;
+} fw__cand;
+
+/* One poll of the user loop in a state: an event (or the machine's visit,
+ * FW_VISIT), its cycles, its tests and the rules it may choose. */
+typedef struct fw__slot {
+    uint8_t event;
+    uint32_t cycles;
+    fw__pred test, live;
+    uint32_t cand, ncand;     /* fi->cand[cand ..]: the state's rules with this event, in table order */
+} fw__slot;
+
+/* A state of a machine, compiled. */
+typedef struct fw__cstate {
+    uint32_t leave, nleave;   /* fi->cand[leave ..]: the rules leaving it, in table order */
+    uint32_t slot, nslot;     /* fi->slot[slot ..]: its polls (user machines; none for system ones) */
+    uint64_t pass_cycles;     /* the cycles of those polls: its share of one pass of the loop */
+    bool live;                /* one of its polls has a live predicate */
+} fw__cstate;
+
 struct myri_fw_inst {
     const myri_fw_def *def;
     myri_error *create_err;   /* while def->create runs: where myri_fw_fail writes (NULL: stderr) */
@@ -48,6 +74,13 @@ struct myri_fw_inst {
     int32_t *vars;
     uint64_t *counters;
     myri_fw_qstat *q;         /* per queue: occupancy from puts and gets */
+    /* the tables compiled to direct dispatch (fw__compile) */
+    fw__cstate *cstate;       /* per flat state */
+    fw__slot *slot;
+    fw__cand *cand;
+    uint8_t *user, *sys;      /* the user machines, the system machines, in table order */
+    uint8_t *ufrom;           /* per machine m: the index in user of the first user machine at or after m (cyclic) */
+    uint8_t nuser, nsys;
     /* the chosen rule, applied at the next step */
     bool pend;
     uint8_t pend_m;
@@ -241,20 +274,26 @@ static void fw__apply(myri_fw_inst *fi)
     fw__enter(fi, m, r->to);
 }
 
-static bool fw__enabled(myri_fw_inst *fi, const myri_fw_rule *r)
+/* The tables compiled to direct dispatch (at creation, fw__compile): per
+ * state of every machine, its poll slots (user machines) and the rules
+ * leaving it (system machines), each with the function pointers it calls,
+ * so that a step never scans a machine's rule table.  The order of the slots,
+ * of the candidate rules and of every event, guard and live test is the
+ * tables' own: the compiled form changes no result, only the cost of finding
+ * the next rule (docs/FIRMWARE.md, "Interpreter semantics"). */
+#define FW_VISIT 0xFFu /* the pseudo-slot of a machine's visit cost */
+
+static fw__cstate *fw__cs(const myri_fw_inst *fi, uint8_t m)
 {
-    const myri_fw_guard *g = &fi->def->guards[r->guard];
-    return !g->test || g->test(fi->fw, fi->l);
+    return &fi->cstate[fi->state_base[m] + fi->state[m]];
 }
 
-/* The first enabled rule of machine m whose event is `ev_true` (already
- * tested true), or -1. */
-static int fw__rule_for(myri_fw_inst *fi, uint8_t m, uint8_t event)
+/* The first enabled candidate of a slot whose event tested true, or -1. */
+static int fw__first_enabled(myri_fw_inst *fi, const fw__slot *sl)
 {
-    const myri_fw_machine *mc = &fi->def->machines[m];
-    for (uint16_t i = 0; i < mc->nrules; i++) {
-        const myri_fw_rule *r = &mc->rules[i];
-        if (r->from == fi->state[m] && r->event == event && fw__enabled(fi, r)) return i;
+    for (uint32_t k = 0; k < sl->ncand; k++) {
+        const fw__cand *c = &fi->cand[sl->cand + k];
+        if (!c->guard || c->guard(fi->fw, fi->l)) return c->rule;
     }
     return -1;
 }
@@ -273,65 +312,18 @@ static uint32_t fw__pick(myri_fw_inst *fi, uint8_t m, uint16_t r)
 
 static uint32_t fw__system(myri_fw_inst *fi)
 {
-    const myri_fw_def *d = fi->def;
-    for (uint8_t m = 0; m < d->nmachines; m++) {
-        const myri_fw_machine *mc = &d->machines[m];
-        if (mc->ctx != MYRI_LANAI_SYSTEM) continue;
-        for (uint16_t i = 0; i < mc->nrules; i++) {
-            const myri_fw_rule *r = &mc->rules[i];
-            if (r->from != fi->state[m] || !d->events[r->event].test(fi->fw, fi->l) || !fw__enabled(fi, r)) continue;
-            uint32_t c = fw__pick(fi, m, i);
-            if (fi->idle) fi->idle_ps += (myri_time_ps)c * myri_lanai_cycle_ps(fi->l); /* the loop pauses */
-            return c;
+    for (uint8_t k = 0; k < fi->nsys; k++) {
+        uint8_t m = fi->sys[k];
+        const fw__cstate *cs = fw__cs(fi, m);
+        for (uint32_t i = 0; i < cs->nleave; i++) {
+            const fw__cand *c = &fi->cand[cs->leave + i];
+            if (!c->event(fi->fw, fi->l) || (c->guard && !c->guard(fi->fw, fi->l))) continue;
+            uint32_t cyc = fw__pick(fi, m, c->rule);
+            if (fi->idle) fi->idle_ps += (myri_time_ps)cyc * myri_lanai_cycle_ps(fi->l); /* the loop pauses */
+            return cyc;
         }
     }
     return 0;
-}
-
-/* Poll slots of machine m in its current state: the distinct events of its
- * rules, in table order (a rule whose event equals the previous rule's
- * shares its poll).  Calls fn for each; stops when fn returns true. */
-typedef bool (*fw__slot_fn)(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx);
-
-#define FW_VISIT 0xFFu /* the pseudo-slot of a machine's visit cost */
-
-static uint64_t fw__slot_cost(const myri_fw_inst *fi, uint8_t m, uint8_t event)
-{
-    return event == FW_VISIT ? fi->def->machines[m].visit_cycles : fi->def->events[event].poll_cycles;
-}
-
-static bool fw__slots(myri_fw_inst *fi, uint8_t m, fw__slot_fn fn, void *ctx)
-{
-    const myri_fw_machine *mc = &fi->def->machines[m];
-    int prev = -1;
-    if (mc->visit_cycles > 0) {
-        bool any = false;
-        for (uint16_t i = 0; i < mc->nrules && !any; i++) any = mc->rules[i].from == fi->state[m];
-        if (any && fn(fi, m, FW_VISIT, ctx)) return true;
-    }
-    for (uint16_t i = 0; i < mc->nrules; i++) {
-        const myri_fw_rule *r = &mc->rules[i];
-        if (r->from != fi->state[m] || r->event == prev) continue;
-        prev = r->event;
-        if (fn(fi, m, r->event, ctx)) return true;
-    }
-    return false;
-}
-
-static bool fw__add_cost(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
-{
-    uint64_t *c = ctx;
-    *c += fw__slot_cost(fi, m, event);
-    return false;
-}
-
-static bool fw__any_live(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
-{
-    (void)m;
-    (void)ctx;
-    if (event == FW_VISIT) return false;
-    const myri_fw_event *e = &fi->def->events[event];
-    return e->live && e->live(fi->fw, fi->l);
 }
 
 typedef struct fw__scan {
@@ -340,37 +332,54 @@ typedef struct fw__scan {
     int rule;          /* found */
 } fw__scan;
 
-static bool fw__try(myri_fw_inst *fi, uint8_t m, uint8_t event, void *ctx)
+/* Polls machine m's slots in its current state, in order, from the phase:
+ * true when one finds a rule (s->rule). */
+static bool fw__poll(myri_fw_inst *fi, uint8_t m, fw__scan *s)
 {
-    fw__scan *s = ctx;
-    uint64_t c = fw__slot_cost(fi, m, event);
-    if (s->skip >= c && c > 0) { /* this poll ended before the change */
-        s->skip -= c;
-        return false;
+    const fw__cstate *cs = fw__cs(fi, m);
+    for (uint32_t i = 0; i < cs->nslot; i++) {
+        const fw__slot *sl = &fi->slot[cs->slot + i];
+        uint64_t c = sl->cycles;
+        if (s->skip >= c && c > 0) { /* this poll ended before the change */
+            s->skip -= c;
+            continue;
+        }
+        s->charged += c > s->skip ? c - s->skip : 0; /* the rest of the poll in progress, or a whole one (a 0-cycle poll: none) */
+        s->skip = 0;
+        if (sl->event == FW_VISIT || !sl->test(fi->fw, fi->l)) continue;
+        s->rule = fw__first_enabled(fi, sl);
+        if (s->rule >= 0) return true;
     }
-    s->charged += c > s->skip ? c - s->skip : 0; /* the rest of the poll in progress, or a whole one (a 0-cycle poll: none) */
-    s->skip = 0;
-    if (event == FW_VISIT || !fi->def->events[event].test(fi->fw, fi->l)) return false;
-    s->rule = fw__rule_for(fi, m, event);
-    return s->rule >= 0;
+    return false;
+}
+
+/* Some slot of machine m's current state follows a live pointer that moved. */
+static bool fw__any_live(myri_fw_inst *fi, uint8_t m)
+{
+    const fw__cstate *cs = fw__cs(fi, m);
+    if (!cs->live) return false;
+    for (uint32_t i = 0; i < cs->nslot; i++) {
+        const fw__slot *sl = &fi->slot[cs->slot + i];
+        if (sl->live && sl->live(fi->fw, fi->l)) return true;
+    }
+    return false;
 }
 
 static uint32_t fw__user(myri_fw_inst *fi)
 {
     const myri_fw_def *d = fi->def;
     uint64_t pass = 0;
-    for (uint8_t m = 0; m < d->nmachines; m++)
-        if (d->machines[m].ctx == MYRI_LANAI_USER) fw__slots(fi, m, fw__add_cost, &pass);
+    for (uint8_t k = 0; k < fi->nuser; k++) pass += fw__cs(fi, fi->user[k])->pass_cycles;
     fw__scan s = {0, 0, -1};
     if (fi->idle && pass > 0) {
         uint64_t spun = (myri_lanai_now(fi->l) - fi->idle_ps) / myri_lanai_cycle_ps(fi->l);
         s.skip = spun % pass;
     }
-    /* From the phase, up to one whole pass: two rounds of the machines. */
-    for (uint32_t k = 0; k < 2u * d->nmachines; k++) {
-        uint8_t m = (uint8_t)((fi->next_m + k) % d->nmachines);
-        if (d->machines[m].ctx != MYRI_LANAI_USER) continue;
-        if (!fw__slots(fi, m, fw__try, &s)) continue;
+    /* From the phase, up to one whole pass: two rounds of the user machines,
+     * from the first at or after next_m (fi->ufrom). */
+    for (uint32_t k = 0, u = fi->ufrom[fi->next_m]; k < 2u * fi->nuser; k++, u = u + 1 < fi->nuser ? u + 1 : 0) {
+        uint8_t m = fi->user[u];
+        if (!fw__poll(fi, m, &s)) continue;
         fi->idle = false;
         fi->next_m = (uint8_t)((m + 1) % d->nmachines);
         fi->st.poll_cycles += s.charged;
@@ -384,8 +393,7 @@ static uint32_t fw__user(myri_fw_inst *fi)
         fi->idle_ps = myri_lanai_now(fi->l);
     }
     bool live = false;
-    for (uint8_t m = 0; m < d->nmachines && !live; m++)
-        if (d->machines[m].ctx == MYRI_LANAI_USER) live = fw__slots(fi, m, fw__any_live, NULL);
+    for (uint8_t k = 0; k < fi->nuser && !live; k++) live = fw__any_live(fi, fi->user[k]);
     if (live && fi->follow_ps > 0) myri_lanai_wake(fi->l, myri_lanai_now(fi->l) + fi->follow_ps);
     return 0;
 }
@@ -401,6 +409,78 @@ static uint32_t fw__step(void *p, myri_lanai *l, myri_lanai_ctx ctx)
 static const myri_lanai_cpu_ops fw__cpu_ops = {fw__step};
 
 /* ---- life ----------------------------------------------------------------------------------- */
+
+/* Compiles state s of machine m: the rules leaving it, and (user machine)
+ * its polls in the order fw__user makes them -- the visit when the state has
+ * rules, then one poll per run of consecutive rules with the same event, whose
+ * candidates are all the state's rules with that event. */
+static void fw__compile_state(myri_fw_inst *fi, uint8_t m, uint8_t s, uint32_t *nslot, uint32_t *ncand)
+{
+    const myri_fw_def *d = fi->def;
+    const myri_fw_machine *mc = &d->machines[m];
+    fw__cstate *cs = &fi->cstate[fi->state_base[m] + s];
+    cs->leave = *ncand;
+    for (uint16_t i = 0; i < mc->nrules; i++)
+        if (mc->rules[i].from == s)
+            fi->cand[(*ncand)++] = (fw__cand){d->events[mc->rules[i].event].test, d->guards[mc->rules[i].guard].test, i};
+    cs->nleave = *ncand - cs->leave;
+    cs->slot = *nslot;
+    if (mc->ctx == MYRI_LANAI_USER) {
+        if (mc->visit_cycles > 0 && cs->nleave > 0)
+            fi->slot[(*nslot)++] = (fw__slot){FW_VISIT, mc->visit_cycles, NULL, NULL, 0, 0};
+        int prev = -1;
+        for (uint16_t i = 0; i < mc->nrules; i++) {
+            const myri_fw_rule *r = &mc->rules[i];
+            if (r->from != s || r->event == prev) continue;
+            prev = r->event;
+            const myri_fw_event *e = &d->events[r->event];
+            fw__slot *sl = &fi->slot[(*nslot)++];
+            *sl = (fw__slot){r->event, e->poll_cycles, e->test, e->live, *ncand, 0};
+            for (uint16_t j = i; j < mc->nrules; j++)
+                if (mc->rules[j].from == s && mc->rules[j].event == r->event)
+                    fi->cand[(*ncand)++] = (fw__cand){e->test, d->guards[mc->rules[j].guard].test, j};
+            sl->ncand = *ncand - sl->cand;
+            cs->live = cs->live || e->live;
+        }
+    }
+    cs->nslot = *nslot - cs->slot;
+    for (uint32_t k = 0; k < cs->nslot; k++) cs->pass_cycles += fi->slot[cs->slot + k].cycles;
+}
+
+static myri_status fw__compile(myri_fw_inst *fi)
+{
+    const myri_fw_def *d = fi->def;
+    size_t ns = 0, nslot = 0, ncand = 0;
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        const myri_fw_machine *mc = &d->machines[m];
+        ns += mc->nstates;
+        for (uint8_t s = 0; s < mc->nstates; s++) {
+            size_t from = 0;
+            for (uint16_t i = 0; i < mc->nrules; i++) from += mc->rules[i].from == s;
+            nslot += from + 1;
+            ncand += from + from * from; /* the rules leaving it, and each poll's candidates (at most all) */
+        }
+    }
+    fi->cstate = calloc(ns + 1, sizeof *fi->cstate);
+    fi->slot = calloc(nslot + 1, sizeof *fi->slot);
+    fi->cand = calloc(ncand + 1, sizeof *fi->cand);
+    fi->user = calloc(d->nmachines + 1u, 1);
+    fi->sys = calloc(d->nmachines + 1u, 1);
+    fi->ufrom = calloc(d->nmachines + 1u, 1);
+    if (!fi->cstate || !fi->slot || !fi->cand || !fi->user || !fi->sys || !fi->ufrom) return MYRI_ENOMEM;
+    uint32_t at_slot = 0, at_cand = 0;
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        if (d->machines[m].ctx == MYRI_LANAI_USER) fi->user[fi->nuser++] = m;
+        else fi->sys[fi->nsys++] = m;
+        for (uint8_t s = 0; s < d->machines[m].nstates; s++) fw__compile_state(fi, m, s, &at_slot, &at_cand);
+    }
+    for (uint8_t m = 0; m < d->nmachines; m++) {
+        uint8_t u = 0;
+        while (u < fi->nuser && fi->user[u] < m) u++;
+        fi->ufrom[m] = u < fi->nuser ? u : 0;
+    }
+    return MYRI_OK;
+}
 
 static myri_status fw__alloc(myri_fw_inst *fi)
 {
@@ -426,7 +506,7 @@ static myri_status fw__alloc(myri_fw_inst *fi)
         rb += d->machines[m].nrules;
         sb += d->machines[m].nstates;
     }
-    return MYRI_OK;
+    return fw__compile(fi);
 }
 
 myri_status myri_fw_fail(myri_fw_inst *fi, const myri_node *at, const char *fmt, ...)
@@ -490,6 +570,12 @@ void myri_fw_destroy(myri_fw_inst *fi)
     free(fi->vars);
     free(fi->counters);
     free(fi->q);
+    free(fi->cstate);
+    free(fi->slot);
+    free(fi->cand);
+    free(fi->user);
+    free(fi->sys);
+    free(fi->ufrom);
     free(fi);
 }
 
