@@ -109,9 +109,10 @@ void myri_fab_pkt_fill(myri_fabric *f, fab_pkt *pkt, uint32_t upto)
     if (!pkt->open && upto > pkt->nbytes0 - 1) upto = pkt->nbytes0 - 1;
     if (upto <= pkt->filled) return;
     port__grow(f, pkt, upto + 1); /* and the trailer's place */
-    for (uint32_t i = pkt->filled; i < upto; i++) {
-        pkt->bytes[i] = pkt->src_payload[i - rt];
-        if (i >= FAB_HDR) continue;
+    /* bytes before rt (route, type) were filled when the packet was made */
+    memcpy(pkt->bytes + pkt->filled, pkt->src_payload + (pkt->filled - rt), upto - pkt->filled);
+    uint32_t hdr_end = upto < FAB_HDR ? upto : FAB_HDR;
+    for (uint32_t i = pkt->filled; i < hdr_end; i++) {
         uint8_t b = pkt->bytes[i];
         for (uint32_t k = 0; k < pkt->nxl; k++)
             if (pkt->xl[k].pos == i && !pkt->xl[k].strip) b ^= pkt->xl[k].mask;
