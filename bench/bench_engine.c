@@ -5,8 +5,11 @@
  * with fixed seeds, and prints events per second and the hash of the event
  * sequence (a speed run is also a correctness run: the hash must not change
  * when the engine is optimised).  Then, for issue 13, the engine against a
- * baseline measured in the same run: a plain binary heap of (time, sequence)
- * keys doing the same hold model (each event drawn after an exponential hold
+ * baseline measured in the same run: a plain binary heap of the engine's keys
+ * (time, then round, logical process and that process's sequence number, as
+ * the engine packs them into 64 bits: docs/ENGINE.md "Time and order"; the
+ * hold model's one component schedules every event, as in the engine run)
+ * doing the same hold model (each event drawn after an exponential hold
  * from a random stream of the same kind), at 1e3, 1e4, 1e5 and 1e6 pending
  * events, the two interleaved, three times each, the best run of each kept
  * (CPU time: on a shared machine the least disturbed run is the closest to
@@ -33,10 +36,18 @@
 #include "myri/rng.h"
 
 typedef struct be__key {
-    uint64_t t, seq;
+    uint64_t t, ord; /* ord: round << 52 | logical process << 32 | its sequence number */
 } be__key;
 
-static int be__less(const be__key *a, const be__key *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
+static int be__less(const be__key *a, const be__key *b) { return a->t < b->t || (a->t == b->t && a->ord < b->ord); }
+
+/* The key of an event that process 0 schedules at t, the running event at
+ * now of round `round` (set-up: round 0, as the engine). */
+static be__key be__mk(uint64_t t, uint64_t now, uint64_t round, uint64_t *seq)
+{
+    uint64_t r = t == now ? round + 1 : 0;
+    return (be__key){t, r << 52 | (*seq)++};
+}
 
 /* The process's CPU time (the machine is shared: other processes' time slices do not count). */
 static double be__cpu_now(void)
@@ -53,9 +64,9 @@ static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps,
     if (!h) return 0;
     myri_rng rng;
     myri_rng_seed(&rng, 1);
-    uint64_t seq = 0, hs = UINT64_C(0xcbf29ce484222325);
+    uint64_t seq = 1, hs = UINT64_C(0xcbf29ce484222325);
     for (uint64_t i = 0; i < pending; i++) { /* sift up each */
-        be__key k = {(uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), seq++};
+        be__key k = be__mk((uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), UINT64_MAX, 0, &seq);
         size_t j = i;
         while (j > 0 && be__less(&k, &h[(j - 1) / 2])) h[j] = h[(j - 1) / 2], j = (j - 1) / 2;
         h[j] = k;
@@ -65,7 +76,7 @@ static double be__heap_hold(uint64_t pending, uint64_t events, uint64_t mean_ps,
         uint64_t now = h[0].t;
         hs = (hs ^ now) * UINT64_C(0x100000001b3);
         /* replace the top by its successor and sift it down */
-        be__key k = {now + (uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), seq++};
+        be__key k = be__mk(now + (uint64_t)(myri_rng_exponential(&rng, (double)mean_ps) + 0.5), now, h[0].ord >> 52, &seq);
         size_t j = 0;
         for (;;) {
             size_t c = 2 * j + 1;

@@ -1,8 +1,16 @@
 /* sim.h -- the discrete-event engine.
  *
  * Time is an unsigned 64-bit count of picoseconds (myri_time_ps); 2^64 ps is
- * about 213 days of simulated time.  Events are executed in (time, insertion
- * sequence) order, so a run is a deterministic function of its inputs.
+ * about 213 days of simulated time.  Every component is a logical process
+ * with a stable id (its creation index) and its own sequence counter.  Events
+ * are executed in order of (time, round, id of the logical process that
+ * scheduled the event, that process's sequence number), where the scheduler
+ * is the component whose handler is running (outside any handler: the
+ * event's target) and the round is one more than the running event's for an
+ * event scheduled for the running instant, else 0 (docs/ENGINE.md "Time and
+ * order").  No global counter enters the order, so it does not depend on how
+ * the processes' calls interleave, and a run is a deterministic function of
+ * its inputs.
  *
  * The pending-event set is a calendar queue that tunes its bucket width and
  * size to the workload, in front of a 4-ary min-heap for the events beyond
@@ -88,7 +96,7 @@ struct myri_component {
     const myri_component_ops *ops;
     myri_sim *sim;
     char *name;     /* owned by the engine */
-    uint32_t id;    /* creation index, 0-based */
+    uint32_t id;    /* creation index, 0-based: the logical process's id in the event order (below 2^20) */
     void *state;    /* owned by the component (freed by ops->destroy) */
     myri_rng rng;   /* this component's random stream, keyed by its name (docs/ENGINE.md) */
     uint64_t name_hash; /* FNV-1a of name */
@@ -102,23 +110,29 @@ myri_sim *myri_sim_create(uint64_t seed);
 void myri_sim_destroy(myri_sim *sim);
 
 /* Adds a component of the given ops; `name` is copied.  The component gets the
- * random stream of its name (the k-th component of a name gets the k-th).  On success *out (if non-NULL) points to the component,
- * which stays valid until myri_sim_destroy. */
+ * random stream of its name (the k-th component of a name gets the k-th) and
+ * the next id, which orders its events among same-time events of others: a
+ * model must create its components in an order that does not depend on how
+ * the network may be cut.  MYRI_EFULL past 2^20 components.  On success *out
+ * (if non-NULL) points to the component, which stays valid until
+ * myri_sim_destroy. */
 myri_status myri_sim_add(myri_sim *sim, const myri_component_ops *ops, const char *name,
                          const void *config, myri_component **out);
 size_t myri_sim_component_count(const myri_sim *sim);
 myri_component *myri_sim_component(const myri_sim *sim, size_t index);
 
-/* Schedules a copy of *ev at absolute time `at_ps` (>= now).  Returns the
- * event's handle, or 0 if at_ps < now or ev/target is NULL (misuse). */
+/* Schedules a copy of *ev at absolute time `at_ps` (>= now), with the key of
+ * the running handler's component (outside a handler: ev->target's).  Returns
+ * the event's handle, or 0 if at_ps < now, ev/target is NULL or of another
+ * simulation (misuse), or the engine is full. */
 myri_event_id myri_sim_schedule(myri_sim *sim, myri_time_ps at_ps, const myri_event *ev);
 /* Same, at now + delay_ps (saturating). */
 myri_event_id myri_sim_schedule_in(myri_sim *sim, myri_time_ps delay_ps, const myri_event *ev);
 /* Cancels a pending event.  Returns true if it was pending, false if the
  * handle is 0, stale, already executed or already cancelled. */
 bool myri_sim_cancel(myri_sim *sim, myri_event_id id);
-/* Moves a pending event to a new time (>= now); it gets a new insertion
- * sequence number, as if scheduled now.  Returns the new handle, or 0 if `id`
+/* Moves a pending event to a new time (>= now); it gets a new key, as if
+ * scheduled now by the caller (cancel + schedule).  Returns the new handle, or 0 if `id`
  * was not pending or at_ps < now. */
 myri_event_id myri_sim_reschedule(myri_sim *sim, myri_event_id id, myri_time_ps at_ps);
 

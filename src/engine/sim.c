@@ -4,9 +4,13 @@
  * event each (links, switches, traffic sources, the hold model).
  *
  * An event has a slot: a 32-byte record of what it carries (target, kind,
- * arguments) and a 32-byte entry for ordering it (key = time << 64 | seq << 24
- * | slot, the calendar link, state and generation).  Comparing keys compares
- * (time, seq): the insertion sequence breaks ties.
+ * arguments) and a 32-bit word of state and generation.  It waits in the
+ * pending set as a 20-byte entry: its time, its order word (round 12 bits,
+ * the logical process that scheduled it 20 bits, that process's sequence
+ * number 32 bits) and its slot.  Keys compare as time << 64 | order word:
+ * (time, round, process, process sequence), never a global counter, so the
+ * order does not depend on how the processes' calls interleave
+ * (docs/ENGINE.md "Time and order").
  *
  * Pending set: a calendar queue in front of a heap.  The calendar is a ring
  * of CAL_NB buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
@@ -17,9 +21,12 @@
  * to it (by counting on the times' offset in the bucket, cal_sort), and
  * events are taken from its front (the records of the next ones
  * asked for ahead: their slots are known); an event scheduled into it goes in
- * in key order.  Events beyond the ring wait in a 4-ary min-heap of 16-byte
- * keys.  The next event is the smaller of the two tops, so the order is
- * exactly (time, seq) whatever structure an event waited in.  The bucket
+ * in key order.  Events beyond the ring wait in a 4-ary min-heap of
+ * entries.  The next event is the smaller of the two tops, so the order is
+ * exactly the keys' whatever structure an event waited in (an event
+ * scheduled for now with a key below the last one run, which set-up code can
+ * do between runs, goes to the front of the bucket being consumed, or into
+ * its own bucket, which becomes the calendar's first again).  The bucket
  * width follows the workload: every max(live, 4096) events taken, the mean
  * gap between them times the live events / CAL_PER sets it (the ring then
  * spans about 8 x live x gap); when it is off by 4x or more, every pending
@@ -28,15 +35,15 @@
  * the gaps change slowly; the heap takes what the ring does not reach.
  *
  * Cancellation is lazy (records are marked); the pending set is rebuilt
- * without them between events when most entries are cancelled.  Sequence
- * numbers have 40 bits; when they run out (after 2^40 schedules) the live
- * entries are renumbered in order, which keeps the order and the handles
- * (handles carry a per-slot generation, not the sequence).
+ * without them between events when most entries are cancelled.  A process's
+ * sequence numbers have 32 bits; when one process's run out (after 2^32 - 2
+ * schedules by it) every live entry is renumbered, each process's in key
+ * order from 1, which keeps every order and the handles (handles carry a
+ * per-slot generation, not the sequence).
  */
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_HUGEPAGE) */
 #include "myri/sim.h"
 #include "engine/sim_internal.h"
-#include "engine/keysort.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -47,26 +54,43 @@
 
 #define SLOT_BITS 24u
 #define SLOT_MASK ((1ull << SLOT_BITS) - 1)
-#define SEQ_LIMIT (1ull << (64 - SLOT_BITS))
 #define MAX_SLOTS (1ull << SLOT_BITS)
-#define NIL UINT32_MAX
+
+/* The order word of a key (docs/ENGINE.md "Time and order"): round 12 bits |
+ * logical process 20 bits | that process's sequence number 32 bits. */
+#define ROUND_BITS 12u
+#define LP_BITS 20u
+#define SEQ_BITS 32u
+#define ROUND_MAX ((1ull << ROUND_BITS) - 1) /* rounds saturate there */
+#define LP_LIMIT (1ull << LP_BITS)            /* components (logical processes) at most */
+#define SEQ_LIMIT (1ull << SEQ_BITS)          /* a process's numbers are 1 .. SEQ_LIMIT - 1 */
+#define ORD(round, lp, seq) ((uint64_t)(round) << (LP_BITS + SEQ_BITS) | (uint64_t)(lp) << SEQ_BITS | (uint64_t)(seq))
+#define ORD_ROUND(o) ((o) >> (LP_BITS + SEQ_BITS))
+#define ORD_LP(o) ((uint32_t)((o) >> SEQ_BITS) & (uint32_t)(LP_LIMIT - 1))
 
 enum { REC_FREE = 0, REC_PENDING = 1, REC_CANCELLED = 2 };
 
-/* A heap entry: time in the high 64 bits, key = seq << 24 | slot in the low
- * 64 bits, so that one unsigned 128-bit comparison orders by (time, seq). */
-__extension__ typedef unsigned __int128 heap_ent;
-#define ENT(t, key) (((heap_ent)(t) << 64) | (heap_ent)(key))
-#define ENT_T(e) ((uint64_t)((e) >> 64))
-#define ENT_KEY(e) ((uint64_t)(e))
-#define ENT_SLOT(e) ((uint32_t)(ENT_KEY(e) & SLOT_MASK))
+/* A pending entry, 20 bytes: its time, its order word and its slot.  Keys
+ * compare as the 128-bit number time << 64 | ord, i.e. by (time, round, LP,
+ * LP sequence); the slot is not part of the key (the order word is unique
+ * among pending entries: one LP never gives a number twice). */
+typedef struct __attribute__((packed, aligned(4))) heap_ent {
+    uint64_t t;
+    uint64_t ord;
+    uint32_t slot;
+} heap_ent;
+#define ENT_T(e) ((e).t)
+#define ENT_SLOT(e) ((e).slot)
 
-/* What an event carries: 32 bytes, two to a cache line.  Its key, its link
- * and its state are in a second array of 32-byte entries (slot_q), which
- * ordering touches: sorting a bucket reads 32 bytes a slot, not 64, and the
- * record itself is read once, when its event runs (asked for ahead of time,
- * when its bucket is sorted).  meta: state in the low 2 bits, generation
- * above. */
+__extension__ typedef unsigned __int128 ent_u128;
+static inline bool ent_lt(heap_ent a, heap_ent b)
+{
+    return ((ent_u128)a.t << 64 | a.ord) < ((ent_u128)b.t << 64 | b.ord);
+}
+
+/* What an event carries: 32 bytes, two to a cache line.  Its state is in a
+ * second array (q) of one 32-bit word a slot: state in the low 2 bits,
+ * generation above. */
 typedef struct event_rec {
     myri_component *target;
     void *ptr;
@@ -74,11 +98,6 @@ typedef struct event_rec {
     uint32_t kind, arg32;
 } event_rec;
 
-typedef struct slot_q {
-    heap_ent key;      /* time << 64 | seq << 24 | slot */
-    uint32_t next;     /* calendar: next slot in the bucket */
-    uint32_t meta;     /* state and generation */
-} slot_q;
 #define META_STATE(m) ((m) & 3u)
 #define META_GEN(m) ((m) >> 2)
 
@@ -93,7 +112,7 @@ typedef struct cal_bucket {
 
 struct myri_sim {
     event_rec *pool;
-    slot_q *q;            /* each slot's key, link and state */
+    uint32_t *q;          /* each slot's state and generation (META_*) */
     size_t pcap;
     uint32_t *freelist;
     size_t nfree;
@@ -125,7 +144,11 @@ struct myri_sim {
     bool in_handler;   /* a handler is running (myri_sim_advance) */
     bool stop;
     bool full;         /* a schedule failed for lack of slots or memory */
-    uint64_t seq;
+    uint32_t *lp_seq;   /* each logical process's next sequence number, by component id */
+    uint32_t seq_start; /* the first number of every process (1; tests set it near the limit) */
+    uint32_t cur_lp;    /* the running handler's component (the LP scheduling) */
+    uint64_t cur_round; /* the running event's round (0 after an advance) */
+    uint64_t renumbers; /* times the sequence numbers were renumbered (tests) */
     myri_time_ps now;
     myri_time_ps until; /* horizon of the running myri_sim_run */
     bool no_advance;    /* myri_sim_advance disabled */
@@ -148,7 +171,7 @@ static void heap_sift_up(heap_ent *h, size_t i, heap_ent x)
 {
     while (i > 0) {
         size_t parent = (i - 1) >> 2;
-        if (!(x < h[parent])) break;
+        if (!ent_lt(x, h[parent])) break;
         h[i] = h[parent];
         i = parent;
     }
@@ -163,8 +186,8 @@ static void heap_sift_down(heap_ent *h, size_t n, size_t i, heap_ent x)
         if (c >= n) break;
         size_t best = c, end = c + 4 < n ? c + 4 : n;
         for (size_t k = c + 1; k < end; k++)
-            if (h[k] < h[best]) best = k;
-        if (!(h[best] < x)) break;
+            if (ent_lt(h[k], h[best])) best = k;
+        if (!ent_lt(h[best], x)) break;
         h[i] = h[best];
         i = best;
     }
@@ -208,7 +231,7 @@ static void *big_grow(void *old, size_t old_n, size_t new_n, size_t size)
 /* ---- pool ------------------------------------------------------------------- */
 static void slot_free(myri_sim *s, uint32_t slot)
 {
-    s->q[slot].meta = (META_GEN(s->q[slot].meta) + 1) << 2 | REC_FREE;
+    s->q[slot] = (META_GEN(s->q[slot]) + 1) << 2 | REC_FREE;
     s->freelist[s->nfree++] = slot;
 }
 
@@ -220,7 +243,7 @@ static bool pool_grow(myri_sim *s)
     event_rec *p = big_grow(s->pool, s->pcap, ncap, sizeof *p);
     if (!p) return false;
     s->pool = p;
-    slot_q *q = big_grow(s->q, s->pcap, ncap, sizeof *q);
+    uint32_t *q = big_grow(s->q, s->pcap, ncap, sizeof *q);
     if (!q) return false;
     s->q = q;
     uint32_t *f = big_grow(s->freelist, s->nfree, ncap, sizeof *f);
@@ -291,6 +314,42 @@ static void cal_unload(myri_sim *s)
     s->cal_loaded = false;
 }
 
+/* Sorts n entries by key: insertion sort for short runs, else quicksort on
+ * the median of three, recursing into the smaller side. */
+static void ent_sort(heap_ent *a, size_t n)
+{
+    while (n > 24) {
+        size_t m = n / 2;
+        heap_ent x = a[0], y = a[m], z = a[n - 1];
+        heap_ent p = ent_lt(x, y) ? (ent_lt(y, z) ? y : (ent_lt(x, z) ? z : x)) : (ent_lt(x, z) ? x : (ent_lt(y, z) ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (ent_lt(a[i], p)) i++;
+            while (ent_lt(p, a[j])) j--;
+            if (i >= j) break;
+            heap_ent t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            i++;
+            j--;
+        }
+        if (j + 1 < n - j - 1) { /* a[0..j] <= p <= a[j+1..n-1] */
+            ent_sort(a, j + 1);
+            a += j + 1;
+            n -= j + 1;
+        } else {
+            ent_sort(a + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        heap_ent k = a[i];
+        size_t j = i;
+        for (; j > 0 && ent_lt(k, a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = k;
+    }
+}
+
 /* One stable counting pass: src's n entries into dst by the byte of their
  * time's offset from base_ps at bit `bit`. */
 static void cal_sort_pass(heap_ent *dst, const heap_ent *src, size_t n, uint64_t base_ps, unsigned bit)
@@ -307,14 +366,14 @@ static void cal_sort_pass(heap_ent *dst, const heap_ent *src, size_t n, uint64_t
 }
 
 /* Sorts a bucket's n keys src[] (every time in [base_ps, base_ps + 2^shift))
- * into dst[] by (time, seq), tmp[] scratch.  Buckets of up to 2^16 ps and 64
+ * into dst[] by key, tmp[] scratch.  Buckets of up to 2^16 ps and 64
  * entries or more: a stable counting sort on the time's offset in the bucket,
  * one or two passes of 8 bits with no data-dependent branch (a comparison sort
  * of a bucket of random times mispredicts about every other comparison), then
  * an insertion pass over the whole key, which only moves entries of equal time
  * (few: it orders them by sequence, whatever order they were appended in).
  * Otherwise, or if an entry lies outside the bucket (it cannot: checked
- * anyway), the comparison sort of keysort.h.  fault: the insertion pass left
+ * anyway), the comparison sort ent_sort.  fault: the insertion pass left
  * out (myri_sim__set_fault 2, for the test that must see it).  Returns whether
  * it sorted by counting. */
 static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n, uint64_t base_ps, uint32_t shift,
@@ -325,7 +384,7 @@ static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n
         if (ENT_T(src[i]) - base_ps >= (1ull << shift)) radix = false;
     if (!radix) {
         memcpy(dst, src, n * sizeof *dst);
-        myri_keysort(dst, n);
+        ent_sort(dst, n);
         return false;
     }
     if (shift <= 8) {
@@ -337,7 +396,7 @@ static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n
     for (size_t i = 1; !fault && i < n; i++) {
         heap_ent k = dst[i];
         size_t j = i;
-        for (; j > 0 && k < dst[j - 1]; j--) dst[j] = dst[j - 1];
+        for (; j > 0 && ent_lt(k, dst[j - 1]); j--) dst[j] = dst[j - 1];
         dst[j] = k;
     }
     return true;
@@ -354,7 +413,7 @@ static bool cal_load(myri_sim *s)
     size_t n = b->n;
     if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
         memcpy(s->cs, b->k, n * sizeof *s->cs);
-        myri_keysort(s->cs, n);
+        ent_sort(s->cs, n);
     } else {
         s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
     }
@@ -375,10 +434,9 @@ static bool cal_load(myri_sim *s)
     return true;
 }
 
-/* Puts slot (scheduled at t) into the calendar or the heap. */
-static void pend_insert(myri_sim *s, uint32_t slot)
+/* Puts entry e into the calendar or the heap. */
+static void pend_insert(myri_sim *s, heap_ent e)
 {
-    heap_ent e = s->q[slot].key;
     uint64_t bk = ENT_T(e) >> s->cal_shift;
     if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
         uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
@@ -386,7 +444,7 @@ static void pend_insert(myri_sim *s, uint32_t slot)
             size_t lo = s->cs_head, hi = s->cs_n; /* into the sorted bucket, in key order */
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (s->cs[mid] < e) lo = mid + 1;
+                if (ent_lt(s->cs[mid], e)) lo = mid + 1;
                 else hi = mid;
             }
             memmove(&s->cs[lo + 1], &s->cs[lo], (s->cs_n - lo) * sizeof *s->cs);
@@ -445,7 +503,7 @@ static bool pend_top(myri_sim *s, heap_ent *top, bool *from_cal)
 {
     bool have = false;
     if (s->caln && cal_top(s, top)) *from_cal = have = true;
-    if (s->hn && (!have || (s->fault != 1 && s->heap[0] < *top))) {
+    if (s->hn && (!have || (s->fault != 1 && ent_lt(s->heap[0], *top)))) {
         *top = s->heap[0];
         *from_cal = false;
         have = true;
@@ -487,7 +545,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     size_t j = 0;
     for (size_t i = 0; i < k; i++) {
         uint32_t slot = ENT_SLOT(a[i]);
-        if (META_STATE(s->q[slot].meta) == REC_CANCELLED) slot_free(s, slot);
+        if (META_STATE(s->q[slot]) == REC_CANCELLED) slot_free(s, slot);
         else a[j++] = a[i];
     }
     s->ncancelled = 0;
@@ -504,14 +562,23 @@ static void cal_reset(myri_sim *s, uint32_t shift)
     s->cal_base = s->now >> shift;
 }
 
-static int ent_cmp(const void *a, const void *b)
+/* Renumbers the n live entries a[] (any order): each logical process's
+ * entries get the numbers 1, 2, ... in key order and its counter the next
+ * one, so that every order between entries, pending or scheduled later, is
+ * what it would have been with numbers of unbounded width. */
+static void pend_renumber(myri_sim *s, heap_ent *a, size_t n)
 {
-    const heap_ent *x = a, *y = b;
-    return *x < *y ? -1 : *y < *x ? 1 : 0;
+    ent_sort(a, n);
+    for (size_t c = 0; c < s->ncomp; c++) s->lp_seq[c] = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t lp = ORD_LP(a[i].ord);
+        a[i].ord = ORD(ORD_ROUND(a[i].ord), lp, s->lp_seq[lp]++);
+    }
+    s->renumbers++;
 }
 
 /* Puts every pending event into a new calendar (buckets of 2^shift ps),
- * dropping the cancelled ones; renumber: sequence numbers 1..n in order. */
+ * dropping the cancelled ones; renumber: see pend_renumber. */
 static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
 {
     heap_ent *a;
@@ -521,16 +588,9 @@ static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
         return;
     }
     cal_reset(s, shift);
-    if (renumber) {
-        qsort(a, n, sizeof *a, ent_cmp);
-        for (size_t i = 0; i < n; i++) {
-            uint32_t slot = ENT_SLOT(a[i]);
-            s->q[slot].key = ENT(ENT_T(a[i]), ((uint64_t)(i + 1) << SLOT_BITS) | slot);
-        }
-        s->seq = n + 1;
-    }
+    if (renumber) pend_renumber(s, a, n);
     if (heap_reserve(s, n)) {
-        for (size_t i = 0; i < n; i++) pend_insert(s, ENT_SLOT(a[i]));
+        for (size_t i = 0; i < n; i++) pend_insert(s, a[i]);
     } else {
         s->full = true; /* (cannot happen: the heap held them all before) */
     }
@@ -576,7 +636,7 @@ myri_sim *myri_sim_create(uint64_t seed)
     myri_sim *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->seed = seed;
-    s->seq = 1;
+    s->seq_start = 1;
     s->cal_nb = CAL_NB;
     s->cal_b = calloc(CAL_NB, sizeof *s->cal_b);
     s->cal_bits = calloc(CAL_NB / 64, sizeof *s->cal_bits);
@@ -598,6 +658,7 @@ void myri_sim_destroy(myri_sim *s)
         free(c);
     }
     free(s->comp);
+    free(s->lp_seq);
     free(s->heap_mem);
     free(s->pool);
     free(s->q);
@@ -615,11 +676,15 @@ myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char 
 {
     if (out) *out = NULL;
     if (!s || !ops || !ops->handle || !name) return MYRI_EINVAL;
+    if (s->ncomp >= LP_LIMIT) return MYRI_EFULL; /* its id would not fit the key */
     if (s->ncomp == s->compcap) {
         size_t ncap = s->compcap ? 2 * s->compcap : 16;
         myri_component **c = realloc(s->comp, ncap * sizeof *c);
         if (!c) return MYRI_ENOMEM;
         s->comp = c;
+        uint32_t *q = realloc(s->lp_seq, ncap * sizeof *q);
+        if (!q) return MYRI_ENOMEM;
+        s->lp_seq = q;
         s->compcap = ncap;
     }
     myri_component *c = calloc(1, sizeof *c);
@@ -643,6 +708,7 @@ myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char 
             return st;
         }
     }
+    s->lp_seq[s->ncomp] = s->seq_start;
     s->comp[s->ncomp++] = c;
     if (out) *out = c;
     return MYRI_OK;
@@ -653,8 +719,20 @@ myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i 
 
 myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
 {
-    if (!s || !ev || !ev->target || at < s->now) return 0;
-    if (s->seq >= SEQ_LIMIT) pend_rebuild(s, s->cal_shift, true);
+    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
+    /* The key: the scheduling logical process (the running handler's
+     * component; outside any handler the target), its next number, and the
+     * round: one more than the running event's when scheduled for the same
+     * instant, else 0 (docs/ENGINE.md "Time and order"). */
+    uint32_t lp = s->in_handler ? s->cur_lp : ev->target->id;
+    uint64_t round = s->in_handler && at == s->now ? s->cur_round + (s->cur_round < ROUND_MAX) : 0;
+    if (s->lp_seq[lp] >= SEQ_LIMIT - 1) { /* this process's numbers ran out: renumber every pending event */
+        pend_rebuild(s, s->cal_shift, true);
+        if (s->lp_seq[lp] >= SEQ_LIMIT - 1) { /* (out of memory for the rebuild) */
+            s->full = true;
+            return 0;
+        }
+    }
     if (s->nfree == 0 && !pool_grow(s)) {
         s->full = true;
         return 0;
@@ -665,16 +743,16 @@ myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *
     }
     uint32_t slot = s->freelist[--s->nfree];
     event_rec *r = &s->pool[slot];
-    s->q[slot].key = ENT(at, (s->seq++ << SLOT_BITS) | slot);
+    heap_ent e = {.t = at, .ord = ORD(round, lp, s->lp_seq[lp]++), .slot = slot};
     r->target = ev->target;
     r->ptr = ev->ptr;
     r->arg = ev->arg;
     r->kind = ev->kind;
     r->arg32 = ev->arg32;
-    s->q[slot].meta = (s->q[slot].meta & ~3u) | REC_PENDING;
-    pend_insert(s, slot);
+    s->q[slot] = (s->q[slot] & ~3u) | REC_PENDING;
+    pend_insert(s, e);
     s->live++;
-    return (((uint64_t)META_GEN(s->q[slot].meta) << SLOT_BITS) | slot) + 1; /* never 0 */
+    return (((uint64_t)META_GEN(s->q[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */
 }
 
 myri_event_id myri_sim_schedule_in(myri_sim *s, myri_time_ps delay, const myri_event *ev)
@@ -692,7 +770,7 @@ static int64_t lookup(myri_sim *s, myri_event_id id)
     id -= 1;
     uint64_t slot = id & SLOT_MASK;
     if (slot >= s->pcap) return -1;
-    uint32_t m = s->q[slot].meta;
+    uint32_t m = s->q[slot];
     if (META_STATE(m) != REC_PENDING || META_GEN(m) != (id >> SLOT_BITS)) return -1;
     return (int64_t)slot;
 }
@@ -701,7 +779,7 @@ bool myri_sim_cancel(myri_sim *s, myri_event_id id)
 {
     int64_t slot = lookup(s, id);
     if (slot < 0) return false;
-    s->q[slot].meta = (s->q[slot].meta & ~3u) | REC_CANCELLED;
+    s->q[slot] = (s->q[slot] & ~3u) | REC_CANCELLED;
     s->live--;
     s->ncancelled++;
     return true;
@@ -740,6 +818,8 @@ bool myri_sim_advance(myri_sim *s, myri_time_ps t)
 {
     if (!s || !s->in_handler || s->no_advance || s->stop || t < s->now || t > s->until) return false;
     if (t >= myri_sim_next_time(s)) return false;
+    /* the handler goes on with the key an event at t scheduled now would have */
+    s->cur_round = t > s->now ? 0 : s->cur_round + (s->cur_round < ROUND_MAX);
     s->now = t;
     s->advances++;
     return true;
@@ -820,7 +900,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
             break;
         }
         uint32_t slot = pend_take(s, top, from_cal);
-        if (META_STATE(s->q[slot].meta) == REC_CANCELLED) {
+        if (META_STATE(s->q[slot]) == REC_CANCELLED) {
             slot_free(s, slot);
             s->ncancelled--;
             continue;
@@ -834,6 +914,8 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         s->events++;
         s->hash = hash_mix(hash_mix(s->hash, top_t), ((uint64_t)ev.target->id << 32) | ev.kind);
         if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
+        s->cur_lp = ev.target->id;
+        s->cur_round = ORD_ROUND(top.ord);
         s->in_handler = true;
         ev.target->ops->handle(ev.target, &ev);
         s->in_handler = false;
@@ -874,8 +956,12 @@ void myri_panic(const myri_component *c, const char *fmt, ...)
 /* ---- test hooks (sim_internal.h) ------------------------------------------------------ */
 void myri_sim__set_seq(myri_sim *s, uint64_t seq)
 {
-    if (s && seq > 0 && seq <= SEQ_LIMIT) s->seq = seq;
+    if (!s || seq == 0 || seq >= SEQ_LIMIT) return;
+    s->seq_start = (uint32_t)seq;
+    for (size_t c = 0; c < s->ncomp; c++) s->lp_seq[c] = (uint32_t)seq;
 }
+
+uint64_t myri_sim__renumbers(const myri_sim *s) { return s ? s->renumbers : 0; }
 
 size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
 

@@ -8,8 +8,11 @@
 extern "C" {
 #endif
 
-/* Sets the next insertion sequence number (tests of the 2^40 wrap). */
+/* Sets the next sequence number of every logical process, those added later
+ * included (tests of the 2^32 wrap: below 2^32 - 1). */
 void myri_sim__set_seq(myri_sim *sim, uint64_t seq);
+/* Times the pending events were renumbered because a process's numbers ran out. */
+uint64_t myri_sim__renumbers(const myri_sim *sim);
 /* Entries in the pending set (calendar and heap), cancelled ones included. */
 size_t myri_sim__heap_size(const myri_sim *sim);
 /* Times every pending event was put into a new calendar (tuning, compaction, renumbering). */

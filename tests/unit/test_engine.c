@@ -1,7 +1,10 @@
 /* test_engine.c -- the event engine against a trivially correct reference
- * (a flat array scanned for the minimum (time, sequence)), on randomised
- * schedules with ties, cancels and reschedules; determinism; misuse; the
- * sequence-number wrap; invariant panics. */
+ * (a flat array scanned for the least key: time, round, scheduling logical
+ * process, that process's sequence number), on randomised schedules with
+ * ties, cancels and reschedules among several logical processes;
+ * determinism; an order that does not depend on how the processes' set-up
+ * calls were interleaved; misuse; the sequence-number wrap; invariant
+ * panics. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,7 @@
 
 #define MAX_IDS 20000
 #define MAX_LOG 40000
+#define NLP 5 /* logical processes (components) of the randomised runs; event id's target: id % NLP */
 
 typedef struct trace {
     uint64_t v[MAX_LOG][2];
@@ -79,22 +83,45 @@ static void script_step(script *s, const model_ops *ops, void *m, uint64_t now, 
 }
 
 /* ---- reference model ------------------------------------------------------------ */
+/* The engine's key, written out (docs/ENGINE.md "Time and order"): the
+ * event's time; its round (one more than the scheduling event's when
+ * scheduled for that event's own instant, else 0); the logical process that
+ * scheduled it (the component whose handler ran; in set-up, the target); that
+ * process's own count of events scheduled.  gseq: a global count, for the
+ * deliberate fault that orders ties by it. */
 typedef struct ref_ent {
-    uint64_t t, seq, id;
+    uint64_t t, round, lp, lpseq, gseq, id;
     int state; /* 0 pending, 1 cancelled, 2 done */
 } ref_ent;
+
+enum { REF_OK = 0, REF_LIFO = 1, REF_GLOBAL = 2 }; /* REF_*: deliberate faults */
 
 typedef struct ref_model {
     ref_ent *e;
     size_t n;
-    uint64_t seq;
-    int lifo_ties; /* deliberate fault */
+    uint64_t gseq, lpseq[NLP];
+    int fault;
+    bool running;           /* in a handler: the running event's */
+    uint64_t run_t, run_round, run_lp;
 } ref_model;
 
 static void ref_schedule(void *mv, uint64_t t, uint64_t id)
 {
     ref_model *m = mv;
-    m->e[m->n++] = (ref_ent){t, m->seq++, id, 0};
+    uint64_t lp = m->running ? m->run_lp : id % NLP;
+    uint64_t round = m->running && t == m->run_t ? m->run_round + 1 : 0;
+    m->e[m->n++] = (ref_ent){t, round, lp, m->lpseq[lp]++, m->gseq++, id, 0};
+}
+
+/* a runs before b (faults: ties last in first out, or by the global count) */
+static bool ref_before(const ref_model *m, const ref_ent *a, const ref_ent *b)
+{
+    if (a->t != b->t) return a->t < b->t;
+    if (m->fault == REF_GLOBAL) return a->gseq < b->gseq;
+    uint64_t ka[3] = {a->round, a->lp, a->lpseq}, kb[3] = {b->round, b->lp, b->lpseq};
+    for (int i = 0; i < 3; i++)
+        if (ka[i] != kb[i]) return m->fault == REF_LIFO ? ka[i] > kb[i] : ka[i] < kb[i];
+    return false;
 }
 
 static ref_ent *ref_find(ref_model *m, uint64_t id)
@@ -121,9 +148,9 @@ static int ref_reschedule(void *mv, uint64_t id, uint64_t t)
 
 static const model_ops ref_ops = {ref_schedule, ref_cancel, ref_reschedule};
 
-static void run_reference(uint64_t seed, int lifo, trace *tr)
+static void run_reference(uint64_t seed, int fault, trace *tr)
 {
-    ref_model m = {calloc(3 * MAX_IDS, sizeof(ref_ent)), 0, 0, lifo};
+    ref_model m = {.e = calloc(3 * MAX_IDS, sizeof(ref_ent)), .fault = fault};
     script s = {.limit = g_limit};
     myri_rng_seed(&s.rng, seed);
     for (int i = 0; i < 40; i++) ref_schedule(&m, myri_rng_below(&s.rng, 10), s.next_id++);
@@ -132,14 +159,18 @@ static void run_reference(uint64_t seed, int lifo, trace *tr)
         for (size_t i = 0; i < m.n; i++) {
             ref_ent *e = &m.e[i];
             if (e->state) continue;
-            if (!best || e->t < best->t || (e->t == best->t && (m.lifo_ties ? e->seq > best->seq : e->seq < best->seq)))
-                best = e;
+            if (!best || ref_before(&m, e, best)) best = e;
         }
         if (!best) break;
         best->state = 2;
         s.executed++;
         trace_add(tr, best->t, best->id);
+        m.running = true; /* the handler of best's target, best->id % NLP */
+        m.run_t = best->t;
+        m.run_round = best->round;
+        m.run_lp = best->id % NLP;
         script_step(&s, &ref_ops, &m, best->t, tr);
+        m.running = false;
     }
     free(m.e);
 }
@@ -147,7 +178,7 @@ static void run_reference(uint64_t seed, int lifo, trace *tr)
 /* ---- engine model ------------------------------------------------------------------ */
 typedef struct eng_model {
     myri_sim *sim;
-    myri_component *comp;
+    myri_component *comp[NLP];
     myri_event_id handle[MAX_IDS];
     script s;
     trace *tr;
@@ -158,7 +189,7 @@ typedef struct eng_model {
 static void eng_schedule(void *mv, uint64_t t, uint64_t id)
 {
     eng_model *m = mv;
-    myri_event ev = {.target = m->comp, .arg = id};
+    myri_event ev = {.target = m->comp[id % NLP], .arg = id};
     m->handle[id] = myri_sim_schedule(m->sim, t, &ev);
     assert_true(m->handle[id] != 0);
 }
@@ -190,6 +221,7 @@ static void eng_handle(myri_component *self, const myri_event *ev)
         if (m->next_exact) assert_true(m->next_lb == ev->time_ps);
     }
     trace_add(m->tr, ev->time_ps, ev->arg);
+    assert_true(ev->arg % NLP == self->id); /* (ids 0..NLP-1) */
     if (++m->s.executed >= m->s.limit) myri_sim_stop(self->sim);
     script_step(&m->s, &eng_ops, m, ev->time_ps, m->tr);
     m->next_lb = myri_sim_next_time(self->sim);
@@ -205,7 +237,8 @@ static myri_status eng_create(myri_component *self, const void *cfg)
 
 static const myri_component_ops eng_comp = {.type = "tester", .create = eng_create, .handle = eng_handle};
 
-static uint64_t g_rebuilds; /* calendar rebuilds in the last engine run */
+static uint64_t g_rebuilds;  /* calendar rebuilds in the last engine run */
+static uint64_t g_renumbers; /* renumberings (a process's numbers ran out) in the last engine run */
 
 static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
 {
@@ -216,10 +249,11 @@ static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
     m->tr = tr;
     m->s.limit = g_limit;
     myri_rng_seed(&m->s.rng, seed);
-    assert_int_equal(myri_sim_add(m->sim, &eng_comp, "tester", m, &m->comp), MYRI_OK);
+    for (int i = 0; i < NLP; i++) assert_int_equal(myri_sim_add(m->sim, &eng_comp, "tester", m, &m->comp[i]), MYRI_OK);
     for (int i = 0; i < 40; i++) eng_schedule(m, myri_rng_below(&m->s.rng, 10), m->s.next_id++);
     assert_int_equal(myri_sim_run(m->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
     g_rebuilds = myri_sim__rebuilds(m->sim);
+    g_renumbers = myri_sim__renumbers(m->sim);
     myri_sim_destroy(m->sim);
     free(m);
 }
@@ -244,16 +278,25 @@ static void test_engine_matches_reference(void **state)
     free(b);
 }
 
-/* The checker can fail: a reference that breaks ties last-in-first-out must
- * disagree with the engine. */
+/* The checker can fail: a reference that breaks ties last-in-first-out, or
+ * one that orders ties by a global count of schedules (the engine's order
+ * before issue 24), must disagree with the engine. */
 static void test_checker_detects_wrong_tie_order(void **state)
 {
     (void)state;
     trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     a->n = b->n = 0;
     run_engine(7, a, 0);
-    run_reference(7, 1, b);
+    run_reference(7, REF_LIFO, b);
     assert_false(traces_equal(a, b));
+    int differ = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        a->n = b->n = 0;
+        run_engine(seed, a, 0);
+        run_reference(seed, REF_GLOBAL, b);
+        differ += !traces_equal(a, b);
+    }
+    assert_true(differ >= 9); /* with several processes the global count gives another order */
     free(a);
     free(b);
 }
@@ -292,14 +335,18 @@ static void test_spread_matches_reference(void **state)
     free(b);
 }
 
-/* Near the 2^40 sequence limit the engine renumbers; order is unchanged. */
+/* Near the 2^32 limit of a process's sequence numbers (every process starts
+ * 40 short of it) the engine renumbers every pending event, each process's in
+ * key order from 1, when the first process runs out; the order is the
+ * reference's, which has no limit. */
 static void test_sequence_wrap_keeps_order(void **state)
 {
     (void)state;
     trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     for (uint64_t seed = 1; seed <= 5; seed++) {
         a->n = b->n = 0;
-        run_engine(seed, a, (1ull << 40) - 500);
+        run_engine(seed, a, (1ull << 32) - 40);
+        assert_true(g_renumbers >= 1);
         run_reference(seed, 0, b);
         assert_true(traces_equal(a, b));
     }
@@ -596,6 +643,241 @@ static void test_bucket_counting_sort_orders_ties(void **state)
     }
 }
 
+
+/* ---- the order does not depend on how the processes' calls were interleaved ------ */
+#define IL_LP 6
+#define IL_SETUP 12 /* set-up events per process */
+#define IL_MAX 4000
+
+typedef struct il_run {
+    myri_component *lp[IL_LP];
+    uint64_t got[IL_MAX][3]; /* (time, target, arg) as run */
+    size_t n;
+} il_run;
+
+/* An event's arg says what it does: while arg > 0, schedule two successors
+ * (arg - 1) at delays 0..2 ps (ties, and events for the running instant) for
+ * targets drawn from the arg, so that processes schedule for each other. */
+static void il_handle(myri_component *self, const myri_event *ev)
+{
+    il_run *r = self->state;
+    assert_true(r->n < IL_MAX);
+    r->got[r->n][0] = ev->time_ps;
+    r->got[r->n][1] = self->id;
+    r->got[r->n][2] = ev->arg;
+    r->n++;
+    if ((ev->arg & 0xff) == 0) return;
+    for (uint64_t k = 0; k < 2; k++) {
+        uint64_t h = (ev->arg * 0x9e3779b97f4a7c15ull + k * 0xd1b54a32d192ed03ull + self->id) >> 20;
+        myri_event e = {.target = r->lp[h % IL_LP], .arg = (ev->arg & ~0xffull) + (h & 0xff00) + ((ev->arg & 0xff) - 1)};
+        assert_true(myri_sim_schedule(self->sim, ev->time_ps + (h >> 16) % 3, &e) != 0);
+    }
+}
+
+static myri_status il_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+
+static const myri_component_ops il_comp = {.type = "lp", .create = il_create, .handle = il_handle};
+
+/* Creates the processes (always in the same order: their ids are stable),
+ * then makes each process's IL_SETUP set-up calls, each process's in its own
+ * order but the processes' interleaved as `order` says (order[i]: the
+ * process of the i-th call), and runs. */
+static void il_run_once(il_run *r, const int *order)
+{
+    myri_sim *sim = myri_sim_create(5);
+    r->n = 0;
+    for (int i = 0; i < IL_LP; i++) assert_int_equal(myri_sim_add(sim, &il_comp, "lp", r, &r->lp[i]), MYRI_OK);
+    int next[IL_LP] = {0};
+    for (int i = 0; i < IL_LP * IL_SETUP; i++) {
+        int p = order[i], k = next[p]++;
+        myri_event e = {.target = r->lp[p], .arg = (uint64_t)(p * 100 + k) << 16 | 3};
+        assert_true(myri_sim_schedule(sim, (uint64_t)(k % 4), &e) != 0); /* times 0..3 ps: every process at each */
+    }
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    myri_sim_destroy(sim);
+}
+
+/* The property a partitioned run needs: the executed order of the events
+ * that several processes schedule is the same whatever order their calls
+ * came in (a rank makes its processes' calls in its own order), in set-up
+ * and in handlers alike.  Twelve random interleavings against the one that
+ * takes the processes in turn; that the interleavings do reorder same-time
+ * calls of different processes is checked too (else the test says nothing). */
+static void test_order_independent_of_interleaving(void **state)
+{
+    (void)state;
+    il_run *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    int base[IL_LP * IL_SETUP], order[IL_LP * IL_SETUP];
+    for (int i = 0; i < IL_LP * IL_SETUP; i++) base[i] = i % IL_LP;
+    il_run_once(a, base);
+    assert_true(a->n > 1000);
+    myri_rng rng;
+    myri_rng_seed(&rng, 11);
+    int reordered = 0;
+    for (int trial = 0; trial < 12; trial++) {
+        int left[IL_LP], rest = IL_LP * IL_SETUP;
+        for (int p = 0; p < IL_LP; p++) left[p] = IL_SETUP;
+        for (int i = 0; i < IL_LP * IL_SETUP; i++) { /* a random merge of the processes' call lists */
+            int pick = (int)myri_rng_below(&rng, (uint64_t)rest), p = 0;
+            while (pick >= left[p]) pick -= left[p++];
+            left[p]--;
+            rest--;
+            order[i] = p;
+        }
+        /* the first calls at time 0: does a process come before a lower one? */
+        for (int i = 0; i < IL_LP * IL_SETUP && !reordered; i++)
+            for (int j = i + 1; j < IL_LP * IL_SETUP; j++)
+                if (order[j] < order[i]) {
+                    reordered = 1;
+                    break;
+                }
+        il_run_once(b, order);
+        assert_int_equal(a->n, b->n);
+        assert_memory_equal(a->got, b->got, a->n * sizeof a->got[0]);
+    }
+    assert_true(reordered);
+    free(a);
+    free(b);
+}
+
+/* ---- an event whose key is below the last one run ---------------------------------- */
+typedef struct lk_run {
+    myri_component *c[4];
+    int log[32];
+    size_t n;
+    int stop_on; /* arg of the event that stops the run */
+} lk_run;
+
+/* arg: a label; arg 'D' (target D) and 'B' (target B) schedule for the
+ * running instant ('p' and 'q', both for C). */
+static void lk_handle(myri_component *self, const myri_event *ev)
+{
+    lk_run *r = self->state;
+    r->log[r->n++] = (int)ev->arg;
+    if ((int)ev->arg == r->stop_on) myri_sim_stop(self->sim);
+    int label = ev->arg == 'D' ? 'p' : ev->arg == 'B' ? 'q' : 0;
+    if (ev->arg == 'a') { /* at 10 ps, process A schedules 'D' for 100 ps: key (100, 0, A) */
+        myri_event e = {.target = r->c[3], .arg = 'D'};
+        assert_true(myri_sim_schedule(self->sim, 100, &e) != 0);
+    }
+    if (label) {
+        myri_event e = {.target = r->c[2], .arg = (uint64_t)label};
+        assert_true(myri_sim_schedule(self->sim, myri_sim_now(self->sim), &e) != 0);
+    }
+}
+
+static myri_status lk_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+
+static const myri_component_ops lk_comp = {.type = "lk", .create = lk_create, .handle = lk_handle};
+
+static myri_sim *lk_sim(lk_run *r, int fault)
+{
+    myri_sim *sim = myri_sim_create(1);
+    myri_sim__set_fault(sim, fault);
+    memset(r, 0, sizeof *r);
+    static const char *const names[] = {"A", "B", "C", "D"};
+    for (int i = 0; i < 4; i++) assert_int_equal(myri_sim_add(sim, &lk_comp, names[i], r, &r->c[i]), MYRI_OK);
+    return sim;
+}
+
+static void lk_at(myri_sim *sim, lk_run *r, int who, uint64_t t, int label)
+{
+    myri_event e = {.target = r->c[who], .arg = (uint64_t)label};
+    assert_true(myri_sim_schedule(sim, t, &e) != 0);
+}
+
+static void lk_expect(const lk_run *r, const char *want)
+{
+    char got[33] = {0};
+    for (size_t i = 0; i < r->n && i < 32; i++) got[i] = (char)r->log[i];
+    assert_string_equal(got, want);
+}
+
+/* Events scheduled outside any handler belong to their target's process and
+ * round 0: after a run that stopped in the middle of an instant, such an
+ * event at that instant can have a key below the last event run (a lower
+ * process), and runs next, wherever the others wait: (1) in the calendar's
+ * bucket being consumed, (2) in the heap (beyond the ring), the new one in
+ * the calendar, (3) in a later bucket already loaded, the instant's bucket
+ * emptied; (4) two such events that both wait in the heap.  (5) In a
+ * handler: an event scheduled for the running instant goes before a pending
+ * event of the same round from a higher process (q before p). */
+static void test_lower_key_at_current_time_runs_next(void **state)
+{
+    (void)state;
+    lk_run *r = malloc(sizeof *r);
+    for (int fault = 0; fault <= 1; fault++) {
+        /* (1) B's three events at 1000 ps in the loaded bucket; stop after the first */
+        myri_sim *sim = lk_sim(r, fault);
+        lk_at(sim, r, 1, 1000, '1');
+        lk_at(sim, r, 1, 1000, '2');
+        lk_at(sim, r, 1, 1000, '3');
+        r->stop_on = '1';
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        assert_int_equal(myri_sim_now(sim), 1000);
+        lk_at(sim, r, 0, 1000, 'A'); /* key (1000, 0, A) < (1000, 0, B) of '1', which ran */
+        assert_int_equal(myri_sim_next_time(sim), 1000);
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_expect(r, "1A23");
+        myri_sim_destroy(sim);
+
+        /* (2) B's events 1 s ahead (beyond the ring: the heap) */
+        sim = lk_sim(r, fault);
+        lk_at(sim, r, 1, MYRI_PS_PER_S, '1');
+        lk_at(sim, r, 1, MYRI_PS_PER_S, '2');
+        lk_at(sim, r, 2, MYRI_PS_PER_S, '3');
+        r->stop_on = '1';
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_at(sim, r, 0, MYRI_PS_PER_S, 'A');
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_expect(r, "1A23");
+        myri_sim_destroy(sim);
+
+        /* (3) the instant's bucket emptied, the calendar moved on to 50 ns */
+        sim = lk_sim(r, fault);
+        lk_at(sim, r, 1, 1000, '1');
+        lk_at(sim, r, 1, 50000, '5');
+        lk_at(sim, r, 0, 50000, '4');
+        r->stop_on = '1';
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_at(sim, r, 2, 1000, 'C'); /* scheduled first, but a higher process than A */
+        lk_at(sim, r, 0, 1000, 'A');
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_expect(r, "1AC45");
+        myri_sim_destroy(sim);
+
+        /* (4) the clock moved 1 s past the ring with nothing run: both go to the heap */
+        sim = lk_sim(r, fault);
+        assert_int_equal(myri_sim_run(sim, MYRI_PS_PER_S, 0), MYRI_OK);
+        lk_at(sim, r, 3, MYRI_PS_PER_S, 'd');
+        lk_at(sim, r, 1, MYRI_PS_PER_S, '2');
+        lk_at(sim, r, 0, MYRI_PS_PER_S, 'A');
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_expect(r, "A2d");
+        myri_sim_destroy(sim);
+
+        /* (5) A at 10 ps schedules 'D' for 100 ps (key (100, 0, A)); B's own
+         * 'B' at 100 ps (set-up: (100, 0, B)).  'D' runs first and schedules
+         * 'p' for now: (100, 1, D); then 'B' schedules 'q' for now: (100, 1,
+         * B), below p, which is pending in the bucket being consumed. */
+        sim = lk_sim(r, fault);
+        lk_at(sim, r, 1, 100, 'B');
+        lk_at(sim, r, 0, 10, 'a');
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+        lk_expect(r, "aDBqp");
+        myri_sim_destroy(sim);
+    }
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -610,6 +892,8 @@ int main(void)
         cmocka_unit_test(test_invariant_names_component_and_time),
         cmocka_unit_test(test_components_get_streams_by_name),
         cmocka_unit_test(test_bucket_counting_sort_orders_ties),
+        cmocka_unit_test(test_order_independent_of_interleaving),
+        cmocka_unit_test(test_lower_key_at_current_time_runs_next),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
