@@ -5,10 +5,18 @@
  *  - myri_hist: log-linear histogram of non-negative integers (for example
  *    latencies in ps) with percentiles; values below 2^(precision_bits+1) are
  *    kept exactly, larger ones with a relative error below 2^-precision_bits.
+ *    Its sum is an exact integer, so histograms recorded apart (partitions,
+ *    ranks) merge into one that is bit for bit the histogram of all samples.
  *  - myri_bm: batch means with a Student-t 95 % confidence interval and a
  *    stop rule "half-width below X % of the mean".
  *
  * Warm-up: call the *_reset functions at the end of the warm-up period.
+ *
+ * Merging: only myri_hist merges exactly (myri_hist_merge).  myri_tw keeps a
+ * double integral of one quantity over one window, and myri_bm the batches of
+ * one ordered stream; neither is a sum of per-sample terms that parts of a run
+ * could add up exactly (the batches of a split stream are other batches), so
+ * they have no merge.
  */
 #ifndef MYRI_STATS_H
 #define MYRI_STATS_H
@@ -52,11 +60,20 @@ void myri_hist_reset(myri_hist *h);
 uint64_t myri_hist_count(const myri_hist *h);
 uint64_t myri_hist_min(const myri_hist *h);   /* exact; 0 if empty */
 uint64_t myri_hist_max(const myri_hist *h);   /* exact; 0 if empty */
-double myri_hist_mean(const myri_hist *h);    /* exact (running sum); 0 if empty */
+/* The exact (128-bit integer) sum rounded to the nearest double, divided by
+ * the count: correctly rounded while the sum is below 2^53; 0 if empty. */
+double myri_hist_mean(const myri_hist *h);
 /* The smallest recorded bucket value v such that at least p (0..1) of the
  * samples are <= v ("nearest rank"); exact for exactly-kept values, and
  * clamped to [min, max].  0 if empty. */
 uint64_t myri_hist_percentile(const myri_hist *h, double p);
+/* Adds every sample of src to dst (bucket counts, count, exact sum, min,
+ * max), src unchanged: merging the histograms of any split of the samples, in
+ * any order, gives the same count, min, max, mean and percentiles, bit for
+ * bit, as one histogram that recorded them all.  MYRI_EINVAL if either is
+ * NULL or their precisions differ; MYRI_ERANGE (dst unchanged) if the merged
+ * count would exceed 2^64 - 1. */
+myri_status myri_hist_merge(myri_hist *dst, const myri_hist *src);
 
 /* ---- batch means --------------------------------------------------------- */
 typedef struct myri_bm {

@@ -4,8 +4,16 @@
  * bucket v exactly; a larger value with highest set bit e (e > p) goes to
  * group e-p, sub-bucket (v >> (e-p)) - 2^p, so each group of 2^p buckets
  * covers [2^e, 2^(e+1)) with width 2^(e-p): relative error < 2^-p.
+ *
+ * The sum of the samples is an unsigned 128-bit integer: a sum of at most
+ * 2^64 - 1 values below 2^64 is below 2^128, so it cannot overflow before the
+ * 64-bit count does, and it does not depend on the order of the additions.
+ * Merging histograms bucket by bucket therefore gives the same state, bit for
+ * bit, as one histogram that recorded every sample.
  */
 #include "myri/stats.h"
+
+#include "engine/stats_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,12 +53,16 @@ void myri_tw_reset(myri_tw *tw, uint64_t t_ps)
 }
 
 /* ---- histogram ----------------------------------------------------------------- */
+__extension__ typedef unsigned __int128 hist__u128;
+
 struct myri_hist {
     unsigned p;        /* precision bits */
     size_t nbuckets;
     uint64_t *count;
     uint64_t n, min, max;
-    double sum;
+    hist__u128 sum;    /* exact sum of the samples */
+    double fault_sum;  /* myri_hist__set_fault 1: the sum as a double, as before the exact sum */
+    int fault;
 };
 
 static size_t hist__index(unsigned p, uint64_t v)
@@ -101,21 +113,54 @@ void myri_hist_reset(myri_hist *h)
     h->min = UINT64_MAX;
     h->max = 0;
     h->sum = 0;
+    h->fault_sum = 0;
 }
 
 void myri_hist_add(myri_hist *h, uint64_t v)
 {
     h->count[hist__index(h->p, v)]++;
     h->n++;
-    h->sum += (double)v;
+    h->sum += v;
+    if (h->fault) h->fault_sum += (double)v;
     if (v < h->min) h->min = v;
     if (v > h->max) h->max = v;
+}
+
+myri_status myri_hist_merge(myri_hist *dst, const myri_hist *src)
+{
+    if (!dst || !src || dst->p != src->p) return MYRI_EINVAL;
+    if (src->n > UINT64_MAX - dst->n) return MYRI_ERANGE;
+    if (src->n == 0) return MYRI_OK;
+    /* only the buckets between src's min and max can be non-zero */
+    size_t hi = hist__index(src->p, src->max);
+    for (size_t i = hist__index(src->p, src->min); i <= hi; i++) dst->count[i] += src->count[i];
+    dst->n += src->n;
+    dst->sum += src->sum;
+    dst->fault_sum += src->fault_sum;
+    if (src->min < dst->min) dst->min = src->min;
+    if (src->max > dst->max) dst->max = src->max;
+    return MYRI_OK;
+}
+
+void myri_hist__set_fault(myri_hist *h, int fault)
+{
+    h->fault = fault;
+    h->fault_sum = (double)h->sum;
 }
 
 uint64_t myri_hist_count(const myri_hist *h) { return h->n; }
 uint64_t myri_hist_min(const myri_hist *h) { return h->n ? h->min : 0; }
 uint64_t myri_hist_max(const myri_hist *h) { return h->max; }
-double myri_hist_mean(const myri_hist *h) { return h->n ? h->sum / (double)h->n : 0.0; }
+/* The exact sum rounded once to the nearest double, divided by the count: a
+ * function of (sum, count) only, so equal for a merged and an unsplit
+ * histogram; correctly rounded while the sum is below 2^53 (where it equals
+ * the former double running sum). */
+double myri_hist_mean(const myri_hist *h)
+{
+    if (!h->n) return 0.0;
+    double sum = h->fault == 1 ? h->fault_sum : (double)h->sum;
+    return sum / (double)h->n;
+}
 
 uint64_t myri_hist_percentile(const myri_hist *h, double p)
 {

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "engine/stats_internal.h"
 #include "myri/json.h"
+#include "myri/rng.h"
 #include "myri/stats.h"
 
 #define CLOSE(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
@@ -83,6 +85,168 @@ static void test_histogram_large_values(void **state)
     myri_hist_destroy(h);
     assert_null(myri_hist_create(0));
     assert_null(myri_hist_create(17));
+}
+
+/* The sum is exact: 2^53 then 1000 ones.  A double running sum stays at 2^53
+ * (each +1 rounds back to even), so its mean would be 2^53 / 1001; the exact
+ * sum 2^53 + 1000 is representable, so the mean is one division away. */
+static void test_histogram_exact_sum(void **state)
+{
+    (void)state;
+    myri_hist *h = myri_hist_create(7);
+    myri_hist_add(h, 1ull << 53);
+    for (int i = 0; i < 1000; i++) myri_hist_add(h, 1);
+    assert_true(myri_hist_mean(h) == 9007199254741992.0 / 1001.0);
+    assert_true(myri_hist_mean(h) != 9007199254740992.0 / 1001.0);
+    /* the largest values: 3 x (2^64 - 1) overflows 64 bits, not the sum */
+    myri_hist_reset(h);
+    for (int i = 0; i < 3; i++) myri_hist_add(h, UINT64_MAX);
+    assert_true(myri_hist_mean(h) == 18446744073709551616.0); /* (2^64 - 1) rounded to double */
+    myri_hist_destroy(h);
+}
+
+/* What a report prints of a histogram: count, min, max, the mean in full and
+ * as the fabric job's JSON prints it (ns, %.10g), and percentiles from the
+ * first rank to the last. */
+static void hist_summary(const myri_hist *h, char *buf, size_t cap)
+{
+    static const double ps[] = {0, 0.001, 0.01, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6,
+                                0.7, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999, 0.9999, 1};
+    int k = snprintf(buf, cap, "n=%llu min=%llu max=%llu mean=%.17g mean_ns=%.10g p:",
+                     (unsigned long long)myri_hist_count(h), (unsigned long long)myri_hist_min(h),
+                     (unsigned long long)myri_hist_max(h), myri_hist_mean(h), myri_hist_mean(h) / 1e3);
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0] && k > 0 && (size_t)k < cap; i++)
+        k += snprintf(buf + k, cap - (size_t)k, " %llu", (unsigned long long)myri_hist_percentile(h, ps[i]));
+}
+
+/* A sample of one of four kinds: exactly kept small values, latencies of
+ * 0.1-100 us in ps, every magnitude up to 2^64 (sums far above 2^53), and
+ * the extremes 0 and 2^64 - 1 among others. */
+static uint64_t draw_sample(myri_rng *r, unsigned kind)
+{
+    switch (kind) {
+    case 0: return myri_rng_below(r, 256);
+    case 1: return 100000 + myri_rng_below(r, 100000000);
+    case 2: return myri_rng_next(r) >> myri_rng_below(r, 64);
+    default: {
+        uint64_t u = myri_rng_below(r, 4);
+        return u == 0 ? 0 : u == 1 ? UINT64_MAX : u == 2 ? UINT64_MAX - 1 : myri_rng_next(r);
+    }
+    }
+}
+
+/* The m-th permutation (0 <= m < k!) of 0..k-1, by its factorial digits. */
+static void nth_permutation(unsigned k, unsigned m, unsigned *perm)
+{
+    unsigned left[4] = {0, 1, 2, 3}, nleft = k, fact = 1;
+    for (unsigned i = 2; i < k; i++) fact *= i;
+    for (unsigned i = 0; i < k; i++) {
+        unsigned d = m / fact;
+        m %= fact;
+        perm[i] = left[d];
+        for (unsigned j = d; j + 1 < nleft; j++) left[j] = left[j + 1];
+        nleft--;
+        if (nleft) fact /= nleft;
+    }
+}
+
+enum { MERGE_CASES = 300, MERGE_MAX_SAMPLES = 600, MERGE_MAX_PARTS = 4 };
+
+/* Random samples recorded once whole and once split at random into 1-4
+ * parts; the parts merged into an empty histogram in every order.  Returns
+ * how many merged summaries differ from the whole one; *orders counts them
+ * all.  fault: myri_hist__set_fault on every histogram. */
+static unsigned merge_mismatches(uint64_t seed, int fault, unsigned *orders)
+{
+    static const unsigned precisions[] = {1, 3, 7};
+    myri_rng r;
+    myri_rng_seed(&r, seed);
+    unsigned bad = 0;
+    *orders = 0;
+    for (unsigned c = 0; c < MERGE_CASES; c++) {
+        unsigned p = precisions[myri_rng_below(&r, 3)], k = 1 + (unsigned)myri_rng_below(&r, MERGE_MAX_PARTS);
+        unsigned kind = (unsigned)myri_rng_below(&r, 4), n = (unsigned)myri_rng_below(&r, MERGE_MAX_SAMPLES + 1);
+        myri_hist *whole = myri_hist_create(p), *part[MERGE_MAX_PARTS];
+        assert_non_null(whole);
+        myri_hist__set_fault(whole, fault);
+        for (unsigned i = 0; i < k; i++) {
+            part[i] = myri_hist_create(p);
+            assert_non_null(part[i]);
+            myri_hist__set_fault(part[i], fault);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t v = draw_sample(&r, kind);
+            myri_hist_add(whole, v);
+            myri_hist_add(part[myri_rng_below(&r, k)], v);
+        }
+        char want[512], got[512];
+        hist_summary(whole, want, sizeof want);
+        unsigned nperm = k == 1 ? 1 : k == 2 ? 2 : k == 3 ? 6 : 24, perm[MERGE_MAX_PARTS];
+        for (unsigned m = 0; m < nperm; m++, (*orders)++) {
+            nth_permutation(k, m, perm);
+            myri_hist *dst = myri_hist_create(p);
+            assert_non_null(dst);
+            myri_hist__set_fault(dst, fault);
+            for (unsigned i = 0; i < k; i++) assert_int_equal(myri_hist_merge(dst, part[perm[i]]), MYRI_OK);
+            hist_summary(dst, got, sizeof got);
+            if (strcmp(want, got) != 0 && bad++ == 0 && !fault)
+                print_message("case %u (p %u, %u parts, kind %u, %u samples):\n  whole  %s\n  merged %s\n", c, p, k,
+                              kind, n, want, got);
+            myri_hist_destroy(dst);
+        }
+        for (unsigned i = 0; i < k; i++) myri_hist_destroy(part[i]);
+        myri_hist_destroy(whole);
+    }
+    return bad;
+}
+
+/* Merged in any order, the parts print byte for byte what the whole prints. */
+static void test_histogram_merge_any_split(void **state)
+{
+    (void)state;
+    unsigned orders = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        assert_int_equal(merge_mismatches(seed, 0, &orders), 0);
+        assert_true(orders >= MERGE_CASES); /* at least one order per case */
+    }
+}
+
+/* The check can fail: with the sum kept as a double (the deliberate fault),
+ * some split and order prints another mean. */
+static void test_histogram_merge_fault_caught(void **state)
+{
+    (void)state;
+    unsigned orders = 0, bad = merge_mismatches(1, 1, &orders);
+    print_message("double-sum fault: %u of %u merged summaries differ\n", bad, orders);
+    assert_true(bad > 0);
+}
+
+/* Bad merges are refused; empty parts and a histogram merged with itself. */
+static void test_histogram_merge_args(void **state)
+{
+    (void)state;
+    myri_hist *a = myri_hist_create(7), *b = myri_hist_create(6), *e = myri_hist_create(7);
+    assert_int_equal(myri_hist_merge(a, b), MYRI_EINVAL);
+    assert_int_equal(myri_hist_merge(NULL, a), MYRI_EINVAL);
+    assert_int_equal(myri_hist_merge(a, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_hist_merge(a, e), MYRI_OK); /* empty into empty */
+    assert_int_equal(myri_hist_count(a), 0);
+    assert_int_equal(myri_hist_min(a), 0);
+    myri_hist_add(a, 5);
+    myri_hist_add(a, 1000);
+    assert_int_equal(myri_hist_merge(a, e), MYRI_OK); /* empty into full */
+    assert_int_equal(myri_hist_merge(e, a), MYRI_OK); /* full into empty */
+    assert_int_equal(myri_hist_merge(a, a), MYRI_OK); /* itself: every sample twice */
+    assert_int_equal(myri_hist_count(a), 4);
+    assert_int_equal(myri_hist_count(e), 2);
+    assert_int_equal(myri_hist_min(e), 5);
+    assert_int_equal(myri_hist_max(e), 1000);
+    CLOSE(myri_hist_mean(a), 502.5, 0);
+    assert_int_equal(myri_hist_percentile(a, 0.5), 5);
+    assert_int_equal(myri_hist_percentile(a, 0.51), myri_hist_percentile(e, 1.0));
+    myri_hist_destroy(a);
+    myri_hist_destroy(b);
+    myri_hist_destroy(e);
 }
 
 /* Batches 1,2,3,4,5: mean 3, s = sqrt(2.5) = 1.58114, t(0.975,4) = 2.7764,
@@ -169,7 +333,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_weighted_mean), cmocka_unit_test(test_histogram_percentiles),
-        cmocka_unit_test(test_histogram_large_values), cmocka_unit_test(test_batch_means_ci),
+        cmocka_unit_test(test_histogram_large_values), cmocka_unit_test(test_histogram_exact_sum),
+        cmocka_unit_test(test_histogram_merge_any_split), cmocka_unit_test(test_histogram_merge_fault_caught),
+        cmocka_unit_test(test_histogram_merge_args), cmocka_unit_test(test_batch_means_ci),
         cmocka_unit_test(test_student_t), cmocka_unit_test(test_json_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
