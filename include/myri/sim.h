@@ -118,7 +118,20 @@ void myri_sim_destroy(myri_sim *sim);
  * myri_sim_destroy. */
 myri_status myri_sim_add(myri_sim *sim, const myri_component_ops *ops, const char *name,
                          const void *config, myri_component **out);
+/* Reserves the next n ids without creating components (MYRI_EFULL past
+ * 2^20 ids, MYRI_ENOMEM): a partition of a run that does not own some
+ * components reserves their ids where the single run creates them, so that
+ * every component it does create gets its single-run id (docs/ENGINE.md
+ * "Time and order", docs/PARTITION.md section 1).  A reserved id is counted by
+ * myri_sim_component_count; myri_sim_component returns NULL for it; events
+ * are never addressed to it, but events scheduled by it elsewhere arrive with
+ * their keys (myri_sim_insert_keyed).  Streams go by name (the k-th component
+ * of one name gets the k-th), which reserving does not count: components whose
+ * names repeat must be created in every partition. */
+myri_status myri_sim_reserve(myri_sim *sim, size_t n);
+/* Ids in use, reserved ones included. */
 size_t myri_sim_component_count(const myri_sim *sim);
+/* The component of id `index`; NULL out of range or for a reserved id. */
 myri_component *myri_sim_component(const myri_sim *sim, size_t index);
 
 /* Schedules a copy of *ev at absolute time `at_ps` (>= now), with the key of
@@ -126,7 +139,41 @@ myri_component *myri_sim_component(const myri_sim *sim, size_t index);
  * the event's handle, or 0 if at_ps < now, ev/target is NULL or of another
  * simulation (misuse), or the engine is full. */
 myri_event_id myri_sim_schedule(myri_sim *sim, myri_time_ps at_ps, const myri_event *ev);
-/* Same, at now + delay_ps (saturating). */
+/* Same, with the key of component `lp` instead of the running handler's:
+ * lp's next sequence number and the usual round (one more than the running
+ * event's for the running instant, else 0).  What a model uses to schedule
+ * on behalf of another process (the fabric: a notice or a callback as the
+ * host's device, docs/PARTITION.md section 3).  0 as myri_sim_schedule, and
+ * when lp is not a created component of this simulation. */
+myri_event_id myri_sim_schedule_as(myri_sim *sim, uint32_t lp, myri_time_ps at_ps, const myri_event *ev);
+
+/* The whole key of an event (docs/ENGINE.md "Time and order"): what an
+ * event sent to another partition carries. */
+typedef struct myri_event_key {
+    myri_time_ps time_ps;
+    uint32_t round; /* 0 .. 4095 */
+    uint32_t lp;    /* the process that scheduled it */
+    uint32_t seq;   /* that process's number, 1 .. 2^32 - 2 */
+} myri_event_key;
+
+/* In a handler: the key the running handler's process would give an event
+ * at at_ps (>= now), taking its number as myri_sim_schedule would, without
+ * scheduling anything: for an event whose target is owned by another
+ * partition.  MYRI_ESTATE outside a handler, MYRI_ERANGE if at_ps < now,
+ * MYRI_EFULL if the renumbering its numbers needed found no memory. */
+myri_status myri_sim_take_key(myri_sim *sim, myri_time_ps at_ps, myri_event_key *key);
+/* Schedules a copy of *ev with the given key (an event received from the
+ * partition that owns key->lp); no counter of this simulation moves.
+ * Refusals, nothing scheduled: MYRI_EINVAL (NULLs, a target of another
+ * simulation, key->lp not an id reserved here: a key of a created process
+ * could meet that process's own numbers), MYRI_ERANGE (round above 4095,
+ * seq 0 or >= 2^32 - 1), MYRI_ESTATE (key->time_ps before now, or the key
+ * at or below that of the last event run: it would run out of order),
+ * MYRI_EFULL.  The caller gives each key once (the owner's process never
+ * makes one twice); on MYRI_OK *out (if non-NULL) is the handle. */
+myri_status myri_sim_insert_keyed(myri_sim *sim, const myri_event_key *key, const myri_event *ev,
+                                  myri_event_id *out);
+/* Same as myri_sim_schedule, at now + delay_ps (saturating). */
 myri_event_id myri_sim_schedule_in(myri_sim *sim, myri_time_ps delay_ps, const myri_event *ev);
 /* Cancels a pending event.  Returns true if it was pending, false if the
  * handle is 0, stale, already executed or already cancelled. */
@@ -167,6 +214,17 @@ uint64_t myri_sim_events(const myri_sim *sim);
 size_t myri_sim_pending(const myri_sim *sim);
 /* Hash of the executed sequence of (time, target id, kind). */
 uint64_t myri_sim_hash(const myri_sim *sim);
+/* Per process: the hash of the sequence of (time, round, scheduling
+ * process, kind) of the events it ran as target (0 if none, reserved or out
+ * of range; the sequence number is left out, renumbering changes it), which
+ * does not depend on how processes interleave nor on where the others run
+ * (nor on how the numbers of a process were renumbered); the fold of n such
+ * hashes in id order; the fold of this simulation's (a partitioned run folds
+ * each id's hash from the partition that owns it).  Nothing prints them yet:
+ * myri_sim_hash stays the reports' hash. */
+uint64_t myri_sim_lp_hash(const myri_sim *sim, size_t id);
+uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n);
+uint64_t myri_sim_hash_by_lp(const myri_sim *sim);
 
 /* Runs events in order until the next event is later than `until_ps`, no
  * event is pending, myri_sim_stop() is called, or `max_events` more events

@@ -70,6 +70,15 @@
 
 enum { REC_FREE = 0, REC_PENDING = 1, REC_CANCELLED = 2 };
 
+/* A logical process's own state, 16 bytes: the hash of the events it ran
+ * (as target) and its next sequence number (unused for a reserved id, whose
+ * events this simulation only receives with their keys). */
+typedef struct lp_state {
+    uint64_t hash;
+    uint32_t seq;
+    uint32_t pad;
+} lp_state;
+
 /* A pending entry, 20 bytes: its time, its order word and its slot.  Keys
  * compare as the 128-bit number time << 64 | ord, i.e. by (time, round, LP,
  * LP sequence); the slot is not part of the key (the order word is unique
@@ -144,11 +153,14 @@ struct myri_sim {
     bool in_handler;   /* a handler is running (myri_sim_advance) */
     bool stop;
     bool full;         /* a schedule failed for lack of slots or memory */
-    uint32_t *lp_seq;   /* each logical process's next sequence number, by component id */
+    lp_state *lp;       /* each logical process's counter and hash, by component id (reserved ids too) */
     uint32_t seq_start; /* the first number of every process (1; tests set it near the limit) */
     uint32_t cur_lp;    /* the running handler's component (the LP scheduling) */
     uint64_t cur_round; /* the running event's round (0 after an advance) */
     uint64_t renumbers; /* times the sequence numbers were renumbered (tests) */
+    myri_time_ps last_t; /* the key of the last event run (ran: one has run): a given key */
+    uint64_t last_ord;   /* must be above it (myri_sim_insert_keyed) */
+    bool ran;
     myri_time_ps now;
     myri_time_ps until; /* horizon of the running myri_sim_run */
     bool no_advance;    /* myri_sim_advance disabled */
@@ -569,10 +581,11 @@ static void cal_reset(myri_sim *s, uint32_t shift)
 static void pend_renumber(myri_sim *s, heap_ent *a, size_t n)
 {
     ent_sort(a, n);
-    for (size_t c = 0; c < s->ncomp; c++) s->lp_seq[c] = 1;
+    for (size_t c = 0; c < s->ncomp; c++) s->lp[c].seq = 1;
     for (size_t i = 0; i < n; i++) {
         uint32_t lp = ORD_LP(a[i].ord);
-        a[i].ord = ORD(ORD_ROUND(a[i].ord), lp, s->lp_seq[lp]++);
+        if (!s->comp[lp]) continue; /* a reserved process's keys were given by its owner: kept */
+        a[i].ord = ORD(ORD_ROUND(a[i].ord), lp, s->lp[lp].seq++);
     }
     s->renumbers++;
 }
@@ -627,7 +640,7 @@ static void sim__stream(myri_sim *s, myri_component *c)
     uint64_t h = myri_rng_name_hash(c->name), dup = 0;
     c->name_hash = h;
     for (size_t i = 0; i < s->ncomp; i++)
-        if (s->comp[i]->name_hash == h && strcmp(s->comp[i]->name, c->name) == 0) dup++;
+        if (s->comp[i] && s->comp[i]->name_hash == h && strcmp(s->comp[i]->name, c->name) == 0) dup++;
     myri_rng_named(&c->rng, s->seed, c->name, dup);
 }
 
@@ -653,12 +666,13 @@ void myri_sim_destroy(myri_sim *s)
     if (!s) return;
     for (size_t i = s->ncomp; i-- > 0;) {
         myri_component *c = s->comp[i];
+        if (!c) continue; /* a reserved id */
         if (c->ops->destroy) c->ops->destroy(c);
         free(c->name);
         free(c);
     }
     free(s->comp);
-    free(s->lp_seq);
+    free(s->lp);
     free(s->heap_mem);
     free(s->pool);
     free(s->q);
@@ -671,22 +685,41 @@ void myri_sim_destroy(myri_sim *s)
     free(s);
 }
 
+/* Room for `need` components (and their process states). */
+static bool sim__comp_room(myri_sim *s, size_t need)
+{
+    if (need <= s->compcap) return true;
+    size_t ncap = s->compcap ? 2 * s->compcap : 16;
+    while (ncap < need) ncap *= 2;
+    myri_component **c = realloc(s->comp, ncap * sizeof *c);
+    if (!c) return false;
+    s->comp = c;
+    lp_state *q = realloc(s->lp, ncap * sizeof *q);
+    if (!q) return false;
+    s->lp = q;
+    s->compcap = ncap;
+    return true;
+}
+
+myri_status myri_sim_reserve(myri_sim *s, size_t n)
+{
+    if (!s) return MYRI_EINVAL;
+    if (n > LP_LIMIT - s->ncomp) return MYRI_EFULL; /* (ncomp <= LP_LIMIT always) */
+    if (!sim__comp_room(s, s->ncomp + n)) return MYRI_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        s->lp[s->ncomp] = (lp_state){.seq = s->seq_start};
+        s->comp[s->ncomp++] = NULL;
+    }
+    return MYRI_OK;
+}
+
 myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char *name, const void *config,
                          myri_component **out)
 {
     if (out) *out = NULL;
     if (!s || !ops || !ops->handle || !name) return MYRI_EINVAL;
     if (s->ncomp >= LP_LIMIT) return MYRI_EFULL; /* its id would not fit the key */
-    if (s->ncomp == s->compcap) {
-        size_t ncap = s->compcap ? 2 * s->compcap : 16;
-        myri_component **c = realloc(s->comp, ncap * sizeof *c);
-        if (!c) return MYRI_ENOMEM;
-        s->comp = c;
-        uint32_t *q = realloc(s->lp_seq, ncap * sizeof *q);
-        if (!q) return MYRI_ENOMEM;
-        s->lp_seq = q;
-        s->compcap = ncap;
-    }
+    if (!sim__comp_room(s, s->ncomp + 1)) return MYRI_ENOMEM;
     myri_component *c = calloc(1, sizeof *c);
     char *nm = malloc(strlen(name) + 1);
     if (!c || !nm) {
@@ -708,7 +741,7 @@ myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char 
             return st;
         }
     }
-    s->lp_seq[s->ncomp] = s->seq_start;
+    s->lp[s->ncomp] = (lp_state){.seq = s->seq_start};
     s->comp[s->ncomp++] = c;
     if (out) *out = c;
     return MYRI_OK;
@@ -717,22 +750,9 @@ myri_status myri_sim_add(myri_sim *s, const myri_component_ops *ops, const char 
 size_t myri_sim_component_count(const myri_sim *s) { return s ? s->ncomp : 0; }
 myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i < s->ncomp ? s->comp[i] : NULL; }
 
-myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
+/* Puts a copy of *ev into the pending set at (at, ord); 0 when full. */
+static myri_event_id sim__enqueue(myri_sim *s, myri_time_ps at, uint64_t ord, const myri_event *ev)
 {
-    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
-    /* The key: the scheduling logical process (the running handler's
-     * component; outside any handler the target), its next number, and the
-     * round: one more than the running event's when scheduled for the same
-     * instant, else 0 (docs/ENGINE.md "Time and order"). */
-    uint32_t lp = s->in_handler ? s->cur_lp : ev->target->id;
-    uint64_t round = s->in_handler && at == s->now ? s->cur_round + (s->cur_round < ROUND_MAX) : 0;
-    if (s->lp_seq[lp] >= SEQ_LIMIT - 1) { /* this process's numbers ran out: renumber every pending event */
-        pend_rebuild(s, s->cal_shift, true);
-        if (s->lp_seq[lp] >= SEQ_LIMIT - 1) { /* (out of memory for the rebuild) */
-            s->full = true;
-            return 0;
-        }
-    }
     if (s->nfree == 0 && !pool_grow(s)) {
         s->full = true;
         return 0;
@@ -743,7 +763,7 @@ myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *
     }
     uint32_t slot = s->freelist[--s->nfree];
     event_rec *r = &s->pool[slot];
-    heap_ent e = {.t = at, .ord = ORD(round, lp, s->lp_seq[lp]++), .slot = slot};
+    heap_ent e = {.t = at, .ord = ord, .slot = slot};
     r->target = ev->target;
     r->ptr = ev->ptr;
     r->arg = ev->arg;
@@ -753,6 +773,82 @@ myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *
     pend_insert(s, e);
     s->live++;
     return (((uint64_t)META_GEN(s->q[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */
+}
+
+/* The round of an event for `at` scheduled now: one more than the running
+ * event's when scheduled for the same instant, else 0 (docs/ENGINE.md "Time
+ * and order"). */
+static inline uint64_t sim__round(const myri_sim *s, myri_time_ps at)
+{
+    return s->in_handler && at == s->now ? s->cur_round + (s->cur_round < ROUND_MAX) : 0;
+}
+
+/* Makes sure process lp has a number to give (renumbering every pending
+ * event when its numbers ran out); false when the memory for it is missing. */
+static inline bool sim__seq_ok(myri_sim *s, uint32_t lp)
+{
+    if (s->lp[lp].seq < SEQ_LIMIT - 1) return true;
+    pend_rebuild(s, s->cal_shift, true);
+    if (s->lp[lp].seq < SEQ_LIMIT - 1) return true;
+    s->full = true; /* (out of memory for the rebuild) */
+    return false;
+}
+
+/* Schedules *ev at `at` with the key of process lp (a created component). */
+static inline myri_event_id sim__schedule_lp(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+{
+    if (!sim__seq_ok(s, lp)) return 0;
+    myri_event_id id = sim__enqueue(s, at, ORD(sim__round(s, at), lp, s->lp[lp].seq), ev);
+    if (id) s->lp[lp].seq++;
+    return id;
+}
+
+myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
+{
+    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
+    /* The key: the scheduling logical process (the running handler's
+     * component; outside any handler the target), its next number, and the
+     * round (sim__round). */
+    return sim__schedule_lp(s, s->in_handler ? s->cur_lp : ev->target->id, at, ev);
+}
+
+myri_event_id myri_sim_schedule_as(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+{
+    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
+    if (lp >= s->ncomp || !s->comp[lp]) return 0; /* not a process of this simulation (or reserved) */
+    if (s->fault == 4) lp = s->in_handler ? s->cur_lp : ev->target->id; /* deliberate fault (tests): lp ignored */
+    return sim__schedule_lp(s, lp, at, ev);
+}
+
+myri_status myri_sim_take_key(myri_sim *s, myri_time_ps at, myri_event_key *key)
+{
+    if (!s || !key) return MYRI_EINVAL;
+    if (!s->in_handler) return MYRI_ESTATE;
+    if (at < s->now) return MYRI_ERANGE;
+    if (!sim__seq_ok(s, s->cur_lp)) return MYRI_EFULL;
+    *key = (myri_event_key){.time_ps = at, .round = (uint32_t)sim__round(s, at), .lp = s->cur_lp,
+                            .seq = s->lp[s->cur_lp].seq++};
+    return MYRI_OK;
+}
+
+myri_status myri_sim_insert_keyed(myri_sim *s, const myri_event_key *key, const myri_event *ev, myri_event_id *out)
+{
+    if (out) *out = 0;
+    if (!s || !key || !ev || !ev->target || ev->target->sim != s) return MYRI_EINVAL;
+    /* the key's process is owned elsewhere: its numbers can never meet this
+     * simulation's own (which are all of created processes) */
+    if (key->lp >= s->ncomp || s->comp[key->lp]) return MYRI_EINVAL;
+    if (key->round > ROUND_MAX || key->seq == 0 || key->seq >= SEQ_LIMIT - 1) return MYRI_ERANGE;
+    uint64_t ord = ORD(key->round, key->lp, key->seq);
+    if (s->fault == 3) /* deliberate fault (tests): the given LP and number ignored, the target's taken */
+        ord = ORD(key->round, ev->target->id, s->lp[ev->target->id].seq++);
+    if (key->time_ps < s->now) return MYRI_ESTATE;
+    if (s->ran && ((ent_u128)key->time_ps << 64 | ord) <= ((ent_u128)s->last_t << 64 | s->last_ord))
+        return MYRI_ESTATE; /* at or below the last event run: it would run out of order */
+    myri_event_id id = sim__enqueue(s, key->time_ps, ord, ev);
+    if (!id) return MYRI_EFULL;
+    if (out) *out = id;
+    return MYRI_OK;
 }
 
 myri_event_id myri_sim_schedule_in(myri_sim *s, myri_time_ps delay, const myri_event *ev)
@@ -880,6 +976,22 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
     return h ^ (h >> 29);
 }
 
+uint64_t myri_sim_lp_hash(const myri_sim *s, size_t id) { return s && id < s->ncomp ? s->lp[id].hash : 0; }
+
+uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n)
+{
+    uint64_t f = 0xcbf29ce484222325ull;
+    for (size_t i = 0; lp_hash && i < n; i++) f = hash_mix(hash_mix(f, i), lp_hash[i]);
+    return f;
+}
+
+uint64_t myri_sim_hash_by_lp(const myri_sim *s)
+{
+    uint64_t f = 0xcbf29ce484222325ull;
+    for (size_t i = 0; s && i < s->ncomp; i++) f = hash_mix(hash_mix(f, i), s->lp[i].hash);
+    return f;
+}
+
 myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
 {
     if (!s) return MYRI_EINVAL;
@@ -913,6 +1025,11 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         s->live--;
         s->events++;
         s->hash = hash_mix(hash_mix(s->hash, top_t), ((uint64_t)ev.target->id << 32) | ev.kind);
+        lp_state *tl = &s->lp[ev.target->id];
+        tl->hash = hash_mix(hash_mix(tl->hash, top_t), (top.ord & ~(SEQ_LIMIT - 1)) | ev.kind); /* round, LP, kind */
+        s->last_t = top_t;
+        s->last_ord = top.ord;
+        s->ran = true;
         if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
         s->cur_lp = ev.target->id;
         s->cur_round = ORD_ROUND(top.ord);
@@ -930,7 +1047,7 @@ void myri_sim_finish(myri_sim *s)
 {
     if (!s) return;
     for (size_t i = 0; i < s->ncomp; i++)
-        if (s->comp[i]->ops->finish) s->comp[i]->ops->finish(s->comp[i]);
+        if (s->comp[i] && s->comp[i]->ops->finish) s->comp[i]->ops->finish(s->comp[i]);
 }
 
 void myri_set_panic_hook(myri_panic_hook hook) { panic_hook = hook; }
@@ -958,7 +1075,7 @@ void myri_sim__set_seq(myri_sim *s, uint64_t seq)
 {
     if (!s || seq == 0 || seq >= SEQ_LIMIT) return;
     s->seq_start = (uint32_t)seq;
-    for (size_t c = 0; c < s->ncomp; c++) s->lp_seq[c] = (uint32_t)seq;
+    for (size_t c = 0; c < s->ncomp; c++) s->lp[c].seq = (uint32_t)seq;
 }
 
 uint64_t myri_sim__renumbers(const myri_sim *s) { return s ? s->renumbers : 0; }

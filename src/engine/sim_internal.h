@@ -22,7 +22,10 @@ uint64_t myri_sim__radix_sorts(const myri_sim *s);
 /* A deliberate fault for the tests that must catch it: 1 = the calendar's top
  * is taken without comparing it with the heap's; 2 = a bucket's counting sort
  * without its insertion pass (equal times left in the order they were
- * appended); 0 = none. */
+ * appended); 3 = myri_sim_insert_keyed ignores the given process and
+ * number and takes the target's next one (as a local schedule would); 4 =
+ * myri_sim_schedule_as ignores its process (schedules as myri_sim_schedule);
+ * 0 = none. */
 void myri_sim__set_fault(myri_sim *sim, int fault);
 
 #ifdef __cplusplus

@@ -21,6 +21,8 @@
 #define MAX_IDS 20000
 #define MAX_LOG 40000
 #define NLP 5 /* logical processes (components) of the randomised runs; event id's target: id % NLP */
+#define NREM 3 /* with g_as: ids NLP .. NLP + NREM - 1 reserved, processes of another partition whose
+                * events arrive with their keys */
 
 typedef struct trace {
     uint64_t v[MAX_LOG][2];
@@ -40,6 +42,7 @@ static void trace_add(trace *t, uint64_t a, uint64_t b)
  * script's own generator, so two correct engines produce the same trace. */
 typedef struct script {
     myri_rng rng;
+    uint64_t rem_seq[NREM]; /* the remote processes' own numbers (g_as) */
     uint64_t next_id;
     uint64_t executed, limit;
 } script;
@@ -49,6 +52,9 @@ typedef struct model_ops {
     void (*schedule)(void *m, uint64_t t, uint64_t id);
     int (*cancel)(void *m, uint64_t id);
     int (*reschedule)(void *m, uint64_t id, uint64_t t);
+    void (*schedule_as)(void *m, uint64_t lp, uint64_t t, uint64_t id);
+    /* an event received with its whole key; 1 if taken, 0 if refused */
+    int (*insert_keyed)(void *m, uint64_t t, uint64_t round, uint64_t lp, uint64_t seq, uint64_t id);
 } model_ops;
 
 /* Spread schedules (g_spread): delays from ties to seconds and beyond any
@@ -58,6 +64,7 @@ typedef struct model_ops {
 static int g_spread;
 static uint64_t g_limit = 3000;
 static int g_fault; /* myri_sim__set_fault for the engine runs */
+static int g_as;    /* the script also schedules as other processes and inserts events with given keys */
 
 static uint64_t script_delay(script *s)
 {
@@ -66,11 +73,30 @@ static uint64_t script_delay(script *s)
     return myri_rng_below(&s->rng, scale[myri_rng_below(&s->rng, 8)]);
 }
 
+/* With g_as: an event scheduled as a process drawn at random (not the
+ * running one), or one received from a remote process with its key: for a
+ * later time (any round), or for an earlier one (stale: refused). */
+static void script_step_as(script *s, const model_ops *ops, void *m, uint64_t now, trace *tr)
+{
+    uint64_t what = myri_rng_below(&s->rng, 8);
+    if (s->next_id >= MAX_IDS || what > 3) return;
+    uint64_t id = s->next_id++;
+    if (what < 2) {
+        ops->schedule_as(m, myri_rng_below(&s->rng, NLP), now + script_delay(s), id);
+        return;
+    }
+    uint64_t r = myri_rng_below(&s->rng, NREM), round = myri_rng_below(&s->rng, 3);
+    uint64_t t = what == 2 ? now + 1 + myri_rng_below(&s->rng, 4) : (now ? now - 1 : 0);
+    int ok = ops->insert_keyed(m, t, round, NLP + r, ++s->rem_seq[r], id);
+    trace_add(tr, UINT64_MAX - 2, (uint64_t)ok << 32 | id);
+}
+
 static void script_step(script *s, const model_ops *ops, void *m, uint64_t now, trace *tr)
 {
     uint64_t nnew = myri_rng_below(&s->rng, g_spread && myri_rng_below(&s->rng, 50) == 0 ? 40 : 3);
     for (uint64_t k = 0; k < nnew && s->next_id < MAX_IDS; k++)
         ops->schedule(m, now + script_delay(s), s->next_id++);
+    if (g_as) script_step_as(s, ops, m, now, tr);
     uint64_t what = myri_rng_below(&s->rng, 8);
     if (what < 2 && s->next_id) {
         uint64_t id = myri_rng_below(&s->rng, s->next_id);
@@ -100,6 +126,8 @@ typedef struct ref_model {
     ref_ent *e;
     size_t n;
     uint64_t gseq, lpseq[NLP];
+    ref_ent last; /* the last event run (has_last) */
+    bool has_last;
     int fault;
     bool running;           /* in a handler: the running event's */
     uint64_t run_t, run_round, run_lp;
@@ -146,7 +174,25 @@ static int ref_reschedule(void *mv, uint64_t id, uint64_t t)
     return 1;
 }
 
-static const model_ops ref_ops = {ref_schedule, ref_cancel, ref_reschedule};
+static void ref_schedule_as(void *mv, uint64_t lp, uint64_t t, uint64_t id)
+{
+    ref_model *m = mv;
+    uint64_t round = m->running && t == m->run_t ? m->run_round + 1 : 0;
+    m->e[m->n++] = (ref_ent){t, round, lp, m->lpseq[lp]++, m->gseq++, id, 0};
+}
+
+/* Taken when at or after now and above the last event run, with the key as
+ * given; no counter moves. */
+static int ref_insert_keyed(void *mv, uint64_t t, uint64_t round, uint64_t lp, uint64_t seq, uint64_t id)
+{
+    ref_model *m = mv;
+    ref_ent e = {t, round, lp, seq, m->gseq++, id, 0};
+    if (t < m->run_t || (m->has_last && !ref_before(m, &m->last, &e))) return 0;
+    m->e[m->n++] = e;
+    return 1;
+}
+
+static const model_ops ref_ops = {ref_schedule, ref_cancel, ref_reschedule, ref_schedule_as, ref_insert_keyed};
 
 static void run_reference(uint64_t seed, int fault, trace *tr)
 {
@@ -163,6 +209,8 @@ static void run_reference(uint64_t seed, int fault, trace *tr)
         }
         if (!best) break;
         best->state = 2;
+        m.last = *best;
+        m.has_last = true;
         s.executed++;
         trace_add(tr, best->t, best->id);
         m.running = true; /* the handler of best's target, best->id % NLP */
@@ -209,7 +257,30 @@ static int eng_reschedule(void *mv, uint64_t id, uint64_t t)
     return 1;
 }
 
-static const model_ops eng_ops = {eng_schedule, eng_cancel, eng_reschedule};
+static void eng_schedule_as(void *mv, uint64_t lp, uint64_t t, uint64_t id)
+{
+    eng_model *m = mv;
+    myri_event ev = {.target = m->comp[id % NLP], .arg = id};
+    m->handle[id] = myri_sim_schedule_as(m->sim, (uint32_t)lp, t, &ev);
+    assert_true(m->handle[id] != 0);
+}
+
+static int eng_insert_keyed(void *mv, uint64_t t, uint64_t round, uint64_t lp, uint64_t seq, uint64_t id)
+{
+    eng_model *m = mv;
+    myri_event ev = {.target = m->comp[id % NLP], .arg = id};
+    myri_event_key k = {.time_ps = t, .round = (uint32_t)round, .lp = (uint32_t)lp, .seq = (uint32_t)seq};
+    size_t before = myri_sim_pending(m->sim);
+    myri_status st = myri_sim_insert_keyed(m->sim, &k, &ev, &m->handle[id]);
+    if (st != MYRI_OK) {
+        assert_int_equal(st, MYRI_ESTATE); /* (the script's only refusal: a stale key) */
+        assert_int_equal(myri_sim_pending(m->sim), before);
+        assert_int_equal(m->handle[id], 0);
+    }
+    return st == MYRI_OK;
+}
+
+static const model_ops eng_ops = {eng_schedule, eng_cancel, eng_reschedule, eng_schedule_as, eng_insert_keyed};
 
 static void eng_handle(myri_component *self, const myri_event *ev)
 {
@@ -250,6 +321,7 @@ static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
     m->s.limit = g_limit;
     myri_rng_seed(&m->s.rng, seed);
     for (int i = 0; i < NLP; i++) assert_int_equal(myri_sim_add(m->sim, &eng_comp, "tester", m, &m->comp[i]), MYRI_OK);
+    if (g_as) assert_int_equal(myri_sim_reserve(m->sim, NREM), MYRI_OK); /* the remote processes' ids */
     for (int i = 0; i < 40; i++) eng_schedule(m, myri_rng_below(&m->s.rng, 10), m->s.next_id++);
     assert_int_equal(myri_sim_run(m->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
     g_rebuilds = myri_sim__rebuilds(m->sim);
@@ -878,6 +950,289 @@ static void test_lower_key_at_current_time_runs_next(void **state)
     free(r);
 }
 
+/* ---- scheduling as another process; events received with their keys -------------- */
+/* The script also schedules as a process drawn at random and inserts events
+ * from NREM reserved (remote) processes with given keys, some stale: the
+ * engine runs them where the reference's flat array says, refuses the same
+ * ones, and moves no counter of its own for a received key (the reference
+ * moves none; a moved counter reorders later events).  Plain and spread
+ * schedules.  The deliberate faults 3 (a received event given the target's
+ * own next number, as a local schedule would) and 4 (schedule_as ignoring
+ * its process) must disagree for most seeds. */
+static void test_schedule_as_and_given_keys_match_reference(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    g_as = 1;
+    int caught = 0, caught_as = 0;
+    for (uint64_t seed = 1; seed <= 34; seed++) {
+        g_spread = seed > 30;
+        g_limit = g_spread ? 12000 : 3000;
+        a->n = b->n = 0;
+        run_engine(seed, a, 0);
+        run_reference(seed, 0, b);
+        size_t taken = 0, refused = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (b->v[i][0] == UINT64_MAX - 2) *(b->v[i][1] >> 32 ? &taken : &refused) += 1;
+        assert_true(taken > 20 && refused > 20); /* both kinds happened */
+        if (!traces_equal(a, b)) fail_msg("engine and reference differ with given keys, seed %llu", (unsigned long long)seed);
+        a->n = 0;
+        g_fault = 3;
+        run_engine(seed, a, 0);
+        caught += !traces_equal(a, b);
+        a->n = 0;
+        g_fault = 4;
+        run_engine(seed, a, 0);
+        g_fault = 0;
+        caught_as += !traces_equal(a, b);
+    }
+    g_as = g_spread = 0;
+    g_limit = 3000;
+    assert_true(caught >= 30);
+    assert_true(caught_as >= 30);
+    free(a);
+    free(b);
+}
+
+/* Refusals of a received key, each with nothing scheduled: a key at or below
+ * the last event run (equal to it, below it in number, in round, in time),
+ * a key of a created process, ids out of range, a round or number out of
+ * range; myri_sim_take_key outside a handler.  Accepted keys run in key order
+ * after the refusals. */
+static void test_stale_key_refused(void **state)
+{
+    (void)state;
+    lk_run *r = malloc(sizeof *r);
+    myri_sim *sim = lk_sim(r, 0);                         /* A B C D: ids 0..3 */
+    assert_int_equal(myri_sim_reserve(sim, 2), MYRI_OK); /* ids 4, 5: another partition's */
+    myri_event ev = {.target = r->c[1], .arg = 'x'};
+    myri_event_key k = {.time_ps = 200, .round = 1, .lp = 4, .seq = 7};
+    myri_event_id h = 0;
+    assert_int_equal(myri_sim_insert_keyed(sim, &k, &ev, &h), MYRI_OK);
+    assert_true(h != 0);
+    lk_at(sim, r, 2, 300, 'C');
+    r->stop_on = 'x';
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK); /* 'x' ran at (200, 1, 4, 7) */
+    assert_int_equal(myri_sim_now(sim), 200);
+    static const myri_event_key stale[] = {
+        {200, 1, 4, 7}, {200, 1, 4, 6}, {200, 0, 5, 9}, {199, 3, 5, 9}, {150, 0, 4, 8},
+    };
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        h = 1;
+        assert_int_equal(myri_sim_insert_keyed(sim, &stale[i], &ev, &h), MYRI_ESTATE);
+        assert_int_equal(h, 0);
+    }
+    myri_event_key bad = {250, 0, 1, 1}; /* B is a created process */
+    assert_int_equal(myri_sim_insert_keyed(sim, &bad, &ev, NULL), MYRI_EINVAL);
+    bad.lp = 6; /* no such id */
+    assert_int_equal(myri_sim_insert_keyed(sim, &bad, &ev, NULL), MYRI_EINVAL);
+    bad = (myri_event_key){250, 4096, 4, 1};
+    assert_int_equal(myri_sim_insert_keyed(sim, &bad, &ev, NULL), MYRI_ERANGE);
+    bad = (myri_event_key){250, 0, 4, 0};
+    assert_int_equal(myri_sim_insert_keyed(sim, &bad, &ev, NULL), MYRI_ERANGE);
+    bad.seq = UINT32_MAX;
+    assert_int_equal(myri_sim_insert_keyed(sim, &bad, &ev, NULL), MYRI_ERANGE);
+    assert_int_equal(myri_sim_insert_keyed(sim, NULL, &ev, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_sim_insert_keyed(sim, &k, NULL, NULL), MYRI_EINVAL);
+    assert_int_equal(myri_sim_take_key(sim, 300, &k), MYRI_ESTATE);
+    assert_int_equal(myri_sim_pending(sim), 1); /* only 'C' */
+    /* just above the last key: the same instant, a higher number or process */
+    myri_event_key ok1 = {200, 1, 4, 8}, ok2 = {200, 1, 5, 1};
+    ev.arg = 'y';
+    assert_int_equal(myri_sim_insert_keyed(sim, &ok2, &ev, NULL), MYRI_OK);
+    ev.arg = 'w';
+    assert_int_equal(myri_sim_insert_keyed(sim, &ok1, &ev, NULL), MYRI_OK);
+    assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
+    lk_expect(r, "xwyC");
+    myri_sim_destroy(sim);
+    free(r);
+}
+
+static int g_finished;
+static void fin_finish(myri_component *self)
+{
+    (void)self;
+    g_finished++;
+}
+static const myri_component_ops fin_comp = {.type = "fin", .handle = noop_handle, .finish = fin_finish};
+
+/* A partition that does not create some components reserves their ids: the
+ * components it creates after them get their single-run ids and streams;
+ * a reserved id has no component (finish and destroy pass it by) and
+ * cannot be scheduled as; reserving past 2^20 ids is refused. */
+static void test_reserve_keeps_ids(void **state)
+{
+    (void)state;
+    myri_sim *whole = myri_sim_create(9), *part = myri_sim_create(9);
+    myri_component *c[5], *p0, *p4;
+    static const char *const names[] = {"fabric", "h0", "h1", "h2", "h3"};
+    for (int i = 0; i < 5; i++) assert_int_equal(myri_sim_add(whole, &fin_comp, names[i], NULL, &c[i]), MYRI_OK);
+    assert_int_equal(myri_sim_add(part, &fin_comp, "fabric", NULL, &p0), MYRI_OK);
+    assert_int_equal(myri_sim_reserve(part, 3), MYRI_OK); /* h0..h2 are another partition's */
+    assert_int_equal(myri_sim_add(part, &fin_comp, "h3", NULL, &p4), MYRI_OK);
+    assert_int_equal(p4->id, c[4]->id);
+    assert_int_equal(p4->id, 4);
+    assert_memory_equal(&p4->rng, &c[4]->rng, sizeof p4->rng);
+    assert_int_equal(myri_sim_component_count(part), 5);
+    assert_null(myri_sim_component(part, 2));
+    assert_ptr_equal(myri_sim_component(part, 4), p4);
+    myri_event ev = {.target = p4};
+    assert_int_equal(myri_sim_schedule_as(part, 2, 10, &ev), 0); /* reserved: not a process here */
+    assert_int_equal(myri_sim_schedule_as(part, 5, 10, &ev), 0); /* no such id */
+    assert_true(myri_sim_schedule_as(part, 0, 10, &ev) != 0);
+    g_finished = 0;
+    myri_sim_finish(part);
+    assert_int_equal(g_finished, 2);
+    assert_int_equal(myri_sim_reserve(part, (1u << 20) - 5 + 1), MYRI_EFULL);
+    assert_int_equal(myri_sim_reserve(part, (1u << 20) - 5), MYRI_OK);
+    assert_int_equal(myri_sim_add(part, &fin_comp, "late", NULL, NULL), MYRI_EFULL);
+    assert_int_equal(myri_sim_reserve(NULL, 1), MYRI_EINVAL);
+    assert_int_equal(myri_sim_run(part, MYRI_TIME_NEVER, 0), MYRI_OK);
+    assert_int_equal(myri_sim_lp_hash(part, 0), 0); /* the event went to h3, scheduled as the fabric */
+    assert_true(myri_sim_lp_hash(part, 4) != 0);
+    myri_sim_destroy(whole);
+    myri_sim_destroy(part);
+}
+
+/* ---- a run cut into two partitions, by keys ------------------------------------------ */
+#define PT_LP 6
+#define PT_L 3 /* lookahead: an event for another process is at least this far ahead */
+#define PT_MSG 4096
+
+typedef struct pt_msg {
+    myri_event_key key;
+    uint32_t target;
+    uint64_t arg;
+} pt_msg;
+
+typedef struct pt_world {
+    int nparts;                  /* 1: the single run */
+    int owner[PT_LP];            /* partition of each process */
+    myri_sim *sim[2];
+    myri_component *lp[2][PT_LP]; /* NULL where reserved */
+    pt_msg out[PT_MSG];          /* events for another partition's processes, this window */
+    size_t nout;
+    uint64_t log[PT_LP][1024][2]; /* each process's (time, arg) as run */
+    size_t nmsg, nwin;           /* events sent between partitions, windows */
+    size_t nlog[PT_LP];
+} pt_world;
+
+/* An event's arg counts down; while above 0 it schedules a successor for
+ * itself (at delay 0..1: rounds) and one for another process at PT_L .. PT_L + 2
+ * (on another partition: its key taken, sent). */
+static void pt_handle(myri_component *self, const myri_event *ev)
+{
+    pt_world *w = self->state;
+    size_t *n = &w->nlog[self->id];
+    assert_true(*n < 1024);
+    w->log[self->id][*n][0] = ev->time_ps;
+    w->log[self->id][(*n)++][1] = ev->arg;
+    if ((ev->arg & 0xff) == 0) return;
+    uint64_t h = (ev->arg * 0x9e3779b97f4a7c15ull + self->id) >> 24, next = ev->arg - 1;
+    myri_event e = {.target = self, .arg = next ^ (h & 0xf00)};
+    assert_true(myri_sim_schedule(self->sim, ev->time_ps + (h & 1), &e) != 0);
+    uint32_t to = (uint32_t)((self->id + 1 + (h >> 1) % (PT_LP - 1)) % PT_LP);
+    myri_time_ps at = ev->time_ps + PT_L + (h >> 8) % 3;
+    int p = w->nparts == 1 ? 0 : w->owner[to];
+    if (w->sim[p] == self->sim) {
+        e.target = w->lp[p][to];
+        assert_true(myri_sim_schedule(self->sim, at, &e) != 0);
+    } else {
+        assert_true(w->nout < PT_MSG);
+        pt_msg *m = &w->out[w->nout++];
+        assert_int_equal(myri_sim_take_key(self->sim, at, &m->key), MYRI_OK);
+        m->target = to;
+        m->arg = e.arg;
+    }
+}
+
+static myri_status pt_create(myri_component *self, const void *cfg)
+{
+    self->state = (void *)cfg;
+    return MYRI_OK;
+}
+static const myri_component_ops pt_comp = {.type = "pt", .create = pt_create, .handle = pt_handle};
+
+/* Runs the model as one simulation (nparts 1) or cut in two by `owner`,
+ * in windows of the lookahead; fault: myri_sim__set_fault of the partitions.
+ * Fills w (each process's executed events) and *fold (the per-process hashes
+ * of the owners, folded in id order). */
+static void pt_run(pt_world *w, int nparts, const int *owner, int fault, uint64_t *fold)
+{
+    memset(w, 0, sizeof *w);
+    w->nparts = nparts;
+    memcpy(w->owner, owner, sizeof w->owner);
+    for (int p = 0; p < nparts; p++) {
+        w->sim[p] = myri_sim_create(3);
+        myri_sim__set_fault(w->sim[p], fault);
+        for (int i = 0; i < PT_LP; i++) { /* created in id order; another partition's reserved */
+            if (nparts == 1 || owner[i] == p) assert_int_equal(myri_sim_add(w->sim[p], &pt_comp, "pt", w, &w->lp[p][i]), MYRI_OK);
+            else assert_int_equal(myri_sim_reserve(w->sim[p], 1), MYRI_OK);
+        }
+        for (int i = 0; i < PT_LP; i++) /* set-up: each process its own events, at 0..2 ps */
+            for (uint64_t k = 0; w->lp[p][i] && k < 4; k++) {
+                myri_event e = {.target = w->lp[p][i], .arg = (uint64_t)(i * 16 + k) << 16 | 6};
+                assert_true(myri_sim_schedule(w->sim[p], k % 3, &e) != 0);
+            }
+    }
+    for (;;) {
+        myri_time_ps g = MYRI_TIME_NEVER;
+        for (int p = 0; p < nparts; p++)
+            if (myri_sim_pending(w->sim[p]) && myri_sim_next_time(w->sim[p]) < g) g = myri_sim_next_time(w->sim[p]);
+        if (g == MYRI_TIME_NEVER) break;
+        for (int p = 0; p < nparts; p++) assert_int_equal(myri_sim_run(w->sim[p], g + PT_L - 1, 0), MYRI_OK);
+        for (size_t i = 0; i < w->nout; i++) { /* the exchange */
+            pt_msg *m = &w->out[i];
+            int p = w->owner[m->target];
+            assert_true(m->key.time_ps >= g + PT_L);
+            myri_event e = {.target = w->lp[p][m->target], .arg = m->arg};
+            assert_int_equal(myri_sim_insert_keyed(w->sim[p], &m->key, &e, NULL), MYRI_OK);
+        }
+        w->nmsg += w->nout;
+        w->nout = 0;
+        w->nwin++;
+    }
+    uint64_t h[PT_LP];
+    for (int i = 0; i < PT_LP; i++) h[i] = myri_sim_lp_hash(w->sim[nparts == 1 ? 0 : owner[i]], (size_t)i);
+    *fold = myri_sim_lp_hash_fold(h, PT_LP);
+    if (nparts == 1) assert_int_equal(*fold, myri_sim_hash_by_lp(w->sim[0]));
+    for (int p = 0; p < nparts; p++) myri_sim_destroy(w->sim[p]);
+}
+
+/* What a partitioned run relies on: the model cut into two partitions in
+ * several ways (events for another partition's process sent with the key
+ * myri_sim_take_key gave, inserted with myri_sim_insert_keyed, windows of the
+ * lookahead) runs, process by process, exactly the events of the single run,
+ * and the folded per-process hashes are the single run's.  With the
+ * deliberate fault 3 (received events keyed as local ones) they differ. */
+static void test_two_partitions_match_single_run(void **state)
+{
+    (void)state;
+    pt_world *one = malloc(sizeof *one), *two = malloc(sizeof *two);
+    static const int cuts[][PT_LP] = {{0, 0, 0, 1, 1, 1}, {0, 1, 0, 1, 0, 1}, {1, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}};
+    static const int all0[PT_LP] = {0};
+    uint64_t f1, f2;
+    pt_run(one, 1, all0, 0, &f1);
+    size_t total = 0;
+    for (int i = 0; i < PT_LP; i++) total += one->nlog[i];
+    assert_true(total > 300);
+    int caught = 0;
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        pt_run(two, 2, cuts[c], 0, &f2);
+        assert_true(two->nmsg > 100 && two->nwin >= 8); /* (cut 0: 886 events sent in 10 windows of 3048) */
+        assert_int_equal(f1, f2);
+        for (int i = 0; i < PT_LP; i++) {
+            assert_int_equal(one->nlog[i], two->nlog[i]);
+            assert_memory_equal(one->log[i], two->log[i], one->nlog[i] * sizeof one->log[i][0]);
+        }
+        pt_run(two, 2, cuts[c], 3, &f2);
+        caught += f1 != f2;
+    }
+    assert_int_equal(caught, 4);
+    free(one);
+    free(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -894,6 +1249,10 @@ int main(void)
         cmocka_unit_test(test_bucket_counting_sort_orders_ties),
         cmocka_unit_test(test_order_independent_of_interleaving),
         cmocka_unit_test(test_lower_key_at_current_time_runs_next),
+        cmocka_unit_test(test_schedule_as_and_given_keys_match_reference),
+        cmocka_unit_test(test_stale_key_refused),
+        cmocka_unit_test(test_reserve_keeps_ids),
+        cmocka_unit_test(test_two_partitions_match_single_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
