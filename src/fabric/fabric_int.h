@@ -2,7 +2,7 @@
  * (fabric_core.c, fabric_ref.c, fabric_fast.c).  Not a public header.
  *
  * Time inside an instant is ordered by phase (see fab_phase): every model
- * event carries (time, phase, sequence) and the fabric runs its own agenda,
+ * event carries (time, phase, origin node, its sequence) and the fabric runs its own agenda,
  * handing the engine one event per distinct time.  The phases make the
  * outcome independent of the order in which same-time events were created,
  * which is what lets two very different models agree to the picosecond.
