@@ -1,5 +1,5 @@
 /* fabric_agenda.c -- the fabric's own agenda: events keyed by (time, phase,
- * sequence) in per-phase FIFOs for the current instant, a calendar for the
+ * origin node, origin's sequence) in per-phase FIFOs for the current instant, a calendar for the
  * next ~17 us, a heap beyond it and a heap of long-period timers; the
  * predicted-check queue of the fast model; and the engine event that runs the
  * fabric's instants (the same-instant rule).  See docs/FABRIC.md, "Agenda".
@@ -18,6 +18,34 @@
 #define KEY_T(k) ((uint64_t)((k) >> 64))
 #define KEY_PHASE(k) ((unsigned)((uint64_t)(k) >> 61))
 #define KEY_SLOT(k) ((uint32_t)((uint64_t)(k) & 0xffffffu))
+#define KEY_SEQ_BITS(f) (37u - (f)->node_bits)
+#define KEY_NODE(f, k) ((uint32_t)(((uint64_t)(k) >> (24 + KEY_SEQ_BITS(f))) & ((1u << (f)->node_bits) - 1)))
+#define KEY_SEQ_MASK(f) (((1ull << KEY_SEQ_BITS(f)) - 1) << 24)
+
+myri_status myri_fab_agenda_init(myri_fabric *f, myri_error *err)
+{
+    f->node_bits = 1;
+    while (f->node_bits < 64 && (1ull << f->node_bits) < f->nnodes) f->node_bits++;
+    if (f->node_bits > FAB_NODE_BITS_MAX)
+        return myri_fab_perr(err, "topology", "more than 2^21 nodes (switches and hosts): the fabric's agenda key "
+                                              "has 21 bits for a node (docs/FABRIC.md, Agenda)");
+    f->cur_node = 0;
+    return MYRI_OK;
+}
+
+uint32_t myri_fab_ev_node(const myri_fabric *f, uint32_t kind, uint32_t a)
+{
+    switch (kind) {
+    case EV_CTRL: /* STOP/GO reach the sender */
+    case EV_TIMEOUT:
+    case EV_ARB:
+    case EV_R_SEND:
+    case EV_F_SEND: return f->ch[a].src_node;
+    case EV_CUT:
+    case EV_RESTORE: return f->ch[2 * (size_t)a].src_node;
+    default: return f->ch[a].dst_node; /* decode, checks, arrivals, heads, FRES, port link */
+    }
+}
 
 static void fab__schedule_tick(myri_fabric *f, uint64_t t)
 {
@@ -167,6 +195,97 @@ static uint32_t fab__cal_pop(myri_fabric *f)
     return slot;
 }
 
+/* Applies fn to every keyed entry of the agenda (heaps, sorted bucket,
+ * calendar lists) with a pointer to its key's low half (calendar lists: the
+ * copy in the pool) and its time. */
+static void fab__each_key(myri_fabric *f, void (*fn)(myri_fabric *, uint64_t, uint64_t *, void *), void *ctx)
+{
+    fab_key *h[3] = {f->heap, f->far, f->cs};
+    size_t lo[3] = {0, 0, f->cs_head}, hi[3] = {f->hn, f->fn, f->cs_n};
+    for (size_t w = 0; w < 3; w++)
+        for (size_t i = lo[w]; i < hi[w]; i++) {
+            uint64_t low = (uint64_t)h[w][i];
+            fn(f, KEY_T(h[w][i]), &low, ctx);
+            h[w][i] = (h[w][i] >> 64 << 64) | low;
+            if (w == 2) f->pool[KEY_SLOT(low)].key = low; /* its copy, for fab__cal_unload */
+        }
+    for (uint32_t r = 0; r < FAB_CAL_N; r++)
+        for (uint32_t s = f->cal_head[r]; s != UINT32_MAX; s = f->pool[s].next)
+            fn(f, f->pool[s].time, &f->pool[s].key, ctx);
+}
+
+typedef struct fab_renum {
+    uint32_t node;
+    fab_key *k;
+    size_t n, cap;
+    bool ok;
+} fab_renum;
+
+static void fab__renum_collect(myri_fabric *f, uint64_t t, uint64_t *low, void *ctx)
+{
+    fab_renum *r = ctx;
+    if (KEY_NODE(f, *low) != r->node || !r->ok) return;
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? 2 * r->cap : 256;
+        fab_key *nk = realloc(r->k, nc * sizeof *nk);
+        if (!nk) {
+            r->ok = false;
+            return;
+        }
+        r->k = nk;
+        r->cap = nc;
+    }
+    r->k[r->n++] = ((fab_key)t << 64) | (*low & ~0xffffffull); /* without the slot */
+}
+
+static void fab__renum_apply(myri_fabric *f, uint64_t t, uint64_t *low, void *ctx)
+{
+    fab_renum *r = ctx;
+    if (KEY_NODE(f, *low) != r->node) return;
+    fab_key k = ((fab_key)t << 64) | (*low & ~0xffffffull);
+    size_t lo = 0, hi = r->n; /* its rank among the node's pending keys */
+    while (lo + 1 < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->k[mid] <= k) lo = mid;
+        else hi = mid;
+    }
+    *low = (*low & ~KEY_SEQ_MASK(f)) | ((uint64_t)lo << 24);
+}
+
+/* Node `node` has given its last sequence number: its pending events are
+ * numbered again from 0 in key order and its counter continues after them.
+ * Every comparison between pending events is unchanged (another node's
+ * differ in node or earlier fields), so the heaps, the sorted bucket and the
+ * order of everything pushed later are what unbounded numbers would give. */
+static void fab__renumber(myri_fabric *f, uint32_t node)
+{
+    fab_renum r = {.node = node, .ok = true};
+    fab__each_key(f, fab__renum_collect, &r);
+    if (!r.ok) myri_panic(f->comp, "out of memory (agenda renumbering)");
+    if (r.n >= (1ull << KEY_SEQ_BITS(f)))
+        myri_panic(f->comp, "node %u has %zu pending fabric events, more than its key's %u sequence bits hold", node,
+                   r.n, KEY_SEQ_BITS(f));
+    myri_keysort_list(r.k, r.n);
+    fab__each_key(f, fab__renum_apply, &r);
+    free(r.k);
+    f->node[node].seq = r.n;
+    f->nrenumber++;
+}
+
+void myri_fab_agenda_test_seq_left(myri_fabric *f, uint64_t left)
+{
+    uint64_t lim = 1ull << KEY_SEQ_BITS(f);
+    for (size_t i = 0; i < f->nnodes; i++) f->node[i].seq = left < lim ? lim - left : 0;
+}
+
+/* The next key's low half for an event pushed by node `node`. */
+static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
+{
+    fab_node *n = &f->node[node];
+    if (n->seq >> KEY_SEQ_BITS(f)) fab__renumber(f, node);
+    return ((uint64_t)ph << 61) | ((uint64_t)node << (24 + KEY_SEQ_BITS(f))) | (n->seq++ << 24);
+}
+
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
 {
@@ -195,10 +314,11 @@ void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint
         f->fifo_mask |= 1u << ph;
         return;
     }
+    /* the origin: the node whose handler runs, or outside a pass the target's */
+    uint64_t ord = fab__order(f, ph, f->in_tick ? f->cur_node : myri_fab_ev_node(f, kind, a));
     uint32_t slot = fab__slot(f);
     f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
-    fab_key k = ((fab_key)t << 64) |
-                (((uint64_t)ph << 61) | ((f->seq++ & ((1ull << 37) - 1)) << 24) | slot);
+    fab_key k = ((fab_key)t << 64) | ord | slot;
     uint64_t bk = t >> f->cal_shift;
     if (kind == EV_TIMEOUT) {
         fab__heap_push(f, &f->far, &f->fn, &f->fcap, k);
@@ -272,6 +392,15 @@ static fab_ev fab__pop(myri_fabric *f, int w)
     }
     f->pfree[f->nfree++] = slot;
     return f->pool[slot];
+}
+
+bool myri_fab_agenda_test_take(myri_fabric *f, fab_ev *out)
+{
+    fab_key top;
+    int w = fab__which(f, &top);
+    if (w < 0) return false;
+    *out = fab__pop(f, w);
+    return true;
 }
 
 /* ---- the predicted-check queue (indexed binary heap of inputs) ---- */
@@ -377,6 +506,7 @@ static void fab__run_instants(myri_fabric *f, uint64_t now)
                 f->m->flush(f);
             } else {
                 f->ctr.events++;
+                f->cur_node = f->ch[f->cq[0]].dst_node; /* the receiver checks its input */
                 f->m->check_due(f, f->cq[0]);
             }
             continue;
@@ -399,6 +529,7 @@ static void fab__run_instants(myri_fabric *f, uint64_t now)
         fab_ev e = fab__take(f, w, hp, fp);
         f->now_phase = np;
         f->ctr.events++;
+        f->cur_node = myri_fab_ev_node(f, e.kind, e.a);
         myri_fab_dispatch(f, &e);
     }
     f->in_tick = false;

@@ -464,6 +464,8 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     f->cal_head = malloc(FAB_CAL_N * sizeof *f->cal_head);
     if (!f->cal_head) return MYRI_ENOMEM;
     memset(f->cal_head, 0xff, FAB_CAL_N * sizeof *f->cal_head);
+    st = myri_fab_agenda_init(f, err);
+    if (st) return st;
     f->dirty = calloc(f->nchan ? f->nchan : 1, sizeof *f->dirty);
     f->cq = calloc(f->nchan ? f->nchan : 1, sizeof *f->cq);
     f->cq_pos = malloc((f->nchan ? f->nchan : 1) * sizeof *f->cq_pos);

@@ -327,7 +327,10 @@ static void fab_fast_check_due(myri_fabric *f, uint32_t channel)
 
 static void fab_fast_flush(myri_fabric *f)
 {
-    for (size_t i = 0; i < f->ndirty; i++) ff__check(f, &f->ch[f->dirty[i]], 0);
+    for (size_t i = 0; i < f->ndirty; i++) {
+        f->cur_node = f->ch[f->dirty[i]].dst_node; /* the agenda's origin: the receiver checks */
+        ff__check(f, &f->ch[f->dirty[i]], 0);
+    }
     f->ndirty = 0;
 }
 

@@ -2,7 +2,7 @@
  * (fabric_core.c, fabric_ref.c, fabric_fast.c).  Not a public header.
  *
  * Time inside an instant is ordered by phase (see fab_phase): every model
- * event carries (time, phase, sequence) and the fabric runs its own agenda,
+ * event carries (time, phase, origin node, its sequence) and the fabric runs its own agenda,
  * handing the engine one event per distinct time.  The phases make the
  * outcome independent of the order in which same-time events were created,
  * which is what lets two very different models agree to the picosecond.
@@ -65,7 +65,8 @@ __extension__ typedef unsigned __int128 fab_key;
 
 typedef struct fab_ev {
     uint64_t time;
-    uint64_t key;   /* low half of the agenda key: phase << 61 | sequence << 24 | slot */
+    uint64_t key;   /* low half of the agenda key (calendar lists): phase << 61 | origin node |
+                     * origin's sequence | slot (FAB_KEY_* below) */
     uint32_t kind;
     uint32_t a;
     uint64_t b;
@@ -310,6 +311,7 @@ typedef struct fab_node {
     int32_t *out_ch;  /* channel leaving port p */
     int32_t host_index;
     uint32_t ndecoding;   /* its inputs whose front packet is being decoded (FR_DECODE, fab_set_front) */
+    uint64_t seq;         /* agenda: the next sequence number of events this node originates */
 } fab_node;
 
 typedef struct fab_script {   /* scripted corruption */
@@ -341,8 +343,11 @@ struct myri_fabric {
     uint32_t *host_node;
     char **node_name;
     /* agenda */
-    /* 4-ary min-heap of (time << 64 | phase << 61 | seq << 24 | slot) over a
-     * pool of event bodies: one 128-bit comparison orders (time, phase, seq). */
+    /* 4-ary min-heap of (time << 64 | phase << 61 | origin node | origin's
+     * sequence | slot) over a pool of event bodies: one 128-bit comparison
+     * orders (time, phase, origin node, origin's sequence); the node field has
+     * node_bits bits, the sequence 37 - node_bits, the slot 24 (it never
+     * decides: (node, sequence) is unique among pending events). */
     fab_key *heap; size_t hn, hcap;
     /* Long-period timers (50 ms ahead, one per stopped channel) wait in a
      * heap of their own with keys of the same form, so that they do not
@@ -369,7 +374,9 @@ struct myri_fabric {
      * (they come after the heap's events of the same phase, pushed earlier) */
     struct { uint32_t *slot; size_t head, n, cap; } fifo[8];
     unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
-    uint64_t seq;
+    uint32_t node_bits;             /* width of the key's origin node field (fab__build) */
+    uint32_t cur_node;              /* origin of pushes made in the pass: the node whose handler runs */
+    uint64_t nrenumber;             /* times a node's sequences ran out and were renumbered */
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     myri_event_id tick_id;          /* its handle (at most one tick is pending) */
     bool in_tick;
@@ -489,6 +496,22 @@ myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg); /*
 /* ---- core services ---- */
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p);
+/* The agenda key (docs/FABRIC.md "Agenda"): below the time, phase (3 bits) |
+ * origin node (node_bits) | origin's sequence (37 - node_bits) | slot (24). */
+#define FAB_NODE_BITS_MAX 21u  /* 2^21 nodes; the sequence keeps at least 16 bits */
+/* The node whose handler runs event (kind, a): the sender's for the kinds of
+ * a channel's sending half (and STOP/GO, which reach the sender), the
+ * receiver's for its receiving half, a link's first end for cuts and
+ * restorations (docs/PARTITION.md section 3). */
+uint32_t myri_fab_ev_node(const myri_fabric *f, uint32_t kind, uint32_t a);
+/* Agenda set-up (node_bits from the node count); MYRI_EINPUT beyond 2^21 nodes. */
+myri_status myri_fab_agenda_init(myri_fabric *f, myri_error *err);
+/* Test hook: every node's next sequence number is `left` short of the limit,
+ * so that a short run exercises the renumbering (test_fabric_order). */
+void myri_fab_agenda_test_seq_left(myri_fabric *f, uint64_t left);
+/* Test hook: removes the agenda's next keyed event (heaps and calendar, not
+ * the same-instant FIFOs) into *out without running it; false if none. */
+bool myri_fab_agenda_test_take(myri_fabric *f, fab_ev *out);
 /* The fabric's clock: inside its handler it runs ahead of the engine's (it
  * processes its own agenda up to the next event of any other component). */
 static inline uint64_t fab_now(const myri_fabric *f) { return f->in_tick ? f->now : myri_sim_now(f->sim); }
