@@ -58,9 +58,11 @@ const myri_param myri_fabric_switch_params[] = {
      "unloaded latency, route byte received to first byte out = route_time + fall-through (seed 002: "
      "550 ns worst-case path formation, 8 ports; pipelined crossbar: only route_time occupies the input)",
      OFF(switch_latency_ps), NULL},
-    {"route_time", MYRI_P_TIME, "ns", "12.5ns", "0ps", "1ms",
+    {"route_time", MYRI_P_TIME, "ns", "12.5ns", "1ps", "1ms",
      "route decision + arbitration per header, the part of switch.latency that occupies the input "
-     "(ASSUMPTION: one 12.5 ns character clock of seed 002's pipelined crossbar; no source gives it)",
+     "(ASSUMPTION: one 12.5 ns character clock of seed 002's pipelined crossbar; no source gives it); "
+     "at least 1 ps: a decision takes time, and both models decode a packet strictly after the previous "
+     "one's GAP left the input",
      OFF(switch_route_ps), NULL},
     {"addressing", MYRI_P_ENUM, NULL, "absolute", NULL, NULL,
      "route byte = 0x80|port (absolute) or 0x80|(out-in) (relative, facts 1.3 hypothesis)",

@@ -89,6 +89,8 @@ check "set unknown key" "--set" 1 1 nosuchkey run "$valid" --set nosuchkey=1
 check "set unknown nested key" "--set" 1 6 pendng run "$valid" --set hold.pendng=1
 check "set wrong type" "--set" 1 10 fast run "$valid" --set duration=fast
 check "set out of range" "--set" 1 14 range run "$valid" --set hold.pending=0
+# a route time of 0 stopped both fabric models on a broken invariant (bench_fabric_diff case 6247): refused
+check "switch.route_time 0" "--set" 1 19 range run "$src/scenarios/hotspot8.yaml" --set switch.route_time=0ps
 check "set without =" "--set" 1 1 "=" run "$valid" --set seed
 check "set through a value" "--set" 1 1 seed run "$valid" --set seed.x=1
 check "set empty part" "--set" 1 6 empty run "$valid" --set hold..pending=1

@@ -212,9 +212,10 @@ static inline void fd_case_make(fd_case *c, uint64_t seed)
     uint64_t room = 2 * (25000 + 160000) / 12500 + 6;
     if (c->p.slack_size_bytes < c->p.slack_stop_bytes + room) c->p.slack_size_bytes = c->p.slack_stop_bytes + room;
     c->p.switch_latency_ps = 1 + fd_below(&r, 600000);
-    /* the route time (input occupancy) anywhere from 0 to the whole latency */
+    /* the route time (input occupancy) anywhere from 1 ps to the whole latency */
     c->p.switch_route_ps = fd_below(&r, 2) ? fd_below(&r, c->p.switch_latency_ps + 1)
                                            : (c->p.switch_latency_ps < 12500 ? c->p.switch_latency_ps : 12500);
+    if (c->p.switch_route_ps == 0) c->p.switch_route_ps = 1; /* at least 1 ps (switch.route_time) */
     c->p.ctrl_delay_ps = 1 + fd_below(&r, 25000);
     c->p.timeout_ps = 20000000 + fd_below(&r, 20000000); /* 20-40 us: deadlocks break quickly */
     c->p.type_bytes = fd_below(&r, 2) ? 2 : 4;
