@@ -1,4 +1,4 @@
-/* keysort.h -- sorting a calendar bucket's keys, for the two calendars: the
+/* keysort.h -- sorting a calendar bucket, for the two calendars: the
  * engine's pending set (sim.c) and the fabric's agenda (fabric_agenda.c). */
 #ifndef MYRI_ENGINE_KEYSORT_H
 #define MYRI_ENGINE_KEYSORT_H
@@ -26,41 +26,40 @@ static inline void myri_keysort_list(myri_key128 *a, size_t n)
     }
 }
 
-/* Sorts n keys in any order: insertion sort for short runs, else quicksort
- * on the median of three, recursing into the smaller side. */
-static inline void myri_keysort(myri_key128 *a, size_t n)
-{
-    while (n > 24) {
-        size_t m = n / 2;
-        myri_key128 x = a[0], y = a[m], z = a[n - 1];
-        myri_key128 p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (a[i] < p) i++;
-            while (p < a[j]) j--;
-            if (i >= j) break;
-            myri_key128 t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-            i++;
-            j--;
-        }
-        /* a[0..j] <= p <= a[j+1..n-1] */
-        if (j + 1 < n - j - 1) {
-            myri_keysort(a, j + 1);
-            a += j + 1;
-            n -= j + 1;
-        } else {
-            myri_keysort(a + j + 1, n - j - 1);
-            n = j + 1;
-        }
+/* MYRI_KEYSORT_DEFINE(name, T, LT) defines `static void name(T *a, size_t n)`,
+ * which sorts n entries in any order by the strict order LT(x, y): insertion
+ * sort for short runs, else quicksort on the median of three, recursing into
+ * the smaller side.  The engine sorts its 20-byte entries with it (sim.c). */
+#define MYRI_KEYSORT_DEFINE(name, T, LT)                                                                  \
+    static void name(T *a, size_t n)                                                                      \
+    {                                                                                                     \
+        while (n > 24) {                                                                                  \
+            T x = a[0], y = a[n / 2], z = a[n - 1];                                                       \
+            T p = LT(x, y) ? (LT(y, z) ? y : (LT(x, z) ? z : x)) : (LT(x, z) ? x : (LT(y, z) ? z : y));   \
+            size_t i = 0, j = n - 1;                                                                      \
+            for (;;) {                                                                                    \
+                while (LT(a[i], p)) i++;                                                                  \
+                while (LT(p, a[j])) j--;                                                                  \
+                if (i >= j) break;                                                                        \
+                T t = a[i];                                                                               \
+                a[i++] = a[j];                                                                            \
+                a[j--] = t;                                                                               \
+            }                                                                                             \
+            if (j + 1 < n - j - 1) { /* a[0..j] <= p <= a[j+1..n-1] */                                    \
+                name(a, j + 1);                                                                           \
+                a += j + 1;                                                                               \
+                n -= j + 1;                                                                               \
+            } else {                                                                                      \
+                name(a + j + 1, n - j - 1);                                                               \
+                n = j + 1;                                                                                \
+            }                                                                                             \
+        }                                                                                                 \
+        for (size_t i = 1; i < n; i++) {                                                                  \
+            T k = a[i];                                                                                   \
+            size_t j = i;                                                                                 \
+            for (; j > 0 && LT(k, a[j - 1]); j--) a[j] = a[j - 1];                                        \
+            a[j] = k;                                                                                     \
+        }                                                                                                 \
     }
-    for (size_t i = 1; i < n; i++) {
-        myri_key128 k = a[i];
-        size_t j = i;
-        for (; j > 0 && k < a[j - 1]; j--) a[j] = a[j - 1];
-        a[j] = k;
-    }
-}
 
 #endif

@@ -44,6 +44,7 @@
 #define _DEFAULT_SOURCE 1 /* madvise(MADV_HUGEPAGE) */
 #include "myri/sim.h"
 #include "engine/sim_internal.h"
+#include "engine/keysort.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -326,41 +327,8 @@ static void cal_unload(myri_sim *s)
     s->cal_loaded = false;
 }
 
-/* Sorts n entries by key: insertion sort for short runs, else quicksort on
- * the median of three, recursing into the smaller side. */
-static void ent_sort(heap_ent *a, size_t n)
-{
-    while (n > 24) {
-        size_t m = n / 2;
-        heap_ent x = a[0], y = a[m], z = a[n - 1];
-        heap_ent p = ent_lt(x, y) ? (ent_lt(y, z) ? y : (ent_lt(x, z) ? z : x)) : (ent_lt(x, z) ? x : (ent_lt(y, z) ? z : y));
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (ent_lt(a[i], p)) i++;
-            while (ent_lt(p, a[j])) j--;
-            if (i >= j) break;
-            heap_ent t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-            i++;
-            j--;
-        }
-        if (j + 1 < n - j - 1) { /* a[0..j] <= p <= a[j+1..n-1] */
-            ent_sort(a, j + 1);
-            a += j + 1;
-            n -= j + 1;
-        } else {
-            ent_sort(a + j + 1, n - j - 1);
-            n = j + 1;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        heap_ent k = a[i];
-        size_t j = i;
-        for (; j > 0 && ent_lt(k, a[j - 1]); j--) a[j] = a[j - 1];
-        a[j] = k;
-    }
-}
+/* Sorts n entries by key (keysort.h). */
+MYRI_KEYSORT_DEFINE(ent_sort, heap_ent, ent_lt)
 
 /* One stable counting pass: src's n entries into dst by the byte of their
  * time's offset from base_ps at bit `bit`. */
