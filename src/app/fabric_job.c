@@ -203,8 +203,10 @@ static void fjob__collect(fjob__run *r, myri_sim *sim)
     double win_ps = (double)(r->end_ps - r->win_start_ps);
     r->char_ps = myri_fabric_char_time_ps(r->fabric);
     size_t nh = 0;
-    for (size_t i = 0; i < myri_sim_component_count(sim); i++)
-        nh += strcmp(myri_sim_component(sim, i)->ops->type, "traffic-source") == 0;
+    for (size_t i = 0; i < myri_sim_component_count(sim); i++) { /* reserved ids have none */
+        const myri_component *comp = myri_sim_component(sim, i);
+        nh += comp && strcmp(comp->ops->type, "traffic-source") == 0;
+    }
     r->offered_load = win_ps > 0 && nh ? (double)r->win_wire_chars * (double)r->char_ps / win_ps / (double)nh : 0;
     r->target_load = myri_traffic_target_load(r->traffic);
     r->throughput_Bps = win_ps > 0 ? (double)r->win_payload / (win_ps * 1e-12) : 0;
@@ -523,7 +525,7 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     /* every component's own report (ops.report; the fabric's: "links" and "dropped") */
     for (size_t k = 0; k < myri_sim_component_count(sim); k++) {
         myri_component *comp = myri_sim_component(sim, k);
-        if (comp->ops->report) comp->ops->report(comp, j);
+        if (comp && comp->ops->report) comp->ops->report(comp, j); /* reserved ids: NULL */
     }
     fjob__json_ports(j, o->cfg, r);
     myri_ffaults_report_json(r->faults, j);
