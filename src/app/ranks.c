@@ -37,25 +37,27 @@ static long ranks__env_long(const char *name)
     return *end || n < 0 ? -1 : n;
 }
 
+/* What launchers set: Open MPI's mpirun (OMPI_COMM_WORLD_*), MPICH's and Intel MPI's Hydra (PMI_*), PMIx
+ * launchers (PMIX_RANK). */
+static const char *const ranks__size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+static const char *const ranks__rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+#define RANKS__N(a) (sizeof a / sizeof *a)
+
 long myri_ranks_env_size(void)
 {
-    /* Open MPI's mpirun (OMPI_COMM_WORLD_*), MPICH's and Intel MPI's Hydra (PMI_*), PMIx launchers (PMIX_RANK) */
-    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
-    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        long n = ranks__env_long(sizes[i]);
+    for (size_t i = 0; i < RANKS__N(ranks__size_vars); i++) {
+        long n = ranks__env_long(ranks__size_vars[i]);
         if (n >= 0) return n;
     }
-    for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++)
-        if (getenv(ranks[i])) return -1;
+    for (size_t i = 0; i < RANKS__N(ranks__rank_vars); i++)
+        if (getenv(ranks__rank_vars[i])) return -1;
     return 0;
 }
 
 bool myri_ranks_env_first(void)
 {
-    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
-    for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++) {
-        long r = ranks__env_long(ranks[i]);
+    for (size_t i = 0; i < RANKS__N(ranks__rank_vars); i++) {
+        long r = ranks__env_long(ranks__rank_vars[i]);
         if (r >= 0) return r == 0;
     }
     return true;

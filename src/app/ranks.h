@@ -3,8 +3,8 @@
  * the hook through which a sweep spreads its runs over them
  * (myri_run_ranks, app/run_opts.h).  Not part of libmyri: src/app/ranks.c
  * is compiled into the program only, with MPI when CMake found it
- * (MYRI_HAVE_MPI) and as a one-rank stub otherwise; the library never calls
- * MPI (docs/ARCHITECTURE.md, rule (l)). */
+ * (MYRI_HAVE_MPI), else as a single-process layer (one rank, launches
+ * refused); the library never calls MPI (docs/ARCHITECTURE.md, rule (l)). */
 #ifndef MYRI_APP_RANKS_H
 #define MYRI_APP_RANKS_H
 

@@ -436,7 +436,7 @@ static void fw__compile_state(myri_fw_inst *fi, uint8_t m, uint8_t s, uint32_t *
             const myri_fw_event *e = &d->events[r->event];
             fw__slot *sl = &fi->slot[(*nslot)++];
             *sl = (fw__slot){r->event, e->poll_cycles, e->test, e->live, *ncand, 0};
-            for (uint16_t j = i; j < mc->nrules; j++)
+            for (uint16_t j = 0; j < mc->nrules; j++) /* all of them, as fw__rule_for searched before */
                 if (mc->rules[j].from == s && mc->rules[j].event == r->event)
                     fi->cand[(*ncand)++] = (fw__cand){e->test, d->guards[mc->rules[j].guard].test, j};
             sl->ncand = *ncand - sl->cand;
