@@ -946,17 +946,21 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 
 uint64_t myri_sim_lp_hash(const myri_sim *s, size_t id) { return s && id < s->ncomp ? s->lp[id].hash : 0; }
 
+/* The fold of per-LP hashes in id order: its start, and one step. */
+#define LP_FOLD_START 0xcbf29ce484222325ull
+static inline uint64_t lp_fold(uint64_t f, size_t id, uint64_t lp_hash) { return hash_mix(hash_mix(f, id), lp_hash); }
+
 uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n)
 {
-    uint64_t f = 0xcbf29ce484222325ull;
-    for (size_t i = 0; lp_hash && i < n; i++) f = hash_mix(hash_mix(f, i), lp_hash[i]);
+    uint64_t f = LP_FOLD_START;
+    for (size_t i = 0; lp_hash && i < n; i++) f = lp_fold(f, i, lp_hash[i]);
     return f;
 }
 
 uint64_t myri_sim_hash_by_lp(const myri_sim *s)
 {
-    uint64_t f = 0xcbf29ce484222325ull;
-    for (size_t i = 0; s && i < s->ncomp; i++) f = hash_mix(hash_mix(f, i), s->lp[i].hash);
+    uint64_t f = LP_FOLD_START;
+    for (size_t i = 0; s && i < s->ncomp; i++) f = lp_fold(f, i, s->lp[i].hash);
     return f;
 }
 
