@@ -177,6 +177,9 @@ myri_status myri_sweep_take(myri_sweep_logs *all, size_t unit, myri_error *err, 
     if (h.status) {
         if (at + sizeof *err > all->len[r]) goto lost;
         memcpy(err, all->all + off + at, sizeof *err);
+        /* bytes from another process: its strings end inside their fields */
+        err->msg[sizeof err->msg - 1] = err->file[sizeof err->file - 1] = 0;
+        err->key[sizeof err->key - 1] = err->node[sizeof err->node - 1] = 0;
         all->at[r] = at + sizeof *err;
         return (myri_status)h.status;
     }
