@@ -595,11 +595,16 @@ static void live__replay(live__d *d)
     for (;;) {
         size_t pos = d->logpos;
         int k = myri_live_rec_next(d->log, d->logn, &pos, &r);
-        if (k <= 0) {
-            if (k < 0) d->diverged++;
+        if (k <= 0) { /* the end record ends a whole log: without it the log was cut short */
+            d->res->log_cut = true;
+            d->diverged++;
             break;
         }
         d->logpos = pos;
+        if (r.kind == MYRI_LIVE_REC_END) {
+            if (r.time_ps != myri_sim_now(d->r.sim) || pos != d->logn) d->diverged++; /* bytes after the end */
+            break;
+        }
         switch (r.kind) {
         case MYRI_LIVE_REC_RUN: myri_sim_run(d->r.sim, r.time_ps, 0); break;
         case MYRI_LIVE_REC_PIO:
@@ -733,6 +738,7 @@ static int live__signals(void)
 static void live__finish(live__d *d)
 {
     for (int i = 0; i < LIVE__MAX_CONN; i++) live__detach(d, &d->conn[i]);
+    if (d->r.sim) live__record(d, MYRI_LIVE_REC_END, 0, 0, NULL, 0); /* the log is whole */
     myri_live_result *res = d->res;
     if (d->r.sim) {
         myri_error e;
@@ -862,6 +868,7 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
         myri_json_kuint(j, "lag_samples", r->lag_samples);
         myri_json_kbool(j, "hard_limit_hit", r->hard_limit_hit);
         myri_json_kbool(j, "stopped_by_signal", r->stopped_by_signal);
+        if (o->replay_path) myri_json_kbool(j, "log_cut", r->log_cut);
         myri_json_kuint(j, "inputs", r->inputs);
         myri_json_kuint(j, "fetches", r->fetches);
         myri_json_kuint(j, "attaches", r->attaches);
@@ -890,6 +897,9 @@ void myri_live_print(const myri_live_result *r, const myri_live_opts *o, const c
     fprintf(f, "inputs: %llu PIO writes, %llu host-memory reads by the NICs, %llu %s\n",
             (unsigned long long)r->inputs, (unsigned long long)r->fetches, (unsigned long long)r->bad_cmds,
             o->replay_path ? "records that did not match the run" : "bad ring entries dropped");
+    if (r->log_cut)
+        fprintf(f, "the log ends before its end record: cut short (a live run killed, or a truncated file); "
+                   "replayed up to there\n");
     if (r->worst_exit || r->running)
         fprintf(f, "built-in programs: largest exit code %d, %llu still running at the end\n", r->worst_exit,
                 (unsigned long long)r->running);

@@ -79,6 +79,7 @@ typedef struct myri_live_result {
     uint64_t inputs, fetches, attaches, detaches, refused, bad_cmds;
     double cpu_s;                    /* the daemon's CPU time (user + system) */
     bool hard_limit_hit, stopped_by_signal;
+    bool log_cut;                    /* replay: the log ends before its end record (a killed run, a cut file) */
     int worst_exit;                  /* built-in programs' largest exit code (of those that returned) */
     uint64_t running;                /* built-in programs still running at the end */
     char fw_counters[768];           /* the firmware's non-zero counters summed over NICs ("rx_good 12 ...") */
@@ -96,7 +97,8 @@ enum {
     MYRI_LIVE_REC_PIO = 2,    /* a PIO write of host `host` entered at time_ps: addr, bytes */
     MYRI_LIVE_REC_FETCH = 3,  /* the NIC of host read host memory at bus address addr: bytes */
     MYRI_LIVE_REC_ATTACH = 4, /* a client attached to host (addr: its pid) */
-    MYRI_LIVE_REC_DETACH = 5  /* ... detached */
+    MYRI_LIVE_REC_DETACH = 5, /* ... detached */
+    MYRI_LIVE_REC_END = 6     /* the live run ended at time_ps: a log without it was cut short */
 };
 typedef struct myri_live_rec {
     uint32_t kind, host, addr, len;

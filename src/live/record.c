@@ -55,7 +55,7 @@ int myri_live_rec_next(const uint8_t *buf, size_t n, size_t *pos, myri_live_rec 
     r->addr = rec__get32(h + 8);
     r->len = rec__get32(h + 12);
     r->time_ps = rec__get64(h + 16);
-    if (r->kind < MYRI_LIVE_REC_RUN || r->kind > MYRI_LIVE_REC_DETACH || r->len > REC__MAX_LEN ||
+    if (r->kind < MYRI_LIVE_REC_RUN || r->kind > MYRI_LIVE_REC_END || r->len > REC__MAX_LEN ||
         r->len > n - *pos - REC__HDR)
         return -1;
     if ((r->kind == MYRI_LIVE_REC_RUN || r->kind >= MYRI_LIVE_REC_ATTACH) && r->len != 0) return -1;

@@ -49,6 +49,11 @@ check "replay: the same hash ($hash)" grep -q "$hash" "$tmp/out"
 check "replay: every record matched" grep -q '"bad_inputs":0' "$tmp/out"
 head -c $(( $(stat -c %s "$tmp/log") / 2 )) "$tmp/log" >"$tmp/cut"
 want 1 "replay of a cut log fails" -- "$myri" live "$scen" --replay "$tmp/cut"
+check "  ... says it was cut" grep -q "cut short" "$tmp/out"
+# cut at a record boundary: only the end record (24 bytes) gone, every record before it whole
+head -c $(( $(stat -c %s "$tmp/log") - 24 )) "$tmp/log" >"$tmp/cut"
+want 1 "replay of a log without its end record fails" -- "$myri" live "$scen" --replay "$tmp/cut" --json
+check "  ... says it was cut" grep -q '"log_cut":true' "$tmp/out"
 want 2 "replay of a file that is no log" -- "$myri" live "$scen" --replay "$scen"
 check "  ... says why" grep -q "not a record log" "$tmp/err"
 want 2 "program: live refused by myri run" -- "$myri" run "$scen"
