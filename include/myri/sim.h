@@ -146,6 +146,14 @@ myri_event_id myri_sim_schedule(myri_sim *sim, myri_time_ps at_ps, const myri_ev
  * host's device, docs/PARTITION.md section 3).  0 as myri_sim_schedule, and
  * when lp is not a created component of this simulation. */
 myri_event_id myri_sim_schedule_as(myri_sim *sim, uint32_t lp, myri_time_ps at_ps, const myri_event *ev);
+/* Same as myri_sim_schedule_as, and the event runs as lp: ev->target's
+ * handler runs it, but the schedules its handler makes take lp's key (as if
+ * lp's own handler ran) and it counts in lp's hash, not the target's.  What
+ * the fabric uses to deliver a host's port notices and callbacks as that
+ * host's unit (docs/PARTITION.md section 3).  0 as myri_sim_schedule_as, and
+ * when ev->kind has its top bit set (kinds below 2^31 only).  A reschedule
+ * (myri_sim_reschedule) makes it an ordinary event of the caller. */
+myri_event_id myri_sim_schedule_for(myri_sim *sim, uint32_t lp, myri_time_ps at_ps, const myri_event *ev);
 
 /* The whole key of an event (docs/ENGINE.md "Time and order"): what an
  * event sent to another partition carries. */
@@ -212,19 +220,26 @@ uint64_t myri_sim_seed(const myri_sim *sim);
 uint64_t myri_sim_events(const myri_sim *sim);
 /* Number of live (not cancelled) pending events. */
 size_t myri_sim_pending(const myri_sim *sim);
-/* Hash of the executed sequence of (time, target id, kind). */
-uint64_t myri_sim_hash(const myri_sim *sim);
 /* Per process: the hash of the sequence of (time, round, scheduling
- * process, kind) of the events it ran as target (0 if none, reserved or out
- * of range; the sequence number is left out, renumbering changes it), which
- * does not depend on how processes interleave nor on where the others run
- * (nor on how the numbers of a process were renumbered); the fold of n such
- * hashes in id order; the fold of this simulation's (a partitioned run folds
- * each id's hash from the partition that owns it).  Nothing prints them yet:
- * myri_sim_hash stays the reports' hash. */
+ * process, kind) of the events it ran (as target, or as the process it runs
+ * as: myri_sim_schedule_for; 0 if none, reserved, unhashed or out of range;
+ * the sequence number is left out, renumbering changes it), which does not
+ * depend on how processes interleave nor on where the others run (nor on how
+ * the numbers of a process were renumbered); the fold of n such hashes in id
+ * order (a partitioned run folds each id's hash from the partition that owns
+ * it). */
 uint64_t myri_sim_lp_hash(const myri_sim *sim, size_t id);
 uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n);
+/* The run's hash, the one reports print: the fold of this simulation's
+ * per-process hashes in id order (myri_sim_lp_hash_fold of myri_sim_lp_hash
+ * for every id), docs/PARTITION.md section 3 "Hashes".  myri_sim_hash_by_lp
+ * is the same (its earlier name). */
+uint64_t myri_sim_hash(const myri_sim *sim);
 uint64_t myri_sim_hash_by_lp(const myri_sim *sim);
+/* Process id's own events count in no hash (its myri_sim_lp_hash reads 0):
+ * partition machinery, such as the fabric's ticks, whose instants depend on
+ * every unit. */
+void myri_sim_set_unhashed(myri_sim *sim, uint32_t id);
 
 /* Runs events in order until the next event is later than `until_ps`, no
  * event is pending, myri_sim_stop() is called, or `max_events` more events

@@ -503,6 +503,9 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     snprintf(name, sizeof name, "nic.%s", hname);
     myri_status st = myri_lanai_create(r->sim, name, &c->nic, n->bus, myri_fabric_port(r->fabric, i), &n->lanai);
     if (st) return st;
+    /* host i's unit: its port notices run as its LANai (docs/PARTITION.md section 3) */
+    if ((st = myri_fabric_set_host_unit(r->fabric, i, (uint32_t)myri_lanai_component(n->lanai)->id)) != MYRI_OK)
+        return st;
     if ((st = myri_fw_create_err(c->fw, c->fwp, n->lanai, &n->fw, err)) != MYRI_OK) return st; /* why: in err */
     if (c->check_firmware && (st = myri_fw_set_check(n->fw, true)) != MYRI_OK) return st;
     if (c->fw == &myri_fw_elf_def && (st = myri_fw_elf_setup(n->fw, i, (uint32_t)r->b.topo->nhosts, sys__route, r)))

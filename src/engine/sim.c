@@ -72,13 +72,19 @@
 enum { REC_FREE = 0, REC_PENDING = 1, REC_CANCELLED = 2 };
 
 /* A logical process's own state, 16 bytes: the hash of the events it ran
- * (as target) and its next sequence number (unused for a reserved id, whose
- * events this simulation only receives with their keys). */
+ * (as target, or as the process an event runs as: myri_sim_schedule_for),
+ * its next sequence number (unused for a reserved id, whose events this
+ * simulation only receives with their keys) and whether its hash counts
+ * (myri_sim_set_unhashed). */
 typedef struct lp_state {
     uint64_t hash;
     uint32_t seq;
-    uint32_t pad;
+    uint32_t unhashed;
 } lp_state;
+
+/* In a record's kind only: the event runs as its key's process
+ * (myri_sim_schedule_for), not as its target. */
+#define KIND_RUN_AS 0x80000000u
 
 /* A pending entry, 20 bytes: its time, its order word and its slot.  Keys
  * compare as the 128-bit number time << 64 | ord, i.e. by (time, round, LP,
@@ -167,7 +173,6 @@ struct myri_sim {
     bool no_advance;    /* myri_sim_advance disabled */
     uint64_t advances;  /* clock moves by myri_sim_advance */
     uint64_t events;
-    uint64_t hash;
     uint64_t seed;
     myri_component **comp;
     size_t ncomp, compcap;
@@ -788,6 +793,14 @@ myri_event_id myri_sim_schedule_as(myri_sim *s, uint32_t lp, myri_time_ps at, co
     return sim__schedule_lp(s, lp, at, ev);
 }
 
+myri_event_id myri_sim_schedule_for(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+{
+    if (!ev || (ev->kind & KIND_RUN_AS)) return 0;
+    myri_event e = *ev;
+    e.kind |= KIND_RUN_AS;
+    return myri_sim_schedule_as(s, lp, at, &e);
+}
+
 myri_status myri_sim_take_key(myri_sim *s, myri_time_ps at, myri_event_key *key)
 {
     if (!s || !key) return MYRI_EINVAL;
@@ -854,7 +867,8 @@ myri_event_id myri_sim_reschedule(myri_sim *s, myri_event_id id, myri_time_ps at
     int64_t slot = lookup(s, id);
     if (slot < 0 || at < s->now) return 0;
     const event_rec *r = &s->pool[slot];
-    myri_event ev = {.target = r->target, .kind = r->kind, .arg32 = r->arg32, .arg = r->arg, .ptr = r->ptr};
+    myri_event ev = {.target = r->target, .kind = r->kind & ~KIND_RUN_AS, .arg32 = r->arg32, .arg = r->arg,
+                     .ptr = r->ptr};
     myri_sim_cancel(s, id);
     return myri_sim_schedule(s, at, &ev);
 }
@@ -904,7 +918,6 @@ myri_time_ps myri_sim_horizon(const myri_sim *s)
 uint64_t myri_sim_seed(const myri_sim *s) { return s ? s->seed : 0; }
 uint64_t myri_sim_events(const myri_sim *s) { return s ? s->events : 0; }
 size_t myri_sim_pending(const myri_sim *s) { return s ? s->live : 0; }
-uint64_t myri_sim_hash(const myri_sim *s) { return s ? s->hash : 0; }
 void myri_sim_stop(myri_sim *s)
 {
     if (s) s->stop = true;
@@ -944,7 +957,15 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
     return h ^ (h >> 29);
 }
 
-uint64_t myri_sim_lp_hash(const myri_sim *s, size_t id) { return s && id < s->ncomp ? s->lp[id].hash : 0; }
+uint64_t myri_sim_lp_hash(const myri_sim *s, size_t id)
+{
+    return s && id < s->ncomp && !s->lp[id].unhashed ? s->lp[id].hash : 0;
+}
+
+void myri_sim_set_unhashed(myri_sim *s, uint32_t id)
+{
+    if (s && id < s->ncomp) s->lp[id].unhashed = 1;
+}
 
 /* The fold of per-LP hashes in id order: its start, and one step. */
 #define LP_FOLD_START 0xcbf29ce484222325ull
@@ -957,12 +978,17 @@ uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n)
     return f;
 }
 
-uint64_t myri_sim_hash_by_lp(const myri_sim *s)
+/* The run's hash (docs/PARTITION.md section 3, "Hashes"): the fold of the
+ * processes' hashes in id order, an unhashed process's as 0, so that it
+ * depends neither on how processes interleave nor on how a run is cut. */
+uint64_t myri_sim_hash(const myri_sim *s)
 {
     uint64_t f = LP_FOLD_START;
-    for (size_t i = 0; s && i < s->ncomp; i++) f = lp_fold(f, i, s->lp[i].hash);
+    for (size_t i = 0; s && i < s->ncomp; i++) f = lp_fold(f, i, s->lp[i].unhashed ? 0 : s->lp[i].hash);
     return f;
 }
+
+uint64_t myri_sim_hash_by_lp(const myri_sim *s) { return myri_sim_hash(s); }
 
 myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
 {
@@ -991,19 +1017,19 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         }
         s->now = top_t;
         const event_rec *r = &s->pool[slot];
-        myri_event ev = {.target = r->target, .kind = r->kind, .arg32 = r->arg32, .arg = r->arg, .ptr = r->ptr,
-                         .time_ps = top_t};
+        uint32_t run_lp = r->kind & KIND_RUN_AS ? ORD_LP(top.ord) : r->target->id;
+        myri_event ev = {.target = r->target, .kind = r->kind & ~KIND_RUN_AS, .arg32 = r->arg32, .arg = r->arg,
+                         .ptr = r->ptr, .time_ps = top_t};
         slot_free(s, slot);
         s->live--;
         s->events++;
-        s->hash = hash_mix(hash_mix(s->hash, top_t), ((uint64_t)ev.target->id << 32) | ev.kind);
-        lp_state *tl = &s->lp[ev.target->id];
+        lp_state *tl = &s->lp[run_lp];
         tl->hash = hash_mix(hash_mix(tl->hash, top_t), (top.ord & ~(SEQ_LIMIT - 1)) | ev.kind); /* round, LP, kind */
         s->last_t = top_t;
         s->last_ord = top.ord;
         s->ran = true;
         if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
-        s->cur_lp = ev.target->id;
+        s->cur_lp = run_lp;
         s->cur_round = ORD_ROUND(top.ord);
         s->in_handler = true;
         ev.target->ops->handle(ev.target, &ev);

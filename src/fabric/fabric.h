@@ -170,6 +170,13 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pkt);
  * the one being sent is not counted); 0 for a bad host.  A source bounds its
  * host's queue with it (traffic.queue). */
 size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host);
+/* Engine process `lp` (a created component's id) is host `host`'s unit: its
+ * port notices and the deferred callbacks of its packets (delivered: where
+ * it arrived; dropped: its source) are scheduled and run as lp
+ * (myri_sim_schedule_for), docs/PARTITION.md section 3.  Until set, as the
+ * fabric, whose own events count in no hash.  MYRI_EINVAL on a bad host or
+ * lp. */
+myri_status myri_fabric_set_host_unit(myri_fabric *f, uint32_t host, uint32_t lp);
 /* Called (with the callbacks' ctx) when a packet reaches another host than its
  * dst_host with a good CRC (d->dst_host: where it arrived); such a packet is
  * counted misdelivered and never passed to `delivered`.  NULL: no call. */

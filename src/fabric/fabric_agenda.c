@@ -52,8 +52,11 @@ static void fab__schedule_tick(myri_fabric *f, uint64_t t)
     if (f->tick_at != MYRI_TIME_NEVER && f->tick_at <= t) return;
     /* At most one tick is pending: an earlier one replaces a later one. */
     if (f->tick_at != MYRI_TIME_NEVER) myri_sim_cancel(f->sim, f->tick_id);
+    /* As the fabric, whoever calls (a device's port call from its handler):
+     * a tick is partition machinery and takes no unit's numbers
+     * (docs/PARTITION.md section 3). */
     myri_event ev = {.target = f->comp, .kind = FAB_ENG_TICK};
-    f->tick_id = myri_sim_schedule(f->sim, t, &ev);
+    f->tick_id = myri_sim_schedule_as(f->sim, (uint32_t)f->comp->id, t, &ev);
     if (!f->tick_id) myri_panic(f->comp, "cannot schedule fabric tick");
     f->tick_at = t;
 }

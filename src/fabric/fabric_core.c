@@ -124,12 +124,23 @@ static fab_cbrec *fab__cbrec(myri_fabric *f)
     return r;
 }
 
-/* Hands a callback due at time t (ahead of the engine) to an engine event. */
-static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t)
+/* Hands a callback due at time t (ahead of the engine) to an engine event,
+ * scheduled and run as host `host`'s unit (docs/PARTITION.md section 3): what
+ * the callback schedules takes that unit's keys, and it is in its hash. */
+static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t, uint32_t host)
 {
     f->lim_stale = true;
     myri_event ev = {.target = f->comp, .kind = FAB_ENG_CALLBACK, .ptr = r};
-    if (!myri_sim_schedule(f->sim, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
+    uint32_t lp = host < f->nhosts ? f->ports[host].unit_lp : (uint32_t)f->comp->id;
+    if (!myri_sim_schedule_for(f->sim, lp, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
+}
+
+myri_status myri_fabric_set_host_unit(myri_fabric *f, uint32_t host, uint32_t lp)
+{
+    if (!f || host >= f->nhosts || lp >= myri_sim_component_count(f->sim) || !myri_sim_component(f->sim, lp))
+        return MYRI_EINVAL;
+    f->ports[host].unit_lp = lp;
+    return MYRI_OK;
 }
 
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
@@ -151,7 +162,7 @@ void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     rec->delivered = false;
     rec->id = pkt->id;
     rec->reason = r;
-    fab__defer(f, rec, now);
+    fab__defer(f, rec, now, pkt->src_host); /* the source's unit (the packet's owner) */
 }
 
 void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
@@ -184,7 +195,7 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
         rec->delivered = true;
         rec->misdelivered = mis;
         rec->d = d;
-        fab__defer(f, rec, fab_now(f));
+        fab__defer(f, rec, fab_now(f), d.dst_host); /* where it arrived */
     }
 }
 
@@ -457,6 +468,9 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
         free(f);
         return st;
     }
+    /* Its own events (ticks, catch-ups) are partition machinery, in no unit's
+     * hash; notices and callbacks run as the hosts' units (fab__defer). */
+    myri_sim_set_unhashed(sim, (uint32_t)f->comp->id);
     st = fab__build(f, topo, err);
     if (st) return st; /* f is freed with the simulation */
     st = myri_fab_ports_init(f);

@@ -434,6 +434,7 @@ struct myri_port {
     uint8_t crc;
     bool misrouted;
     myri_time_ps head_ps;
+    uint32_t unit_lp;               /* the host unit's engine process (myri_fabric_set_host_unit) */
     uint64_t link_epoch;            /* a cut's down notice is void if the link changed since */
     bool told_down;
     myri_port_stats st;

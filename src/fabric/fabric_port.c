@@ -21,6 +21,7 @@ myri_status myri_fab_ports_init(myri_fabric *f)
         uint32_t hn = f->host_node[h];
         p->f = f;
         p->host = h;
+        p->unit_lp = (uint32_t)f->comp->id; /* until myri_fabric_set_host_unit */
         p->out_ch = f->node[hn].out_ch[0];
         p->in_ch = f->node[hn].in_ch[0];
         p->dma = (uint32_t)(f->nchan + h);
@@ -269,7 +270,10 @@ static fab_note *note__record(myri_fabric *f)
 }
 
 /* The pass over instant f->now is over: its notices go to the devices as
- * engine events at that time, by host, then tx, rx, link, then in order. */
+ * engine events at that time, by host, then tx, rx, link, then in order,
+ * each scheduled and run as its host's unit (docs/PARTITION.md section 3):
+ * its key, and the keys of what the device schedules in it, are the unit's,
+ * so that they count no other host's events; it is in the unit's hash. */
 void myri_fab_notes_flush(myri_fabric *f)
 {
     qsort(f->notes, f->nnotes, sizeof *f->notes, note__cmp);
@@ -277,7 +281,8 @@ void myri_fab_notes_flush(myri_fabric *f)
         fab_note *r = note__record(f);
         *r = f->notes[i];
         myri_event ev = {.target = f->comp, .kind = FAB_ENG_NOTE, .ptr = r};
-        if (!myri_sim_schedule(f->sim, fab_now(f), &ev)) myri_panic(f->comp, "cannot schedule a port notice");
+        if (!myri_sim_schedule_for(f->sim, f->ports[r->host].unit_lp, fab_now(f), &ev))
+            myri_panic(f->comp, "cannot schedule a port notice");
     }
     f->nnotes = 0;
     f->lim_stale = true;

@@ -359,6 +359,8 @@ static myri_status traffic__sources(myri_traffic *t)
         if (st) return st;
         traffic__src *s = c->state;
         t->comp[h] = c;
+        /* host h's unit: its notices and callbacks run as its source (docs/PARTITION.md section 3) */
+        if (t->f && (st = myri_fabric_set_host_unit(t->f, h, (uint32_t)c->id)) != MYRI_OK) return st;
         if (sends) {
             if (t->tp.arrivals == 1) /* periodic: random phase in [0, gap) */
                 s->next_ps = myri_rng_uniform(&c->rng, 0, s->mean_gap_ps) - s->mean_gap_ps;
