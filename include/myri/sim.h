@@ -155,6 +155,13 @@ myri_event_id myri_sim_schedule_as(myri_sim *sim, uint32_t lp, myri_time_ps at_p
  * (myri_sim_reschedule) makes it an ordinary event of the caller. */
 myri_event_id myri_sim_schedule_for(myri_sim *sim, uint32_t lp, myri_time_ps at_ps, const myri_event *ev);
 
+/* In a handler: from now on the handler schedules as process lp (a created
+ * component): its keys, as myri_sim_schedule_as would give; returns the
+ * process it scheduled as before, to give back when done (the fabric calls a
+ * host's callback so from its own event).  UINT32_MAX, nothing changed,
+ * outside a handler or for an lp that is not a created component. */
+uint32_t myri_sim_act_as(myri_sim *sim, uint32_t lp);
+
 /* The whole key of an event (docs/ENGINE.md "Time and order"): what an
  * event sent to another partition carries. */
 typedef struct myri_event_key {

@@ -801,6 +801,14 @@ myri_event_id myri_sim_schedule_for(myri_sim *s, uint32_t lp, myri_time_ps at, c
     return myri_sim_schedule_as(s, lp, at, &e);
 }
 
+uint32_t myri_sim_act_as(myri_sim *s, uint32_t lp)
+{
+    if (!s || !s->in_handler || lp >= s->ncomp || !s->comp[lp]) return UINT32_MAX;
+    uint32_t was = s->cur_lp;
+    s->cur_lp = lp;
+    return was;
+}
+
 myri_status myri_sim_take_key(myri_sim *s, myri_time_ps at, myri_event_key *key)
 {
     if (!s || !key) return MYRI_EINVAL;

@@ -135,6 +135,14 @@ static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t, uint32_t host)
     if (!myri_sim_schedule_for(f->sim, lp, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
 }
 
+/* A callback made at once (the fabric is at the engine's time) runs as host
+ * `host`'s unit too: what it schedules takes that unit's keys.  Returns what
+ * to give back to myri_sim_act_as after it. */
+static uint32_t fab__act_as_host(myri_fabric *f, uint32_t host)
+{
+    return myri_sim_act_as(f->sim, host < f->nhosts ? f->ports[host].unit_lp : (uint32_t)f->comp->id);
+}
+
 myri_status myri_fabric_set_host_unit(myri_fabric *f, uint32_t host, uint32_t lp)
 {
     if (!f || host >= f->nhosts || lp >= myri_sim_component_count(f->sim) || !myri_sim_component(f->sim, lp))
@@ -155,7 +163,9 @@ void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     if (!f->cb.dropped) return;
     if (now == myri_sim_now(f->sim)) {
         f->lim_stale = true;
+        uint32_t was = fab__act_as_host(f, pkt->src_host);
         f->cb.dropped(f->cb.ctx, pkt->id, r, now);
+        myri_sim_act_as(f->sim, was);
         return;
     }
     fab_cbrec *rec = fab__cbrec(f);
@@ -189,7 +199,9 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
         .tail_ps = now, .crc_ok = true};
     if (fab_now(f) == myri_sim_now(f->sim)) {
         f->lim_stale = true;
+        uint32_t was = fab__act_as_host(f, d.dst_host);
         fn(f->cb.ctx, &d);
+        myri_sim_act_as(f->sim, was);
     } else {
         fab_cbrec *rec = fab__cbrec(f);
         rec->delivered = true;

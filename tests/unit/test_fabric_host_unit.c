@@ -45,10 +45,9 @@ typedef struct world {
     myri_fabric *f;
     unit u[NH];
     uint32_t fabric_lp;
-    uint64_t cb_deferred, cb_inline, cb_wrong; /* delivered callbacks by the key their handler gives */
+    uint64_t cb_unit, cb_fabric, cb_wrong; /* delivered callbacks by the key they would give */
 } world;
 
-static world *g_w; /* the running world (for the callbacks) */
 
 static void u_note(unit *u, uint64_t kind, uint64_t id)
 {
@@ -100,15 +99,15 @@ static myri_status u_create(myri_component *self, const void *cfg)
 static const myri_component_ops u_comp_ops = {.type = "unittestdev", .help = "", .create = u_create,
                                               .handle = u_handle};
 
-/* A delivery: deferred ones (run by their own engine event) must run as the
- * destination's unit; inline ones run in the fabric's pass. */
+/* A delivery callback, deferred (its own engine event) or at once (in the
+ * fabric's pass), runs as the destination's unit. */
 static void w_delivered(void *ctx, const myri_fabric_delivery *d)
 {
     world *w = ctx;
     myri_event_key k;
     assert_int_equal(myri_sim_take_key(w->sim, myri_sim_now(w->sim), &k), MYRI_OK);
-    if (k.lp == w->fabric_lp) w->cb_inline++;
-    else if (k.lp == w->u[d->dst_host].comp->id) w->cb_deferred++;
+    if (k.lp == w->fabric_lp) w->cb_fabric++;
+    else if (k.lp == w->u[d->dst_host].comp->id) w->cb_unit++;
     else w->cb_wrong++;
 }
 
@@ -118,7 +117,6 @@ static void w_delivered(void *ctx, const myri_fabric_delivery *d)
 static void w_run(world *w, uint32_t n0, uint64_t t0, uint32_t n1, uint64_t t1, bool units)
 {
     memset(w, 0, sizeof *w);
-    g_w = w;
     w->topo = ft_star8();
     w->sim = myri_sim_create(11);
     myri_fabric_params p;
@@ -182,6 +180,8 @@ static void test_unit_independent_of_other_hosts(void **state)
     for (size_t k = 1; k < NOTHER; k++) {
         w_run(&w, N0, T0, other[k].n1, other[k].t1, true);
         assert_int_equal(w.u[1].n, other[k].n1);
+        assert_int_equal(w.cb_fabric + w.cb_wrong, 0); /* every delivery ran as its destination */
+        assert_int_equal(w.cb_unit, N0 + other[k].n1);
         assert_true(same_unit(&ref, &w, 0));
         assert_true(same_unit(&ref, &w, 2));
         w_free(&w);
@@ -208,7 +208,7 @@ static void test_fault_notices_as_fabric_seen(void **state)
 }
 
 /* The run's hash is the fold of the units' hashes in id order; the fabric's
- * own events (ticks) count in none; deferred callbacks run as the
+ * own events (ticks) count in none; delivery callbacks run as the
  * destination's unit. */
 static void test_hash_is_fold_without_ticks(void **state)
 {
@@ -223,7 +223,8 @@ static void test_hash_is_fold_without_ticks(void **state)
     assert_int_equal(myri_sim_hash(w.sim), myri_sim_lp_hash_fold(h, n));
     assert_int_equal(myri_sim_hash(w.sim), myri_sim_hash_by_lp(w.sim));
     assert_int_equal(w.cb_wrong, 0);
-    assert_true(w.cb_deferred + w.cb_inline == N0 + 9);
+    assert_int_equal(w.cb_fabric, 0);
+    assert_int_equal(w.cb_unit, N0 + 9);
     w_free(&w);
 }
 
