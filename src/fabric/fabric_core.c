@@ -71,11 +71,11 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
-    while (c->down && fab_cold(c)->hq_head) {
-        fab_pkt *pkt = fab_cold(c)->hq_head;
-        fab_cold(c)->hq_head = pkt->next;
-        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
-        fab_cold(c)->hq_len--;
+    while (c->down && fab_cold(c)->tx.hq_head) {
+        fab_pkt *pkt = fab_cold(c)->tx.hq_head;
+        fab_cold(c)->tx.hq_head = pkt->next;
+        if (!fab_cold(c)->tx.hq_head) fab_cold(c)->tx.hq_tail = NULL;
+        fab_cold(c)->tx.hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -236,7 +236,7 @@ uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *
     if (f->nscripts == 0 && !(f->p.ber > 0)) return 0;
     fab_corr tmp[FAB_MAX_CORR];
     uint32_t n = myri_fab_corruptions(f, pkt, c->id, nbytes, tmp);
-    if (n) memcpy(fab_cold(c)->corr, tmp, n * sizeof *tmp);
+    if (n) memcpy(fab_cold(c)->tx.corr, tmp, n * sizeof *tmp);
     return n;
 }
 
@@ -258,14 +258,14 @@ static void fab__destroy(myri_component *self)
     if (!f) return;
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
-        free(c->rxq);
+        free(c->rx.rxq);
         if (c->x->y) {
-            free(c->x->y->buf);
+            free(c->x->y->rx.buf);
             free(c->x->y->wire);
-            free(c->x->y->tap_buf);
+            free(c->x->y->tx.tap_buf);
             free(c->x->y);
         }
-        free(c->runs);
+        free(c->rx.runs);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -411,8 +411,8 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             c->src_host = f->node[c->src_node].host;
             c->dst_host = f->node[c->dst_node].host;
             c->d_ps = f->T + prop;
-            c->src_in = -1;
-            c->want_out = -1;
+            c->tx.src_in = -1;
+            c->rx.want_out = -1;
             f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
@@ -472,7 +472,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     f->cq_top_at = UINT64_MAX;
     if (!f->dirty || !f->cq || !f->cq_pos) return MYRI_ENOMEM;
     for (size_t i = 0; i < f->nchan; i++) {
-        f->ch[i].pred_at = MYRI_TIME_NEVER;
+        f->ch[i].rx.pred_at = MYRI_TIME_NEVER;
         f->cq_pos[i] = -1;
     }
     *out = f;
@@ -510,13 +510,13 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
 /* The packet joins its host's queue (channel c) and the host may send. */
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
-    if (fab_cold(c)->hq_tail) fab_cold(c)->hq_tail->next = pkt;
-    else fab_cold(c)->hq_head = pkt;
-    fab_cold(c)->hq_tail = pkt;
-    fab_cold(c)->hq_len++;
+    if (fab_cold(c)->tx.hq_tail) fab_cold(c)->tx.hq_tail->next = pkt;
+    else fab_cold(c)->tx.hq_head = pkt;
+    fab_cold(c)->tx.hq_tail = pkt;
+    fab_cold(c)->tx.hq_len++;
     f->ctr.injected++;
     f->started = true;
-    if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
+    if (!c->tx.cur) f->m->wake(f, c); /* else taken after the packet being sent */
 }
 
 myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
@@ -554,7 +554,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 || !f->ch[ch].x->y ? 0 : f->ch[ch].x->y->hq_len;
+    return ch < 0 || !f->ch[ch].x->y ? 0 : f->ch[ch].x->y->tx.hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -596,25 +596,25 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 
 bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
-    if (n <= fab_cold(c)->tap_cap) return true;
-    size_t nc = fab_cold(c)->tap_cap ? fab_cold(c)->tap_cap : 256;
+    if (n <= fab_cold(c)->tx.tap_cap) return true;
+    size_t nc = fab_cold(c)->tx.tap_cap ? fab_cold(c)->tx.tap_cap : 256;
     while (nc < n) nc *= 2;
-    uint8_t *nb = realloc(fab_cold(c)->tap_buf, nc);
+    uint8_t *nb = realloc(fab_cold(c)->tx.tap_buf, nc);
     if (!nb) return false;
-    fab_cold(c)->tap_buf = nb;
-    fab_cold(c)->tap_cap = nc;
+    fab_cold(c)->tx.tap_buf = nb;
+    fab_cold(c)->tx.tap_cap = nc;
     return true;
 }
 
 void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
     fab_tap *t = &f->taps[c->id];
-    if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
+    if (c->tx.tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) fab_cold(c)->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++) fab_cold(c)->tx.tap_buf[i] = myri_fab_pkt_byte(c->tx.cur, c->tx.cur_hop, c->tx.cur_hop + (uint32_t)i);
     }
-    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, fab_cold(c)->tap_first, fab_cold(c)->tap_buf, nbytes, truncated);
-    c->tap_on = false;
+    if (c->tx.tap_on && t->fn) t->fn(t->ctx, c->id, fab_cold(c)->tx.tap_first, fab_cold(c)->tx.tap_buf, nbytes, truncated);
+    c->tx.tap_on = false;
 }
 
 void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
@@ -640,12 +640,12 @@ static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_ch
 {
     const fab_chan *c = &f->ch[channel];
     *out = c->x->st;
-    out->max_slack_bytes = c->max_slack;
+    out->max_slack_bytes = c->rx.max_slack;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
-    if (c->stopped) {
+    if (c->tx.stopped) {
         uint64_t now = fab_now(f);
-        uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
+        uint64_t from = c->x->tx.stopped_since > fab_win_start(f, c) ? c->x->tx.stopped_since : fab_win_start(f, c);
         if (now > from) out->stopped_ps += now - from;
     }
 }
@@ -675,7 +675,7 @@ void myri_fabric_reset_stats(myri_fabric *f)
     f->win_start = now;
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].x->st, 0, sizeof f->ch[i].x->st);
-        f->ch[i].max_slack = 0;
+        f->ch[i].rx.max_slack = 0;
     }
     f->m->reset_window(f);
 }

@@ -188,32 +188,54 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint64_t at;             /* arrival time (wire) */
 } fab_rchar;
 
-/* A channel's record is in two parts.  fab_chanx, below, holds what events
- * use rarely (statistics, host queue, the reference model, taps, ...): one
- * array of its own, reached by fab_chan.x.  fab_chan holds what events use
- * (four 64-byte lines, the array aligned to 64), so that on a large fabric
- * the lines events touch are dense: at 1024 hosts the channels' hot lines
- * take 2.6 MiB of pages instead of 7.2 MiB (TLB reach; a dependent load at
- * random costs 18 ns over 4 MiB and 165 ns over 16 MiB here: bench_scale's
- * load_ns).  The order of fields changes no result. */
-typedef struct fab_chanx {
-    myri_fabric_channel_stats st;   /* st.max_slack_bytes: see max_slack; st.chars: fast model, see win_chars0 */
+/* A channel's record is in three parts (hot fab_chan, fab_chanx, cold
+ * fab_chcold), and each part is split by owner (docs/PARTITION.md section 1
+ * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
+ * receiver half (`rx`, owned by c->dst_node); the identity of the channel
+ * (ids, nodes, flags fixed at set-up), the cable's state that both ends hold
+ * (`down`, `epoch`) and what a later step removes (`heads_inflight`, the
+ * reference model's `wire`) stay outside the halves.  A debug build
+ * (-DMYRI_FAB_CHECK_OWNER=ON) checks through FAB_TX/FAB_RX (below) that the
+ * node whose handler runs owns the half it touches.
+ *
+ * fab_chanx holds what events use rarely (statistics, the reference model,
+ * taps, ...): one array of its own, reached by fab_chan.x.  fab_chan holds
+ * what events use (four 64-byte lines, the array aligned to 64), so that on a
+ * large fabric the lines events touch are dense: at 1024 hosts the channels'
+ * hot lines take 2.6 MiB of pages instead of 7.2 MiB (TLB reach; a dependent
+ * load at random costs 18 ns over 4 MiB and 165 ns over 16 MiB here:
+ * bench_scale's load_ns).  The order of fields changes no result. */
+typedef struct fab_tx_halfx {       /* sender half, rarely used part */
     uint64_t lost_total;            /* fast model: characters lost on a cut cable (sent_total gave them back) */
     uint64_t win_chars0;            /* fast model: characters ever sent when the window began */
+    uint64_t send_pending_at;
+    uint64_t timer_at;              /* pending long-period timer, 0 = none */
+    uint64_t stopped_since;
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+} fab_tx_halfx;
+
+typedef struct fab_rx_halfx {       /* receiver half, rarely used part */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     uint64_t ready_at;
-    uint64_t send_pending_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
-    uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
-    uint64_t timer_at;              /* pending long-period timer, 0 = none */
+} fab_rx_halfx;
 
+typedef struct fab_chanx {
+    /* st: both halves' statistics in one public struct (docs/PARTITION.md
+     * section 1 names which counter is whose); st.max_slack_bytes: see
+     * rx.max_slack; st.chars: fast model, see tx.win_chars0 */
+    myri_fabric_channel_stats st;
+    uint64_t epoch;                 /* both ends: changes at every cut and restore: older symbols are lost */
+    fab_tx_halfx tx;
+    fab_rx_halfx rx;
     /* ---- less used ---- */
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    uint64_t stopped_since;
-    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
     uint64_t c_gen;
     struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+#ifdef FAB_CHECK_OWNER
+    const struct myri_fabric *f;    /* the owner check's way to f->cur_node */
+#endif
 } fab_chanx;
 
 /* What only some channels ever use: a host's queue and receiver state, the
@@ -221,88 +243,105 @@ typedef struct fab_chanx {
  * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
  * that a large fabric of the fast model without faults has none at its
  * switches' channels (the record's size was 448 bytes a channel with them). */
-typedef struct fab_chcold {
-    fab_pkt *hpkt;                  /* host receiver: packet being received */
+typedef struct fab_tx_cold {        /* sender half */
     fab_pkt *hq_head, *hq_tail;     /* host queue */
     uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
-    uint8_t hcrc;                   /* host receiver (reference model) */
     fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
+    /* tap: the bytes of the current packet on this channel */
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
+} fab_tx_cold;
+
+struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; };
+
+typedef struct fab_rx_cold {        /* receiver half */
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
     /* fast model, host receiver: the two latest heads sent on the channel
      * (head arrival time, global index of the head, terminated: FRES, cut or
      * head lost); at a cut, the one whose head arrived is the packet partly
      * received if its GAP has not arrived. */
-    struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh hh[2];
     struct fab_hh hh_gone;          /* the one the latest head pushed out (a head planned ahead may go back) */
     /* reference model */
     uint64_t occ;                   /* reference: slack occupancy */
     uint64_t arrived_total;         /* characters ever arrived (global index) */
     uint64_t departed_total;        /* characters ever departed */
     fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
-    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
-    /* tap: the bytes of the current packet on this channel */
-    uint8_t *tap_buf; size_t tap_cap, tap_len;
-    uint64_t tap_first;
+    uint8_t hcrc;                   /* host receiver (reference model) */
+} fab_rx_cold;
+
+typedef struct fab_chcold {
+    fab_tx_cold tx;
+    fab_rx_cold rx;
+    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire (row 13: goes) */
 } fab_chcold;
 
-/* Fields are grouped by use, in 64-byte lines: what an event touches first
- * on a channel (flags, ring indices, the front and the pointers to its rings
- * and packet; then the fast model's times and generations, found by
+/* The hot halves.  Fields are grouped by use: what an event touches first on
+ * a channel, then the fast model's times and generations (found by
  * cachegrind on the 1024- and 4096-host fat trees). */
-typedef struct fab_chan {
-    /* ---- line 0: identity, flags, ring indices ---- */
-    uint32_t id;
-    fab_front_state front;
-    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+typedef struct fab_tx_half {        /* sender half: owned by c->src_node */
+    fab_pkt *cur;                   /* packet being sent on this channel */
+    uint64_t run_s;                 /* time of character run_j0 */
+    uint64_t f_gen;                 /* guards the run-end event */
+    uint64_t free_at;               /* end of the last character slot */
+    uint64_t sent_total;            /* characters ever sent (global index) */
+    uint64_t run_g0;                /* global index of run_j0 */
+    uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
+    uint64_t granted_at;            /* switch output: when cur was granted */
+    uint32_t run_j0;
+    uint32_t run_lim;               /* characters planned in the run */
+    uint32_t cur_hop;               /* hop index (characters on this channel: fab_cur_n) */
+    uint32_t cur_next;              /* next character index to send */
+    uint32_t ncorr;
+    uint32_t nreq;                  /* inputs waiting for this output */
+    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
     int32_t src_in;                 /* switch output: input channel feeding it */
-    bool src_host, dst_host;
-    bool down;                      /* cable cut */
     bool stopped;                   /* STOP in effect */
     bool in_progress;               /* first character sent, GAP not yet */
     bool run_on;                    /* fast model: a run is planned or going */
     bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
-    bool stop_sent;
-    bool check_pending;
     bool tap_on;
-    bool dma;                       /* a port's receive DMA: the output of a host input with a device */
-    bool dev_in;                    /* a host input with a device: behaves as a switch input */
-    bool hbad;                      /* misrouted / truncated packet being received */
-    uint8_t in_route_byte;          /* the front packet's decoded route byte */
-    uint32_t run_j0;
-    uint32_t run_lim;               /* characters planned in the run */
+    uint8_t rr;                     /* last input port granted */
+} fab_tx_half;
+
+typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
+    fab_front_state front;
+    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
     uint32_t rxcap, rxhead, rxcount;   /* the receive FIFO rxq's size (a power of 2), head, count */
     uint32_t rcap, rhead, rcount;      /* the run ring runs' size (a power of 2), head, count */
-    /* ---- line 1: rings, packet, the fast model's generations and times ---- */
-    fab_pkt *cur;                   /* packet being sent on this channel */
     fab_run *runs;                  /* ring of recent runs (fast model) */
     fab_rxent *rxq;                 /* packets present, FIFO */
-    uint64_t run_s;                 /* time of character run_j0 */
-    uint64_t f_gen;                 /* guards the run-end event */
     uint64_t dec_gen;
     uint64_t last_check;            /* max-slack accounted up to here */
     uint64_t dep_base;              /* departures counted before the current departure run */
-    /* ---- line 2 ---- */
-    uint64_t free_at;               /* end of the last character slot */
-    uint64_t sent_total;            /* characters ever sent (global index) */
-    uint64_t run_g0;                /* global index of run_j0 */
     uint64_t arr_base;              /* characters of runs purged from the ring */
-    uint64_t d_ps;                  /* T + prop */
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t max_slack;             /* the largest slack occupancy so far (st.max_slack_bytes when reported) */
     uint64_t check_pending_at;
-    /* ---- line 3 ---- */
-    uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
-    uint32_t nreq;                  /* inputs waiting for this output */
-    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
-    uint32_t cur_hop;               /* hop index (characters on this channel: fab_cur_n) */
-    uint32_t cur_next;              /* next character index to send */
-    uint32_t ncorr;
+    bool stop_sent;
+    bool check_pending;
+    bool hbad;                      /* misrouted / truncated packet being received */
+    uint8_t in_route_byte;          /* the front packet's decoded route byte */
+} fab_rx_half;
+
+typedef struct fab_chan {
+    /* identity and what both ends hold */
+    uint32_t id;
     uint32_t src_node, dst_node;
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending (row 2: goes) */
+    bool src_host, dst_host;
+    bool down;                      /* cable cut (both ends) */
+    bool dma;                       /* a port's receive DMA: the output of a host input with a device */
+    bool dev_in;                    /* a host input with a device: behaves as a switch input */
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
-    uint8_t rr;                     /* last input port granted */
-    uint64_t granted_at;            /* switch output: when cur was granted */
+    uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
+    fab_tx_half tx;
+    fab_rx_half rx;
 } __attribute__((aligned(64))) fab_chan;
+
+/* The hot record stays four cache lines (it was 256 bytes before the halves). */
+_Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
 
 typedef struct fab_node {
     bool host;
@@ -465,11 +504,11 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
  * arbitrating at once, fab__decode). */
 static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
 {
-    if ((c->front == FR_DECODE) != (s == FR_DECODE)) {
+    if ((c->rx.front == FR_DECODE) != (s == FR_DECODE)) {
         if (s == FR_DECODE) f->node[c->dst_node].ndecoding++;
         else f->node[c->dst_node].ndecoding--;
     }
-    c->front = s;
+    c->rx.front = s;
 }
 
 /* STOP/GO of link channel c reach its sender this long after they are sent:
@@ -530,7 +569,7 @@ static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { re
 /* Characters of pkt (data, trailer, GAP) on a channel of hop `hop` (route bytes stripped before it). */
 static inline uint32_t fab_pkt_n(const fab_pkt *pkt, uint32_t hop) { return pkt->nbytes0 + 1 - hop; }
 /* ... of the packet being sent on c. */
-static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(c->cur, c->cur_hop); }
+static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(c->tx.cur, c->tx.cur_hop); }
 /* ... of the packet of entry e at a switch input. */
 static inline uint32_t fab_e_n(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_n(fab_rx_pkt(f, e), e->hop); }
 /* Characters of e's packet that will ever arrive: all, less after a cut. */
