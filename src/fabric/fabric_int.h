@@ -343,6 +343,58 @@ typedef struct fab_chan {
 /* The hot record stays four cache lines (it was 256 bytes before the halves). */
 _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
 
+/* Access to a channel's halves.  FAB_TX(c) is c's sender half (hot part),
+ * FAB_TXX(c) its rarely used part, FAB_TXC(c) its cold part (made on first
+ * use, fab_cold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
+ * for the receiver half.  In a build with FAB_CHECK_OWNER (CMake option
+ * MYRI_FAB_CHECK_OWNER, `make check-owner`) each one checks, inside the
+ * fabric's pass (f->in_tick), that the node whose handler runs (f->cur_node)
+ * owns the half: c->src_node for tx, c->dst_node for rx (myri_fab__own);
+ * elsewhere (set-up, reports, port calls from devices) nothing is checked.
+ * Crossings: what a node does today to state of the other end of a cable
+ * (docs/PARTITION.md section 2's table; its messages remove them) is marked,
+ * not changed, with the row that removes it (`grep -n FAB_CROSS src/fabric`):
+ * FAB_CROSS_DO(f, node, row, stmt) runs stmt with `node` owning too (a call
+ * made for the other end: the whole call is the crossing, and what it does
+ * is checked against both); FAB_CROSS_GET the same for an expression's value;
+ * FAB_CROSS_TX/RX...(c, row) is one access, unchecked.  Row "part": state of
+ * the partition, not of a unit (the predicted-check queue f->cq, section 2). */
+#ifdef FAB_CHECK_OWNER
+void myri_fab__own(const fab_chan *c, int rx, const char *file, int line);
+uint32_t myri_fab__as(const myri_fabric *f, uint32_t node);
+void myri_fab__as_end(const myri_fabric *f, uint32_t depth);
+#define FAB__OWN(c, h) myri_fab__own((c), (h), __FILE__, __LINE__)
+#define FAB_CROSS_DO(f, node, row, stmt) do { \
+        uint32_t fab__as_depth = myri_fab__as((f), (node)); stmt; myri_fab__as_end((f), fab__as_depth); } while (0)
+#define FAB_CROSS_GET(f, node, row, expr) __extension__ ({ \
+        uint32_t fab__as_depth = myri_fab__as((f), (node)); __typeof__(expr) fab__as_v = (expr); \
+        myri_fab__as_end((f), fab__as_depth); fab__as_v; })
+#else
+#define FAB__OWN(c, h) ((void)0)
+#define FAB_CROSS_DO(f, node, row, stmt) do { stmt; } while (0)
+#define FAB_CROSS_GET(f, node, row, expr) (expr)
+#endif
+#define FAB_TX(c) (FAB__OWN(c, 0), &(c)->tx)
+#define FAB_RX(c) (FAB__OWN(c, 1), &(c)->rx)
+#define FAB_TXX(c) (FAB__OWN(c, 0), &(c)->x->tx)
+#define FAB_RXX(c) (FAB__OWN(c, 1), &(c)->x->rx)
+#define FAB_TXC(c) (FAB__OWN(c, 0), &fab_cold(c)->tx)
+#define FAB_RXC(c) (FAB__OWN(c, 1), &fab_cold(c)->rx)
+#define FAB_TXY(c) (FAB__OWN(c, 0), &(c)->x->y->tx)
+#define FAB_RXY(c) (FAB__OWN(c, 1), &(c)->x->y->rx)
+#define FAB_CROSS_TX(c, row) (&(c)->tx)
+#define FAB_CROSS_RX(c, row) (&(c)->rx)
+#define FAB_CROSS_TXX(c, row) (&(c)->x->tx)
+#define FAB_CROSS_RXX(c, row) (&(c)->x->rx)
+#define FAB_CROSS_TXC(c, row) (&fab_cold(c)->tx)
+#define FAB_CROSS_RXC(c, row) (&fab_cold(c)->rx)
+#define FAB_CROSS_TXY(c, row) (&(c)->x->y->tx)
+#define FAB_CROSS_RXY(c, row) (&(c)->x->y->rx)
+/* Fields outside both halves that a later step removes: a sender's count of
+ * the receiver's pending head events (row 2), the reference model's wire (row 13). */
+#define FAB_CROSS_HEADS(c, row) ((c)->heads_inflight)
+#define FAB_CROSS_WIRE(c, row) (fab_cold(c))
+
 typedef struct fab_node {
     bool host;
     uint32_t nports;
@@ -415,6 +467,9 @@ struct myri_fabric {
     unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
     uint32_t node_bits;             /* width of the key's origin node field (fab__build) */
     uint32_t cur_node;              /* origin of pushes made in the pass: the node whose handler runs */
+#ifdef FAB_CHECK_OWNER
+    uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
+#endif
     uint64_t nrenumber;             /* times a node's sequences ran out and were renumbered */
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     myri_event_id tick_id;          /* its handle (at most one tick is pending) */
@@ -504,11 +559,11 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
  * arbitrating at once, fab__decode). */
 static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
 {
-    if ((c->rx.front == FR_DECODE) != (s == FR_DECODE)) {
+    if ((FAB_RX(c)->front == FR_DECODE) != (s == FR_DECODE)) {
         if (s == FR_DECODE) f->node[c->dst_node].ndecoding++;
         else f->node[c->dst_node].ndecoding--;
     }
-    c->rx.front = s;
+    FAB_RX(c)->front = s;
 }
 
 /* STOP/GO of link channel c reach its sender this long after they are sent:
@@ -569,7 +624,7 @@ static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { re
 /* Characters of pkt (data, trailer, GAP) on a channel of hop `hop` (route bytes stripped before it). */
 static inline uint32_t fab_pkt_n(const fab_pkt *pkt, uint32_t hop) { return pkt->nbytes0 + 1 - hop; }
 /* ... of the packet being sent on c. */
-static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(c->tx.cur, c->tx.cur_hop); }
+static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(FAB_TX(c)->cur, FAB_TX(c)->cur_hop); }
 /* ... of the packet of entry e at a switch input. */
 static inline uint32_t fab_e_n(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_n(fab_rx_pkt(f, e), e->hop); }
 /* Characters of e's packet that will ever arrive: all, less after a cut. */

@@ -28,9 +28,9 @@ myri_status myri_fab_ports_init(myri_fabric *f)
         d->id = p->dma;
         d->dma = true;
         d->src_node = d->dst_node = hn;
-        d->tx.src_in = -1;
-        d->rx.want_out = -1;
-        d->tx.stopped = true; /* unarmed */
+        FAB_TX(d)->src_in = -1;
+        FAB_RX(d)->want_out = -1;
+        FAB_TX(d)->stopped = true; /* unarmed */
     }
     return MYRI_OK;
 }
@@ -218,8 +218,8 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
     if (tail) myri_fab_pkt_close(f, pkt, bytes_ready);
     pkt->ready = port__ready_chars(pkt, bytes_ready, tail);
     fab_chan *c = &f->ch[p->out_ch];
-    if (c->tx.cur != pkt && fab_cold(c)->tx.hq_head != pkt) return MYRI_OK; /* already over (dropped) */
-    if (!c->tx.run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
+    if (FAB_TX(c)->cur != pkt && FAB_TXC(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (!FAB_TX(c)->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }
 
@@ -354,12 +354,12 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
     myri_port *p = myri_fab_dma_port(f, o);
     fab_set_front(f, in, FR_GRANT);
-    in->rx.want_out = (int32_t)o->id;
-    o->tx.cur = fab_rx_pkt(f, e);
-    o->tx.cur_hop = e->hop;
-    o->tx.cur_next = 0;
-    o->tx.src_in = (int32_t)in->id;
-    o->tx.ncorr = 0;
+    FAB_RX(in)->want_out = (int32_t)o->id;
+    FAB_TX(o)->cur = fab_rx_pkt(f, e);
+    FAB_TX(o)->cur_hop = e->hop;
+    FAB_TX(o)->cur_next = 0;
+    FAB_TX(o)->src_in = (int32_t)in->id;
+    FAB_TX(o)->ncorr = 0;
     p->wr_j = 0;
     p->pkt_bytes = 0;
     p->crc = 0;
@@ -376,7 +376,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
 void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
 {
     myri_port *p = myri_fab_dma_port(f, o);
-    fab_pkt *pkt = o->tx.cur;
+    fab_pkt *pkt = FAB_TX(o)->cur;
     uint32_t data = fab_cur_n(o) - 1; /* (open: larger than any character arrived) */
     if (upto > data) upto = data;
     if (p->wr_j >= upto) return;
@@ -388,10 +388,10 @@ void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8
         MYRI_ASSERT(f->comp, n == 1, "port %u: one character at a time", p->host);
         dst[0] = *byte;
     } else {
-        uint32_t from = o->tx.cur_hop + p->wr_j, to = o->tx.cur_hop + upto; /* positions in the packet */
+        uint32_t from = FAB_TX(o)->cur_hop + p->wr_j, to = FAB_TX(o)->cur_hop + upto; /* positions in the packet */
         memcpy(dst, pkt->bytes + from, n);
         for (uint32_t i = 0; i < pkt->nxl; i++) /* the bit errors of the hops so far (myri_fab_pkt_byte) */
-            if (pkt->xl[i].hop <= o->tx.cur_hop && pkt->xl[i].pos >= from && pkt->xl[i].pos < to)
+            if (pkt->xl[i].hop <= FAB_TX(o)->cur_hop && pkt->xl[i].pos >= from && pkt->xl[i].pos < to)
                 dst[pkt->xl[i].pos - from] ^= pkt->xl[i].mask;
     }
     p->crc = myri_crc8_update(&f->crc, p->crc, dst, n);
@@ -420,7 +420,7 @@ uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
 void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
 {
     myri_port *p = myri_fab_dma_port(f, o);
-    fab_pkt *pkt = o->tx.cur;
+    fab_pkt *pkt = FAB_TX(o)->cur;
     fab_note *n = note__new(f, p->host, FAB_NOTE_RX);
     n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
                            .crc_ok = end == MYRI_PORT_RX_TAIL && p->crc == 0, .crc_rem = p->crc,
@@ -439,7 +439,7 @@ void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
     p->armed = false;
     p->buf = NULL;
     p->max = p->count = 0;
-    o->tx.stopped = true;
+    FAB_TX(o)->stopped = true;
 }
 
 myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
@@ -452,7 +452,7 @@ myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
     p->max = max_bytes;
     p->count = 0;
     fab_chan *o = &f->ch[p->dma];
-    o->tx.stopped = false;
+    FAB_TX(o)->stopped = false;
     f->m->wake(f, o);
     return MYRI_OK;
 }
