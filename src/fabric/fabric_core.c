@@ -99,9 +99,9 @@ uint64_t myri_fab_mix(uint64_t x)
 void myri_fab__own(const fab_chan *c, int rx, const char *file, int line)
 {
     const myri_fabric *f = c->x->f;
-    if (!f || !f->in_tick) return;
-    uint32_t owner = rx ? c->dst_node : c->src_node;
-    if (f->cur_node == owner) return;
+    if (!f || (!f->in_tick && !f->own_out)) return;
+    uint32_t owner = rx ? c->dst_node : c->src_node, who = f->in_tick ? f->cur_node : f->own_out - 1;
+    if (who == owner) return;
     for (uint32_t i = 0; i < f->own_n && i < 16; i++)
         if (f->own_as[i] == owner) return;
     static struct { const char *file; int line, rx; } seen[256];
@@ -111,7 +111,7 @@ void myri_fab__own(const fab_chan *c, int rx, const char *file, int line)
     for (unsigned i = 0; log && i < nseen; i++)
         if (seen[i].line == line && seen[i].rx == rx && strcmp(seen[i].file, file) == 0) return;
     fprintf(stderr, "%s:%d: fabric owner check: %s half of channel %u (nodes %u -> %u) touched by node %u at %" PRIu64 " ps\n",
-            file, line, rx ? "receiver" : "sender", c->id, c->src_node, c->dst_node, f->cur_node, f->now);
+            file, line, rx ? "receiver" : "sender", c->id, c->src_node, c->dst_node, who, f->now);
     if (!log) abort();
     if (nseen < 256) seen[nseen++] = (__typeof__(seen[0])){file, line, rx};
 }
@@ -129,6 +129,17 @@ void myri_fab__as_end(const myri_fabric *cf, uint32_t depth)
 {
     ((myri_fabric *)cf)->own_n = depth;
 }
+
+/* FAB_ENTRY: a call from outside the pass made by (for) `node`. */
+fab_entry myri_fab__entry(const myri_fabric *cf, uint32_t node)
+{
+    myri_fabric *f = (myri_fabric *)cf;
+    fab_entry e = {cf, f->own_out};
+    f->own_out = node + 1;
+    return e;
+}
+
+void myri_fab__entry_end(const fab_entry *e) { ((myri_fabric *)e->f)->own_out = e->old; }
 #endif
 
 /* The channel arrays, zeroed: the records' hot parts, each on its own 64-byte
@@ -571,6 +582,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     uint32_t hn = f->host_node[pk->src_host];
     if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
     if (f->ports[pk->src_host].ops) return MYRI_ESTATE; /* the device owns the port: myri_port_send */
+    FAB_ENTRY(f, hn);
     fab_pkt *pkt = myri_fab_pkt_new(f, pk, f->m->carries_bytes || f->any_tap || f->any_dev);
     if (!pkt) return MYRI_ENOMEM;
     size_t n = 0;

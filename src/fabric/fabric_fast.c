@@ -560,9 +560,9 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     FAB_TX(c)->in_progress = false;
     FAB_TX(c)->cur->refs--; /* the input still holds it */
     if (c->dst_host) { /* the host's latest heads as they were */
-        fab_chcold *y = fab_cold(c);
-        y->rx.hh[0] = y->rx.hh[1];
-        y->rx.hh[1] = y->rx.hh_gone;
+        fab_rx_cold *y = FAB_RXC(c);
+        y->hh[0] = y->hh[1];
+        y->hh[1] = y->hh_gone;
         FAB_TX(c)->cur->host_quiet = false;
         return;
     }

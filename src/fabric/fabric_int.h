@@ -350,7 +350,9 @@ _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
  * MYRI_FAB_CHECK_OWNER, `make check-owner`) each one checks, inside the
  * fabric's pass (f->in_tick), that the node whose handler runs (f->cur_node)
  * owns the half: c->src_node for tx, c->dst_node for rx (myri_fab__own);
- * elsewhere (set-up, reports, port calls from devices) nothing is checked.
+ * outside the pass, in a call that names its node with FAB_ENTRY(f, node)
+ * (a host's port and send calls: the target's node, docs/PARTITION.md
+ * section 3), that node; elsewhere (set-up, reports) nothing is checked.
  * Crossings: what a node does today to state of the other end of a cable
  * (docs/PARTITION.md section 2's table; its messages remove them) is marked,
  * not changed, with the row that removes it (`grep -n FAB_CROSS src/fabric`):
@@ -364,6 +366,11 @@ void myri_fab__own(const fab_chan *c, int rx, const char *file, int line);
 uint32_t myri_fab__as(const myri_fabric *f, uint32_t node);
 void myri_fab__as_end(const myri_fabric *f, uint32_t depth);
 #define FAB__OWN(c, h) myri_fab__own((c), (h), __FILE__, __LINE__)
+typedef struct fab_entry { const myri_fabric *f; uint32_t old; } fab_entry;
+fab_entry myri_fab__entry(const myri_fabric *f, uint32_t node);
+void myri_fab__entry_end(const fab_entry *e);
+#define FAB_ENTRY(f, node) \
+    fab_entry fab__entry __attribute__((cleanup(myri_fab__entry_end), unused)) = myri_fab__entry((f), (node))
 #define FAB_CROSS_DO(f, node, row, stmt) do { \
         uint32_t fab__as_depth = myri_fab__as((f), (node)); stmt; myri_fab__as_end((f), fab__as_depth); } while (0)
 #define FAB_CROSS_GET(f, node, row, expr) __extension__ ({ \
@@ -371,6 +378,7 @@ void myri_fab__as_end(const myri_fabric *f, uint32_t depth);
         myri_fab__as_end((f), fab__as_depth); fab__as_v; })
 #else
 #define FAB__OWN(c, h) ((void)0)
+#define FAB_ENTRY(f, node) ((void)0)
 #define FAB_CROSS_DO(f, node, row, stmt) do { stmt; } while (0)
 #define FAB_CROSS_GET(f, node, row, expr) (expr)
 #endif
@@ -469,6 +477,7 @@ struct myri_fabric {
     uint32_t cur_node;              /* origin of pushes made in the pass: the node whose handler runs */
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
+    uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
 #endif
     uint64_t nrenumber;             /* times a node's sequences ran out and were renumbered */
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */

@@ -186,6 +186,7 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
         (pk->payload_bytes && !pk->payload) || pk->src_host != p->host)
         return MYRI_EINVAL;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     if (!p->ops || p->tx) return MYRI_ESTATE;
     if (p->out_ch < 0) return MYRI_EINVAL;
     if (pk->payload_bytes > FAB_OPEN_BYTES - 64) return MYRI_EINVAL;
@@ -207,6 +208,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
     if (!p) return MYRI_EINVAL;
     if (!p->tx) return MYRI_ESTATE;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     fab_pkt *pkt = p->tx;
     if (!pkt->open) { /* after its tail: nothing changes */
         uint32_t data = pkt->nbytes0 - 1;
@@ -447,6 +449,7 @@ myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
     if (!p || !buf || max_bytes == 0) return MYRI_EINVAL;
     if (!p->ops || p->armed) return MYRI_ESTATE;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     p->armed = true;
     p->buf = buf;
     p->max = max_bytes;
@@ -462,6 +465,7 @@ bool myri_port_rx_armed(const myri_port *p) { return p && p->armed; }
 uint32_t myri_port_rx_count(const myri_port *p)
 {
     if (!p || !p->armed) return 0;
+    FAB_ENTRY(p->f, p->f->host_node[p->host]);
     if (p->f->m->dma_sync) p->f->m->dma_sync(p->f, &p->f->ch[p->dma]);
     return p->count;
 }
