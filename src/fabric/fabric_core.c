@@ -668,7 +668,8 @@ void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncate
     fab_tap *t = &f->taps[c->id];
     if (FAB_TX(c)->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) FAB_TXC(c)->tap_buf[i] = myri_fab_pkt_byte(FAB_TX(c)->cur, FAB_TX(c)->cur_hop, FAB_TX(c)->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++)
+            FAB_TXC(c)->tap_buf[i] = myri_fab_pkt_byte(FAB_TX(c)->cur, FAB_TX(c)->cur_hop, FAB_TX(c)->cur_hop + (uint32_t)i);
     }
     if (FAB_TX(c)->tap_on && t->fn) t->fn(t->ctx, c->id, FAB_TXC(c)->tap_first, FAB_TXC(c)->tap_buf, nbytes, truncated);
     FAB_TX(c)->tap_on = false;

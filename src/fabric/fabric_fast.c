@@ -308,7 +308,7 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "F %llu check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now,
                 (unsigned long long)ff__arrived(f, u, now), (unsigned long long)ff__departed(f, u, now), (long long)o,
-                (int)u->front, (unsigned long long)u->dep_base);
+                (int)FAB_RX(u)->front, (unsigned long long)FAB_RX(u)->dep_base);
 #endif
     if (!FAB_RX(u)->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
     else if (FAB_RX(u)->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
@@ -516,7 +516,8 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     FAB_TX(c)->run_s = now;
     FAB_TX(c)->run_j0 = j;
     FAB_TX(c)->run_g0 = FAB_TX(c)->sent_total;
-    FAB_CROSS_DO(f, c->dst_node, 1, ff__ring_push(f, c, (fab_run){.s = now, .n0 = FAB_TX(c)->run_g0, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j}));
+    fab_run run = {.s = now, .n0 = FAB_TX(c)->run_g0, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j};
+    FAB_CROSS_DO(f, c->dst_node, 1, ff__ring_push(f, c, run));
     if (j == 0) {
         FAB_TX(c)->in_progress = true;
         if (FAB_TX(c)->tap_on) FAB_TXC(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
@@ -585,7 +586,8 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
-            fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), c->id, (unsigned long long)c->cur->id, c->run_j0 + q);
+            fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(FAB_TX(c)->run_s + q * f->T), c->id,
+                    (unsigned long long)FAB_TX(c)->cur->id, FAB_TX(c)->run_j0 + q);
 #endif
     uint32_t planned = FAB_TX(c)->run_lim;
     FAB_TX(c)->run_on = false;
@@ -860,8 +862,9 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     }
     /* Entries made in advance for heads that are now lost go away (they are
      * the last ones: heads arrive in the order they were sent). */
-    if (!c->dst_host && FAB_RX(c)->rxcount && FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)].arrive_at > now) {
-        while (FAB_RX(c)->rxcount && FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)].arrive_at > now) FAB_RX(c)->rxcount--;
+    fab_rx_half *rx = FAB_RX(c);
+    if (!c->dst_host && rx->rxcount && rx->rxq[(rx->rxhead + rx->rxcount - 1) & (rx->rxcap - 1)].arrive_at > now) {
+        while (rx->rxcount && rx->rxq[(rx->rxhead + rx->rxcount - 1) & (rx->rxcap - 1)].arrive_at > now) rx->rxcount--;
         if (FAB_RX(c)->rxcount == 0) {
             fab_set_front(f, c, FR_NONE);
             FAB_RX(c)->dec_gen++;

@@ -165,7 +165,8 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ch.at = now + c->d_ps;
-    ref__ring_push(f, &FAB_CROSS_WIRE(c, 13)->wire, &FAB_CROSS_WIRE(c, 13)->wcap, &FAB_CROSS_WIRE(c, 13)->whead, &FAB_CROSS_WIRE(c, 13)->wcount, &ch);
+    fab_chcold *w = FAB_CROSS_WIRE(c, 13);
+    ref__ring_push(f, &w->wire, &w->wcap, &w->whead, &w->wcount, &ch);
     myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
     c->x->st.chars++;
     FAB_TX(c)->sent_total++;
@@ -174,7 +175,8 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         FAB_TXC(c)->tap_len = 0;
         FAB_TXC(c)->tap_first = now;
     }
-    if (FAB_TX(c)->tap_on && !ch.gap && myri_fab_tap_reserve(c, FAB_TXC(c)->tap_len + 1)) FAB_TXC(c)->tap_buf[FAB_TXC(c)->tap_len++] = ch.byte;
+    if (FAB_TX(c)->tap_on && !ch.gap && myri_fab_tap_reserve(c, FAB_TXC(c)->tap_len + 1))
+        FAB_TXC(c)->tap_buf[FAB_TXC(c)->tap_len++] = ch.byte;
     if (j == 0) {
         FAB_TX(c)->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
@@ -276,7 +278,8 @@ static void ref__check(myri_fabric *f, fab_chan *c)
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
-                (unsigned long long)c->arrived_total, (unsigned long long)c->departed_total, (long long)c->occ, (int)c->front);
+                (unsigned long long)FAB_RXC(c)->arrived_total, (unsigned long long)FAB_RXC(c)->departed_total,
+                (long long)FAB_RXC(c)->occ, (int)FAB_RX(c)->front);
 #endif
     if (!FAB_RX(c)->stop_sent && FAB_RXC(c)->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
     else if (FAB_RX(c)->stop_sent && FAB_RXC(c)->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
