@@ -3,6 +3,7 @@
 #   make run      build, then run the main job on the built-in default scenario
 #   make check    build, then run the whole test suite, plain and under ASan+UBSan
 #   make bench    build, then run every benchmark in bench/
+#   make check-owner  build build-owner/ with the fabric's channel-half owner check, run the fabric tests
 #   make install  install program, library, headers and pkg-config file (PREFIX=/usr/local)
 #   make fuzz     build the libFuzzer targets with clang (build-fuzz/)
 #   make fuzz-long  build them, then run each for FUZZ_SECONDS (default 60); fails on any crash
@@ -14,7 +15,7 @@ CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 
-.PHONY: all deps configure run check check-fast check-asan bench install fuzz fuzz-long clean
+.PHONY: all deps configure run check check-fast check-asan check-owner bench install fuzz fuzz-long clean
 
 all: $(BUILD)/myri
 
@@ -42,6 +43,16 @@ check-asan: deps $(ASAN)/Makefile
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 MYRI_SLOW_TESTS=0 \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
+
+# The fabric tests with every access to a channel's sender or receiver half
+# checked against the node whose handler runs (docs/PARTITION.md step 3).
+OWNER ?= build-owner
+$(OWNER)/Makefile: CMakeLists.txt | deps
+	cmake -S . -B $(OWNER) -DCMAKE_BUILD_TYPE=Release -DMYRI_FAB_CHECK_OWNER=ON $(CMAKE_FLAGS)
+
+check-owner: deps $(OWNER)/Makefile
+	cmake --build $(OWNER) -j $(JOBS)
+	cd $(OWNER) && ctest --output-on-failure -j $(JOBS) -R 'fabric|golden|port|pcap|system|lanai|via|host|proc'
 
 bench: $(BUILD)/myri
 	sh scripts/bench.sh $(BUILD)

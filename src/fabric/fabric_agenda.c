@@ -410,7 +410,7 @@ bool myri_fab_agenda_test_take(myri_fabric *f, fab_ev *out)
 
 static bool cq__less(const myri_fabric *f, uint32_t a, uint32_t b)
 {
-    uint64_t ta = f->ch[a].pred_at, tb = f->ch[b].pred_at;
+    uint64_t ta = FAB_CROSS_RX(&f->ch[a], part)->pred_at, tb = FAB_CROSS_RX(&f->ch[b], part)->pred_at;
     return ta < tb || (ta == tb && a < b);
 }
 
@@ -441,12 +441,12 @@ static void cq__sift(myri_fabric *f, size_t i)
 
 void myri_fab_cq_set(myri_fabric *f, uint32_t c, uint64_t t)
 {
-    f->ch[c].pred_at = t;
+    FAB_RX(&f->ch[c])->pred_at = t;
     if (f->cq_pos[c] < 0) {
         cq__place(f, f->cqn++, c);
     }
     cq__sift(f, (size_t)f->cq_pos[c]);
-    f->cq_top_at = f->ch[f->cq[0]].pred_at;
+    f->cq_top_at = FAB_CROSS_RX(&f->ch[f->cq[0]], part)->pred_at;
 }
 
 void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
@@ -454,13 +454,13 @@ void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
     int32_t i = f->cq_pos[c];
     if (i < 0) return;
     f->cq_pos[c] = -1;
-    f->ch[c].pred_at = MYRI_TIME_NEVER;
+    FAB_RX(&f->ch[c])->pred_at = MYRI_TIME_NEVER;
     uint32_t last = f->cq[--f->cqn];
     if ((size_t)i != f->cqn) {
         cq__place(f, (size_t)i, last);
         cq__sift(f, (size_t)i);
     }
-    f->cq_top_at = f->cqn ? f->ch[f->cq[0]].pred_at : UINT64_MAX;
+    f->cq_top_at = f->cqn ? FAB_CROSS_RX(&f->ch[f->cq[0]], part)->pred_at : UINT64_MAX;
 }
 
 

@@ -6,6 +6,7 @@
  */
 #include "fabric/fabric_int.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -71,11 +72,11 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
-    while (c->down && fab_cold(c)->hq_head) {
-        fab_pkt *pkt = fab_cold(c)->hq_head;
-        fab_cold(c)->hq_head = pkt->next;
-        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
-        fab_cold(c)->hq_len--;
+    while (c->down && FAB_TXC(c)->hq_head) {
+        fab_pkt *pkt = FAB_TXC(c)->hq_head;
+        FAB_TXC(c)->hq_head = pkt->next;
+        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
+        FAB_TXC(c)->hq_len--;
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
@@ -91,6 +92,56 @@ uint64_t myri_fab_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+#ifdef FAB_CHECK_OWNER
+/* The owner check (FAB_TX/FAB_RX, fabric_int.h): inside the pass, the half of
+ * c being touched must belong to f->cur_node.  MYRI_FAB_OWNER=log prints each
+ * failing place once and goes on (to list them all); otherwise it aborts. */
+void myri_fab__own(const fab_chan *c, int rx, const char *file, int line)
+{
+    const myri_fabric *f = c->x->f;
+    if (!f || (!f->in_tick && !f->own_out)) return;
+    uint32_t owner = rx ? c->dst_node : c->src_node, who = f->in_tick ? f->cur_node : f->own_out - 1;
+    if (who == owner) return;
+    for (uint32_t i = 0; i < f->own_n && i < 16; i++)
+        if (f->own_as[i] == owner) return;
+    static struct { const char *file; int line, rx; } seen[256];
+    static unsigned nseen;
+    const char *mode = getenv("MYRI_FAB_OWNER");
+    bool log = mode && strcmp(mode, "log") == 0;
+    for (unsigned i = 0; log && i < nseen; i++)
+        if (seen[i].line == line && seen[i].rx == rx && strcmp(seen[i].file, file) == 0) return;
+    fprintf(stderr, "%s:%d: fabric owner check: %s half of channel %u (nodes %u -> %u) touched by node %u at %" PRIu64 " ps\n",
+            file, line, rx ? "receiver" : "sender", c->id, c->src_node, c->dst_node, who, f->now);
+    if (!log) abort();
+    if (nseen < 256) seen[nseen++] = (__typeof__(seen[0])){file, line, rx};
+}
+
+/* FAB_CROSS_DO: node owns too until myri_fab__as_end(f, the depth returned). */
+uint32_t myri_fab__as(const myri_fabric *cf, uint32_t node)
+{
+    myri_fabric *f = (myri_fabric *)cf; /* debug bookkeeping only */
+    uint32_t d = f->own_n++;
+    if (d < 16) f->own_as[d] = node;
+    return d;
+}
+
+void myri_fab__as_end(const myri_fabric *cf, uint32_t depth)
+{
+    ((myri_fabric *)cf)->own_n = depth;
+}
+
+/* FAB_ENTRY: a call from outside the pass made by (for) `node`. */
+fab_entry myri_fab__entry(const myri_fabric *cf, uint32_t node)
+{
+    myri_fabric *f = (myri_fabric *)cf;
+    fab_entry e = {cf, f->own_out};
+    f->own_out = node + 1;
+    return e;
+}
+
+void myri_fab__entry_end(const fab_entry *e) { ((myri_fabric *)e->f)->own_out = e->old; }
+#endif
+
 /* The channel arrays, zeroed: the records' hot parts, each on its own 64-byte
  * lines (fab_chan's layout), and their other parts (fab_chanx), linked. */
 static bool fab__chan_alloc(myri_fabric *f, size_t n)
@@ -100,7 +151,12 @@ static bool fab__chan_alloc(myri_fabric *f, size_t n)
     f->chx = calloc(n, sizeof *f->chx);
     if (!f->ch || !f->chx) return false;
     memset(f->ch, 0, bytes);
-    for (size_t i = 0; i < n; i++) f->ch[i].x = &f->chx[i];
+    for (size_t i = 0; i < n; i++) {
+        f->ch[i].x = &f->chx[i];
+#ifdef FAB_CHECK_OWNER
+        f->chx[i].f = f;
+#endif
+    }
     return true;
 }
 
@@ -259,7 +315,7 @@ uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *
     if (f->nscripts == 0 && !(f->p.ber > 0)) return 0;
     fab_corr tmp[FAB_MAX_CORR];
     uint32_t n = myri_fab_corruptions(f, pkt, c->id, nbytes, tmp);
-    if (n) memcpy(fab_cold(c)->corr, tmp, n * sizeof *tmp);
+    if (n) memcpy(FAB_TXC(c)->corr, tmp, n * sizeof *tmp);
     return n;
 }
 
@@ -281,14 +337,14 @@ static void fab__destroy(myri_component *self)
     if (!f) return;
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i];
-        free(c->rxq);
+        free(FAB_RX(c)->rxq);
         if (c->x->y) {
-            free(c->x->y->buf);
+            free(FAB_RXY(c)->buf);
             free(c->x->y->wire);
-            free(c->x->y->tap_buf);
+            free(FAB_TXY(c)->tap_buf);
             free(c->x->y);
         }
-        free(c->runs);
+        free(FAB_RX(c)->runs);
     }
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
@@ -434,8 +490,8 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             c->src_host = f->node[c->src_node].host;
             c->dst_host = f->node[c->dst_node].host;
             c->d_ps = f->T + prop;
-            c->src_in = -1;
-            c->want_out = -1;
+            FAB_TX(c)->src_in = -1;
+            FAB_RX(c)->want_out = -1;
             f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
@@ -498,7 +554,7 @@ myri_status myri_fabric_create(myri_sim *sim, const myri_topo *topo, const myri_
     f->cq_top_at = UINT64_MAX;
     if (!f->dirty || !f->cq || !f->cq_pos) return MYRI_ENOMEM;
     for (size_t i = 0; i < f->nchan; i++) {
-        f->ch[i].pred_at = MYRI_TIME_NEVER;
+        FAB_RX(&f->ch[i])->pred_at = MYRI_TIME_NEVER;
         f->cq_pos[i] = -1;
     }
     *out = f;
@@ -536,13 +592,13 @@ fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool wit
 /* The packet joins its host's queue (channel c) and the host may send. */
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
-    if (fab_cold(c)->hq_tail) fab_cold(c)->hq_tail->next = pkt;
-    else fab_cold(c)->hq_head = pkt;
-    fab_cold(c)->hq_tail = pkt;
-    fab_cold(c)->hq_len++;
+    if (FAB_TXC(c)->hq_tail) FAB_TXC(c)->hq_tail->next = pkt;
+    else FAB_TXC(c)->hq_head = pkt;
+    FAB_TXC(c)->hq_tail = pkt;
+    FAB_TXC(c)->hq_len++;
     f->ctr.injected++;
     f->started = true;
-    if (!c->cur) f->m->wake(f, c); /* else taken after the packet being sent */
+    if (!FAB_TX(c)->cur) f->m->wake(f, c); /* else taken after the packet being sent */
 }
 
 myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
@@ -552,6 +608,7 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pk)
     uint32_t hn = f->host_node[pk->src_host];
     if (f->node[hn].out_ch[0] < 0) return MYRI_EINVAL;
     if (f->ports[pk->src_host].ops) return MYRI_ESTATE; /* the device owns the port: myri_port_send */
+    FAB_ENTRY(f, hn);
     fab_pkt *pkt = myri_fab_pkt_new(f, pk, f->m->carries_bytes || f->any_tap || f->any_dev);
     if (!pkt) return MYRI_ENOMEM;
     size_t n = 0;
@@ -580,7 +637,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 || !f->ch[ch].x->y ? 0 : f->ch[ch].x->y->hq_len;
+    return ch < 0 || !f->ch[ch].x->y ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
 }
 
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
@@ -622,25 +679,26 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 
 bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 {
-    if (n <= fab_cold(c)->tap_cap) return true;
-    size_t nc = fab_cold(c)->tap_cap ? fab_cold(c)->tap_cap : 256;
+    if (n <= FAB_TXC(c)->tap_cap) return true;
+    size_t nc = FAB_TXC(c)->tap_cap ? FAB_TXC(c)->tap_cap : 256;
     while (nc < n) nc *= 2;
-    uint8_t *nb = realloc(fab_cold(c)->tap_buf, nc);
+    uint8_t *nb = realloc(FAB_TXC(c)->tap_buf, nc);
     if (!nb) return false;
-    fab_cold(c)->tap_buf = nb;
-    fab_cold(c)->tap_cap = nc;
+    FAB_TXC(c)->tap_buf = nb;
+    FAB_TXC(c)->tap_cap = nc;
     return true;
 }
 
 void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
     fab_tap *t = &f->taps[c->id];
-    if (c->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
+    if (FAB_TX(c)->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
-        for (size_t i = 0; i < nbytes; i++) fab_cold(c)->tap_buf[i] = myri_fab_pkt_byte(c->cur, c->cur_hop, c->cur_hop + (uint32_t)i);
+        for (size_t i = 0; i < nbytes; i++)
+            FAB_TXC(c)->tap_buf[i] = myri_fab_pkt_byte(FAB_TX(c)->cur, FAB_TX(c)->cur_hop, FAB_TX(c)->cur_hop + (uint32_t)i);
     }
-    if (c->tap_on && t->fn) t->fn(t->ctx, c->id, fab_cold(c)->tap_first, fab_cold(c)->tap_buf, nbytes, truncated);
-    c->tap_on = false;
+    if (FAB_TX(c)->tap_on && t->fn) t->fn(t->ctx, c->id, FAB_TXC(c)->tap_first, FAB_TXC(c)->tap_buf, nbytes, truncated);
+    FAB_TX(c)->tap_on = false;
 }
 
 void myri_fabric_get_counters(const myri_fabric *f, myri_fabric_counters *out)
@@ -666,12 +724,12 @@ static void fab__chan_stats(const myri_fabric *f, size_t channel, myri_fabric_ch
 {
     const fab_chan *c = &f->ch[channel];
     *out = c->x->st;
-    out->max_slack_bytes = c->max_slack;
+    out->max_slack_bytes = FAB_RX(c)->max_slack;
     if (f->m->extra_chars) out->chars += f->m->extra_chars(f, c);
     out->busy_ps = out->chars * f->T;
-    if (c->stopped) {
+    if (FAB_TX(c)->stopped) {
         uint64_t now = fab_now(f);
-        uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
+        uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
         if (now > from) out->stopped_ps += now - from;
     }
 }
@@ -701,7 +759,7 @@ void myri_fabric_reset_stats(myri_fabric *f)
     f->win_start = now;
     for (size_t i = 0; i < f->nchan; i++) {
         memset(&f->ch[i].x->st, 0, sizeof f->ch[i].x->st);
-        f->ch[i].max_slack = 0;
+        FAB_RX(&f->ch[i])->max_slack = 0;
     }
     f->m->reset_window(f);
 }

@@ -34,8 +34,8 @@ static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e);
 
 /* ---- the ring of runs ---------------------------------------------------------- */
 
-static fab_run *ff__run(fab_chan *c, uint32_t i) { return &c->runs[(c->rhead + i) & (c->rcap - 1)]; }
-static fab_run *ff__last(fab_chan *c) { return ff__run(c, c->rcount - 1); }
+static fab_run *ff__run(fab_chan *c, uint32_t i) { return &FAB_RX(c)->runs[(FAB_RX(c)->rhead + i) & (FAB_RX(c)->rcap - 1)]; }
+static fab_run *ff__last(fab_chan *c) { return ff__run(c, FAB_RX(c)->rcount - 1); }
 
 /* A(x): characters of channel c arrived at its receiver by the end of instant x.
  * Global character numbers count exactly the characters that arrive (those
@@ -43,20 +43,20 @@ static fab_run *ff__last(fab_chan *c) { return ff__run(c, c->rcount - 1); }
  * so A(x) = n0 + arrived part of the last run that has begun arriving. */
 static uint64_t ff__arrived(const myri_fabric *f, fab_chan *c, uint64_t x)
 {
-    for (uint32_t i = c->rcount; i-- > 0;) {
+    for (uint32_t i = FAB_RX(c)->rcount; i-- > 0;) {
         const fab_run *r = ff__run(c, i);
         uint64_t first = r->s + c->d_ps;
         if (x < first) continue;
         uint64_t k = fab_div_T(f, x - first) + 1;
         return r->n0 + (k < r->cnt ? k : r->cnt);
     }
-    return c->arr_base;
+    return FAB_RX(c)->arr_base;
 }
 
 /* Arrival time of global character g of channel c, or NEVER if unknown. */
 static uint64_t ff__arrival(const myri_fabric *f, fab_chan *c, uint64_t g, uint32_t *idx)
 {
-    for (uint32_t i = 0; i < c->rcount; i++) {
+    for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) {
         const fab_run *r = ff__run(c, i);
         if (g >= r->n0 && g < r->n0 + r->cnt) {
             if (idx) *idx = i;
@@ -79,15 +79,15 @@ static uint64_t ff__arrival_of(const myri_fabric *f, fab_chan *c, uint64_t g, co
  * given a = A(x). */
 static uint64_t ff__departed_a(const myri_fabric *f, fab_chan *u, uint64_t x, uint64_t a)
 {
-    if (u->front == FR_SINK) return a < u->x->sink_end ? a : u->x->sink_end;
-    if (u->front == FR_GRANT) {
-        const fab_chan *o = &f->ch[u->want_out];
-        if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
-            uint64_t k = fab_div_T(f, x - o->run_s) + 1;
-            return u->dep_base + (k < o->run_lim ? k : o->run_lim);
+    if (FAB_RX(u)->front == FR_SINK) return a < FAB_RXX(u)->sink_end ? a : FAB_RXX(u)->sink_end;
+    if (FAB_RX(u)->front == FR_GRANT) {
+        const fab_chan *o = &f->ch[FAB_RX(u)->want_out];
+        if (FAB_TX(o)->run_on && FAB_TX(o)->src_in == (int32_t)u->id && x >= FAB_TX(o)->run_s) {
+            uint64_t k = fab_div_T(f, x - FAB_TX(o)->run_s) + 1;
+            return FAB_RX(u)->dep_base + (k < FAB_TX(o)->run_lim ? k : FAB_TX(o)->run_lim);
         }
     }
-    return u->dep_base;
+    return FAB_RX(u)->dep_base;
 }
 
 /* O at arrival number m of run r (its instant first + mT): A is known. */
@@ -100,18 +100,18 @@ static int64_t ff__occ_run(const myri_fabric *f, fab_chan *u, const fab_run *r, 
 /* D(x): characters that left input u's slack buffer by the end of instant x. */
 static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
 {
-    if (u->front == FR_SINK) {
+    if (FAB_RX(u)->front == FR_SINK) {
         uint64_t a = ff__arrived(f, u, x);
-        return a < u->x->sink_end ? a : u->x->sink_end;
+        return a < FAB_RXX(u)->sink_end ? a : FAB_RXX(u)->sink_end;
     }
-    if (u->front == FR_GRANT) {
-        const fab_chan *o = &f->ch[u->want_out];
-        if (o->run_on && o->src_in == (int32_t)u->id && x >= o->run_s) {
-            uint64_t k = fab_div_T(f, x - o->run_s) + 1;
-            return u->dep_base + (k < o->run_lim ? k : o->run_lim);
+    if (FAB_RX(u)->front == FR_GRANT) {
+        const fab_chan *o = &f->ch[FAB_RX(u)->want_out];
+        if (FAB_TX(o)->run_on && FAB_TX(o)->src_in == (int32_t)u->id && x >= FAB_TX(o)->run_s) {
+            uint64_t k = fab_div_T(f, x - FAB_TX(o)->run_s) + 1;
+            return FAB_RX(u)->dep_base + (k < FAB_TX(o)->run_lim ? k : FAB_TX(o)->run_lim);
         }
     }
-    return u->dep_base;
+    return FAB_RX(u)->dep_base;
 }
 
 static int64_t ff__occ(const myri_fabric *f, fab_chan *u, uint64_t x)
@@ -124,41 +124,41 @@ static void ff__purge(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     uint64_t dep = c->dst_host ? UINT64_MAX : ff__departed(f, c, now);
-    while (c->rcount > 1) {
+    while (FAB_RX(c)->rcount > 1) {
         fab_run *r = ff__run(c, 0);
         uint64_t last = r->s + (r->cnt ? r->cnt - 1 : 0) * f->T + c->d_ps;
-        if (last > now || last > c->last_check || r->n0 + r->cnt > dep) break;
-        c->arr_base += r->cnt;
-        c->rhead = (c->rhead + 1) & (c->rcap - 1);
-        c->rcount--;
+        if (last > now || last > FAB_RX(c)->last_check || r->n0 + r->cnt > dep) break;
+        FAB_RX(c)->arr_base += r->cnt;
+        FAB_RX(c)->rhead = (FAB_RX(c)->rhead + 1) & (FAB_RX(c)->rcap - 1);
+        FAB_RX(c)->rcount--;
     }
 }
 
 static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
 {
     if (!c->dst_host && !c->dma) {
-        if (c->rcount) ff__purge(f, c);
+        if (FAB_RX(c)->rcount) FAB_CROSS_DO(f, c->dst_node, 6, ff__purge(f, c));
     } else {
         uint64_t now = fab_now(f);
-        while (c->rcount) {
+        while (FAB_RX(c)->rcount) {
             fab_run *o = ff__run(c, 0);
             if (o->s + (o->cnt ? o->cnt - 1 : 0) * f->T + c->d_ps > now) break;
-            c->arr_base += o->cnt;
-            c->rhead = (c->rhead + 1) & (c->rcap - 1);
-            c->rcount--;
+            FAB_RX(c)->arr_base += o->cnt;
+            FAB_RX(c)->rhead = (FAB_RX(c)->rhead + 1) & (FAB_RX(c)->rcap - 1);
+            FAB_RX(c)->rcount--;
         }
     }
-    if (c->rcount == c->rcap) {
-        uint32_t nc = c->rcap ? 2 * c->rcap : 4;
+    if (FAB_RX(c)->rcount == FAB_RX(c)->rcap) {
+        uint32_t nc = FAB_RX(c)->rcap ? 2 * FAB_RX(c)->rcap : 4;
         fab_run *nr = malloc(nc * sizeof *nr);
         if (!nr) myri_panic(f->comp, "out of memory (runs)");
-        for (uint32_t i = 0; i < c->rcount; i++) nr[i] = *ff__run(c, i);
-        free(c->runs);
-        c->runs = nr;
-        c->rcap = nc;
-        c->rhead = 0;
+        for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) nr[i] = *ff__run(c, i);
+        free(FAB_RX(c)->runs);
+        FAB_RX(c)->runs = nr;
+        FAB_RX(c)->rcap = nc;
+        FAB_RX(c)->rhead = 0;
     }
-    *ff__run(c, c->rcount++) = r;
+    *ff__run(c, FAB_RX(c)->rcount++) = r;
 }
 
 /* ---- slack checks ------------------------------------------------------------------ */
@@ -167,9 +167,9 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
 {
     if (u->dst_host || u->dma) return;
     uint64_t now = fab_now(f);
-    if (u->check_pending && u->check_pending_at == now) return;
-    u->check_pending = true;
-    u->check_pending_at = now;
+    if (FAB_RX(u)->check_pending && FAB_RX(u)->check_pending_at == now) return;
+    FAB_RX(u)->check_pending = true;
+    FAB_RX(u)->check_pending_at = now;
     if (f->in_tick) f->dirty[f->ndirty++] = u->id; /* checked at the end of the instant */
     else myri_fab_push(f, now, PH_CHECK, EV_F_CHECK, u->id, 0, NULL);
 }
@@ -187,46 +187,46 @@ static void ff__rx_update(myri_fabric *f, fab_chan *u)
  * that starts later checks u again (ff__rx_update). */
 static uint64_t ff__bound(const fab_chan *u)
 {
-    if (u->front == FR_SINK) return UINT64_MAX;
-    uint64_t amax = u->rcount ? u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].n0 +
-                                    u->runs[(u->rhead + u->rcount - 1) & (u->rcap - 1)].cnt
-                              : u->arr_base;
-    return amax > u->dep_base ? amax - u->dep_base : 0;
+    if (FAB_RX(u)->front == FR_SINK) return UINT64_MAX;
+    uint64_t amax = FAB_RX(u)->rcount ? FAB_RX(u)->runs[(FAB_RX(u)->rhead + FAB_RX(u)->rcount - 1) & (FAB_RX(u)->rcap - 1)].n0 +
+                                    FAB_RX(u)->runs[(FAB_RX(u)->rhead + FAB_RX(u)->rcount - 1) & (FAB_RX(u)->rcap - 1)].cnt
+                              : FAB_RX(u)->arr_base;
+    return amax > FAB_RX(u)->dep_base ? amax - FAB_RX(u)->dep_base : 0;
 }
 
 static int64_t ff__track_upto(myri_fabric *f, fab_chan *u, uint64_t lim, bool at_lim)
 {
-    if (!at_lim && ff__bound(u) <= u->max_slack) { /* nothing to visit: no new largest occupancy */
-        if (lim > u->last_check) u->last_check = lim;
+    if (!at_lim && ff__bound(u) <= FAB_RX(u)->max_slack) { /* nothing to visit: no new largest occupancy */
+        if (lim > FAB_RX(u)->last_check) FAB_RX(u)->last_check = lim;
         return 0;
     }
-    uint64_t alim = (at_lim || lim > u->last_check) ? ff__arrived(f, u, lim) : 0;
+    uint64_t alim = (at_lim || lim > FAB_RX(u)->last_check) ? ff__arrived(f, u, lim) : 0;
     int64_t at = at_lim ? (int64_t)(alim - ff__departed_a(f, u, lim, alim)) : 0, best = at;
     /* The departure formula is valid since last_check + 1 (this is called
      * before every change of it) and D is nondecreasing there, A too: every
      * occupancy in (last_check, lim] is at most A(lim) - D(last_check + 1).
      * Below the largest occupancy seen, the instants need not be visited. */
-    uint32_t from = u->rcount;
-    if (lim > u->last_check &&
-        (int64_t)(alim - ff__departed(f, u, u->last_check + 1)) > (int64_t)u->max_slack)
+    uint32_t from = FAB_RX(u)->rcount;
+    if (lim > FAB_RX(u)->last_check &&
+        (int64_t)(alim - ff__departed(f, u, FAB_RX(u)->last_check + 1)) > (int64_t)FAB_RX(u)->max_slack)
         from = 0;
-    for (uint32_t i = from; i < u->rcount; i++) {
+    for (uint32_t i = from; i < FAB_RX(u)->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
         if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
-        if (last <= u->last_check) continue;
+        if (last <= FAB_RX(u)->last_check) continue;
         if (first > lim) break;
         uint64_t m = last < lim ? r->cnt - 1 : fab_div_T(f, lim - first);
-        if (first + m * f->T <= u->last_check) continue;
+        if (first + m * f->T <= FAB_RX(u)->last_check) continue;
         int64_t o = ff__occ_run(f, u, r, m);
         if (o > best) best = o;
     }
     MYRI_ASSERT(f->comp, best <= (int64_t)f->p.slack_size_bytes,
                 "slack buffer of channel %u overflows: %lld > %llu characters", u->id,
                 (long long)best, (unsigned long long)f->p.slack_size_bytes);
-    if ((uint64_t)best > u->max_slack) u->max_slack = (uint64_t)best;
-    if (lim > u->last_check) u->last_check = lim;
+    if ((uint64_t)best > FAB_RX(u)->max_slack) FAB_RX(u)->max_slack = (uint64_t)best;
+    if (lim > FAB_RX(u)->last_check) FAB_RX(u)->last_check = lim;
     return at;
 }
 
@@ -240,18 +240,18 @@ static void ff__track_max(myri_fabric *f, fab_chan *u)
 static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
 {
     uint64_t now = fab_now(f), S = f->p.slack_stop_bytes;
-    for (uint32_t i = 0; i < u->rcount; i++) {
+    for (uint32_t i = 0; i < FAB_RX(u)->rcount; i++) {
         const fab_run *r = ff__run(u, i);
         uint64_t first = r->s + u->d_ps;
         if (r->cnt == 0) continue;
         uint64_t last = first + (r->cnt - 1) * f->T;
         if (last <= now) continue;
         uint64_t lo = first > now ? 0 : fab_div_T(f, now - first) + 1, hi = r->cnt - 1;
-        const fab_chan *o = u->front == FR_GRANT ? &f->ch[u->want_out] : NULL;
-        if (!(o && o->run_on && o->src_in == (int32_t)u->id)) {
+        const fab_chan *o = FAB_RX(u)->front == FR_GRANT ? &f->ch[FAB_RX(u)->want_out] : NULL;
+        if (!(o && FAB_TX(o)->run_on && FAB_TX(o)->src_in == (int32_t)u->id)) {
             /* Nothing departs along this run (or only the discarded packet's
              * characters, as they arrive): O(m) = n0 + m + 1 - D, D fixed. */
-            uint64_t d = u->front == FR_SINK ? u->x->sink_end : u->dep_base;
+            uint64_t d = FAB_RX(u)->front == FR_SINK ? FAB_RXX(u)->sink_end : FAB_RX(u)->dep_base;
             int64_t need = (int64_t)S - 1 + (int64_t)d - (int64_t)r->n0;
             uint64_t m = need > (int64_t)lo ? (uint64_t)need : lo;
             if (m > hi) continue;
@@ -271,20 +271,20 @@ static uint64_t ff__predict_stop(myri_fabric *f, fab_chan *u)
 /* First departure instant after now where O falls to the GO line. */
 static uint64_t ff__predict_go(myri_fabric *f, fab_chan *u)
 {
-    if (u->front != FR_GRANT) return MYRI_TIME_NEVER;
-    const fab_chan *o = &f->ch[u->want_out];
-    if (!o->run_on || o->src_in != (int32_t)u->id) return MYRI_TIME_NEVER;
+    if (FAB_RX(u)->front != FR_GRANT) return MYRI_TIME_NEVER;
+    const fab_chan *o = &f->ch[FAB_RX(u)->want_out];
+    if (!FAB_TX(o)->run_on || FAB_TX(o)->src_in != (int32_t)u->id) return MYRI_TIME_NEVER;
     uint64_t now = fab_now(f), G = f->p.slack_go_bytes;
-    uint64_t last = o->run_s + (o->run_lim - 1) * f->T;
+    uint64_t last = FAB_TX(o)->run_s + (FAB_TX(o)->run_lim - 1) * f->T;
     if (last <= now) return MYRI_TIME_NEVER;
-    uint64_t lo = o->run_s > now ? 0 : fab_div_T(f, now - o->run_s) + 1, hi = o->run_lim - 1;
-    if (ff__occ(f, u, o->run_s + hi * f->T) > (int64_t)G) return MYRI_TIME_NEVER;
+    uint64_t lo = FAB_TX(o)->run_s > now ? 0 : fab_div_T(f, now - FAB_TX(o)->run_s) + 1, hi = FAB_TX(o)->run_lim - 1;
+    if (ff__occ(f, u, FAB_TX(o)->run_s + hi * f->T) > (int64_t)G) return MYRI_TIME_NEVER;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (ff__occ(f, u, o->run_s + mid * f->T) <= (int64_t)G) hi = mid;
+        if (ff__occ(f, u, FAB_TX(o)->run_s + mid * f->T) <= (int64_t)G) hi = mid;
         else lo = mid + 1;
     }
-    return o->run_s + lo * f->T;
+    return FAB_TX(o)->run_s + lo * f->T;
 }
 
 /* Compares the slack with the lines now and predicts the next crossing
@@ -293,14 +293,14 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
 {
     uint64_t now = fab_now(f);
     (void)gen;
-    if (u->check_pending && u->check_pending_at == now) u->check_pending = false;
-    uint64_t b = u->stop_sent ? UINT64_MAX : ff__bound(u);
-    if (b < f->p.slack_stop_bytes && b <= u->max_slack) {
+    if (FAB_RX(u)->check_pending && FAB_RX(u)->check_pending_at == now) FAB_RX(u)->check_pending = false;
+    uint64_t b = FAB_RX(u)->stop_sent ? UINT64_MAX : ff__bound(u);
+    if (b < f->p.slack_stop_bytes && b <= FAB_RX(u)->max_slack) {
         /* Below both the STOP line and the largest occupancy seen, by the
          * cheap bound: no STOP now nor along the known runs, no new
          * maximum; nothing to track or predict. */
-        if (now > u->last_check) u->last_check = now;
-        if (u->pred_at != MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
+        if (now > FAB_RX(u)->last_check) FAB_RX(u)->last_check = now;
+        if (FAB_RX(u)->pred_at != MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
         return;
     }
     int64_t o = ff__track_upto(f, u, now, true);
@@ -308,15 +308,15 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "F %llu check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now,
                 (unsigned long long)ff__arrived(f, u, now), (unsigned long long)ff__departed(f, u, now), (long long)o,
-                (int)u->front, (unsigned long long)u->dep_base);
+                (int)FAB_RX(u)->front, (unsigned long long)FAB_RX(u)->dep_base);
 #endif
-    if (!u->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
-    else if (u->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
-    uint64_t x = u->stop_sent ? ff__predict_go(f, u)
+    if (!FAB_RX(u)->stop_sent && o >= (int64_t)f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, u, true);
+    else if (FAB_RX(u)->stop_sent && o <= (int64_t)f->p.slack_go_bytes) myri_fab_emit_ctrl(f, u, false);
+    uint64_t x = FAB_RX(u)->stop_sent ? ff__predict_go(f, u)
                  : b < f->p.slack_stop_bytes ? MYRI_TIME_NEVER /* the bound: the STOP line is out of reach */
                                               : ff__predict_stop(f, u);
     if (x == MYRI_TIME_NEVER) myri_fab_cq_remove(f, u->id);
-    else if (x != u->pred_at) myri_fab_cq_set(f, u->id, x);
+    else if (x != FAB_RX(u)->pred_at) myri_fab_cq_set(f, u->id, x);
 }
 
 static void fab_fast_check_due(myri_fabric *f, uint32_t channel)
@@ -338,36 +338,36 @@ static void fab_fast_flush(myri_fabric *f)
 
 static void ff__wake_at(myri_fabric *f, fab_chan *c, uint64_t t)
 {
-    if (c->send_pending && c->x->send_pending_at == t) return;
-    c->send_pending = true;
-    c->x->send_pending_at = t;
+    if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == t) return;
+    FAB_TX(c)->send_pending = true;
+    FAB_TXX(c)->send_pending_at = t;
     myri_fab_push(f, t, PH_SEND, EV_F_SEND, c->id, 0, NULL);
 }
 
 static void fab_fast_wake(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    ff__wake_at(f, c, c->free_at > now ? c->free_at : now);
+    ff__wake_at(f, c, FAB_TX(c)->free_at > now ? FAB_TX(c)->free_at : now);
 }
 
 /* Applies this hop's bit errors: to the route/type copy the switches decode
  * and to the CRC syndrome (rem(mask * x^(8 (nbytes-1-pos)))). */
 static void ff__apply_corr(myri_fabric *f, fab_chan *c)
 {
-    fab_pkt *pkt = c->cur;
+    fab_pkt *pkt = FAB_TX(c)->cur;
     uint32_t nbytes = fab_cur_n(c) - 1;
-    if (c->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
-    for (uint32_t k = 0; k < c->ncorr; k++) {
-        uint32_t at = c->cur_hop + fab_cold(c)->corr[k].pos;
-        uint8_t m = fab_cold(c)->corr[k].mask;
+    if (FAB_TX(c)->ncorr && pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
+    for (uint32_t k = 0; k < FAB_TX(c)->ncorr; k++) {
+        uint32_t at = FAB_TX(c)->cur_hop + FAB_TXC(c)->corr[k].pos;
+        uint8_t m = FAB_TXC(c)->corr[k].mask;
         if (at < FAB_HDR) pkt->hdr[at] ^= m;
-        if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, c->cur_hop, m, false);
-        if (!pkt->open) pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - fab_cold(c)->corr[k].pos);
+        if (pkt->bytes) myri_fab_pkt_xor(f, pkt, at, FAB_TX(c)->cur_hop, m, false);
+        if (!pkt->open) pkt->syndrome ^= myri_crc8_shift(&f->crc, m, nbytes - 1 - FAB_TXC(c)->corr[k].pos);
         /* (open: the length is not known yet; myri_fab_pkt_close adds it from the XOR list) */
     }
     /* Tap: the bytes of this hop are computed when the packet is over on c
      * (myri_fab_tap_done: the sender's bytes with the XORs of hops <= this one). */
-    if (f->any_tap && f->taps[c->id].fn && pkt->bytes) c->tap_on = true; /* any_tap: no miss on taps[] */
+    if (f->any_tap && f->taps[c->id].fn && pkt->bytes) FAB_TX(c)->tap_on = true; /* any_tap: no miss on taps[] */
 }
 
 /* Characters output o can send back to back from its character j at time t:
@@ -376,7 +376,7 @@ static void ff__apply_corr(myri_fabric *f, fab_chan *c)
  * through by t (*next = when it is, if known). */
 static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, uint64_t *next)
 {
-    fab_chan *u = &f->ch[o->src_in];
+    fab_chan *u = &f->ch[FAB_TX(o)->src_in];
     fab_rxent *e = myri_fab_rx_front(u);
     uint64_t g = e->g0 + j + (o->dma ? 0u : 1u); /* a switch output's j is its input's j + 1 */
     uint32_t i;
@@ -389,7 +389,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
     for (;;) {
         const fab_run *r = ff__run(u, i);
         cur = r->n0 + r->cnt;
-        if (i + 1 >= u->rcount) break;
+        if (i + 1 >= FAB_RX(u)->rcount) break;
         const fab_run *r2 = ff__run(u, i + 1);
         if (r2->n0 != cur || r2->pix != r->pix || r2->cnt == 0 || r2->s + u->d_ps + fall > t + (cur - g) * f->T)
             break;
@@ -411,56 +411,56 @@ static bool ff__misrouted(fab_pkt *pkt, uint32_t hop)
 static bool ff__sinking(fab_chan *c, const fab_pkt *p)
 {
     fab_rxent *e = myri_fab_rx_front(c);
-    return e && e->pix == fab_pkt_ix(p) && c->front == FR_SINK;
+    return e && e->pix == fab_pkt_ix(p) && FAB_RX(c)->front == FR_SINK;
 }
 
 static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
 {
-    c->run_lim = lim;
-    ff__last(c)->cnt = lim;
-    c->f_gen++;
-    myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, c->f_gen, NULL);
-    if (c->run_j0 + lim == fab_cur_n(c) && (c->dst_host || ff__sinking(c, c->cur)))
-        myri_fab_push(f, c->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
-                 c->run_g0 + lim - 1, c->cur);
+    FAB_TX(c)->run_lim = lim;
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__last(c)->cnt = lim);
+    FAB_TX(c)->f_gen++;
+    myri_fab_push(f, FAB_TX(c)->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, FAB_TX(c)->f_gen, NULL);
+    if (FAB_TX(c)->run_j0 + lim == fab_cur_n(c) && (c->dst_host || FAB_CROSS_GET(f, c->dst_node, 5, ff__sinking(c, FAB_TX(c)->cur))))
+        myri_fab_push(f, FAB_TX(c)->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
+                 FAB_TX(c)->run_g0 + lim - 1, FAB_TX(c)->cur);
 }
 
 /* The head of c's packet is sent at `now`: the receiver learns of it (entry
  * made in advance at a switch input, head event, or nothing at a host). */
 static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
 {
-    if (!c->dst_host && c->heads_inflight == 0 && !c->down) {
+    if (!c->dst_host && FAB_CROSS_HEADS(c, 2) == 0 && !c->down) {
         /* The head will arrive at the switch input behind the packets
          * entered there (only a cut can prevent that, which takes the
          * entry back): enter it now.  At the front already, its decoding
          * is scheduled for its arrival; else myri_fab_front_begin does it
          * when it reaches the front (not before it has arrived). */
-        bool front = c->rxcount == 0;
+        bool front = FAB_RX(c)->rxcount == 0;
         fab_rxent *e = myri_fab_rx_push(f, c);
-        e->pix = fab_pkt_ix(c->cur);
-        e->hop = c->cur_hop;
-        e->g0 = c->run_g0;
+        e->pix = fab_pkt_ix(FAB_TX(c)->cur);
+        e->hop = FAB_TX(c)->cur_hop;
+        e->g0 = FAB_TX(c)->run_g0;
         e->arrive_at = now + c->d_ps;
         if (front) {
             fab_set_front(f, c, FR_DECODE);
-            c->x->ready_at = e->arrive_at + fab_path_latency(f, c);
-            myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+            FAB_RXX(c)->ready_at = e->arrive_at + fab_path_latency(f, c);
+            myri_fab_push(f, FAB_RXX(c)->ready_at, PH_DECODE, EV_DECODE, c->id, ++FAB_RX(c)->dec_gen, NULL);
         }
-    } else if (c->dst_host && !c->down && !ff__misrouted(c->cur, c->cur_hop)) {
+    } else if (c->dst_host && !c->down && !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop)) {
         /* At a host the head's arrival changes nothing for a packet that
          * is not misrouted (hdr is final: no later hop corrupts it): no
          * event; the GAP's arrival delivers it, and a cut finds it in
          * c->hh as the packet partly received. */
-        c->cur->host_quiet = true;
+        FAB_TX(c)->cur->host_quiet = true;
     } else {
-        if (!c->dst_host) c->heads_inflight++;
-        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (c->run_g0 << 6) | c->cur_hop,
-                 c->cur);
+        if (!c->dst_host) FAB_CROSS_HEADS(c, 2)++;
+        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (FAB_TX(c)->run_g0 << 6) | FAB_TX(c)->cur_hop,
+                 FAB_TX(c)->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
-        fab_cold(c)->hh_gone = fab_cold(c)->hh[1];
-        fab_cold(c)->hh[1] = fab_cold(c)->hh[0];
-        fab_cold(c)->hh[0] = (__typeof__(fab_cold(c)->hh[0])){c->cur, now + c->d_ps, c->run_g0, c->down};
+        FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
+        FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
+        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){FAB_TX(c)->cur, now + c->d_ps, FAB_TX(c)->run_g0, c->down};
     }
 }
 
@@ -470,11 +470,11 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
  * what is ready of its packet; a port's DMA what fits in its window. */
 static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
 {
-    uint32_t j = c->cur_next;
+    uint32_t j = FAB_TX(c)->cur_next;
     uint64_t lim = fab_cur_n(c) - j;
     if (c->src_host) {
-        if (c->cur->ready <= j) return; /* underrun: the host waits for its bytes */
-        if (c->cur->ready - j < lim) lim = c->cur->ready - j;
+        if (FAB_TX(c)->cur->ready <= j) return; /* underrun: the host waits for its bytes */
+        if (FAB_TX(c)->cur->ready - j < lim) lim = FAB_TX(c)->cur->ready - j;
     } else {
         uint64_t next;
         uint64_t av = ff__avail(f, c, now, j, &next);
@@ -486,8 +486,8 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
              * begins takes it back: ff__unsend_head).  Only where the head
              * is entered there or, at a host, needs no head event (not at
              * a DMA, not behind a head event, not misrouted). */
-            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= c->free_at && !c->dma && !c->down &&
-                (c->dst_host ? !ff__misrouted(c->cur, c->cur_hop) : c->heads_inflight == 0)) {
+            if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= FAB_TX(c)->free_at && !c->dma && !c->down &&
+                (c->dst_host ? !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop) : FAB_CROSS_HEADS(c, 2) == 0)) {
                 ff__start_run_at(f, c, next);
                 return;
             }
@@ -506,28 +506,29 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
                 /* the byte waits in the slack at least to the end of this pass (the
                  * device re-arms in a later one): compared with the lines then, as
                  * the reference model's check of the pass does */
-                ff__rx_update(f, &f->ch[c->src_in]);
+                ff__rx_update(f, &f->ch[FAB_TX(c)->src_in]);
                 return;
             }
             if (room < lim) lim = room;
         }
     }
-    c->run_on = true;
-    c->run_s = now;
-    c->run_j0 = j;
-    c->run_g0 = c->sent_total;
-    ff__ring_push(f, c, (fab_run){.s = now, .n0 = c->run_g0, .pix = fab_pkt_ix(c->cur), .cnt = (uint32_t)lim, .j0 = j});
+    FAB_TX(c)->run_on = true;
+    FAB_TX(c)->run_s = now;
+    FAB_TX(c)->run_j0 = j;
+    FAB_TX(c)->run_g0 = FAB_TX(c)->sent_total;
+    fab_run run = {.s = now, .n0 = FAB_TX(c)->run_g0, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j};
+    FAB_CROSS_DO(f, c->dst_node, 1, ff__ring_push(f, c, run));
     if (j == 0) {
-        c->in_progress = true;
-        if (c->tap_on) fab_cold(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
-        if (c->src_host) c->cur->head_ps = now;
-        else if (!c->dma) c->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
-        if (!c->dma) ff__head_sent(f, c, now);
+        FAB_TX(c)->in_progress = true;
+        if (FAB_TX(c)->tap_on) FAB_TXC(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
+        if (c->src_host) FAB_TX(c)->cur->head_ps = now;
+        else if (!c->dma) FAB_TX(c)->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
+        if (!c->dma) FAB_CROSS_DO(f, c->dst_node, 2, ff__head_sent(f, c, now));
     }
     ff__set_lim(f, c, (uint32_t)lim);
-    if (!c->src_host) ff__rx_update(f, &f->ch[c->src_in]);
-    ff__rx_update(f, c);
-    ff__notify_down(f, c, true);
+    if (!c->src_host) ff__rx_update(f, &f->ch[FAB_TX(c)->src_in]);
+    FAB_CROSS_DO(f, c->dst_node, 1, ff__rx_update(f, c));
+    FAB_CROSS_DO(f, c->dst_node, 4, ff__notify_down(f, c, true));
 }
 
 static void ff__start_run(myri_fabric *f, fab_chan *c) { ff__start_run_at(f, c, fab_now(f)); }
@@ -536,17 +537,17 @@ static void ff__start_run(myri_fabric *f, fab_chan *c) { ff__start_run_at(f, c, 
  * the next character is known to arrive (no event until then), else wait. */
 static void ff__continue(myri_fabric *f, fab_chan *c)
 {
-    if (c->run_on || c->stopped || c->down || !c->cur || c->src_host || c->cur_next == 0) {
-        if (c->cur && !c->run_on) ff__wake_at(f, c, c->free_at > fab_now(f) ? c->free_at : fab_now(f));
+    if (FAB_TX(c)->run_on || FAB_TX(c)->stopped || c->down || !FAB_TX(c)->cur || c->src_host || FAB_TX(c)->cur_next == 0) {
+        if (FAB_TX(c)->cur && !FAB_TX(c)->run_on) ff__wake_at(f, c, FAB_TX(c)->free_at > fab_now(f) ? FAB_TX(c)->free_at : fab_now(f));
         return;
     }
-    fab_chan *u = &f->ch[c->src_in];
+    fab_chan *u = &f->ch[FAB_TX(c)->src_in];
     fab_rxent *e = myri_fab_rx_front(u);
     uint32_t i;
-    uint64_t a = ff__arrival(f, u, e->g0 + c->cur_next + (c->dma ? 0u : 1u), &i);
+    uint64_t a = ff__arrival(f, u, e->g0 + FAB_TX(c)->cur_next + (c->dma ? 0u : 1u), &i);
     if (a == MYRI_TIME_NEVER || ff__run(u, i)->pix != e->pix) return; /* told when it is sent */
     a += fab_fall_ps(f, c); /* through the switch's pipeline */
-    uint64_t t = c->free_at > a ? c->free_at : a;
+    uint64_t t = FAB_TX(c)->free_at > a ? FAB_TX(c)->free_at : a;
     if (t < fab_now(f)) t = fab_now(f);
     ff__start_run_at(f, c, t);
 }
@@ -557,22 +558,22 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
  * entry is void). */
 static void ff__unsend_head(myri_fabric *f, fab_chan *c)
 {
-    c->in_progress = false;
-    c->cur->refs--; /* the input still holds it */
+    FAB_TX(c)->in_progress = false;
+    FAB_TX(c)->cur->refs--; /* the input still holds it */
     if (c->dst_host) { /* the host's latest heads as they were */
-        fab_chcold *y = fab_cold(c);
+        fab_rx_cold *y = FAB_RXC(c);
         y->hh[0] = y->hh[1];
         y->hh[1] = y->hh_gone;
-        c->cur->host_quiet = false;
+        FAB_TX(c)->cur->host_quiet = false;
         return;
     }
-    if (c->rxcount == 0) return;
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
-    if (e->pix != fab_pkt_ix(c->cur) || e->g0 != c->run_g0 || e->arrive_at != c->run_s + c->d_ps) return;
-    c->rxcount--;
-    if (c->rxcount == 0) {
+    if (FAB_RX(c)->rxcount == 0) return;
+    fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)];
+    if (e->pix != fab_pkt_ix(FAB_TX(c)->cur) || e->g0 != FAB_TX(c)->run_g0 || e->arrive_at != FAB_TX(c)->run_s + c->d_ps) return;
+    FAB_RX(c)->rxcount--;
+    if (FAB_RX(c)->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
-        c->dec_gen++;
+        FAB_RX(c)->dec_gen++;
     }
     (void)f;
 }
@@ -580,24 +581,25 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
 /* The run of c is over after k characters (all planned, or cut by STOP). */
 static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
-    if (!c->src_host) ff__track_max(f, &f->ch[c->src_in]);
-    if (k == 0 && c->run_j0 == 0 && !c->src_host && !c->dma) ff__unsend_head(f, c);
+    if (!c->src_host) ff__track_max(f, &f->ch[FAB_TX(c)->src_in]);
+    if (k == 0 && FAB_TX(c)->run_j0 == 0 && !c->src_host && !c->dma) FAB_CROSS_DO(f, c->dst_node, 3, ff__unsend_head(f, c));
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
-            fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(c->run_s + q * f->T), c->id, (unsigned long long)c->cur->id, c->run_j0 + q);
+            fprintf(stderr, "F %llu ch %u send pkt %llu j %u\n", (unsigned long long)(FAB_TX(c)->run_s + q * f->T), c->id,
+                    (unsigned long long)FAB_TX(c)->cur->id, FAB_TX(c)->run_j0 + q);
 #endif
-    uint32_t planned = c->run_lim;
-    c->run_on = false;
-    ff__last(c)->cnt = k;
-    c->sent_total += k; /* the window's characters are derived from it (fab_fast_extra_chars) */
-    c->cur_next = c->run_j0 + k;
-    if (c->dma) myri_fab_port_write(f, c, c->cur_next, NULL, c->run_s);
-    if (k) c->free_at = c->run_s + (uint64_t)k * f->T;
-    else c->rcount--; /* a planned run cancelled before it began */
+    uint32_t planned = FAB_TX(c)->run_lim;
+    FAB_TX(c)->run_on = false;
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__last(c)->cnt = k);
+    FAB_TX(c)->sent_total += k; /* the window's characters are derived from it (fab_fast_extra_chars) */
+    FAB_TX(c)->cur_next = FAB_TX(c)->run_j0 + k;
+    if (c->dma) myri_fab_port_write(f, c, FAB_TX(c)->cur_next, NULL, FAB_TX(c)->run_s);
+    if (k) FAB_TX(c)->free_at = FAB_TX(c)->run_s + (uint64_t)k * f->T;
+    else FAB_CROSS_RX(c, 3)->rcount--; /* a planned run cancelled before it began */
     if (!c->src_host) {
-        fab_chan *u = &f->ch[c->src_in];
-        u->dep_base += k;
+        fab_chan *u = &f->ch[FAB_TX(c)->src_in];
+        FAB_RX(u)->dep_base += k;
         /* A run that went to its planned end leaves D(x) unchanged from now
          * on (its last character left now): the occupancy of u now and its
          * predicted crossings are those already known, no check.  A run cut
@@ -613,34 +615,34 @@ static void ff__after_end(myri_fabric *f, fab_chan *c);
 static void ff__replan(myri_fabric *f, fab_chan *o)
 {
     uint64_t now = fab_now(f), next;
-    uint64_t k = now > o->run_s ? fab_div_T(f, now - o->run_s + f->T - 1) : 0;
-    if (k >= o->run_lim) return;
-    uint64_t av = ff__avail(f, o, o->run_s + k * f->T, o->run_j0 + (uint32_t)k, &next);
-    if (k + av >= o->run_lim) return;
+    uint64_t k = now > FAB_TX(o)->run_s ? fab_div_T(f, now - FAB_TX(o)->run_s + f->T - 1) : 0;
+    if (k >= FAB_TX(o)->run_lim) return;
+    uint64_t av = ff__avail(f, o, FAB_TX(o)->run_s + k * f->T, FAB_TX(o)->run_j0 + (uint32_t)k, &next);
+    if (k + av >= FAB_TX(o)->run_lim) return;
     if (av == 0) {
         /* Its last character went before now (or it had not begun): over. */
-        MYRI_ASSERT(f->comp, k >= 1 || o->run_s > now, "fast model: running output %u lost its first character", o->id);
-        o->f_gen++;
+        MYRI_ASSERT(f->comp, k >= 1 || FAB_TX(o)->run_s > now, "fast model: running output %u lost its first character", o->id);
+        FAB_TX(o)->f_gen++;
         ff__finalize(f, o, (uint32_t)k);
-        ff__rx_update(f, o);
-        ff__notify_down(f, o, false);
+        FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_update(f, o));
+        FAB_CROSS_DO(f, o->dst_node, 4, ff__notify_down(f, o, false));
         ff__after_end(f, o);
         return;
     }
     ff__set_lim(f, o, (uint32_t)(k + av));
-    ff__rx_update(f, &f->ch[o->src_in]);
-    ff__rx_update(f, o);
-    ff__notify_down(f, o, false);
+    ff__rx_update(f, &f->ch[FAB_TX(o)->src_in]);
+    FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_update(f, o));
+    FAB_CROSS_DO(f, o->dst_node, 4, ff__notify_down(f, o, false));
 }
 
 /* The runs of c changed: the output draining c's receiver may need to start
  * (new run: wake at its first arrival) or shorten its plan (cut run). */
 static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started)
 {
-    if (c->dst_host || c->front != FR_GRANT) return;
-    fab_chan *o = &f->ch[c->want_out];
-    if (o->src_in != (int32_t)c->id || !o->cur) return;
-    if (o->run_on) {
+    if (c->dst_host || FAB_RX(c)->front != FR_GRANT) return;
+    fab_chan *o = &f->ch[FAB_RX(c)->want_out];
+    if (FAB_TX(o)->src_in != (int32_t)c->id || !FAB_TX(o)->cur) return;
+    if (FAB_TX(o)->run_on) {
         if (!started) ff__replan(f, o);
     } else if (started) {
         ff__continue(f, o);
@@ -651,78 +653,78 @@ static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started)
 static void ff__drained(myri_fabric *f, fab_chan *u, const fab_rxent *e)
 {
     ff__track_max(f, u);
-    u->dep_base = e->g0 + e->got;
+    FAB_RX(u)->dep_base = e->g0 + e->got;
     ff__rx_update(f, u);
 }
 
 /* After a run: the GAP went (packet done here), or wait for more. */
 static void ff__after_end(myri_fabric *f, fab_chan *c)
 {
-    if (c->cur_next == fab_cur_n(c)) { /* GAP sent */
+    if (FAB_TX(c)->cur_next == fab_cur_n(c)) { /* GAP sent */
         if (c->dma) myri_fab_port_rx_end(f, c, MYRI_PORT_RX_TAIL);
-        else if (c->src_host) myri_fab_port_tx_over(f, c->cur, true, MYRI_FABRIC_DROP_NREASONS);
-        c->in_progress = false;
+        else if (c->src_host) myri_fab_port_tx_over(f, FAB_TX(c)->cur, true, MYRI_FABRIC_DROP_NREASONS);
+        FAB_TX(c)->in_progress = false;
         myri_fab_tap_done(f, c, fab_cur_n(c) - 1, false);
-        c->cur = NULL;
+        FAB_TX(c)->cur = NULL;
         if (!c->src_host) {
-            fab_chan *u = &f->ch[c->src_in];
-            c->src_in = -1;
+            fab_chan *u = &f->ch[FAB_TX(c)->src_in];
+            FAB_TX(c)->src_in = -1;
             myri_fab_front_done(f, u);
-            myri_fab_release(f, c, c->free_at);
-        } else if (fab_cold(c)->hq_head) {
-            ff__wake_at(f, c, c->free_at);
+            myri_fab_release(f, c, FAB_TX(c)->free_at);
+        } else if (FAB_TXC(c)->hq_head) {
+            ff__wake_at(f, c, FAB_TX(c)->free_at);
         }
         return;
     }
     /* (a full window waits for the next character: ff__start_run_at decides BUFF or the GAP) */
     if (!c->src_host) myri_fab_try_terminate(f, c);
-    if (c->cur && c->src_host) ff__wake_at(f, c, c->free_at);
-    else if (c->cur) ff__continue(f, c);
+    if (FAB_TX(c)->cur && c->src_host) ff__wake_at(f, c, FAB_TX(c)->free_at);
+    else if (FAB_TX(c)->cur) ff__continue(f, c);
 }
 
 static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
 {
     uint64_t now = fab_now(f);
     if (gen) { /* end of the planned run: its last character goes now */
-        if (gen != c->f_gen || !c->run_on) return;
-        ff__finalize(f, c, c->run_lim);
+        if (gen != FAB_TX(c)->f_gen || !FAB_TX(c)->run_on) return;
+        ff__finalize(f, c, FAB_TX(c)->run_lim);
         ff__after_end(f, c);
         return;
     }
-    if (c->send_pending && c->x->send_pending_at == now) c->send_pending = false;
-    if (c->run_on || c->stopped || c->free_at > now) return;
-    if (!c->cur) {
+    if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == now) FAB_TX(c)->send_pending = false;
+    if (FAB_TX(c)->run_on || FAB_TX(c)->stopped || FAB_TX(c)->free_at > now) return;
+    if (!FAB_TX(c)->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !fab_cold(c)->hq_head) return;
-        fab_pkt *pkt = fab_cold(c)->hq_head;
-        fab_cold(c)->hq_head = pkt->next;
-        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
-        fab_cold(c)->hq_len--;
-        c->cur = pkt;
+        if (!c->src_host || !FAB_TXC(c)->hq_head) return;
+        fab_pkt *pkt = FAB_TXC(c)->hq_head;
+        FAB_TXC(c)->hq_head = pkt->next;
+        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
+        FAB_TXC(c)->hq_len--;
+        FAB_TX(c)->cur = pkt;
         f->ctr.hops++;
-        c->cur_hop = 0;
-        c->cur_next = 0;
-        c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
+        FAB_TX(c)->cur_hop = 0;
+        FAB_TX(c)->cur_next = 0;
+        FAB_TX(c)->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
         ff__apply_corr(f, c);
     }
     if (c->dma) {
         myri_fab_try_terminate(f, c); /* truncated and drained (the DMA stops; the next packet may be taken) */
-        if (!c->cur || c->stopped) return;
+        if (!FAB_TX(c)->cur || FAB_TX(c)->stopped) return;
     }
     ff__start_run(f, c);
 }
 
 static void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 {
-    if (!stop || c->stopped || !c->run_on) return;
+    if (!stop || FAB_TX(c)->stopped || !FAB_TX(c)->run_on) return;
     uint64_t now = fab_now(f);
     /* Characters at times < now were sent; the STOP prevents the rest. */
-    uint32_t k = now > c->run_s ? (uint32_t)(fab_div_T(f, now - c->run_s + f->T - 1)) : 0;
-    MYRI_ASSERT(f->comp, k < c->run_lim, "fast model: STOP outside the run of %u", c->id);
-    c->f_gen++;
+    uint32_t k = now > FAB_TX(c)->run_s ? (uint32_t)(fab_div_T(f, now - FAB_TX(c)->run_s + f->T - 1)) : 0;
+    MYRI_ASSERT(f->comp, k < FAB_TX(c)->run_lim, "fast model: STOP outside the run of %u", c->id);
+    FAB_TX(c)->f_gen++;
     ff__finalize(f, c, k);
-    ff__rx_update(f, c);
-    ff__notify_down(f, c, false);
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_update(f, c));
+    FAB_CROSS_DO(f, c->dst_node, 4, ff__notify_down(f, c, false));
 }
 
 /* ---- receivers ----------------------------------------------------------------------- */
@@ -731,15 +733,15 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 {
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
-    if (!c->dst_host) c->heads_inflight--;
+    if (!c->dst_host) FAB_CROSS_HEADS(c, 2)--;
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
-        fab_cold(c)->hpkt = pkt;
-        c->hbad = false;
+        FAB_RXC(c)->hpkt = pkt;
+        FAB_RX(c)->hbad = false;
         uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
         if (first & 0x80u) {
             myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
-            c->hbad = true;
+            FAB_RX(c)->hbad = true;
         }
         return;
     }
@@ -747,31 +749,31 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
     e->pix = pkt->ix;
     e->hop = hop;
     e->g0 = g; /* the channel's reference is now the packet's presence here */
-    if (c->rxcount == 1) myri_fab_front_begin(f, c);
+    if (FAB_RX(c)->rxcount == 1) myri_fab_front_begin(f, c);
     ff__rx_update(f, c);
 }
 
 static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
 {
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* that GAP was never sent */
-    if (c->x->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
-    c->x->rx_done_g = g + 1;
+    if (FAB_RXX(c)->rx_done_g == g + 1) return; /* a re-planned run announced the same GAP twice */
+    FAB_RXX(c)->rx_done_g = g + 1;
     if (c->dst_host) {
-        if (pkt->host_quiet || (fab_cold(c)->hpkt == pkt && !c->hbad)) {
+        if (pkt->host_quiet || (FAB_RXC(c)->hpkt == pkt && !FAB_RX(c)->hbad)) {
             if (pkt->syndrome == 0) myri_fab_deliver(f, pkt, c->dst_node);
             else myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_CRC);
         }
-        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
+        if (FAB_RXC(c)->hpkt == pkt) FAB_RXC(c)->hpkt = NULL;
         myri_fab_pkt_unref(f, pkt);
         return;
     }
     /* At a switch input this event exists only for a packet being discarded. */
     fab_rxent *front = myri_fab_rx_front(c);
-    bool sinking = front && front->pix == fab_pkt_ix(pkt) && c->front == FR_SINK;
+    bool sinking = front && front->pix == fab_pkt_ix(pkt) && FAB_RX(c)->front == FR_SINK;
     if (sinking) {
         ff__track_max(f, c);
-        if (!front->dead) c->x->sink_end = front->g0 + fab_e_n(f, front); /* its tail was open when the discard began */
-        c->dep_base = c->x->sink_end;
+        if (!front->dead) FAB_RXX(c)->sink_end = front->g0 + fab_e_n(f, front); /* its tail was open when the discard began */
+        FAB_RX(c)->dep_base = FAB_RXX(c)->sink_end;
         ff__rx_update(f, c);
         myri_fab_front_done(f, c);
     }
@@ -792,19 +794,19 @@ static void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
 static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     ff__track_max(f, in);
-    in->dep_base += 1; /* the route byte is stripped */
-    if (out->cur->bytes) /* the trailer update of packet.h, for taps and devices; open: when the tail is given */
-        myri_fab_pkt_xor(f, out->cur, out->cur->open ? UINT32_MAX : out->cur->nbytes0 - 1, out->cur_hop,
-                         out->cur->open ? out->x->strip_byte
-                                        : myri_crc8_strip_delta(&f->crc, out->x->strip_byte, fab_cur_n(out)),
-                         out->cur->open ? 2 : 1);
+    FAB_RX(in)->dep_base += 1; /* the route byte is stripped */
+    if (FAB_TX(out)->cur->bytes) /* the trailer update of packet.h, for taps and devices; open: when the tail is given */
+        myri_fab_pkt_xor(f, FAB_TX(out)->cur, FAB_TX(out)->cur->open ? UINT32_MAX : FAB_TX(out)->cur->nbytes0 - 1, FAB_TX(out)->cur_hop,
+                         FAB_TX(out)->cur->open ? FAB_TXX(out)->strip_byte
+                                        : myri_crc8_strip_delta(&f->crc, FAB_TXX(out)->strip_byte, fab_cur_n(out)),
+                         FAB_TX(out)->cur->open ? 2 : 1);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);
     myri_fab_try_terminate(f, out);
-    if (!out->cur) return;
+    if (!FAB_TX(out)->cur) return;
     /* Nothing between arbitration and sending in this instant can change
      * what the output does now: start it here rather than by an event. */
-    if (!out->stopped && !out->run_on && out->free_at <= fab_now(f)) ff__start_run(f, out);
+    if (!FAB_TX(out)->stopped && !FAB_TX(out)->run_on && FAB_TX(out)->free_at <= fab_now(f)) ff__start_run(f, out);
     else fab_fast_wake(f, out);
 }
 
@@ -816,7 +818,7 @@ static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
 {
     uint64_t now = fab_now(f), got = 0;
     bool found = false;
-    for (uint32_t i = 0; i < c->rcount; i++) {
+    for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) {
         const fab_run *r = ff__run(c, i);
         /* (a run of an older packet, kept in the ring, may carry the same
          * pointer if that packet was freed and its memory reused: the
@@ -837,10 +839,10 @@ static uint32_t fab_fast_got(myri_fabric *f, fab_chan *c, const fab_rxent *e)
 
 static void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
 {
-    if (!c->run_on) return;
+    if (!FAB_TX(c)->run_on) return;
     uint64_t now = fab_now(f);
-    uint32_t k = now > c->run_s ? (uint32_t)(fab_div_T(f, now - c->run_s + f->T - 1)) : 0; /* sent before now */
-    c->f_gen++;
+    uint32_t k = now > FAB_TX(c)->run_s ? (uint32_t)(fab_div_T(f, now - FAB_TX(c)->run_s + f->T - 1)) : 0; /* sent before now */
+    FAB_TX(c)->f_gen++;
     ff__finalize(f, c, k);
 }
 
@@ -848,7 +850,7 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f), lost = 0;
     if (!c->dst_host) ff__track_max(f, c);
-    for (uint32_t i = 0; i < c->rcount; i++) {
+    for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) {
         fab_run *r = ff__run(c, i);
         uint64_t keep = now < r->s + c->d_ps ? 0 : fab_div_T(f, now - r->s - c->d_ps) + 1;
         if (keep >= r->cnt) continue;
@@ -860,51 +862,52 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
     }
     /* Entries made in advance for heads that are now lost go away (they are
      * the last ones: heads arrive in the order they were sent). */
-    if (!c->dst_host && c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) {
-        while (c->rxcount && c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)].arrive_at > now) c->rxcount--;
-        if (c->rxcount == 0) {
+    fab_rx_half *rx = FAB_RX(c);
+    if (!c->dst_host && rx->rxcount && rx->rxq[(rx->rxhead + rx->rxcount - 1) & (rx->rxcap - 1)].arrive_at > now) {
+        while (rx->rxcount && rx->rxq[(rx->rxhead + rx->rxcount - 1) & (rx->rxcap - 1)].arrive_at > now) rx->rxcount--;
+        if (FAB_RX(c)->rxcount == 0) {
             fab_set_front(f, c, FR_NONE);
-            c->dec_gen++;
+            FAB_RX(c)->dec_gen++;
         }
     }
     /* The lost characters are the most recent ones: give their global
      * numbers back, so that numbers stay those of characters that arrive. */
-    while (c->rcount && ff__last(c)->cnt == 0) c->rcount--;
-    c->sent_total -= lost;
-    c->x->lost_total += lost;
+    while (FAB_RX(c)->rcount && ff__last(c)->cnt == 0) FAB_RX(c)->rcount--;
+    FAB_CROSS_TX(c, 12)->sent_total -= lost;
+    FAB_CROSS_TXX(c, 12)->lost_total += lost;
     ff__rx_update(f, c);
     ff__notify_down(f, c, false);
     if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
         fab_pkt *p = NULL;
         for (int i = 0; i < 2; i++) {
-            __typeof__(fab_cold(c)->hh[0]) *h = &fab_cold(c)->hh[i];
+            __typeof__(FAB_RXC(c)->hh[0]) *h = &FAB_RXC(c)->hh[i];
             if (!h->pkt || h->term) continue;
             h->term = true; /* lost (head on the wire), or partly received, or complete */
             if (h->head_at > now) continue;
-            if (c->x->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
+            if (FAB_RXX(c)->rx_done_g <= h->g0) p = h->pkt; /* its GAP has not been handled */
             break;
         }
-        fab_cold(c)->hpkt = NULL;
+        FAB_RXC(c)->hpkt = NULL;
         return p;
     }
-    if (!c->rxcount) return NULL;
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) & (c->rxcap - 1)];
+    if (!FAB_RX(c)->rxcount) return NULL;
+    fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)];
     uint32_t got = fab_fast_got(f, c, e);
     if (got >= fab_e_n(f, e) || e->fres || e->dead) return NULL;
     e->dead = true;
     e->will = got; /* the rest was lost */
-    if (e == myri_fab_rx_front(c) && c->front == FR_SINK) c->x->sink_end = e->g0 + got;
+    if (e == myri_fab_rx_front(c) && FAB_RX(c)->front == FR_SINK) FAB_RXX(c)->sink_end = e->g0 + got;
     return fab_rx_pkt(f, e);
 }
 
 static void fab_fast_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
-    in->x->sink_end = e->g0 + (e->fres ? e->got : fab_e_will(f, e)); /* open: beyond any arrival (ff__rxend) */
+    FAB_RXX(in)->sink_end = e->g0 + (e->fres ? e->got : fab_e_will(f, e)); /* open: beyond any arrival (ff__rxend) */
     ff__rx_update(f, in);
     /* Done if nothing more will come: FRES seen, or the GAP has arrived. */
     if (e->fres || fab_fast_got(f, in, e) >= fab_e_n(f, e)) {
-        in->dep_base = in->x->sink_end;
+        FAB_RX(in)->dep_base = FAB_RXX(in)->sink_end;
         myri_fab_front_done(f, in);
         return;
     }
@@ -921,18 +924,18 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
  * open run's so far. */
 static uint64_t ff__chars_ever(const myri_fabric *f, const fab_chan *c)
 {
-    uint64_t n = c->sent_total + c->x->lost_total;
+    uint64_t n = FAB_TX(c)->sent_total + FAB_TXX(c)->lost_total;
     uint64_t now = fab_now(f);
-    if (!c->run_on || now < c->run_s) return n;
-    uint64_t k = fab_div_T(f, now - c->run_s) + 1;
-    return n + (k < c->run_lim ? k : c->run_lim);
+    if (!FAB_TX(c)->run_on || now < FAB_TX(c)->run_s) return n;
+    uint64_t k = fab_div_T(f, now - FAB_TX(c)->run_s) + 1;
+    return n + (k < FAB_TX(c)->run_lim ? k : FAB_TX(c)->run_lim);
 }
 
 /* The window's characters: the fast model keeps st.chars at 0 and counts
  * from the characters ever sent (finishing a run touches no statistics). */
 static uint64_t fab_fast_extra_chars(const myri_fabric *f, const fab_chan *c)
 {
-    return ff__chars_ever(f, c) - c->x->win_chars0;
+    return ff__chars_ever(f, c) - FAB_TXX(c)->win_chars0;
 }
 
 static void fab_fast_finish_stats(myri_fabric *f)
@@ -946,11 +949,11 @@ static void fab_fast_reset_window(myri_fabric *f)
     uint64_t now = fab_now(f);
     for (size_t i = 0; i < f->nchan; i++) {
         fab_chan *c = &f->ch[i];
-        c->x->win_chars0 = ff__chars_ever(f, c);
+        FAB_TXX(c)->win_chars0 = ff__chars_ever(f, c);
         if (!c->dst_host) {
             int64_t o = ff__occ(f, c, now);
-            c->max_slack = o > 0 ? (uint64_t)o : 0;
-            c->last_check = now;
+            FAB_RX(c)->max_slack = o > 0 ? (uint64_t)o : 0;
+            FAB_RX(c)->last_check = now;
         }
     }
 }
@@ -959,18 +962,18 @@ static void fab_fast_track(myri_fabric *f, fab_chan *c) { ff__track_max(f, c); }
 
 static void fab_fast_dma_sync(myri_fabric *f, fab_chan *o)
 {
-    if (!o->cur) return;
+    if (!FAB_TX(o)->cur) return;
     uint64_t now = fab_now(f);
-    uint32_t upto = o->cur_next;
-    if (o->run_on && now >= o->run_s) {
+    uint32_t upto = FAB_TX(o)->cur_next;
+    if (FAB_TX(o)->run_on && now >= FAB_TX(o)->run_s) {
         /* characters at times before now; at now too once the fabric's pass
          * over now has begun (the same-instant rule) */
         bool incl = f->last_instant != MYRI_TIME_NEVER && f->last_instant >= now;
-        uint64_t k = incl ? fab_div_T(f, now - o->run_s) + 1 : fab_div_T(f, now - o->run_s + f->T - 1);
-        if (k > o->run_lim) k = o->run_lim;
-        upto = o->run_j0 + (uint32_t)k;
+        uint64_t k = incl ? fab_div_T(f, now - FAB_TX(o)->run_s) + 1 : fab_div_T(f, now - FAB_TX(o)->run_s + f->T - 1);
+        if (k > FAB_TX(o)->run_lim) k = FAB_TX(o)->run_lim;
+        upto = FAB_TX(o)->run_j0 + (uint32_t)k;
     }
-    myri_fab_port_write(f, o, upto, NULL, o->run_s);
+    myri_fab_port_write(f, o, upto, NULL, FAB_TX(o)->run_s);
 }
 
 const fab_model myri_fab_model_fast = {

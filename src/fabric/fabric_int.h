@@ -188,32 +188,54 @@ typedef struct fab_rchar {   /* reference model: one character */
     uint64_t at;             /* arrival time (wire) */
 } fab_rchar;
 
-/* A channel's record is in two parts.  fab_chanx, below, holds what events
- * use rarely (statistics, host queue, the reference model, taps, ...): one
- * array of its own, reached by fab_chan.x.  fab_chan holds what events use
- * (four 64-byte lines, the array aligned to 64), so that on a large fabric
- * the lines events touch are dense: at 1024 hosts the channels' hot lines
- * take 2.6 MiB of pages instead of 7.2 MiB (TLB reach; a dependent load at
- * random costs 18 ns over 4 MiB and 165 ns over 16 MiB here: bench_scale's
- * load_ns).  The order of fields changes no result. */
-typedef struct fab_chanx {
-    myri_fabric_channel_stats st;   /* st.max_slack_bytes: see max_slack; st.chars: fast model, see win_chars0 */
+/* A channel's record is in three parts (hot fab_chan, fab_chanx, cold
+ * fab_chcold), and each part is split by owner (docs/PARTITION.md section 1
+ * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
+ * receiver half (`rx`, owned by c->dst_node); the identity of the channel
+ * (ids, nodes, flags fixed at set-up), the cable's state that both ends hold
+ * (`down`, `epoch`) and what a later step removes (`heads_inflight`, the
+ * reference model's `wire`) stay outside the halves.  A debug build
+ * (-DMYRI_FAB_CHECK_OWNER=ON) checks through FAB_TX/FAB_RX (below) that the
+ * node whose handler runs owns the half it touches.
+ *
+ * fab_chanx holds what events use rarely (statistics, the reference model,
+ * taps, ...): one array of its own, reached by fab_chan.x.  fab_chan holds
+ * what events use (four 64-byte lines, the array aligned to 64), so that on a
+ * large fabric the lines events touch are dense: at 1024 hosts the channels'
+ * hot lines take 2.6 MiB of pages instead of 7.2 MiB (TLB reach; a dependent
+ * load at random costs 18 ns over 4 MiB and 165 ns over 16 MiB here:
+ * bench_scale's load_ns).  The order of fields changes no result. */
+typedef struct fab_tx_halfx {       /* sender half, rarely used part */
     uint64_t lost_total;            /* fast model: characters lost on a cut cable (sent_total gave them back) */
     uint64_t win_chars0;            /* fast model: characters ever sent when the window began */
+    uint64_t send_pending_at;
+    uint64_t timer_at;              /* pending long-period timer, 0 = none */
+    uint64_t stopped_since;
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
+} fab_tx_halfx;
+
+typedef struct fab_rx_halfx {       /* receiver half, rarely used part */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     uint64_t ready_at;
-    uint64_t send_pending_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
-    uint64_t epoch;                 /* changes at every cut and restore: older symbols are lost */
-    uint64_t timer_at;              /* pending long-period timer, 0 = none */
+} fab_rx_halfx;
 
+typedef struct fab_chanx {
+    /* st: both halves' statistics in one public struct (docs/PARTITION.md
+     * section 1 names which counter is whose); st.max_slack_bytes: see
+     * rx.max_slack; st.chars: fast model, see tx.win_chars0 */
+    myri_fabric_channel_stats st;
+    uint64_t epoch;                 /* both ends: changes at every cut and restore: older symbols are lost */
+    fab_tx_halfx tx;
+    fab_rx_halfx rx;
     /* ---- less used ---- */
     uint32_t src_port;
     uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    uint64_t stopped_since;
-    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
     uint64_t c_gen;
     struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+#ifdef FAB_CHECK_OWNER
+    const struct myri_fabric *f;    /* the owner check's way to f->cur_node */
+#endif
 } fab_chanx;
 
 /* What only some channels ever use: a host's queue and receiver state, the
@@ -221,88 +243,165 @@ typedef struct fab_chanx {
  * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
  * that a large fabric of the fast model without faults has none at its
  * switches' channels (the record's size was 448 bytes a channel with them). */
-typedef struct fab_chcold {
-    fab_pkt *hpkt;                  /* host receiver: packet being received */
+typedef struct fab_tx_cold {        /* sender half */
     fab_pkt *hq_head, *hq_tail;     /* host queue */
     uint32_t hq_len;                /* packets in it (myri_fabric_host_queued) */
-    uint8_t hcrc;                   /* host receiver (reference model) */
     fab_corr corr[FAB_MAX_CORR];    /* corruptions of cur on this channel */
+    /* tap: the bytes of the current packet on this channel */
+    uint8_t *tap_buf; size_t tap_cap, tap_len;
+    uint64_t tap_first;
+} fab_tx_cold;
+
+struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; };
+
+typedef struct fab_rx_cold {        /* receiver half */
+    fab_pkt *hpkt;                  /* host receiver: packet being received */
     /* fast model, host receiver: the two latest heads sent on the channel
      * (head arrival time, global index of the head, terminated: FRES, cut or
      * head lost); at a cut, the one whose head arrived is the packet partly
      * received if its GAP has not arrived. */
-    struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; } hh[2];
+    struct fab_hh hh[2];
     struct fab_hh hh_gone;          /* the one the latest head pushed out (a head planned ahead may go back) */
     /* reference model */
     uint64_t occ;                   /* reference: slack occupancy */
     uint64_t arrived_total;         /* characters ever arrived (global index) */
     uint64_t departed_total;        /* characters ever departed */
     fab_rchar *buf; uint32_t bcap, bhead, bcount;      /* reference: slack contents */
-    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire */
-    /* tap: the bytes of the current packet on this channel */
-    uint8_t *tap_buf; size_t tap_cap, tap_len;
-    uint64_t tap_first;
+    uint8_t hcrc;                   /* host receiver (reference model) */
+} fab_rx_cold;
+
+typedef struct fab_chcold {
+    fab_tx_cold tx;
+    fab_rx_cold rx;
+    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire (row 13: goes) */
 } fab_chcold;
 
-/* Fields are grouped by use, in 64-byte lines: what an event touches first
- * on a channel (flags, ring indices, the front and the pointers to its rings
- * and packet; then the fast model's times and generations, found by
+/* The hot halves.  Fields are grouped by use: what an event touches first on
+ * a channel, then the fast model's times and generations (found by
  * cachegrind on the 1024- and 4096-host fat trees). */
-typedef struct fab_chan {
-    /* ---- line 0: identity, flags, ring indices ---- */
-    uint32_t id;
-    fab_front_state front;
-    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
+typedef struct fab_tx_half {        /* sender half: owned by c->src_node */
+    fab_pkt *cur;                   /* packet being sent on this channel */
+    uint64_t run_s;                 /* time of character run_j0 */
+    uint64_t f_gen;                 /* guards the run-end event */
+    uint64_t free_at;               /* end of the last character slot */
+    uint64_t sent_total;            /* characters ever sent (global index) */
+    uint64_t run_g0;                /* global index of run_j0 */
+    uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
+    uint64_t granted_at;            /* switch output: when cur was granted */
+    uint32_t run_j0;
+    uint32_t run_lim;               /* characters planned in the run */
+    uint32_t cur_hop;               /* hop index (characters on this channel: fab_cur_n) */
+    uint32_t cur_next;              /* next character index to send */
+    uint32_t ncorr;
+    uint32_t nreq;                  /* inputs waiting for this output */
+    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
     int32_t src_in;                 /* switch output: input channel feeding it */
-    bool src_host, dst_host;
-    bool down;                      /* cable cut */
     bool stopped;                   /* STOP in effect */
     bool in_progress;               /* first character sent, GAP not yet */
     bool run_on;                    /* fast model: a run is planned or going */
     bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
-    bool stop_sent;
-    bool check_pending;
     bool tap_on;
-    bool dma;                       /* a port's receive DMA: the output of a host input with a device */
-    bool dev_in;                    /* a host input with a device: behaves as a switch input */
-    bool hbad;                      /* misrouted / truncated packet being received */
-    uint8_t in_route_byte;          /* the front packet's decoded route byte */
-    uint32_t run_j0;
-    uint32_t run_lim;               /* characters planned in the run */
+    uint8_t rr;                     /* last input port granted */
+} fab_tx_half;
+
+typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
+    fab_front_state front;
+    int32_t want_out;               /* FR_WAIT/FR_GRANT: output channel */
     uint32_t rxcap, rxhead, rxcount;   /* the receive FIFO rxq's size (a power of 2), head, count */
     uint32_t rcap, rhead, rcount;      /* the run ring runs' size (a power of 2), head, count */
-    /* ---- line 1: rings, packet, the fast model's generations and times ---- */
-    fab_pkt *cur;                   /* packet being sent on this channel */
     fab_run *runs;                  /* ring of recent runs (fast model) */
     fab_rxent *rxq;                 /* packets present, FIFO */
-    uint64_t run_s;                 /* time of character run_j0 */
-    uint64_t f_gen;                 /* guards the run-end event */
     uint64_t dec_gen;
     uint64_t last_check;            /* max-slack accounted up to here */
     uint64_t dep_base;              /* departures counted before the current departure run */
-    /* ---- line 2 ---- */
-    uint64_t free_at;               /* end of the last character slot */
-    uint64_t sent_total;            /* characters ever sent (global index) */
-    uint64_t run_g0;                /* global index of run_j0 */
     uint64_t arr_base;              /* characters of runs purged from the ring */
-    uint64_t d_ps;                  /* T + prop */
     uint64_t pred_at;               /* time of the pending predicted check, or NEVER */
     uint64_t max_slack;             /* the largest slack occupancy so far (st.max_slack_bytes when reported) */
     uint64_t check_pending_at;
-    /* ---- line 3 ---- */
-    uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
-    uint32_t nreq;                  /* inputs waiting for this output */
-    uint32_t req_ports;             /* bit p: the input of port p waits for this output */
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending */
-    uint32_t cur_hop;               /* hop index (characters on this channel: fab_cur_n) */
-    uint32_t cur_next;              /* next character index to send */
-    uint32_t ncorr;
+    bool stop_sent;
+    bool check_pending;
+    bool hbad;                      /* misrouted / truncated packet being received */
+    uint8_t in_route_byte;          /* the front packet's decoded route byte */
+} fab_rx_half;
+
+typedef struct fab_chan {
+    /* identity and what both ends hold */
+    uint32_t id;
     uint32_t src_node, dst_node;
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending (row 2: goes) */
+    bool src_host, dst_host;
+    bool down;                      /* cable cut (both ends) */
+    bool dma;                       /* a port's receive DMA: the output of a host input with a device */
+    bool dev_in;                    /* a host input with a device: behaves as a switch input */
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
-    uint8_t rr;                     /* last input port granted */
-    uint64_t granted_at;            /* switch output: when cur was granted */
+    uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
+    fab_tx_half tx;
+    fab_rx_half rx;
 } __attribute__((aligned(64))) fab_chan;
+
+/* The hot record stays four cache lines (it was 256 bytes before the halves). */
+_Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
+
+/* Access to a channel's halves.  FAB_TX(c) is c's sender half (hot part),
+ * FAB_TXX(c) its rarely used part, FAB_TXC(c) its cold part (made on first
+ * use, fab_cold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
+ * for the receiver half.  In a build with FAB_CHECK_OWNER (CMake option
+ * MYRI_FAB_CHECK_OWNER, `make check-owner`) each one checks, inside the
+ * fabric's pass (f->in_tick), that the node whose handler runs (f->cur_node)
+ * owns the half: c->src_node for tx, c->dst_node for rx (myri_fab__own);
+ * outside the pass, in a call that names its node with FAB_ENTRY(f, node)
+ * (a host's port and send calls: the target's node, docs/PARTITION.md
+ * section 3), that node; elsewhere (set-up, reports) nothing is checked.
+ * Crossings: what a node does today to state of the other end of a cable
+ * (docs/PARTITION.md section 2's table; its messages remove them) is marked,
+ * not changed, with the row that removes it (`grep -n FAB_CROSS src/fabric`):
+ * FAB_CROSS_DO(f, node, row, stmt) runs stmt with `node` owning too (a call
+ * made for the other end: the whole call is the crossing, and what it does
+ * is checked against both); FAB_CROSS_GET the same for an expression's value;
+ * FAB_CROSS_TX/RX...(c, row) is one access, unchecked.  Row "part": state of
+ * the partition, not of a unit (the predicted-check queue f->cq, section 2). */
+#ifdef FAB_CHECK_OWNER
+void myri_fab__own(const fab_chan *c, int rx, const char *file, int line);
+uint32_t myri_fab__as(const myri_fabric *f, uint32_t node);
+void myri_fab__as_end(const myri_fabric *f, uint32_t depth);
+#define FAB__OWN(c, h) myri_fab__own((c), (h), __FILE__, __LINE__)
+typedef struct fab_entry { const myri_fabric *f; uint32_t old; } fab_entry;
+fab_entry myri_fab__entry(const myri_fabric *f, uint32_t node);
+void myri_fab__entry_end(const fab_entry *e);
+#define FAB_ENTRY(f, node) \
+    fab_entry fab__entry __attribute__((cleanup(myri_fab__entry_end), unused)) = myri_fab__entry((f), (node))
+#define FAB_CROSS_DO(f, node, row, stmt) do { \
+        uint32_t fab__as_depth = myri_fab__as((f), (node)); stmt; myri_fab__as_end((f), fab__as_depth); } while (0)
+#define FAB_CROSS_GET(f, node, row, expr) __extension__ ({ \
+        uint32_t fab__as_depth = myri_fab__as((f), (node)); __typeof__(expr) fab__as_v = (expr); \
+        myri_fab__as_end((f), fab__as_depth); fab__as_v; })
+#else
+#define FAB__OWN(c, h) ((void)0)
+#define FAB_ENTRY(f, node) ((void)0)
+#define FAB_CROSS_DO(f, node, row, stmt) do { stmt; } while (0)
+#define FAB_CROSS_GET(f, node, row, expr) (expr)
+#endif
+#define FAB_TX(c) (FAB__OWN(c, 0), &(c)->tx)
+#define FAB_RX(c) (FAB__OWN(c, 1), &(c)->rx)
+#define FAB_TXX(c) (FAB__OWN(c, 0), &(c)->x->tx)
+#define FAB_RXX(c) (FAB__OWN(c, 1), &(c)->x->rx)
+#define FAB_TXC(c) (FAB__OWN(c, 0), &fab_cold(c)->tx)
+#define FAB_RXC(c) (FAB__OWN(c, 1), &fab_cold(c)->rx)
+#define FAB_TXY(c) (FAB__OWN(c, 0), &(c)->x->y->tx)
+#define FAB_RXY(c) (FAB__OWN(c, 1), &(c)->x->y->rx)
+#define FAB_CROSS_TX(c, row) (&(c)->tx)
+#define FAB_CROSS_RX(c, row) (&(c)->rx)
+#define FAB_CROSS_TXX(c, row) (&(c)->x->tx)
+#define FAB_CROSS_RXX(c, row) (&(c)->x->rx)
+#define FAB_CROSS_TXC(c, row) (&fab_cold(c)->tx)
+#define FAB_CROSS_RXC(c, row) (&fab_cold(c)->rx)
+#define FAB_CROSS_TXY(c, row) (&(c)->x->y->tx)
+#define FAB_CROSS_RXY(c, row) (&(c)->x->y->rx)
+/* Fields outside both halves that a later step removes: a sender's count of
+ * the receiver's pending head events (row 2), the reference model's wire (row 13). */
+#define FAB_CROSS_HEADS(c, row) ((c)->heads_inflight)
+#define FAB_CROSS_WIRE(c, row) (fab_cold(c))
 
 typedef struct fab_node {
     bool host;
@@ -376,6 +475,10 @@ struct myri_fabric {
     unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
     uint32_t node_bits;             /* width of the key's origin node field (fab__build) */
     uint32_t cur_node;              /* origin of pushes made in the pass: the node whose handler runs */
+#ifdef FAB_CHECK_OWNER
+    uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
+    uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
+#endif
     uint64_t nrenumber;             /* times a node's sequences ran out and were renumbered */
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     myri_event_id tick_id;          /* its handle (at most one tick is pending) */
@@ -466,11 +569,11 @@ static inline uint64_t fab_div_T(const myri_fabric *f, uint64_t x)
  * arbitrating at once, fab__decode). */
 static inline void fab_set_front(myri_fabric *f, fab_chan *c, fab_front_state s)
 {
-    if ((c->front == FR_DECODE) != (s == FR_DECODE)) {
+    if ((FAB_RX(c)->front == FR_DECODE) != (s == FR_DECODE)) {
         if (s == FR_DECODE) f->node[c->dst_node].ndecoding++;
         else f->node[c->dst_node].ndecoding--;
     }
-    c->front = s;
+    FAB_RX(c)->front = s;
 }
 
 /* STOP/GO of link channel c reach its sender this long after they are sent:
@@ -531,7 +634,7 @@ static inline fab_pkt *fab_rx_pkt(const myri_fabric *f, const fab_rxent *e) { re
 /* Characters of pkt (data, trailer, GAP) on a channel of hop `hop` (route bytes stripped before it). */
 static inline uint32_t fab_pkt_n(const fab_pkt *pkt, uint32_t hop) { return pkt->nbytes0 + 1 - hop; }
 /* ... of the packet being sent on c. */
-static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(c->cur, c->cur_hop); }
+static inline uint32_t fab_cur_n(const fab_chan *c) { return fab_pkt_n(FAB_TX(c)->cur, FAB_TX(c)->cur_hop); }
 /* ... of the packet of entry e at a switch input. */
 static inline uint32_t fab_e_n(const myri_fabric *f, const fab_rxent *e) { return fab_pkt_n(fab_rx_pkt(f, e), e->hop); }
 /* Characters of e's packet that will ever arrive: all, less after a cut. */

@@ -29,9 +29,9 @@ myri_status myri_fab_ports_init(myri_fabric *f)
         d->id = p->dma;
         d->dma = true;
         d->src_node = d->dst_node = hn;
-        d->src_in = -1;
-        d->want_out = -1;
-        d->stopped = true; /* unarmed */
+        FAB_TX(d)->src_in = -1;
+        FAB_RX(d)->want_out = -1;
+        FAB_TX(d)->stopped = true; /* unarmed */
     }
     return MYRI_OK;
 }
@@ -187,6 +187,7 @@ myri_status myri_port_send(myri_port *p, const myri_fabric_packet *pk, uint32_t 
         (pk->payload_bytes && !pk->payload) || pk->src_host != p->host)
         return MYRI_EINVAL;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     if (!p->ops || p->tx) return MYRI_ESTATE;
     if (p->out_ch < 0) return MYRI_EINVAL;
     if (pk->payload_bytes > FAB_OPEN_BYTES - 64) return MYRI_EINVAL;
@@ -208,6 +209,7 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
     if (!p) return MYRI_EINVAL;
     if (!p->tx) return MYRI_ESTATE;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     fab_pkt *pkt = p->tx;
     if (!pkt->open) { /* after its tail: nothing changes */
         uint32_t data = pkt->nbytes0 - 1;
@@ -219,8 +221,8 @@ myri_status myri_port_send_more(myri_port *p, uint32_t bytes_ready, bool tail)
     if (tail) myri_fab_pkt_close(f, pkt, bytes_ready);
     pkt->ready = port__ready_chars(pkt, bytes_ready, tail);
     fab_chan *c = &f->ch[p->out_ch];
-    if (c->cur != pkt && fab_cold(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
-    if (!c->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
+    if (FAB_TX(c)->cur != pkt && FAB_TXC(c)->hq_head != pkt) return MYRI_OK; /* already over (dropped) */
+    if (!FAB_TX(c)->run_on) f->m->wake(f, c); /* (else the fast model's run end continues it) */
     return MYRI_OK;
 }
 
@@ -359,12 +361,12 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
     fab_chan *o = &f->ch[f->nchan + (uint32_t)f->node[in->dst_node].host_index];
     myri_port *p = myri_fab_dma_port(f, o);
     fab_set_front(f, in, FR_GRANT);
-    in->want_out = (int32_t)o->id;
-    o->cur = fab_rx_pkt(f, e);
-    o->cur_hop = e->hop;
-    o->cur_next = 0;
-    o->src_in = (int32_t)in->id;
-    o->ncorr = 0;
+    FAB_RX(in)->want_out = (int32_t)o->id;
+    FAB_TX(o)->cur = fab_rx_pkt(f, e);
+    FAB_TX(o)->cur_hop = e->hop;
+    FAB_TX(o)->cur_next = 0;
+    FAB_TX(o)->src_in = (int32_t)in->id;
+    FAB_TX(o)->ncorr = 0;
     p->wr_j = 0;
     p->pkt_bytes = 0;
     p->crc = 0;
@@ -381,7 +383,7 @@ void myri_fab_port_grant(myri_fabric *f, fab_chan *in)
 void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8_t *byte, uint64_t first_ps)
 {
     myri_port *p = myri_fab_dma_port(f, o);
-    fab_pkt *pkt = o->cur;
+    fab_pkt *pkt = FAB_TX(o)->cur;
     uint32_t data = fab_cur_n(o) - 1; /* (open: larger than any character arrived) */
     if (upto > data) upto = data;
     if (p->wr_j >= upto) return;
@@ -393,10 +395,10 @@ void myri_fab_port_write(myri_fabric *f, fab_chan *o, uint32_t upto, const uint8
         MYRI_ASSERT(f->comp, n == 1, "port %u: one character at a time", p->host);
         dst[0] = *byte;
     } else {
-        uint32_t from = o->cur_hop + p->wr_j, to = o->cur_hop + upto; /* positions in the packet */
+        uint32_t from = FAB_TX(o)->cur_hop + p->wr_j, to = FAB_TX(o)->cur_hop + upto; /* positions in the packet */
         memcpy(dst, pkt->bytes + from, n);
         for (uint32_t i = 0; i < pkt->nxl; i++) /* the bit errors of the hops so far (myri_fab_pkt_byte) */
-            if (pkt->xl[i].hop <= o->cur_hop && pkt->xl[i].pos >= from && pkt->xl[i].pos < to)
+            if (pkt->xl[i].hop <= FAB_TX(o)->cur_hop && pkt->xl[i].pos >= from && pkt->xl[i].pos < to)
                 dst[pkt->xl[i].pos - from] ^= pkt->xl[i].mask;
     }
     p->crc = myri_crc8_update(&f->crc, p->crc, dst, n);
@@ -425,7 +427,7 @@ uint32_t myri_fab_port_room(myri_fabric *f, const fab_chan *o, uint32_t j)
 void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
 {
     myri_port *p = myri_fab_dma_port(f, o);
-    fab_pkt *pkt = o->cur;
+    fab_pkt *pkt = FAB_TX(o)->cur;
     fab_note *n = note__new(f, p->host, FAB_NOTE_RX);
     n->rx = (myri_port_rx){.id = pkt->id, .end = end, .bytes = p->count, .pkt_bytes = p->pkt_bytes,
                            .crc_ok = end == MYRI_PORT_RX_TAIL && p->crc == 0, .crc_rem = p->crc,
@@ -444,7 +446,7 @@ void myri_fab_port_rx_end(myri_fabric *f, fab_chan *o, myri_port_rx_end end)
     p->armed = false;
     p->buf = NULL;
     p->max = p->count = 0;
-    o->stopped = true;
+    FAB_TX(o)->stopped = true;
 }
 
 myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
@@ -452,12 +454,13 @@ myri_status myri_port_rx_arm(myri_port *p, uint8_t *buf, uint32_t max_bytes)
     if (!p || !buf || max_bytes == 0) return MYRI_EINVAL;
     if (!p->ops || p->armed) return MYRI_ESTATE;
     myri_fabric *f = p->f;
+    FAB_ENTRY(f, f->host_node[p->host]);
     p->armed = true;
     p->buf = buf;
     p->max = max_bytes;
     p->count = 0;
     fab_chan *o = &f->ch[p->dma];
-    o->stopped = false;
+    FAB_TX(o)->stopped = false;
     f->m->wake(f, o);
     return MYRI_OK;
 }
@@ -467,6 +470,7 @@ bool myri_port_rx_armed(const myri_port *p) { return p && p->armed; }
 uint32_t myri_port_rx_count(const myri_port *p)
 {
     if (!p || !p->armed) return 0;
+    FAB_ENTRY(p->f, p->f->host_node[p->host]);
     if (p->f->m->dma_sync) p->f->m->dma_sync(p->f, &p->f->ch[p->dma]);
     return p->count;
 }

@@ -34,25 +34,25 @@ static void ref__ring_push(myri_fabric *f, fab_rchar **ring, uint32_t *cap, uint
     (*ring)[(*head + (*count)++) % *cap] = *ch;
 }
 
-static fab_rchar *ref__buf_front(fab_chan *c) { return fab_cold(c)->bcount ? &fab_cold(c)->buf[fab_cold(c)->bhead] : NULL; }
+static fab_rchar *ref__buf_front(fab_chan *c) { return FAB_RXC(c)->bcount ? &FAB_RXC(c)->buf[FAB_RXC(c)->bhead] : NULL; }
 
 static void ref__check_later(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    if (c->check_pending && c->check_pending_at == now) return;
-    c->check_pending = true;
-    c->check_pending_at = now;
+    if (FAB_RX(c)->check_pending && FAB_RX(c)->check_pending_at == now) return;
+    FAB_RX(c)->check_pending = true;
+    FAB_RX(c)->check_pending_at = now;
     myri_fab_push(f, now, PH_CHECK, EV_R_CHECK, c->id, 0, NULL);
 }
 
 /* A character leaves the slack buffer of input c. */
 static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
 {
-    fab_rchar ch = fab_cold(c)->buf[fab_cold(c)->bhead];
-    fab_cold(c)->bhead = (fab_cold(c)->bhead + 1) % fab_cold(c)->bcap;
-    fab_cold(c)->bcount--;
-    fab_cold(c)->occ--;
-    fab_cold(c)->departed_total++;
+    fab_rchar ch = FAB_RXC(c)->buf[FAB_RXC(c)->bhead];
+    FAB_RXC(c)->bhead = (FAB_RXC(c)->bhead + 1) % FAB_RXC(c)->bcap;
+    FAB_RXC(c)->bcount--;
+    FAB_RXC(c)->occ--;
+    FAB_RXC(c)->departed_total++;
     ref__check_later(f, c);
     return ch;
 }
@@ -60,10 +60,10 @@ static fab_rchar ref__depart(myri_fabric *f, fab_chan *c)
 /* The sender of c looks again at `at` (or when its slot ends, if later). */
 static void ref__wake_at(myri_fabric *f, fab_chan *c, uint64_t at)
 {
-    uint64_t t = c->free_at > at ? c->free_at : at;
-    if (c->send_pending && c->x->send_pending_at == t) return;
-    c->send_pending = true;
-    c->x->send_pending_at = t;
+    uint64_t t = FAB_TX(c)->free_at > at ? FAB_TX(c)->free_at : at;
+    if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == t) return;
+    FAB_TX(c)->send_pending = true;
+    FAB_TXX(c)->send_pending_at = t;
     myri_fab_push(f, t, PH_SEND, EV_R_SEND, c->id, 0, NULL);
 }
 
@@ -73,13 +73,13 @@ static void fab_ref_wake(myri_fabric *f, fab_chan *c) { ref__wake_at(f, c, fab_n
  * the real byte, and to the route/type copy the switches decode from. */
 static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
 {
-    for (uint32_t k = 0; k < c->ncorr; k++) {
-        if (fab_cold(c)->corr[k].pos != j) continue;
-        byte ^= fab_cold(c)->corr[k].mask;
-        fab_pkt *pkt = c->cur;
-        uint32_t at = c->cur_hop + j; /* position in the first-hop bytes */
+    for (uint32_t k = 0; k < FAB_TX(c)->ncorr; k++) {
+        if (FAB_TXC(c)->corr[k].pos != j) continue;
+        byte ^= FAB_TXC(c)->corr[k].mask;
+        fab_pkt *pkt = FAB_TX(c)->cur;
+        uint32_t at = FAB_TX(c)->cur_hop + j; /* position in the first-hop bytes */
         if (pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
-        if (at < FAB_HDR) pkt->hdr[at] ^= fab_cold(c)->corr[k].mask;
+        if (at < FAB_HDR) pkt->hdr[at] ^= FAB_TXC(c)->corr[k].mask;
     }
     return byte;
 }
@@ -90,66 +90,66 @@ static uint8_t ref__corrupt(fab_chan *c, uint32_t j, uint8_t byte)
 static void ref__dma_send(myri_fabric *f, fab_chan *o)
 {
     myri_fab_try_terminate(f, o); /* truncated and drained (the DMA stops; the next packet may be taken) */
-    if (!o->cur || o->stopped) return;
-    fab_chan *in = &f->ch[o->src_in];
-    uint32_t j = o->cur_next;
+    if (!FAB_TX(o)->cur || FAB_TX(o)->stopped) return;
+    fab_chan *in = &f->ch[FAB_TX(o)->src_in];
+    uint32_t j = FAB_TX(o)->cur_next;
     fab_rchar *fr = ref__buf_front(in);
-    if (!fr || fr->pkt != o->cur || fr->j != j) return; /* not arrived yet */
+    if (!fr || fr->pkt != FAB_TX(o)->cur || fr->j != j) return; /* not arrived yet */
     if (!fr->gap && myri_fab_port_room(f, o, j) == 0) { /* the window is full and a byte came: BUFF */
         myri_fab_port_rx_end(f, o, MYRI_PORT_RX_BUFF);
         return;
     }
     fab_rchar src = ref__depart(f, in);
     uint64_t now = fab_now(f);
-    o->free_at = now + f->T;
-    o->cur_next++;
+    FAB_TX(o)->free_at = now + f->T;
+    FAB_TX(o)->cur_next++;
     o->x->st.chars++;
-    o->in_progress = true;
+    FAB_TX(o)->in_progress = true;
     if (!src.gap) {
         myri_fab_port_write(f, o, j + 1, &src.byte, now);
         myri_fab_try_terminate(f, o);
-        if (o->cur) fab_ref_wake(f, o);
+        if (FAB_TX(o)->cur) fab_ref_wake(f, o);
         return;
     }
     myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TAIL);
-    o->in_progress = false;
-    o->cur = NULL;
-    o->src_in = -1;
+    FAB_TX(o)->in_progress = false;
+    FAB_TX(o)->cur = NULL;
+    FAB_TX(o)->src_in = -1;
     myri_fab_front_done(f, in);
 }
 
 static void ref__send(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    if (c->send_pending && c->x->send_pending_at == now) c->send_pending = false;
-    if (c->free_at > now || c->stopped) return;
-    if (!c->cur) {
+    if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == now) FAB_TX(c)->send_pending = false;
+    if (FAB_TX(c)->free_at > now || FAB_TX(c)->stopped) return;
+    if (!FAB_TX(c)->cur) {
         if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !fab_cold(c)->hq_head) return;
-        fab_pkt *pkt = fab_cold(c)->hq_head;
-        fab_cold(c)->hq_head = pkt->next;
-        if (!fab_cold(c)->hq_head) fab_cold(c)->hq_tail = NULL;
-        fab_cold(c)->hq_len--;
-        c->cur = pkt;
+        if (!c->src_host || !FAB_TXC(c)->hq_head) return;
+        fab_pkt *pkt = FAB_TXC(c)->hq_head;
+        FAB_TXC(c)->hq_head = pkt->next;
+        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
+        FAB_TXC(c)->hq_len--;
+        FAB_TX(c)->cur = pkt;
         f->ctr.hops++;
-        c->cur_hop = 0;
-        c->cur_next = 0;
-        c->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
+        FAB_TX(c)->cur_hop = 0;
+        FAB_TX(c)->cur_next = 0;
+        FAB_TX(c)->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
     }
     if (c->dma) {
         ref__dma_send(f, c);
         return;
     }
-    fab_pkt *pkt = c->cur;
-    uint32_t j = c->cur_next;
+    fab_pkt *pkt = FAB_TX(c)->cur;
+    uint32_t j = FAB_TX(c)->cur_next;
     if (c->src_host && j >= pkt->ready) return; /* underrun: the host waits for its bytes */
-    fab_rchar ch = {.pkt = pkt, .j = j, .hop = c->cur_hop};
+    fab_rchar ch = {.pkt = pkt, .j = j, .hop = FAB_TX(c)->cur_hop};
     fab_chan *in = NULL;
     if (c->src_host) {
         ch.gap = j == fab_cur_n(c) - 1;
         ch.byte = ch.gap ? 0 : pkt->bytes[j];
     } else {
-        in = &f->ch[c->src_in];
+        in = &f->ch[FAB_TX(c)->src_in];
         fab_rchar *fr = ref__buf_front(in);
         if (!fr || fr->pkt != pkt || fr->j != j + 1) return; /* not arrived yet */
         if (fr->at + f->fall > now) { /* arrived, still falling through the switch's pipeline */
@@ -161,38 +161,40 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         ch.byte = src.byte;
         MYRI_ASSERT(f->comp, ch.gap == (j == fab_cur_n(c) - 1), "GAP out of place on channel %u", c->id);
         /* The trailer: fold the stripped route byte in (packet.h). */
-        if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, c->x->strip_byte, fab_cur_n(c));
+        if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, FAB_TXX(c)->strip_byte, fab_cur_n(c));
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ch.at = now + c->d_ps;
-    ref__ring_push(f, &fab_cold(c)->wire, &fab_cold(c)->wcap, &fab_cold(c)->whead, &fab_cold(c)->wcount, &ch);
+    fab_chcold *w = FAB_CROSS_WIRE(c, 13);
+    ref__ring_push(f, &w->wire, &w->wcap, &w->whead, &w->wcount, &ch);
     myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
     c->x->st.chars++;
-    c->sent_total++;
+    FAB_TX(c)->sent_total++;
     if (j == 0 && f->any_tap && f->taps[c->id].fn) {
-        c->tap_on = true;
-        fab_cold(c)->tap_len = 0;
-        fab_cold(c)->tap_first = now;
+        FAB_TX(c)->tap_on = true;
+        FAB_TXC(c)->tap_len = 0;
+        FAB_TXC(c)->tap_first = now;
     }
-    if (c->tap_on && !ch.gap && myri_fab_tap_reserve(c, fab_cold(c)->tap_len + 1)) fab_cold(c)->tap_buf[fab_cold(c)->tap_len++] = ch.byte;
+    if (FAB_TX(c)->tap_on && !ch.gap && myri_fab_tap_reserve(c, FAB_TXC(c)->tap_len + 1))
+        FAB_TXC(c)->tap_buf[FAB_TXC(c)->tap_len++] = ch.byte;
     if (j == 0) {
-        c->in_progress = true;
+        FAB_TX(c)->in_progress = true;
         if (c->src_host) pkt->head_ps = now;
         else pkt->refs++; /* this channel's reference, until GAP or FRES arrives */
     }
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG) fprintf(stderr, "R %llu ch %u send pkt %llu j %u\n", (unsigned long long)now, c->id, (unsigned long long)pkt->id, j);
 #endif
-    c->free_at = now + f->T;
-    c->cur_next++;
+    FAB_TX(c)->free_at = now + f->T;
+    FAB_TX(c)->cur_next++;
     if (ch.gap) {
-        c->in_progress = false;
-        c->cur = NULL;
-        myri_fab_tap_done(f, c, fab_cold(c)->tap_len, false);
+        FAB_TX(c)->in_progress = false;
+        FAB_TX(c)->cur = NULL;
+        myri_fab_tap_done(f, c, FAB_TXC(c)->tap_len, false);
         if (in) {
-            c->src_in = -1;
+            FAB_TX(c)->src_in = -1;
             myri_fab_front_done(f, in);
-            myri_fab_release(f, c, c->free_at);
+            myri_fab_release(f, c, FAB_TX(c)->free_at);
         } else {
             myri_fab_port_tx_over(f, pkt, true, MYRI_FABRIC_DROP_NREASONS);
             fab_ref_wake(f, c);
@@ -200,38 +202,38 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         return;
     }
     if (in) myri_fab_try_terminate(f, c);
-    if (c->cur) fab_ref_wake(f, c);
+    if (FAB_TX(c)->cur) fab_ref_wake(f, c);
 }
 
 static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
 {
     if (ch->j == 0) {
-        fab_cold(c)->hpkt = ch->pkt;
-        fab_cold(c)->hcrc = 0;
-        c->hbad = false;
+        FAB_RXC(c)->hpkt = ch->pkt;
+        FAB_RXC(c)->hcrc = 0;
+        FAB_RX(c)->hbad = false;
         if (ch->byte & 0x80u) { /* a to-switch byte reached a host: misrouted */
             myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_MISROUTED);
-            c->hbad = true;
+            FAB_RX(c)->hbad = true;
         }
     }
-    if (fab_cold(c)->hpkt != ch->pkt) return;
+    if (FAB_RXC(c)->hpkt != ch->pkt) return;
     if (!ch->gap) {
-        fab_cold(c)->hcrc = myri_crc8_update(&f->crc, fab_cold(c)->hcrc, &ch->byte, 1);
+        FAB_RXC(c)->hcrc = myri_crc8_update(&f->crc, FAB_RXC(c)->hcrc, &ch->byte, 1);
         return;
     }
-    if (!c->hbad) {
-        if (fab_cold(c)->hcrc == 0) myri_fab_deliver(f, ch->pkt, c->dst_node);
+    if (!FAB_RX(c)->hbad) {
+        if (FAB_RXC(c)->hcrc == 0) myri_fab_deliver(f, ch->pkt, c->dst_node);
         else myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_CRC);
     }
-    fab_cold(c)->hpkt = NULL;
+    FAB_RXC(c)->hpkt = NULL;
     myri_fab_pkt_unref(f, ch->pkt); /* the channel's reference */
 }
 
 static void ref__arrive(myri_fabric *f, fab_chan *c)
 {
-    fab_rchar ch = fab_cold(c)->wire[fab_cold(c)->whead];
-    fab_cold(c)->whead = (fab_cold(c)->whead + 1) % fab_cold(c)->wcap;
-    fab_cold(c)->wcount--;
+    fab_rchar ch = FAB_CROSS_WIRE(c, 13)->wire[FAB_CROSS_WIRE(c, 13)->whead];
+    FAB_CROSS_WIRE(c, 13)->whead = (FAB_CROSS_WIRE(c, 13)->whead + 1) % FAB_CROSS_WIRE(c, 13)->wcap;
+    FAB_CROSS_WIRE(c, 13)->wcount--;
     MYRI_ASSERT(f->comp, ch.at == fab_now(f), "wire order broken on channel %u", c->id);
     if (ch.lost) return;
     if (c->dst_host) {
@@ -245,41 +247,42 @@ static void ref__arrive(myri_fabric *f, fab_chan *c)
         e->hop = ch.hop;
         /* the channel's reference is now the packet's presence here */
     } else {
-        e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+        e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) % FAB_RX(c)->rxcap];
     }
     MYRI_ASSERT(f->comp, e->pix == ch.pkt->ix, "characters of two packets interleaved on channel %u", c->id);
     e->got++;
-    fab_cold(c)->arrived_total++;
+    FAB_RXC(c)->arrived_total++;
     bool front = e == myri_fab_rx_front(c);
-    if (front && c->front == FR_SINK) {
-        fab_cold(c)->departed_total++;
+    if (front && FAB_RX(c)->front == FR_SINK) {
+        FAB_RXC(c)->departed_total++;
         if (ch.gap) myri_fab_front_done(f, c);
         return;
     }
-    ref__ring_push(f, &fab_cold(c)->buf, &fab_cold(c)->bcap, &fab_cold(c)->bhead, &fab_cold(c)->bcount, &ch);
-    fab_cold(c)->occ++;
+    ref__ring_push(f, &FAB_RXC(c)->buf, &FAB_RXC(c)->bcap, &FAB_RXC(c)->bhead, &FAB_RXC(c)->bcount, &ch);
+    FAB_RXC(c)->occ++;
     ref__check_later(f, c);
     if (front && ch.j == 0) myri_fab_front_begin(f, c);
-    else if (front && c->front == FR_GRANT) { /* its output may send it once it has fallen through */
-        fab_chan *o = &f->ch[c->want_out];
+    else if (front && FAB_RX(c)->front == FR_GRANT) { /* its output may send it once it has fallen through */
+        fab_chan *o = &f->ch[FAB_RX(c)->want_out];
         ref__wake_at(f, o, fab_now(f) + fab_fall_ps(f, o));
     }
 }
 
 static void ref__check(myri_fabric *f, fab_chan *c)
 {
-    c->check_pending = false;
-    MYRI_ASSERT(f->comp, fab_cold(c)->occ <= f->p.slack_size_bytes,
+    FAB_RX(c)->check_pending = false;
+    MYRI_ASSERT(f->comp, FAB_RXC(c)->occ <= f->p.slack_size_bytes,
                 "slack buffer of channel %u overflows: %llu > %llu characters", c->id,
-                (unsigned long long)fab_cold(c)->occ, (unsigned long long)f->p.slack_size_bytes);
-    if (fab_cold(c)->occ > c->max_slack) c->max_slack = fab_cold(c)->occ;
+                (unsigned long long)FAB_RXC(c)->occ, (unsigned long long)f->p.slack_size_bytes);
+    if (FAB_RXC(c)->occ > FAB_RX(c)->max_slack) FAB_RX(c)->max_slack = FAB_RXC(c)->occ;
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "R %llu check A %llu D %llu O %lld front %d\n", (unsigned long long)fab_now(f),
-                (unsigned long long)c->arrived_total, (unsigned long long)c->departed_total, (long long)c->occ, (int)c->front);
+                (unsigned long long)FAB_RXC(c)->arrived_total, (unsigned long long)FAB_RXC(c)->departed_total,
+                (long long)FAB_RXC(c)->occ, (int)FAB_RX(c)->front);
 #endif
-    if (!c->stop_sent && fab_cold(c)->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
-    else if (c->stop_sent && fab_cold(c)->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
+    if (!FAB_RX(c)->stop_sent && FAB_RXC(c)->occ >= f->p.slack_stop_bytes) myri_fab_emit_ctrl(f, c, true);
+    else if (FAB_RX(c)->stop_sent && FAB_RXC(c)->occ <= f->p.slack_go_bytes) myri_fab_emit_ctrl(f, c, false);
 }
 
 static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
@@ -296,39 +299,39 @@ static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
 static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     fab_rchar *fr = ref__buf_front(in);
-    MYRI_ASSERT(f->comp, fr && fr->pkt == out->cur && fr->j == 0, "granted head not at the front");
-    MYRI_ASSERT(f->comp, out->cur_hop > FAB_HDR || fr->byte == out->x->strip_byte,
+    MYRI_ASSERT(f->comp, fr && fr->pkt == FAB_TX(out)->cur && fr->j == 0, "granted head not at the front");
+    MYRI_ASSERT(f->comp, FAB_TX(out)->cur_hop > FAB_HDR || fr->byte == FAB_TXX(out)->strip_byte,
                 "decoded route byte differs from the real one");
     ref__depart(f, in);
     myri_fab_try_terminate(f, out);
-    if (out->cur) fab_ref_wake(f, out);
+    if (FAB_TX(out)->cur) fab_ref_wake(f, out);
 }
 
 static void fab_ref_sink(myri_fabric *f, fab_chan *in)
 {
     fab_rxent *e = myri_fab_rx_front(in);
     bool gap = false;
-    while (fab_cold(in)->bcount && fab_pkt_ix(ref__buf_front(in)->pkt) == e->pix) gap = ref__depart(f, in).gap;
+    while (FAB_RXC(in)->bcount && fab_pkt_ix(ref__buf_front(in)->pkt) == e->pix) gap = ref__depart(f, in).gap;
     if (gap || e->fres) myri_fab_front_done(f, in);
 }
 
 static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    for (uint32_t i = 0; i < fab_cold(c)->wcount; i++) {
-        fab_rchar *ch = &fab_cold(c)->wire[(fab_cold(c)->whead + i) % fab_cold(c)->wcap];
+    for (uint32_t i = 0; i < FAB_CROSS_WIRE(c, 13)->wcount; i++) {
+        fab_rchar *ch = &FAB_CROSS_WIRE(c, 13)->wire[(FAB_CROSS_WIRE(c, 13)->whead + i) % FAB_CROSS_WIRE(c, 13)->wcap];
         if (ch->at <= now || ch->lost) continue;
         ch->lost = 1;
         myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (ch->j == 0) myri_fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
     }
     if (c->dst_host) {
-        fab_pkt *p = fab_cold(c)->hpkt;
-        fab_cold(c)->hpkt = NULL;
+        fab_pkt *p = FAB_RXC(c)->hpkt;
+        FAB_RXC(c)->hpkt = NULL;
         return p;
     }
-    if (!c->rxcount) return NULL;
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount - 1) % c->rxcap];
+    if (!FAB_RX(c)->rxcount) return NULL;
+    fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) % FAB_RX(c)->rxcap];
     if (e->got >= fab_e_n(f, e) || e->fres || e->dead) return NULL;
     e->dead = true;
     return fab_rx_pkt(f, e);
@@ -336,7 +339,7 @@ static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
 
 static void ref__reset_window(myri_fabric *f)
 {
-    for (size_t i = 0; i < f->nchan; i++) f->ch[i].max_slack = fab_cold(&f->ch[i])->occ;
+    for (size_t i = 0; i < f->nchan; i++) FAB_RX(&f->ch[i])->max_slack = FAB_RXC(&f->ch[i])->occ;
 }
 
 const fab_model myri_fab_model_ref = {

@@ -13,29 +13,29 @@
 
 /* ---- switch inputs: packets present, decoding, arbitration ------------------------ */
 
-fab_rxent *myri_fab_rx_front(fab_chan *c) { return c->rxcount ? &c->rxq[c->rxhead] : NULL; }
+fab_rxent *myri_fab_rx_front(fab_chan *c) { return FAB_RX(c)->rxcount ? &FAB_RX(c)->rxq[FAB_RX(c)->rxhead] : NULL; }
 
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c)
 {
-    if (c->rxcount == c->rxcap) {
-        uint32_t nc = c->rxcap ? 2 * c->rxcap : 2;
+    if (FAB_RX(c)->rxcount == FAB_RX(c)->rxcap) {
+        uint32_t nc = FAB_RX(c)->rxcap ? 2 * FAB_RX(c)->rxcap : 2;
         fab_rxent *nq = malloc(nc * sizeof *nq);
         if (!nq) myri_panic(f->comp, "out of memory (input queue)");
-        for (uint32_t i = 0; i < c->rxcount; i++) nq[i] = c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
-        free(c->rxq);
-        c->rxq = nq;
-        c->rxcap = nc;
-        c->rxhead = 0;
+        for (uint32_t i = 0; i < FAB_RX(c)->rxcount; i++) nq[i] = FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + i) & (FAB_RX(c)->rxcap - 1)];
+        free(FAB_RX(c)->rxq);
+        FAB_RX(c)->rxq = nq;
+        FAB_RX(c)->rxcap = nc;
+        FAB_RX(c)->rxhead = 0;
     }
-    fab_rxent *e = &c->rxq[(c->rxhead + c->rxcount++) & (c->rxcap - 1)];
+    fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount++) & (FAB_RX(c)->rxcap - 1)];
     memset(e, 0, sizeof *e);
     return e;
 }
 
 fab_rxent *myri_fab_rx_find(fab_chan *c, const fab_pkt *pkt)
 {
-    for (uint32_t i = 0; i < c->rxcount; i++) {
-        fab_rxent *e = &c->rxq[(c->rxhead + i) & (c->rxcap - 1)];
+    for (uint32_t i = 0; i < FAB_RX(c)->rxcount; i++) {
+        fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + i) & (FAB_RX(c)->rxcap - 1)];
         if (e->pix == fab_pkt_ix(pkt)) return e;
     }
     return NULL;
@@ -49,8 +49,8 @@ void myri_fab_rx_recheck(myri_fabric *f, fab_chan *c)
 
 void myri_fab_rx_pop(fab_chan *c)
 {
-    c->rxhead = (c->rxhead + 1) & (c->rxcap - 1);
-    c->rxcount--;
+    FAB_RX(c)->rxhead = (FAB_RX(c)->rxhead + 1) & (FAB_RX(c)->rxcap - 1);
+    FAB_RX(c)->rxcount--;
 }
 
 static void fab__sink(myri_fabric *f, fab_chan *in)
@@ -75,12 +75,12 @@ void myri_fab_front_begin(myri_fabric *f, fab_chan *c)
     /* An entry made in advance by the fast model may not have arrived yet:
      * decoding starts L after the later of its arrival and now (at a
      * device's host, the DMA takes the packet then: no path formation). */
-    c->x->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
-    if (c->dev_in && c->x->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
+    FAB_RXX(c)->ready_at = (e->arrive_at > fab_now(f) ? e->arrive_at : fab_now(f)) + fab_path_latency(f, c);
+    if (c->dev_in && FAB_RXX(c)->ready_at == fab_now(f) && f->now_phase > PH_DECODE) {
         myri_fab_port_grant(f, c); /* the previous packet just ended at the DMA: the next one now */
         return;
     }
-    myri_fab_push(f, c->x->ready_at, PH_DECODE, EV_DECODE, c->id, ++c->dec_gen, NULL);
+    myri_fab_push(f, FAB_RXX(c)->ready_at, PH_DECODE, EV_DECODE, c->id, ++FAB_RX(c)->dec_gen, NULL);
 }
 
 void myri_fab_front_done(myri_fabric *f, fab_chan *c)
@@ -89,7 +89,7 @@ void myri_fab_front_done(myri_fabric *f, fab_chan *c)
     fab_pkt *pkt = fab_rx_pkt(f, e);
     myri_fab_rx_pop(c);
     fab_set_front(f, c, FR_NONE);
-    c->want_out = -1;
+    FAB_RX(c)->want_out = -1;
     myri_fab_pkt_unref(f, pkt);
     myri_fab_front_begin(f, c);
 }
@@ -122,11 +122,11 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
         return;
     }
     fab_set_front(f, in, FR_WAIT);
-    in->want_out = sw->out_ch[port];
-    in->in_route_byte = b;
-    fab_chan *o = &f->ch[in->want_out];
-    o->nreq++;
-    o->req_ports |= 1u << in->dst_port;
+    FAB_RX(in)->want_out = sw->out_ch[port];
+    FAB_RX(in)->in_route_byte = b;
+    fab_chan *o = &f->ch[FAB_RX(in)->want_out];
+    FAB_TX(o)->nreq++;
+    FAB_TX(o)->req_ports |= 1u << in->dst_port;
     if (f->m == &myri_fab_model_fast) {
         /* A busy output arbitrates when it is freed (every path that frees
          * one calls myri_fab_release): no event now.  A free output that
@@ -135,13 +135,13 @@ static void fab__decode(myri_fabric *f, fab_chan *in)
          * time is not zero), has one possible outcome, the grant to this
          * input: arbitrate here rather than by an event of the arbitration
          * phase.  (The reference model keeps its events as they were.) */
-        if (o->cur) return;
-        if (o->nreq == 1 && sw->ndecoding == 0 && f->R > 0 && o->free_at <= fab_now(f)) {
+        if (FAB_TX(o)->cur) return;
+        if (FAB_TX(o)->nreq == 1 && sw->ndecoding == 0 && f->R > 0 && FAB_TX(o)->free_at <= fab_now(f)) {
             fab__arbitrate(f, o);
             return;
         }
     }
-    myri_fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)in->want_out, 0, NULL);
+    myri_fab_push(f, fab_now(f), PH_ARB, EV_ARB, (uint32_t)FAB_RX(in)->want_out, 0, NULL);
 }
 
 static void fab__abandon(myri_fabric *f, fab_chan *c);
@@ -151,69 +151,69 @@ static void fab__fres_front(myri_fabric *f, fab_chan *in);
  * progress, or at a switch output a granted packet not begun yet.  A host
  * takes its next packet only when it can send its head: a host that is
  * stopped before that holds nothing (the packet waits in its queue). */
-static bool fab__holds(const fab_chan *c) { return c->in_progress || (c->cur && !c->src_host); }
+static bool fab__holds(const fab_chan *c) { return FAB_TX(c)->in_progress || (FAB_TX(c)->cur && !c->src_host); }
 
 /* Since when the packet of c (stopped, fab__holds) has been blocked: the
  * later of the STOP's arrival and the grant (docs/FABRIC.md). */
 static uint64_t fab__blocked_since(const fab_chan *c)
 {
-    if (c->src_host || c->granted_at < c->x->stopped_since) return c->x->stopped_since;
-    return c->granted_at;
+    if (c->src_host || FAB_TX(c)->granted_at < FAB_TXX(c)->stopped_since) return FAB_TXX(c)->stopped_since;
+    return FAB_TX(c)->granted_at;
 }
 
 /* One long-period timer per channel at most: it re-arms itself while stopped. */
 static void fab__arm_timer(myri_fabric *f, fab_chan *c, uint64_t from)
 {
-    if (c->x->timer_at) return;
-    c->x->timer_at = from + f->p.timeout_ps;
-    myri_fab_push(f, c->x->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
+    if (FAB_TXX(c)->timer_at) return;
+    FAB_TXX(c)->timer_at = from + f->p.timeout_ps;
+    myri_fab_push(f, FAB_TXX(c)->timer_at, PH_TIMEOUT, EV_TIMEOUT, c->id, 0, NULL);
 }
 
 void myri_fab_release(myri_fabric *f, fab_chan *o, uint64_t t)
 {
-    if (o->nreq == 0 || o->arb_at == t + 1) return;
-    o->arb_at = t + 1;
+    if (FAB_TX(o)->nreq == 0 || FAB_TX(o)->arb_at == t + 1) return;
+    FAB_TX(o)->arb_at = t + 1;
     myri_fab_push(f, t, PH_ARB, EV_ARB, o->id, 0, NULL);
 }
 
 static void fab__arbitrate(myri_fabric *f, fab_chan *o)
 {
     uint64_t now = fab_now(f);
-    if (o->arb_at == now + 1) o->arb_at = 0;
-    if (o->cur || o->nreq == 0) return;
-    if (o->free_at > now) { /* still in its last slot: again when it ends */
-        myri_fab_release(f, o, o->free_at);
+    if (FAB_TX(o)->arb_at == now + 1) FAB_TX(o)->arb_at = 0;
+    if (FAB_TX(o)->cur || FAB_TX(o)->nreq == 0) return;
+    if (FAB_TX(o)->free_at > now) { /* still in its last slot: again when it ends */
+        myri_fab_release(f, o, FAB_TX(o)->free_at);
         return;
     }
     const fab_node *sw = &f->node[o->src_node];
     {
         /* Round robin: the first requesting port after the one served last. */
-        uint32_t start = o->rr + 1u < sw->nports ? o->rr + 1u : 0, above = o->req_ports >> start << start;
-        uint32_t port = (uint32_t)__builtin_ctz(above ? above : o->req_ports);
+        uint32_t start = FAB_TX(o)->rr + 1u < sw->nports ? FAB_TX(o)->rr + 1u : 0, above = FAB_TX(o)->req_ports >> start << start;
+        uint32_t port = (uint32_t)__builtin_ctz(above ? above : FAB_TX(o)->req_ports);
         int32_t ic = sw->in_ch[port];
         fab_chan *in = &f->ch[ic];
-        MYRI_ASSERT(f->comp, in->front == FR_WAIT && in->want_out == (int32_t)o->id,
+        MYRI_ASSERT(f->comp, FAB_RX(in)->front == FR_WAIT && FAB_RX(in)->want_out == (int32_t)o->id,
                     "output %u: port %u requests without waiting", o->id, port);
         fab_rxent *e = myri_fab_rx_front(in);
-        o->rr = port;
-        o->nreq--;
-        o->req_ports &= ~(1u << port);
+        FAB_TX(o)->rr = port;
+        FAB_TX(o)->nreq--;
+        FAB_TX(o)->req_ports &= ~(1u << port);
         fab_set_front(f, in, FR_GRANT);
-        o->cur = fab_rx_pkt(f, e);
+        FAB_TX(o)->cur = fab_rx_pkt(f, e);
         f->ctr.hops++;
-        o->cur_hop = e->hop + 1;
-        o->cur_next = 0;
-        o->src_in = ic;
-        o->x->strip_byte = in->in_route_byte;
-        o->granted_at = now;
-        o->ncorr = myri_fab_hop_corruptions(f, o->cur, o, fab_cur_n(o) - 1);
+        FAB_TX(o)->cur_hop = e->hop + 1;
+        FAB_TX(o)->cur_next = 0;
+        FAB_TX(o)->src_in = ic;
+        FAB_TXX(o)->strip_byte = FAB_RX(in)->in_route_byte;
+        FAB_TX(o)->granted_at = now;
+        FAB_TX(o)->ncorr = myri_fab_hop_corruptions(f, FAB_TX(o)->cur, o, fab_cur_n(o) - 1);
         if (o->down) { /* into a cut cable: dropped at once */
             fab__abandon(f, o);
             return;
         }
         f->m->granted(f, in, o);
         /* Granted while stopped: blocked from now on (the long-period timer). */
-        if (o->cur && o->stopped) fab__arm_timer(f, o, now);
+        if (FAB_TX(o)->cur && FAB_TX(o)->stopped) fab__arm_timer(f, o, now);
         return;
     }
 }
@@ -226,7 +226,7 @@ void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "%c %llu ch %u emit %s\n", f->m->name[0], (unsigned long long)fab_now(f), c->id, stop ? "STOP" : "GO");
 #endif
-    c->stop_sent = stop;
+    FAB_RX(c)->stop_sent = stop;
     if (stop) c->x->st.stops++;
     else c->x->st.gos++;
     myri_fab_push(f, fab_now(f) + fab_q_ps(f, c), PH_CTRL, EV_CTRL, c->id, (c->x->epoch << 1) | (stop ? 1u : 0u), NULL);
@@ -237,14 +237,14 @@ static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
     uint64_t now = fab_now(f);
     if (f->m->ctrl) f->m->ctrl(f, c, stop);
     if (stop) {
-        if (c->stopped) return;
-        c->stopped = true;
-        c->x->stopped_since = now;
+        if (FAB_TX(c)->stopped) return;
+        FAB_TX(c)->stopped = true;
+        FAB_TXX(c)->stopped_since = now;
         if (fab__holds(c)) fab__arm_timer(f, c, now);
     } else {
-        if (!c->stopped) return;
-        c->stopped = false;
-        uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
+        if (!FAB_TX(c)->stopped) return;
+        FAB_TX(c)->stopped = false;
+        uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
         if (now > from) c->x->st.stopped_ps += now - from;
         f->m->wake(f, c);
     }
@@ -258,8 +258,8 @@ static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
     if (c->src_host) {
         f->m->wake(f, c);
     } else {
-        fab_chan *in = &f->ch[c->src_in];
-        c->src_in = -1;
+        fab_chan *in = &f->ch[FAB_TX(c)->src_in];
+        FAB_TX(c)->src_in = -1;
         fab__sink(f, in);
         myri_fab_release(f, c, t_ps);
     }
@@ -275,9 +275,9 @@ static void fab__free_path(myri_fabric *f, fab_chan *c, uint64_t t_ps)
  * and terminates nothing there. */
 static void fab__timeout(myri_fabric *f, fab_chan *c)
 {
-    fab_pkt *pkt = c->cur;
+    fab_pkt *pkt = FAB_TX(c)->cur;
     uint64_t now = fab_now(f);
-    bool begun = c->in_progress;
+    bool begun = FAB_TX(c)->in_progress;
 #ifdef FAB_DEBUG
     fprintf(stderr, "%c %llu timeout ch %u pkt %llu begun %d\n", f->m->name[0], (unsigned long long)now, c->id, (unsigned long long)pkt->id, (int)begun);
 #endif
@@ -285,17 +285,17 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_TIMEOUT);
     if (begun) {
         c->x->st.truncated++;
-        myri_fab_tap_done(f, c, c->cur_next, true);
+        myri_fab_tap_done(f, c, FAB_TX(c)->cur_next, true);
     }
-    c->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
-    uint64_t t = c->free_at > now ? c->free_at : now;
+    FAB_TX(c)->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
+    uint64_t t = FAB_TX(c)->free_at > now ? FAB_TX(c)->free_at : now;
     /* FRES is a character: it takes the next slot (STOP does not hold it back) */
     myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->x->epoch << 1, begun ? pkt : NULL);
     c->x->st.fres++;
-    c->free_at = t + f->T;
-    t = c->free_at;
-    c->in_progress = false;
-    c->cur = NULL;
+    FAB_TX(c)->free_at = t + f->T;
+    t = FAB_TX(c)->free_at;
+    FAB_TX(c)->in_progress = false;
+    FAB_TX(c)->cur = NULL;
     fab__free_path(f, c, t);
 }
 
@@ -305,9 +305,9 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
 {
     if (!pkt) return; /* the FRES of a packet that never began on c: nothing to end */
     if (c->dst_host) {
-        if (fab_cold(c)->hpkt == pkt) fab_cold(c)->hpkt = NULL;
+        if (FAB_RXC(c)->hpkt == pkt) FAB_RXC(c)->hpkt = NULL;
         for (int i = 0; i < 2; i++)
-            if (fab_cold(c)->hh[i].pkt == pkt) fab_cold(c)->hh[i].term = true;
+            if (FAB_RXC(c)->hh[i].pkt == pkt) FAB_RXC(c)->hh[i].term = true;
         myri_fab_pkt_unref(f, pkt); /* the channel's reference */
         return;
     }
@@ -318,14 +318,14 @@ static void fab__fres(myri_fabric *f, fab_chan *c, fab_pkt *pkt)
     if (f->m->got) e->got = f->m->got(f, c, e);
     e->fres = true;
     if (e != myri_fab_rx_front(c)) return; /* handled when it reaches the front */
-    switch (c->front) {
+    switch (FAB_RX(c)->front) {
     case FR_DECODE:
-        c->dec_gen++;
+        FAB_RX(c)->dec_gen++;
         fab__sink(f, c);
         break;
     case FR_WAIT:
-        f->ch[c->want_out].nreq--;
-        f->ch[c->want_out].req_ports &= ~(1u << c->dst_port);
+        FAB_TX(&f->ch[FAB_RX(c)->want_out])->nreq--;
+        FAB_TX(&f->ch[FAB_RX(c)->want_out])->req_ports &= ~(1u << c->dst_port);
         fab__sink(f, c);
         break;
     case FR_GRANT:
@@ -350,27 +350,27 @@ static void fab__drained(myri_fabric *f, fab_chan *u, const fab_rxent *e)
  * instead ends its window with a truncation, when one is armed. */
 void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
 {
-    if (!o->cur || o->src_host || o->run_on) return;
-    fab_chan *u = &f->ch[o->src_in];
+    if (!FAB_TX(o)->cur || o->src_host || FAB_TX(o)->run_on) return;
+    fab_chan *u = &f->ch[FAB_TX(o)->src_in];
     fab_rxent *e = myri_fab_rx_front(u);
     /* (a switch output's character k is its input's k + 1: the route byte) */
-    if (!e || !e->fres || o->cur_next + (o->dma ? 0u : 1u) < e->got) return;
-    if (o->dma && o->stopped) return;
+    if (!e || !e->fres || FAB_TX(o)->cur_next + (o->dma ? 0u : 1u) < e->got) return;
+    if (o->dma && FAB_TX(o)->stopped) return;
     uint64_t now = fab_now(f);
-    uint64_t t = o->free_at > now ? o->free_at : now;
+    uint64_t t = FAB_TX(o)->free_at > now ? FAB_TX(o)->free_at : now;
     if (o->dma) {
         myri_fab_port_rx_end(f, o, MYRI_PORT_RX_TRUNC);
-    } else if (o->cur_next > 0) {
+    } else if (FAB_TX(o)->cur_next > 0) {
         o->x->st.truncated++;
-        myri_fab_tap_done(f, o, o->cur_next, true);
-        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->x->epoch << 1, o->cur);
+        myri_fab_tap_done(f, o, FAB_TX(o)->cur_next, true);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->x->epoch << 1, FAB_TX(o)->cur);
         o->x->st.fres++;
         t += f->T;
-        o->free_at = t;
+        FAB_TX(o)->free_at = t;
     }
-    o->cur = NULL;
-    o->in_progress = false;
-    o->src_in = -1;
+    FAB_TX(o)->cur = NULL;
+    FAB_TX(o)->in_progress = false;
+    FAB_TX(o)->src_in = -1;
     fab__drained(f, u, e);
     myri_fab_front_done(f, u);
     myri_fab_release(f, o, t);
@@ -380,32 +380,32 @@ void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
  * being discarded. */
 static void fab__fres_front(myri_fabric *f, fab_chan *in)
 {
-    if (in->front == FR_SINK) {
+    if (FAB_RX(in)->front == FR_SINK) {
         fab_rxent *e = myri_fab_rx_front(in);
-        in->x->sink_end = e->g0 + e->got;
+        FAB_RXX(in)->sink_end = e->g0 + e->got;
         fab__drained(f, in, e);
         myri_fab_front_done(f, in);
         return;
     }
-    myri_fab_try_terminate(f, &f->ch[in->want_out]);
+    myri_fab_try_terminate(f, &f->ch[FAB_RX(in)->want_out]);
 }
 
 /* The sender of c gives up its packet (cut cable): dropped "link_down", the
  * rest discarded where it comes from, the output free again. */
 static void fab__abandon(myri_fabric *f, fab_chan *c)
 {
-    fab_pkt *pkt = c->cur;
+    fab_pkt *pkt = FAB_TX(c)->cur;
     uint64_t now = fab_now(f);
     myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
     if (c->src_host) myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
-    if (c->in_progress) {
+    if (FAB_TX(c)->in_progress) {
         c->x->st.truncated++;
-        myri_fab_tap_done(f, c, c->cur_next, true);
+        myri_fab_tap_done(f, c, FAB_TX(c)->cur_next, true);
     }
-    c->in_progress = false;
-    c->cur = NULL;
-    c->tap_on = false;
-    fab__free_path(f, c, c->free_at > now ? c->free_at : now);
+    FAB_TX(c)->in_progress = false;
+    FAB_TX(c)->cur = NULL;
+    FAB_TX(c)->tap_on = false;
+    fab__free_path(f, c, FAB_TX(c)->free_at > now ? FAB_TX(c)->free_at : now);
 }
 
 static void fab__cut(myri_fabric *f, size_t link)
@@ -416,13 +416,13 @@ static void fab__cut(myri_fabric *f, size_t link)
         if (c->down) continue;
         c->down = true;
         c->x->epoch++;
-        if (c->stopped) { /* no STOP/GO will come from a dead receiver */
-            uint64_t from = c->x->stopped_since > fab_win_start(f, c) ? c->x->stopped_since : fab_win_start(f, c);
+        if (FAB_TX(c)->stopped) { /* no STOP/GO will come from a dead receiver */
+            uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
             if (now > from) c->x->st.stopped_ps += now - from;
-            c->stopped = false;
+            FAB_TX(c)->stopped = false;
         }
         if (f->m->cut_sender) f->m->cut_sender(f, c);
-        if (c->cur) fab__abandon(f, c);
+        if (FAB_TX(c)->cur) fab__abandon(f, c);
         else f->m->wake(f, c); /* queued packets go into the dead cable */
         fab_pkt *partial = f->m->cut_wire(f, c);
         if (partial) {
@@ -442,7 +442,7 @@ static void fab__restore(myri_fabric *f, size_t link)
         if (!c->down) continue;
         c->down = false;
         c->x->epoch++;
-        c->stop_sent = false; /* flow control restarts from GO */
+        FAB_RX(c)->stop_sent = false; /* flow control restarts from GO */
         myri_fab_rx_recheck(f, c);
         f->m->wake(f, c);
         myri_fab_port_link(f, c, true);
@@ -457,20 +457,20 @@ void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
         if (!c->down && (ev->b >> 1) == c->x->epoch) fab__ctrl(f, c, (ev->b & 1) != 0);
         break;
     case EV_TIMEOUT:
-        c->x->timer_at = 0;
-        if (!c->stopped || !fab__holds(c)) break;
+        FAB_TXX(c)->timer_at = 0;
+        if (!FAB_TX(c)->stopped || !fab__holds(c)) break;
         if (fab_now(f) - fab__blocked_since(c) >= f->p.timeout_ps) fab__timeout(f, c);
         else fab__arm_timer(f, c, fab__blocked_since(c));
         break;
     case EV_DECODE:
-        if (ev->b == c->dec_gen && c->front == FR_DECODE) fab__decode(f, c);
+        if (ev->b == FAB_RX(c)->dec_gen && FAB_RX(c)->front == FR_DECODE) fab__decode(f, c);
         break;
     case EV_ARB: fab__arbitrate(f, c); break;
     case EV_FRES:
         if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->x->epoch)) fab__fres(f, c, ev->p);
         break;
-    case EV_CUT: fab__cut(f, (size_t)ev->a); break;
-    case EV_RESTORE: fab__restore(f, (size_t)ev->a); break;
+    case EV_CUT: FAB_CROSS_DO(f, f->ch[2 * (size_t)ev->a].dst_node, 11, fab__cut(f, (size_t)ev->a)); break;
+    case EV_RESTORE: FAB_CROSS_DO(f, f->ch[2 * (size_t)ev->a].dst_node, 11, fab__restore(f, (size_t)ev->a)); break;
     case EV_PORTLINK: myri_fab_port_link_due(f, c, ev->b); break;
     default:
         f->m->handle(f, ev);
