@@ -170,6 +170,7 @@ struct myri_sim {
     uint64_t tune_t0;     /* the time then */
     uint64_t rebuilds;    /* the calendar rebuilt (tests) */
     uint64_t radix_sorts; /* buckets sorted by counting (tests) */
+    uint32_t max_shift;   /* the widest buckets used (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
@@ -535,6 +536,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
         a[k++] = ce_ent(s->cs[i], s->cal_loaded_bk << s->cal_shift);
     for (uint32_t r = 0; r < s->cal_nb; r++) { /* bucket r holds absolute bucket cal_base + (r - cal_base) mod nb */
         uint64_t base_ps = (s->cal_base + ((r - s->cal_base) & (s->cal_nb - 1))) << s->cal_shift;
+        if (s->fault == 5) base_ps = ((s->cal_base & ~(uint64_t)(s->cal_nb - 1)) + r) << s->cal_shift; /* (tests) */
         for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = ce_ent(s->cal_b[r].k[i], base_ps);
         s->cal_b[r].n = 0;
     }
@@ -562,6 +564,7 @@ static void cal_reset(myri_sim *s, uint32_t shift)
     memset(s->cal_bits, 0, (size_t)s->cal_nb / 8);
     s->cal_shift = shift;
     s->cal_base = s->now >> shift;
+    if (shift > s->max_shift) s->max_shift = shift;
 }
 
 /* Renumbers the n live entries a[] (any order): each logical process's
@@ -1081,6 +1084,8 @@ size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
 uint64_t myri_sim__rebuilds(const myri_sim *s) { return s ? s->rebuilds : 0; }
 
 uint64_t myri_sim__radix_sorts(const myri_sim *s) { return s ? s->radix_sorts : 0; }
+
+uint32_t myri_sim__max_shift(const myri_sim *s) { return s ? s->max_shift : 0; }
 
 void myri_sim__set_fault(myri_sim *s, int fault)
 {
