@@ -355,25 +355,33 @@ MYRI_KEYSORT_DEFINE(ent_sort, heap_ent, ent_lt)
 #define CE_LT(a, b) ((a) < (b))
 MYRI_KEYSORT_DEFINE(ce_sort, cal_ent, CE_LT)
 
-/* One stable counting pass: src's n entries into dst by the byte of their
- * time's offset in the bucket at bit `bit`. */
-static void cal_sort_pass(cal_ent *dst, const cal_ent *src, size_t n, unsigned bit)
+#define CAL_DIGIT_MAX 12u /* the widest digit of a counting pass (a 16 KiB count array) */
+
+/* One stable counting pass: src's n entries into dst by the digit of `bits`
+ * bits (at most CAL_DIGIT_MAX) of their time's offset in the bucket at bit
+ * `bit`. */
+static void cal_sort_pass(cal_ent *dst, const cal_ent *src, size_t n, unsigned bit, unsigned bits)
 {
-    uint32_t cnt[256] = {0};
-    for (size_t i = 0; i < n; i++) cnt[(CE_OFF(src[i]) >> bit) & 255]++;
+    uint32_t cnt[1u << CAL_DIGIT_MAX];
+    uint32_t nd = 1u << bits, mask = nd - 1;
+    memset(cnt, 0, nd * sizeof cnt[0]);
+    for (size_t i = 0; i < n; i++) cnt[(CE_OFF(src[i]) >> bit) & mask]++;
     uint32_t sum = 0;
-    for (unsigned d = 0; d < 256; d++) {
+    for (unsigned d = 0; d < nd; d++) {
         uint32_t c = cnt[d];
         cnt[d] = sum;
         sum += c;
     }
-    for (size_t i = 0; i < n; i++) dst[cnt[(CE_OFF(src[i]) >> bit) & 255]++] = src[i];
+    for (size_t i = 0; i < n; i++) dst[cnt[(CE_OFF(src[i]) >> bit) & mask]++] = src[i];
 }
 
 /* Sorts a bucket's n entries src[] (every offset below 2^shift) into dst[]
  * by key, tmp[] scratch.  Buckets of up to 2^16 ps and 64
  * entries or more: a stable counting sort on the time's offset in the bucket,
- * one or two passes of 8 bits with no data-dependent branch (a comparison sort
+ * with no data-dependent branch: one pass when the offsets have at most 8
+ * bits, or at most 12 and the bucket has at least half as many entries as
+ * there are offsets (the 2^11 ps buckets of the hold model at 1e6 pending
+ * hold ~2 000), else two passes, of 8 bits and the rest (a comparison sort
  * of a bucket of random times mispredicts about every other comparison), then
  * an insertion pass over the whole key, which only moves entries of equal time
  * (few: it orders them by sequence, whatever order they were appended in).
@@ -387,11 +395,11 @@ static bool cal_sort(cal_ent *dst, cal_ent *tmp, const cal_ent *src, size_t n, u
         ce_sort(dst, n);
         return false;
     }
-    if (shift <= 8) {
-        cal_sort_pass(dst, src, n, 0);
+    if (shift <= 8 || (shift <= CAL_DIGIT_MAX && (1ull << shift) <= 2 * n)) {
+        cal_sort_pass(dst, src, n, 0, shift ? shift : 1);
     } else {
-        cal_sort_pass(tmp, src, n, 0);
-        cal_sort_pass(dst, tmp, n, 8);
+        cal_sort_pass(tmp, src, n, 0, 8);
+        cal_sort_pass(dst, tmp, n, 8, shift - 8);
     }
     for (size_t i = 1; !fault && i < n; i++) {
         cal_ent k = dst[i];
