@@ -692,14 +692,15 @@ static myri_status tie_create(myri_component *self, const void *cfg)
 
 static const myri_component_ops tie_comp = {.type = "ties", .create = tie_create, .handle = tie_handle};
 
-/* Runs TIE_KEEP events at random times of 10 us + [0, 4096) ps (about three
- * to a picosecond) scheduled beyond the calendar's first ring (so into its
+/* Runs TIE_KEEP events at random times of 10 us + [0, span_ps) ps (span 4096:
+ * about three to a picosecond; 65536: about one tie in ten events) scheduled beyond the calendar's first ring (so into its
  * heap), and cancelled junk that makes the engine rebuild at 9 us: the heap's
  * entries go into the calendar's buckets in heap order, not in sequence order,
- * and the buckets (2^10 ps, thousands of entries) are sorted by counting.
+ * and the buckets (2^10 ps; span 4096: thousands of entries, sorted by one
+ * counting pass of 10 bits; span 65536: ~190, by two passes) are sorted by counting.
  * Returns whether the run order is (time, schedule order); *radix the buckets
  * sorted by counting. */
-static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
+static bool tie_run_ordered(uint64_t seed, int fault, uint64_t span_ps, uint64_t *radix)
 {
     tie_run *r = calloc(1, sizeof *r);
     myri_sim *sim = myri_sim_create(seed);
@@ -717,7 +718,7 @@ static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
             r->junk[j] = myri_sim_schedule(sim, 10000000 + myri_rng_below(&rng, 1000000), &ev);
             assert_true(r->junk[j++] != 0);
         } else {
-            t[i] = 10000000 + myri_rng_below(&rng, 4096);
+            t[i] = 10000000 + myri_rng_below(&rng, span_ps);
             ev.arg = i;
             assert_true(myri_sim_schedule(sim, t[i], &ev) != 0);
             i++;
@@ -748,12 +749,16 @@ static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
 static void test_bucket_counting_sort_orders_ties(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        uint64_t radix = 0, radix_f = 0;
-        if (!tie_run_ordered(seed, 0, &radix)) fail_msg("out of (time, sequence) order for seed %llu", (unsigned long long)seed);
-        assert_true(radix > 0); /* the counting sort ran */
-        assert_false(tie_run_ordered(seed, 2, &radix_f));
-    }
+    static const uint64_t span[] = {4096, 65536}; /* one counting pass, two */
+    for (int sp = 0; sp < 2; sp++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            uint64_t radix = 0, radix_f = 0;
+            if (!tie_run_ordered(seed, 0, span[sp], &radix))
+                fail_msg("out of (time, sequence) order for seed %llu, span %llu", (unsigned long long)seed,
+                         (unsigned long long)span[sp]);
+            assert_true(radix > 0); /* the counting sort ran */
+            assert_false(tie_run_ordered(seed, 2, span[sp], &radix_f));
+        }
 }
 
 
