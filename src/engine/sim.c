@@ -4,10 +4,13 @@
  * event each (links, switches, traffic sources, the hold model).
  *
  * An event has a slot: a 32-byte record of what it carries (target, kind,
- * arguments) and a 32-bit word of state and generation.  It waits in the
- * pending set as a 20-byte entry: its time, its order word (round 12 bits,
- * the logical process that scheduled it 20 bits, that process's sequence
- * number 32 bits) and its slot.  Keys compare as time << 64 | order word:
+ * arguments) and a 32-bit word of state and generation.  Its key is its
+ * time and its order word (round 12 bits, the logical process that
+ * scheduled it 20 bits, that process's sequence number 32 bits).  In the
+ * calendar it waits as a 16-byte entry (cal_ent: the time's offset in its
+ * bucket, the order word and the slot in one 128-bit number), in the heap
+ * as a 20-byte one (heap_ent: time, order word, slot).  Keys compare as
+ * time << 64 | order word:
  * (time, round, process, process sequence), never a global counter, so the
  * order does not depend on how the processes' calls interleave
  * (docs/ENGINE.md "Time and order").
@@ -120,9 +123,28 @@ typedef struct event_rec {
 #define CAL_NB 4096u      /* buckets in the ring */
 #define CAL_PER 512u      /* the ring spans about 8 x live x gap: live / 512 events to a bucket */
 
+/* A calendar entry, 16 bytes: one 128-bit number, the offset of its time in
+ * its bucket (below 2^cal_shift <= 2^CAL_OFF_BITS) << 88 | order word << 24
+ * | slot.  The bucket gives the rest of the time, so within one bucket the
+ * numbers compare as the keys (time, round, LP, LP sequence): the order
+ * word is unique among pending entries, the slot never decides.  Four to a
+ * cache line, aligned (the 20-byte heap_ent straddled lines). */
+typedef ent_u128 cal_ent;
+#define CAL_OFF_BITS 40u /* buckets of at most 2^40 ps (1.1 s; a wider ring leaves the rest to the heap) */
+#define CE_MK(off, ord, slot) ((cal_ent)(off) << 88 | (cal_ent)(ord) << SLOT_BITS | (cal_ent)(slot))
+#define CE_OFF(c) ((uint64_t)((c) >> 88))
+#define CE_ORD(c) ((uint64_t)((c) >> SLOT_BITS))
+#define CE_SLOT(c) ((uint32_t)(c) & (uint32_t)SLOT_MASK)
+
+/* The full entry of calendar entry c of the bucket whose first time is base_ps. */
+static inline heap_ent ce_ent(cal_ent c, uint64_t base_ps)
+{
+    return (heap_ent){.t = base_ps | CE_OFF(c), .ord = CE_ORD(c), .slot = CE_SLOT(c)};
+}
+
 /* A calendar bucket: its entries, unsorted. */
 typedef struct cal_bucket {
-    heap_ent *k;
+    cal_ent *k;
     uint32_t n, cap;
 } cal_bucket;
 
@@ -145,8 +167,8 @@ struct myri_sim {
     uint64_t cal_base;    /* absolute bucket of the last event taken */
     uint64_t cal_cur;     /* the first non-empty bucket (caln > 0) */
     size_t caln;          /* events in the calendar, cs included */
-    heap_ent *cs;         /* the current bucket's entries, sorted, taken from cs_head */
-    heap_ent *cs_tmp;     /* scratch of cs_cap entries for sorting a bucket */
+    cal_ent *cs;          /* the current bucket's entries, sorted, taken from cs_head */
+    cal_ent *cs_tmp;      /* scratch of cs_cap entries for sorting a bucket */
     size_t cs_head, cs_n, cs_cap;
     bool cal_loaded;      /* cs holds bucket cal_loaded_bk */
     uint64_t cal_loaded_bk;
@@ -154,6 +176,7 @@ struct myri_sim {
     uint64_t tune_t0;     /* the time then */
     uint64_t rebuilds;    /* the calendar rebuilt (tests) */
     uint64_t radix_sorts; /* buckets sorted by counting (tests) */
+    uint32_t max_shift;   /* the widest buckets used (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
@@ -292,10 +315,10 @@ static bool cs_reserve(myri_sim *s, size_t need)
     if (need <= s->cs_cap) return true;
     size_t ncap = s->cs_cap ? 2 * s->cs_cap : 64;
     while (ncap < need) ncap *= 2;
-    heap_ent *n = realloc(s->cs, ncap * sizeof *n);
+    cal_ent *n = realloc(s->cs, ncap * sizeof *n);
     if (!n) return false;
     s->cs = n;
-    heap_ent *t = realloc(s->cs_tmp, ncap * sizeof *t);
+    cal_ent *t = realloc(s->cs_tmp, ncap * sizeof *t);
     if (!t) return false; /* (cs grown, cs_cap not: asked again next time) */
     s->cs_tmp = t;
     s->cs_cap = ncap;
@@ -305,12 +328,12 @@ static bool cs_reserve(myri_sim *s, size_t need)
 /* ---- calendar ------------------------------------------------------------------ */
 
 /* Appends e to bucket r; false when out of memory. */
-static bool cal_append(myri_sim *s, uint32_t r, heap_ent e)
+static bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
 {
     cal_bucket *b = &s->cal_b[r];
     if (b->n == b->cap) {
         uint32_t nc = b->cap ? 2 * b->cap : 8;
-        heap_ent *nk = realloc(b->k, nc * sizeof *nk);
+        cal_ent *nk = realloc(b->k, nc * sizeof *nk);
         if (!nk) return false;
         b->k = nk;
         b->cap = nc;
@@ -332,56 +355,61 @@ static void cal_unload(myri_sim *s)
     s->cal_loaded = false;
 }
 
-/* Sorts n entries by key (keysort.h). */
+/* Sorts n entries by key (keysort.h): full entries, and a bucket's. */
 MYRI_KEYSORT_DEFINE(ent_sort, heap_ent, ent_lt)
+#define CE_LT(a, b) ((a) < (b))
+MYRI_KEYSORT_DEFINE(ce_sort, cal_ent, CE_LT)
 
-/* One stable counting pass: src's n entries into dst by the byte of their
- * time's offset from base_ps at bit `bit`. */
-static void cal_sort_pass(heap_ent *dst, const heap_ent *src, size_t n, uint64_t base_ps, unsigned bit)
+#define CAL_DIGIT_MAX 12u /* the widest digit of a counting pass (a 16 KiB count array) */
+
+/* One stable counting pass: src's n entries into dst by the digit of `bits`
+ * bits (at most CAL_DIGIT_MAX) of their time's offset in the bucket at bit
+ * `bit`. */
+static void cal_sort_pass(cal_ent *dst, const cal_ent *src, size_t n, unsigned bit, unsigned bits)
 {
-    uint32_t cnt[256] = {0};
-    for (size_t i = 0; i < n; i++) cnt[((ENT_T(src[i]) - base_ps) >> bit) & 255]++;
+    uint32_t cnt[1u << CAL_DIGIT_MAX];
+    uint32_t nd = 1u << bits, mask = nd - 1;
+    memset(cnt, 0, nd * sizeof cnt[0]);
+    for (size_t i = 0; i < n; i++) cnt[(CE_OFF(src[i]) >> bit) & mask]++;
     uint32_t sum = 0;
-    for (unsigned d = 0; d < 256; d++) {
+    for (unsigned d = 0; d < nd; d++) {
         uint32_t c = cnt[d];
         cnt[d] = sum;
         sum += c;
     }
-    for (size_t i = 0; i < n; i++) dst[cnt[((ENT_T(src[i]) - base_ps) >> bit) & 255]++] = src[i];
+    for (size_t i = 0; i < n; i++) dst[cnt[(CE_OFF(src[i]) >> bit) & mask]++] = src[i];
 }
 
-/* Sorts a bucket's n keys src[] (every time in [base_ps, base_ps + 2^shift))
- * into dst[] by key, tmp[] scratch.  Buckets of up to 2^16 ps and 64
+/* Sorts a bucket's n entries src[] (every offset below 2^shift) into dst[]
+ * by key, tmp[] scratch.  Buckets of up to 2^16 ps and 64
  * entries or more: a stable counting sort on the time's offset in the bucket,
- * one or two passes of 8 bits with no data-dependent branch (a comparison sort
+ * with no data-dependent branch: one pass when the offsets have at most 8
+ * bits, or at most 12 and the bucket has at least half as many entries as
+ * there are offsets (the 2^11 ps buckets of the hold model at 1e6 pending
+ * hold ~2 000), else two passes, of 8 bits and the rest (a comparison sort
  * of a bucket of random times mispredicts about every other comparison), then
  * an insertion pass over the whole key, which only moves entries of equal time
  * (few: it orders them by sequence, whatever order they were appended in).
- * Otherwise, or if an entry lies outside the bucket (it cannot: checked
- * anyway), the comparison sort ent_sort.  fault: the insertion pass left
+ * Otherwise the comparison sort ce_sort.  fault: the insertion pass left
  * out (myri_sim__set_fault 2, for the test that must see it).  Returns whether
  * it sorted by counting. */
-static bool cal_sort(heap_ent *dst, heap_ent *tmp, const heap_ent *src, size_t n, uint64_t base_ps, uint32_t shift,
-                     bool fault)
+static bool cal_sort(cal_ent *dst, cal_ent *tmp, const cal_ent *src, size_t n, uint32_t shift, bool fault)
 {
-    bool radix = n >= 64 && shift <= 16;
-    for (size_t i = 0; radix && i < n; i++)
-        if (ENT_T(src[i]) - base_ps >= (1ull << shift)) radix = false;
-    if (!radix) {
+    if (n < 64 || shift > 16) {
         memcpy(dst, src, n * sizeof *dst);
-        ent_sort(dst, n);
+        ce_sort(dst, n);
         return false;
     }
-    if (shift <= 8) {
-        cal_sort_pass(dst, src, n, base_ps, 0);
+    if (shift <= 8 || (shift <= CAL_DIGIT_MAX && (1ull << shift) <= 2 * n)) {
+        cal_sort_pass(dst, src, n, 0, shift ? shift : 1);
     } else {
-        cal_sort_pass(tmp, src, n, base_ps, 0);
-        cal_sort_pass(dst, tmp, n, base_ps, 8);
+        cal_sort_pass(tmp, src, n, 0, 8);
+        cal_sort_pass(dst, tmp, n, 8, shift - 8);
     }
     for (size_t i = 1; !fault && i < n; i++) {
-        heap_ent k = dst[i];
+        cal_ent k = dst[i];
         size_t j = i;
-        for (; j > 0 && ent_lt(k, dst[j - 1]); j--) dst[j] = dst[j - 1];
+        for (; j > 0 && k < dst[j - 1]; j--) dst[j] = dst[j - 1];
         dst[j] = k;
     }
     return true;
@@ -398,9 +426,9 @@ static bool cal_load(myri_sim *s)
     size_t n = b->n;
     if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
         memcpy(s->cs, b->k, n * sizeof *s->cs);
-        ent_sort(s->cs, n);
+        ce_sort(s->cs, n);
     } else {
-        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_cur << s->cal_shift, s->cal_shift, s->fault == 2);
+        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_shift, s->fault == 2);
     }
     b->n = 0;
     if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
@@ -409,8 +437,8 @@ static bool cal_load(myri_sim *s)
         b->cap = 0;
     }
     for (size_t i = 0; i < n && i < 8; i++) {
-        __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[i])]);
-        __builtin_prefetch(&s->q[ENT_SLOT(s->cs[i])]);
+        __builtin_prefetch(&s->pool[CE_SLOT(s->cs[i])]);
+        __builtin_prefetch(&s->q[CE_SLOT(s->cs[i])]);
     }
     s->cs_head = 0;
     s->cs_n = n;
@@ -425,18 +453,19 @@ static void pend_insert(myri_sim *s, heap_ent e)
     uint64_t bk = ENT_T(e) >> s->cal_shift;
     if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
         uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
+        cal_ent c = CE_MK(ENT_T(e) & ((1ull << s->cal_shift) - 1), e.ord, e.slot);
         if (s->cal_loaded && bk == s->cal_loaded_bk && cs_reserve(s, s->cs_n + 1)) {
             size_t lo = s->cs_head, hi = s->cs_n; /* into the sorted bucket, in key order */
             while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
-                if (ent_lt(s->cs[mid], e)) lo = mid + 1;
+                if (s->cs[mid] < c) lo = mid + 1;
                 else hi = mid;
             }
             memmove(&s->cs[lo + 1], &s->cs[lo], (s->cs_n - lo) * sizeof *s->cs);
-            s->cs[lo] = e;
+            s->cs[lo] = c;
             s->cs_n++;
             s->cal_bits[r / 64] |= 1ull << (r % 64);
-        } else if (!cal_append(s, r, e)) {
+        } else if (!cal_append(s, r, c)) {
             heap_sift_up(s->heap, s->hn++, e); /* out of memory: the heap has room */
             return;
         }
@@ -450,7 +479,7 @@ static void pend_insert(myri_sim *s, heap_ent e)
 static inline bool cal_top(myri_sim *s, heap_ent *top)
 {
     if ((!s->cal_loaded || s->cal_loaded_bk != s->cal_cur) && !cal_load(s)) return false;
-    *top = s->cs[s->cs_head];
+    *top = ce_ent(s->cs[s->cs_head], s->cal_loaded_bk << s->cal_shift);
     return true;
 }
 
@@ -458,12 +487,12 @@ static inline bool cal_top(myri_sim *s, heap_ent *top)
 static uint32_t cal_take(myri_sim *s)
 {
     uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
-    uint32_t slot = ENT_SLOT(s->cs[s->cs_head++]);
+    uint32_t slot = CE_SLOT(s->cs[s->cs_head++]);
     s->cal_base = s->cal_cur;
     --s->caln;
     if (s->cs_head + 7 < s->cs_n) { /* (cal_load asked for the first 8) */
-        __builtin_prefetch(&s->pool[ENT_SLOT(s->cs[s->cs_head + 7])]);
-        __builtin_prefetch(&s->q[ENT_SLOT(s->cs[s->cs_head + 7])]);
+        __builtin_prefetch(&s->pool[CE_SLOT(s->cs[s->cs_head + 7])]);
+        __builtin_prefetch(&s->q[CE_SLOT(s->cs[s->cs_head + 7])]);
     }
     if (s->cs_head < s->cs_n) return slot;
     s->cs_head = s->cs_n = 0;
@@ -516,9 +545,12 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     size_t n = pend_count(s), k = 0;
     heap_ent *a = malloc((n ? n : 1) * sizeof *a);
     if (!a) return SIZE_MAX;
-    for (size_t i = s->cs_head; s->cal_loaded && i < s->cs_n; i++) a[k++] = s->cs[i];
-    for (uint32_t r = 0; r < s->cal_nb; r++) {
-        for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = s->cal_b[r].k[i];
+    for (size_t i = s->cs_head; s->cal_loaded && i < s->cs_n; i++)
+        a[k++] = ce_ent(s->cs[i], s->cal_loaded_bk << s->cal_shift);
+    for (uint32_t r = 0; r < s->cal_nb; r++) { /* bucket r holds absolute bucket cal_base + (r - cal_base) mod nb */
+        uint64_t base_ps = (s->cal_base + ((r - s->cal_base) & (s->cal_nb - 1))) << s->cal_shift;
+        if (s->fault == 5) base_ps = ((s->cal_base & ~(uint64_t)(s->cal_nb - 1)) + r) << s->cal_shift; /* (tests) */
+        for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = ce_ent(s->cal_b[r].k[i], base_ps);
         s->cal_b[r].n = 0;
     }
     memset(s->cal_bits, 0, s->cal_nb / 8);
@@ -545,6 +577,7 @@ static void cal_reset(myri_sim *s, uint32_t shift)
     memset(s->cal_bits, 0, (size_t)s->cal_nb / 8);
     s->cal_shift = shift;
     s->cal_base = s->now >> shift;
+    if (shift > s->max_shift) s->max_shift = shift;
 }
 
 /* Renumbers the n live entries a[] (any order): each logical process's
@@ -594,7 +627,7 @@ static void pend_tune(myri_sim *s)
     double gap = (double)(s->now - s->tune_t0) / (double)s->tune_taken; /* ps, fractional */
     double w = gap * (double)(s->live ? s->live : 1) / CAL_PER;
     uint32_t shift = 0;
-    while (shift < 62 && (double)(2ull << shift) <= w) shift++;
+    while (shift < CAL_OFF_BITS && (double)(2ull << shift) <= w) shift++;
     s->tune_taken = 0;
     s->tune_t0 = s->now;
     int d = (int)shift - (int)s->cal_shift;
@@ -891,11 +924,13 @@ myri_time_ps myri_sim_next_time(const myri_sim *s)
     if (!s) return MYRI_TIME_NEVER;
     myri_time_ps t = s->hn ? ENT_T(s->heap[0]) : MYRI_TIME_NEVER;
     if (s->caln) {
-        if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n && ENT_T(s->cs[s->cs_head]) < t)
-            t = ENT_T(s->cs[s->cs_head]);
+        uint64_t base_ps = s->cal_cur << s->cal_shift;
+        if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n &&
+            (base_ps | CE_OFF(s->cs[s->cs_head])) < t)
+            t = base_ps | CE_OFF(s->cs[s->cs_head]);
         const cal_bucket *b = &s->cal_b[s->cal_cur & (s->cal_nb - 1)]; /* (empty once loaded) */
         for (uint32_t i = 0; i < b->n; i++)
-            if (ENT_T(b->k[i]) < t) t = ENT_T(b->k[i]);
+            if ((base_ps | CE_OFF(b->k[i])) < t) t = base_ps | CE_OFF(b->k[i]);
     }
     return t;
 }
@@ -1091,6 +1126,8 @@ size_t myri_sim__heap_size(const myri_sim *s) { return s ? pend_count(s) : 0; }
 uint64_t myri_sim__rebuilds(const myri_sim *s) { return s ? s->rebuilds : 0; }
 
 uint64_t myri_sim__radix_sorts(const myri_sim *s) { return s ? s->radix_sorts : 0; }
+
+uint32_t myri_sim__max_shift(const myri_sim *s) { return s ? s->max_shift : 0; }
 
 void myri_sim__set_fault(myri_sim *s, int fault)
 {

@@ -19,12 +19,18 @@ size_t myri_sim__heap_size(const myri_sim *sim);
 uint64_t myri_sim__rebuilds(const myri_sim *sim);
 /* Buckets sorted by the counting sort (the rest by comparison). */
 uint64_t myri_sim__radix_sorts(const myri_sim *s);
+/* The widest calendar buckets used so far: 2^this ps (at most 40: a
+ * calendar entry keeps its time's offset in its bucket in 40 bits). */
+uint32_t myri_sim__max_shift(const myri_sim *s);
 /* A deliberate fault for the tests that must catch it: 1 = the calendar's top
  * is taken without comparing it with the heap's; 2 = a bucket's counting sort
  * without its insertion pass (equal times left in the order they were
  * appended); 3 = myri_sim_insert_keyed ignores the given process and
  * number and takes the target's next one (as a local schedule would); 4 =
  * myri_sim_schedule_as ignores its process (schedules as myri_sim_schedule);
+ * 5 = a rebuild reads the calendar's entries back with their buckets' times
+ * taken as if the ring never wrapped (each entry's time is its offset in
+ * its bucket plus the bucket's first time: a wrong bucket, a wrong time);
  * 0 = none. */
 void myri_sim__set_fault(myri_sim *sim, int fault);
 

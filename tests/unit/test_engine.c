@@ -70,7 +70,10 @@ static uint64_t script_delay(script *s)
 {
     if (!g_spread) return myri_rng_below(&s->rng, 4);
     static const uint64_t scale[] = {4, 4, 100, 5000, 300000, 20000000, 3000000000ull, 5000000000000ull};
-    return myri_rng_below(&s->rng, scale[myri_rng_below(&s->rng, 8)]);
+    /* g_spread 2: mostly hours apart, so that the buckets reach their widest (2^40 ps) */
+    static const uint64_t wide[] = {4, 100, 5000000, 3000000000000ull, 1000000000000000ull, 1000000000000000ull,
+                                    4000000000000000ull, 10000000000000000ull};
+    return myri_rng_below(&s->rng, (g_spread == 2 ? wide : scale)[myri_rng_below(&s->rng, 8)]);
 }
 
 /* With g_as: an event scheduled as a process drawn at random (not the
@@ -309,6 +312,7 @@ static myri_status eng_create(myri_component *self, const void *cfg)
 static const myri_component_ops eng_comp = {.type = "tester", .create = eng_create, .handle = eng_handle};
 
 static uint64_t g_rebuilds;  /* calendar rebuilds in the last engine run */
+static uint32_t g_max_shift; /* the widest buckets of the last engine run (log2 ps) */
 static uint64_t g_renumbers; /* renumberings (a process's numbers ran out) in the last engine run */
 
 static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
@@ -325,6 +329,7 @@ static void run_engine(uint64_t seed, trace *tr, uint64_t start_seq)
     for (int i = 0; i < 40; i++) eng_schedule(m, myri_rng_below(&m->s.rng, 10), m->s.next_id++);
     assert_int_equal(myri_sim_run(m->sim, MYRI_TIME_NEVER, 0), MYRI_OK);
     g_rebuilds = myri_sim__rebuilds(m->sim);
+    g_max_shift = myri_sim__max_shift(m->sim);
     g_renumbers = myri_sim__renumbers(m->sim);
     myri_sim_destroy(m->sim);
     free(m);
@@ -403,6 +408,42 @@ static void test_spread_matches_reference(void **state)
     g_limit = 3000;
     assert_true(rebuilt > 0); /* the calendar was retuned mid-run */
     assert_true(caught > 0);  /* the checker sees the fault */
+    free(a);
+    free(b);
+}
+
+/* The calendar's 16-byte entries keep a time as its offset in its bucket:
+ * with spread schedules and with events hours apart (buckets at their widest,
+ * 2^40 ps, and events beyond the ring in the heap), rebuilt mid-run, the
+ * order is the reference's.  The deliberate fault 5 (a rebuild reads the
+ * entries back as if the ring never wrapped: wrong times) must make some
+ * seed disagree. */
+static void test_bucket_offsets_match_reference(void **state)
+{
+    (void)state;
+    trace *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    g_limit = 12000;
+    uint32_t widest = 0;
+    int caught = 0;
+    for (int spread = 1; spread <= 2; spread++) {
+        g_spread = spread;
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            a->n = b->n = 0;
+            run_engine(seed, a, 0);
+            if (g_max_shift > widest) widest = g_max_shift;
+            run_reference(seed, 0, b);
+            if (!traces_equal(a, b)) fail_msg("engine and reference differ, spread %d seed %llu", spread, (unsigned long long)seed);
+            a->n = 0;
+            g_fault = 5;
+            run_engine(seed, a, 0);
+            g_fault = 0;
+            caught += !traces_equal(a, b);
+        }
+    }
+    g_spread = 0;
+    g_limit = 3000;
+    assert_int_equal(widest, 40); /* the widest buckets were used */
+    assert_true(caught > 0);      /* the checker sees the fault */
     free(a);
     free(b);
 }
@@ -651,14 +692,15 @@ static myri_status tie_create(myri_component *self, const void *cfg)
 
 static const myri_component_ops tie_comp = {.type = "ties", .create = tie_create, .handle = tie_handle};
 
-/* Runs TIE_KEEP events at random times of 10 us + [0, 4096) ps (about three
- * to a picosecond) scheduled beyond the calendar's first ring (so into its
+/* Runs TIE_KEEP events at random times of 10 us + [0, span_ps) ps (span 4096:
+ * about three to a picosecond; 65536: about one tie in ten events) scheduled beyond the calendar's first ring (so into its
  * heap), and cancelled junk that makes the engine rebuild at 9 us: the heap's
  * entries go into the calendar's buckets in heap order, not in sequence order,
- * and the buckets (2^10 ps, thousands of entries) are sorted by counting.
+ * and the buckets (2^10 ps; span 4096: thousands of entries, sorted by one
+ * counting pass of 10 bits; span 65536: ~190, by two passes) are sorted by counting.
  * Returns whether the run order is (time, schedule order); *radix the buckets
  * sorted by counting. */
-static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
+static bool tie_run_ordered(uint64_t seed, int fault, uint64_t span_ps, uint64_t *radix)
 {
     tie_run *r = calloc(1, sizeof *r);
     myri_sim *sim = myri_sim_create(seed);
@@ -676,7 +718,7 @@ static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
             r->junk[j] = myri_sim_schedule(sim, 10000000 + myri_rng_below(&rng, 1000000), &ev);
             assert_true(r->junk[j++] != 0);
         } else {
-            t[i] = 10000000 + myri_rng_below(&rng, 4096);
+            t[i] = 10000000 + myri_rng_below(&rng, span_ps);
             ev.arg = i;
             assert_true(myri_sim_schedule(sim, t[i], &ev) != 0);
             i++;
@@ -707,12 +749,16 @@ static bool tie_run_ordered(uint64_t seed, int fault, uint64_t *radix)
 static void test_bucket_counting_sort_orders_ties(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        uint64_t radix = 0, radix_f = 0;
-        if (!tie_run_ordered(seed, 0, &radix)) fail_msg("out of (time, sequence) order for seed %llu", (unsigned long long)seed);
-        assert_true(radix > 0); /* the counting sort ran */
-        assert_false(tie_run_ordered(seed, 2, &radix_f));
-    }
+    static const uint64_t span[] = {4096, 65536}; /* one counting pass, two */
+    for (int sp = 0; sp < 2; sp++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            uint64_t radix = 0, radix_f = 0;
+            if (!tie_run_ordered(seed, 0, span[sp], &radix))
+                fail_msg("out of (time, sequence) order for seed %llu, span %llu", (unsigned long long)seed,
+                         (unsigned long long)span[sp]);
+            assert_true(radix > 0); /* the counting sort ran */
+            assert_false(tie_run_ordered(seed, 2, span[sp], &radix_f));
+        }
 }
 
 
@@ -1239,6 +1285,7 @@ int main(void)
         cmocka_unit_test(test_engine_matches_reference),
         cmocka_unit_test(test_spread_matches_reference),
         cmocka_unit_test(test_checker_detects_wrong_tie_order),
+        cmocka_unit_test(test_bucket_offsets_match_reference),
         cmocka_unit_test(test_sequence_wrap_keeps_order),
         cmocka_unit_test(test_hold_determinism),
         cmocka_unit_test(test_misuse_returns_errors),
