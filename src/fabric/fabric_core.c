@@ -70,17 +70,38 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
     f->live_pkts--;
 }
 
+/* The first packet of host channel c's queue, taken off it (NULL: empty). */
+static fab_pkt *fab__hq_pop(fab_chan *c)
+{
+    fab_pkt *pkt = FAB_TXC(c)->hq_head;
+    if (!pkt) return NULL;
+    FAB_TXC(c)->hq_head = pkt->next;
+    if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
+    FAB_TXC(c)->hq_len--;
+    return pkt;
+}
+
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c)
 {
     while (c->down && FAB_TXC(c)->hq_head) {
-        fab_pkt *pkt = FAB_TXC(c)->hq_head;
-        FAB_TXC(c)->hq_head = pkt->next;
-        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
-        FAB_TXC(c)->hq_len--;
+        fab_pkt *pkt = fab__hq_pop(c);
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_port_tx_over(f, pkt, false, MYRI_FABRIC_DROP_LINK_DOWN);
         myri_fab_pkt_unref(f, pkt);
     }
+}
+
+bool myri_fab_take_next(myri_fabric *f, fab_chan *c)
+{
+    if (c->src_host) myri_fab_host_drop_down(f, c);
+    if (!c->src_host || !FAB_TXC(c)->hq_head) return false;
+    fab_pkt *pkt = fab__hq_pop(c);
+    FAB_TX(c)->cur = pkt;
+    f->ctr.hops++;
+    FAB_TX(c)->cur_hop = 0;
+    FAB_TX(c)->cur_next = 0;
+    FAB_TX(c)->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
+    return true;
 }
 
 uint64_t myri_fab_mix(uint64_t x)

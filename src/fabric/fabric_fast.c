@@ -100,18 +100,7 @@ static int64_t ff__occ_run(const myri_fabric *f, fab_chan *u, const fab_run *r, 
 /* D(x): characters that left input u's slack buffer by the end of instant x. */
 static uint64_t ff__departed(const myri_fabric *f, fab_chan *u, uint64_t x)
 {
-    if (FAB_RX(u)->front == FR_SINK) {
-        uint64_t a = ff__arrived(f, u, x);
-        return a < FAB_RXX(u)->sink_end ? a : FAB_RXX(u)->sink_end;
-    }
-    if (FAB_RX(u)->front == FR_GRANT) {
-        const fab_chan *o = &f->ch[FAB_RX(u)->want_out];
-        if (FAB_TX(o)->run_on && FAB_TX(o)->src_in == (int32_t)u->id && x >= FAB_TX(o)->run_s) {
-            uint64_t k = fab_div_T(f, x - FAB_TX(o)->run_s) + 1;
-            return FAB_RX(u)->dep_base + (k < FAB_TX(o)->run_lim ? k : FAB_TX(o)->run_lim);
-        }
-    }
-    return FAB_RX(u)->dep_base;
+    return ff__departed_a(f, u, x, FAB_RX(u)->front == FR_SINK ? ff__arrived(f, u, x) : 0); /* a: SINK only */
 }
 
 static int64_t ff__occ(const myri_fabric *f, fab_chan *u, uint64_t x)
@@ -694,17 +683,7 @@ static void ff__send(myri_fabric *f, fab_chan *c, uint64_t gen)
     if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == now) FAB_TX(c)->send_pending = false;
     if (FAB_TX(c)->run_on || FAB_TX(c)->stopped || FAB_TX(c)->free_at > now) return;
     if (!FAB_TX(c)->cur) {
-        if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !FAB_TXC(c)->hq_head) return;
-        fab_pkt *pkt = FAB_TXC(c)->hq_head;
-        FAB_TXC(c)->hq_head = pkt->next;
-        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
-        FAB_TXC(c)->hq_len--;
-        FAB_TX(c)->cur = pkt;
-        f->ctr.hops++;
-        FAB_TX(c)->cur_hop = 0;
-        FAB_TX(c)->cur_next = 0;
-        FAB_TX(c)->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
+        if (!myri_fab_take_next(f, c)) return;
         ff__apply_corr(f, c);
     }
     if (c->dma) {

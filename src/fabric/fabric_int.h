@@ -678,6 +678,9 @@ uint64_t myri_fab_mix(uint64_t x);
 void myri_fab_release(myri_fabric *f, fab_chan *o, uint64_t t);
 /* A host whose cable is cut: its queued packets are dropped "link_down". */
 void myri_fab_host_drop_down(myri_fabric *f, fab_chan *c);
+/* Host channel c starts its queue's next packet (first hop, its bit errors
+ * drawn); the queue is first emptied if the link is down.  false: none. */
+bool myri_fab_take_next(myri_fabric *f, fab_chan *c);
 
 /* ---- ports (fabric_port.c) ---- */
 myri_status myri_fab_ports_init(myri_fabric *f);

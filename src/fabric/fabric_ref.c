@@ -124,17 +124,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     if (FAB_TX(c)->send_pending && FAB_TXX(c)->send_pending_at == now) FAB_TX(c)->send_pending = false;
     if (FAB_TX(c)->free_at > now || FAB_TX(c)->stopped) return;
     if (!FAB_TX(c)->cur) {
-        if (c->src_host) myri_fab_host_drop_down(f, c);
-        if (!c->src_host || !FAB_TXC(c)->hq_head) return;
-        fab_pkt *pkt = FAB_TXC(c)->hq_head;
-        FAB_TXC(c)->hq_head = pkt->next;
-        if (!FAB_TXC(c)->hq_head) FAB_TXC(c)->hq_tail = NULL;
-        FAB_TXC(c)->hq_len--;
-        FAB_TX(c)->cur = pkt;
-        f->ctr.hops++;
-        FAB_TX(c)->cur_hop = 0;
-        FAB_TX(c)->cur_next = 0;
-        FAB_TX(c)->ncorr = myri_fab_hop_corruptions(f, pkt, c, pkt->nbytes0);
+        if (!myri_fab_take_next(f, c)) return;
     }
     if (c->dma) {
         ref__dma_send(f, c);
