@@ -151,7 +151,8 @@ myri_event_id myri_sim_schedule_as(myri_sim *sim, uint32_t lp, myri_time_ps at_p
  * lp's own handler ran) and it counts in lp's hash, not the target's.  What
  * the fabric uses to deliver a host's port notices and callbacks as that
  * host's unit (docs/PARTITION.md section 3).  0 as myri_sim_schedule_as, and
- * when ev->kind has its top bit set (kinds below 2^31 only).  A reschedule
+ * when ev->kind has its top bit set (kinds below 2^31 only; myri_sim_schedule,
+ * myri_sim_schedule_as and myri_sim_schedule_in refuse such kinds too).  A reschedule
  * (myri_sim_reschedule) makes it an ordinary event of the caller. */
 myri_event_id myri_sim_schedule_for(myri_sim *sim, uint32_t lp, myri_time_ps at_ps, const myri_event *ev);
 

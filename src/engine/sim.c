@@ -811,19 +811,25 @@ static inline myri_event_id sim__schedule_lp(myri_sim *s, uint32_t lp, myri_time
 
 myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
 {
-    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
+    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now || (ev->kind & KIND_RUN_AS)) return 0;
     /* The key: the scheduling logical process (the running handler's
      * component; outside any handler the target), its next number, and the
      * round (sim__round). */
     return sim__schedule_lp(s, s->in_handler ? s->cur_lp : ev->target->id, at, ev);
 }
 
-myri_event_id myri_sim_schedule_as(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+static myri_event_id sim__schedule_as(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
 {
-    if (!s || !ev || !ev->target || ev->target->sim != s || at < s->now) return 0;
+    if (!s || !ev->target || ev->target->sim != s || at < s->now) return 0;
     if (lp >= s->ncomp || !s->comp[lp]) return 0; /* not a process of this simulation (or reserved) */
     if (s->fault == 4) lp = s->in_handler ? s->cur_lp : ev->target->id; /* deliberate fault (tests): lp ignored */
     return sim__schedule_lp(s, lp, at, ev);
+}
+
+/* A kind with the top bit (KIND_RUN_AS) is refused: the bit is the engine's mark of schedule_for. */
+myri_event_id myri_sim_schedule_as(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+{
+    return !ev || (ev->kind & KIND_RUN_AS) ? 0 : sim__schedule_as(s, lp, at, ev);
 }
 
 myri_event_id myri_sim_schedule_for(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
@@ -831,7 +837,7 @@ myri_event_id myri_sim_schedule_for(myri_sim *s, uint32_t lp, myri_time_ps at, c
     if (!ev || (ev->kind & KIND_RUN_AS)) return 0;
     myri_event e = *ev;
     e.kind |= KIND_RUN_AS;
-    return myri_sim_schedule_as(s, lp, at, &e);
+    return sim__schedule_as(s, lp, at, &e);
 }
 
 uint32_t myri_sim_act_as(myri_sim *s, uint32_t lp)

@@ -258,6 +258,9 @@ static void test_schedule_for_runs_as(void **state)
     assert_int_not_equal(myri_sim_schedule_for(sim, (uint32_t)b.c->id, 10, &ev), 0);
     ev.kind = 0x80000007u;
     assert_int_equal(myri_sim_schedule_for(sim, (uint32_t)b.c->id, 10, &ev), 0);
+    /* the top bit is the engine's mark: refused by every public schedule, never taken as schedule_for */
+    assert_int_equal(myri_sim_schedule(sim, 10, &ev), 0);
+    assert_int_equal(myri_sim_schedule_as(sim, (uint32_t)b.c->id, 10, &ev), 0);
     assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 0), MYRI_OK);
     assert_int_equal(a.ran, 1);       /* a's handler ran it */
     assert_int_equal(a.k.lp, b.c->id); /* with b's keys */
