@@ -123,10 +123,15 @@ static void ff__purge(myri_fabric *f, fab_chan *c)
     }
 }
 
+/* The receiver adds a run planned on c to its ring (row 1 of docs/PARTITION.md
+ * section 2: still called by the sender at plan time).  It purges the runs it
+ * no longer needs first (its own departures: row 6) and numbers the run's
+ * characters itself (r.n0: the characters that arrive, counted by the receiver;
+ * the sender's sent_total counts what it sent, lost ones too: row 12). */
 static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
 {
     if (!c->dst_host && !c->dma) {
-        if (FAB_RX(c)->rcount) FAB_CROSS_DO(f, c->dst_node, 6, ff__purge(f, c));
+        if (FAB_RX(c)->rcount) ff__purge(f, c);
     } else {
         uint64_t now = fab_now(f);
         while (FAB_RX(c)->rcount) {
@@ -147,6 +152,7 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
         FAB_RX(c)->rcap = nc;
         FAB_RX(c)->rhead = 0;
     }
+    r.n0 = FAB_RX(c)->rcount ? ff__last(c)->n0 + ff__last(c)->cnt : FAB_RX(c)->arr_base;
     *ff__run(c, FAB_RX(c)->rcount++) = r;
 }
 
@@ -403,15 +409,27 @@ static bool ff__sinking(fab_chan *c, const fab_pkt *p)
     return e && e->pix == fab_pkt_ix(p) && FAB_RX(c)->front == FR_SINK;
 }
 
+/* The receiver learns that c's latest run has `lim` characters, the last
+ * one the GAP when `gap`: it sets its ring, and where the GAP's arrival is an
+ * event (a host; a switch input discarding that packet) schedules it itself
+ * (row 5; the row-3 crossing that calls it is what remains). */
+static void ff__rx_lim(myri_fabric *f, fab_chan *c, uint32_t lim, bool gap)
+{
+    fab_run *r = ff__last(c);
+    r->cnt = lim;
+    if (!gap) return;
+    fab_pkt *pkt = fab_pkt_at(f, r->pix);
+    if (c->dst_host || ff__sinking(c, pkt))
+        myri_fab_push(f, r->s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id, r->n0 + lim - 1, pkt);
+}
+
 static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
 {
     FAB_TX(c)->run_lim = lim;
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__last(c)->cnt = lim);
     FAB_TX(c)->f_gen++;
     myri_fab_push(f, FAB_TX(c)->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, FAB_TX(c)->f_gen, NULL);
-    if (FAB_TX(c)->run_j0 + lim == fab_cur_n(c) && (c->dst_host || FAB_CROSS_GET(f, c->dst_node, 5, ff__sinking(c, FAB_TX(c)->cur))))
-        myri_fab_push(f, FAB_TX(c)->run_s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id,
-                 FAB_TX(c)->run_g0 + lim - 1, FAB_TX(c)->cur);
+    bool gap = FAB_TX(c)->run_j0 + lim == fab_cur_n(c);
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_lim(f, c, lim, gap));
 }
 
 /* The head of c's packet is sent at `now`: the receiver learns of it (entry
@@ -428,7 +446,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         fab_rxent *e = myri_fab_rx_push(f, c);
         e->pix = fab_pkt_ix(FAB_TX(c)->cur);
         e->hop = FAB_TX(c)->cur_hop;
-        e->g0 = FAB_TX(c)->run_g0;
+        e->g0 = ff__last(c)->n0; /* the run just added: its first character */
         e->arrive_at = now + c->d_ps;
         if (front) {
             fab_set_front(f, c, FR_DECODE);
@@ -443,13 +461,13 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
         FAB_TX(c)->cur->host_quiet = true;
     } else {
         if (!c->dst_host) FAB_CROSS_HEADS(c, 2)++;
-        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (FAB_TX(c)->run_g0 << 6) | FAB_TX(c)->cur_hop,
+        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | FAB_TX(c)->cur_hop,
                  FAB_TX(c)->cur);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
         FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
         FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
-        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){FAB_TX(c)->cur, now + c->d_ps, FAB_TX(c)->run_g0, c->down};
+        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){FAB_TX(c)->cur, now + c->d_ps, ff__last(c)->n0, c->down};
     }
 }
 
@@ -504,8 +522,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     FAB_TX(c)->run_on = true;
     FAB_TX(c)->run_s = now;
     FAB_TX(c)->run_j0 = j;
-    FAB_TX(c)->run_g0 = FAB_TX(c)->sent_total;
-    fab_run run = {.s = now, .n0 = FAB_TX(c)->run_g0, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j};
+    fab_run run = {.s = now, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j};
     FAB_CROSS_DO(f, c->dst_node, 1, ff__ring_push(f, c, run));
     if (j == 0) {
         FAB_TX(c)->in_progress = true;
@@ -558,7 +575,7 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     }
     if (FAB_RX(c)->rxcount == 0) return;
     fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)];
-    if (e->pix != fab_pkt_ix(FAB_TX(c)->cur) || e->g0 != FAB_TX(c)->run_g0 || e->arrive_at != FAB_TX(c)->run_s + c->d_ps) return;
+    if (e->pix != fab_pkt_ix(FAB_TX(c)->cur) || e->g0 != ff__last(c)->n0 || e->arrive_at != FAB_TX(c)->run_s + c->d_ps) return;
     FAB_RX(c)->rxcount--;
     if (FAB_RX(c)->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
@@ -827,7 +844,7 @@ static void fab_fast_cut_sender(myri_fabric *f, fab_chan *c)
 
 static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
 {
-    uint64_t now = fab_now(f), lost = 0;
+    uint64_t now = fab_now(f);
     if (!c->dst_host) ff__track_max(f, c);
     for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) {
         fab_run *r = ff__run(c, i);
@@ -836,7 +853,6 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
         fab_pkt *pkt = fab_pkt_at(f, r->pix);
         myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
         if (r->j0 == 0 && keep == 0) myri_fab_pkt_unref(f, pkt); /* head lost: the channel's reference */
-        lost += r->cnt - keep;
         r->cnt = (uint32_t)keep;
     }
     /* Entries made in advance for heads that are now lost go away (they are
@@ -849,11 +865,11 @@ static fab_pkt *fab_fast_cut_wire(myri_fabric *f, fab_chan *c)
             FAB_RX(c)->dec_gen++;
         }
     }
-    /* The lost characters are the most recent ones: give their global
-     * numbers back, so that numbers stay those of characters that arrive. */
+    /* The lost characters are the most recent ones: their numbers are
+     * given to the next characters that arrive (the receiver numbers its
+     * arrivals: ff__ring_push), so that numbers stay those of characters
+     * that arrive.  The sender's count (sent_total) keeps them. */
     while (FAB_RX(c)->rcount && ff__last(c)->cnt == 0) FAB_RX(c)->rcount--;
-    FAB_CROSS_TX(c, 12)->sent_total -= lost;
-    FAB_CROSS_TXX(c, 12)->lost_total += lost;
     ff__rx_update(f, c);
     ff__notify_down(f, c, false);
     if (c->dst_host) { /* the packet partly received: its head arrived, its GAP not */
@@ -898,12 +914,11 @@ static void fab_fast_sink(myri_fabric *f, fab_chan *in)
         myri_fab_push(f, a, PH_ARRIVE, EV_F_RXEND, in->id, g, fab_rx_pkt(f, e));
 }
 
-/* Characters ever sent on c up to now: the finished runs' (sent_total, and
- * the characters lost on a cut cable, whose numbers were given back) and the
- * open run's so far. */
+/* Characters ever sent on c up to now: the finished runs' (sent_total, the
+ * characters lost on a cut cable included) and the open run's so far. */
 static uint64_t ff__chars_ever(const myri_fabric *f, const fab_chan *c)
 {
-    uint64_t n = FAB_TX(c)->sent_total + FAB_TXX(c)->lost_total;
+    uint64_t n = FAB_TX(c)->sent_total;
     uint64_t now = fab_now(f);
     if (!FAB_TX(c)->run_on || now < FAB_TX(c)->run_s) return n;
     uint64_t k = fab_div_T(f, now - FAB_TX(c)->run_s) + 1;

@@ -206,7 +206,6 @@ typedef struct fab_rchar {   /* reference model: one character */
  * load at random costs 18 ns over 4 MiB and 165 ns over 16 MiB here:
  * bench_scale's load_ns).  The order of fields changes no result. */
 typedef struct fab_tx_halfx {       /* sender half, rarely used part */
-    uint64_t lost_total;            /* fast model: characters lost on a cut cable (sent_total gave them back) */
     uint64_t win_chars0;            /* fast model: characters ever sent when the window began */
     uint64_t send_pending_at;
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
@@ -284,8 +283,7 @@ typedef struct fab_tx_half {        /* sender half: owned by c->src_node */
     uint64_t run_s;                 /* time of character run_j0 */
     uint64_t f_gen;                 /* guards the run-end event */
     uint64_t free_at;               /* end of the last character slot */
-    uint64_t sent_total;            /* characters ever sent (global index) */
-    uint64_t run_g0;                /* global index of run_j0 */
+    uint64_t sent_total;            /* characters ever sent (fast model: lost ones too; the receiver numbers arrivals) */
     uint64_t arb_at;                /* time of a pending EV_ARB, or 0 */
     uint64_t granted_at;            /* switch output: when cur was granted */
     uint32_t run_j0;
