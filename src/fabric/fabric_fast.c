@@ -409,10 +409,20 @@ static bool ff__sinking(fab_chan *c, const fab_pkt *p)
     return e && e->pix == fab_pkt_ix(p) && FAB_RX(c)->front == FR_SINK;
 }
 
-/* The receiver learns that c's latest run has `lim` characters, the last
- * one the GAP when `gap`: it sets its ring, and where the GAP's arrival is an
- * event (a host; a switch input discarding that packet) schedules it itself
- * (row 5; the row-3 crossing that calls it is what remains). */
+/* ---- what the receiver does when told of a run (the messages to come) ----
+ *
+ * The sender half of c tells the receiver half of its runs only through these
+ * four calls (docs/PARTITION.md section 2, rows 1-4): a run planned
+ * (ff__rx_run), its planned length changed (ff__rx_lim), the run over after k
+ * characters (ff__rx_trim), and "your runs were shortened, react"
+ * (ff__rx_changed).  Each is still made at plan time through one crossing
+ * (FAB_CROSS_DO); a later step delivers them as messages after the cable's
+ * lookahead.  Their arguments are the messages' contents: the run, the
+ * packet's route position on c (`hop`), whether the run ends with the GAP. */
+
+/* c's latest run has `lim` characters, the last one the GAP when `gap`: the
+ * ring is set, and where the GAP's arrival is an event (a host; a switch
+ * input discarding that packet) the receiver schedules it (row 5). */
 static void ff__rx_lim(myri_fabric *f, fab_chan *c, uint32_t lim, bool gap)
 {
     fab_run *r = ff__last(c);
@@ -423,18 +433,28 @@ static void ff__rx_lim(myri_fabric *f, fab_chan *c, uint32_t lim, bool gap)
         myri_fab_push(f, r->s + (uint64_t)(lim - 1) * f->T + c->d_ps, PH_ARRIVE, EV_F_RXEND, c->id, r->n0 + lim - 1, pkt);
 }
 
-static void ff__set_lim(myri_fabric *f, fab_chan *c, uint32_t lim)
+/* The receiver's reaction to runs that got shorter: compare the slack again
+ * and shorten the plan of the output draining it (down the worm, row 4). */
+static void ff__rx_changed(myri_fabric *f, fab_chan *c)
+{
+    ff__rx_update(f, c);
+    ff__notify_down(f, c, false);
+}
+
+/* The run's planned end (sender): its last character's event.  Returns
+ * whether that character is the GAP. */
+static bool ff__plan_end(myri_fabric *f, fab_chan *c, uint32_t lim)
 {
     FAB_TX(c)->run_lim = lim;
     FAB_TX(c)->f_gen++;
     myri_fab_push(f, FAB_TX(c)->run_s + (uint64_t)(lim - 1) * f->T, PH_SEND, EV_F_SEND, c->id, FAB_TX(c)->f_gen, NULL);
-    bool gap = FAB_TX(c)->run_j0 + lim == fab_cur_n(c);
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_lim(f, c, lim, gap));
+    return FAB_TX(c)->run_j0 + lim == fab_cur_n(c);
 }
 
-/* The head of c's packet is sent at `now`: the receiver learns of it (entry
- * made in advance at a switch input, head event, or nothing at a host). */
-static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
+/* The head of packet `pkt` (route position `hop` on c) is sent at `now`, its
+ * run just added to the ring: the receiver learns of it (entry made in
+ * advance at a switch input, head event, or nothing at a host). */
+static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t now)
 {
     if (!c->dst_host && FAB_CROSS_HEADS(c, 2) == 0 && !c->down) {
         /* The head will arrive at the switch input behind the packets
@@ -444,8 +464,8 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
          * when it reaches the front (not before it has arrived). */
         bool front = FAB_RX(c)->rxcount == 0;
         fab_rxent *e = myri_fab_rx_push(f, c);
-        e->pix = fab_pkt_ix(FAB_TX(c)->cur);
-        e->hop = FAB_TX(c)->cur_hop;
+        e->pix = fab_pkt_ix(pkt);
+        e->hop = hop;
         e->g0 = ff__last(c)->n0; /* the run just added: its first character */
         e->arrive_at = now + c->d_ps;
         if (front) {
@@ -453,22 +473,34 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, uint64_t now)
             FAB_RXX(c)->ready_at = e->arrive_at + fab_path_latency(f, c);
             myri_fab_push(f, FAB_RXX(c)->ready_at, PH_DECODE, EV_DECODE, c->id, ++FAB_RX(c)->dec_gen, NULL);
         }
-    } else if (c->dst_host && !c->down && !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop)) {
+    } else if (c->dst_host && !c->down && !ff__misrouted(pkt, hop)) {
         /* At a host the head's arrival changes nothing for a packet that
          * is not misrouted (hdr is final: no later hop corrupts it): no
          * event; the GAP's arrival delivers it, and a cut finds it in
          * c->hh as the packet partly received. */
-        FAB_TX(c)->cur->host_quiet = true;
+        pkt->host_quiet = true;
     } else {
         if (!c->dst_host) FAB_CROSS_HEADS(c, 2)++;
-        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | FAB_TX(c)->cur_hop,
-                 FAB_TX(c)->cur);
+        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | hop,
+                 pkt);
     }
     if (c->dst_host) { /* the two latest heads sent to the host */
         FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
         FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
-        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){FAB_TX(c)->cur, now + c->d_ps, ff__last(c)->n0, c->down};
+        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){pkt, now + c->d_ps, ff__last(c)->n0, c->down};
     }
+}
+
+/* A run planned on c (row 1; with the head when `head`, row 2): the receiver
+ * adds it to its ring, enters the head, sets the run's end (ff__rx_lim), compares
+ * its slack and lets the output draining it go on (row 4). */
+static void ff__rx_run(myri_fabric *f, fab_chan *c, fab_run run, bool head, uint32_t hop, bool gap)
+{
+    ff__ring_push(f, c, run);
+    if (head) ff__head_sent(f, c, fab_pkt_at(f, run.pix), hop, run.s);
+    ff__rx_lim(f, c, run.cnt, gap);
+    ff__rx_update(f, c);
+    ff__notify_down(f, c, true);
 }
 
 /* Starts a run of c at `now` (>= the engine's instant; later than it only
@@ -523,18 +555,15 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     FAB_TX(c)->run_s = now;
     FAB_TX(c)->run_j0 = j;
     fab_run run = {.s = now, .pix = fab_pkt_ix(FAB_TX(c)->cur), .cnt = (uint32_t)lim, .j0 = j};
-    FAB_CROSS_DO(f, c->dst_node, 1, ff__ring_push(f, c, run));
     if (j == 0) {
         FAB_TX(c)->in_progress = true;
         if (FAB_TX(c)->tap_on) FAB_TXC(c)->tap_first = now; /* read only when tapped: a cold line otherwise */
         if (c->src_host) FAB_TX(c)->cur->head_ps = now;
         else if (!c->dma) FAB_TX(c)->cur->refs++; /* this channel's reference, until GAP or FRES arrives */
-        if (!c->dma) FAB_CROSS_DO(f, c->dst_node, 2, ff__head_sent(f, c, now));
     }
-    ff__set_lim(f, c, (uint32_t)lim);
+    bool gap = ff__plan_end(f, c, (uint32_t)lim);
     if (!c->src_host) ff__rx_update(f, &f->ch[FAB_TX(c)->src_in]);
-    FAB_CROSS_DO(f, c->dst_node, 1, ff__rx_update(f, c));
-    FAB_CROSS_DO(f, c->dst_node, 4, ff__notify_down(f, c, true));
+    FAB_CROSS_DO(f, c->dst_node, 1, ff__rx_run(f, c, run, j == 0 && !c->dma, FAB_TX(c)->cur_hop, gap));
 }
 
 static void ff__start_run(myri_fabric *f, fab_chan *c) { ff__start_run_at(f, c, fab_now(f)); }
@@ -558,24 +587,23 @@ static void ff__continue(myri_fabric *f, fab_chan *c)
     ff__start_run_at(f, c, t);
 }
 
-/* A run planned to carry the head of c's packet is cancelled before it
- * began: the packet has not begun on c (its reference on c, and its entry
- * made in advance at the next input, go back; a decoding planned for the
- * entry is void). */
+/* A run planned to carry the head of c's packet (the ring's last run) is
+ * cancelled before it began: the packet has not begun on c (its entry made in
+ * advance at the next input goes back; a decoding planned for the entry is
+ * void; the sender gives back its reference on c). */
 static void ff__unsend_head(myri_fabric *f, fab_chan *c)
 {
-    FAB_TX(c)->in_progress = false;
-    FAB_TX(c)->cur->refs--; /* the input still holds it */
+    const fab_run *r = ff__last(c);
     if (c->dst_host) { /* the host's latest heads as they were */
         fab_rx_cold *y = FAB_RXC(c);
         y->hh[0] = y->hh[1];
         y->hh[1] = y->hh_gone;
-        FAB_TX(c)->cur->host_quiet = false;
+        fab_pkt_at(f, r->pix)->host_quiet = false;
         return;
     }
     if (FAB_RX(c)->rxcount == 0) return;
     fab_rxent *e = &FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + FAB_RX(c)->rxcount - 1) & (FAB_RX(c)->rxcap - 1)];
-    if (e->pix != fab_pkt_ix(FAB_TX(c)->cur) || e->g0 != ff__last(c)->n0 || e->arrive_at != FAB_TX(c)->run_s + c->d_ps) return;
+    if (e->pix != r->pix || e->g0 != r->n0 || e->arrive_at != r->s + c->d_ps) return;
     FAB_RX(c)->rxcount--;
     if (FAB_RX(c)->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
@@ -584,11 +612,25 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     (void)f;
 }
 
+/* c's latest run is over after k characters (row 3; `unsend`: it was to
+ * carry the head and carries nothing): the ring is set, a run cancelled
+ * before it began leaves it. */
+static void ff__rx_trim(myri_fabric *f, fab_chan *c, uint32_t k, bool unsend)
+{
+    if (unsend) ff__unsend_head(f, c);
+    ff__last(c)->cnt = k;
+    if (k == 0) FAB_RX(c)->rcount--;
+}
+
 /* The run of c is over after k characters (all planned, or cut by STOP). */
 static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
     if (!c->src_host) ff__track_max(f, &f->ch[FAB_TX(c)->src_in]);
-    if (k == 0 && FAB_TX(c)->run_j0 == 0 && !c->src_host && !c->dma) FAB_CROSS_DO(f, c->dst_node, 3, ff__unsend_head(f, c));
+    bool unsend = k == 0 && FAB_TX(c)->run_j0 == 0 && !c->src_host && !c->dma;
+    if (unsend) {
+        FAB_TX(c)->in_progress = false;
+        FAB_TX(c)->cur->refs--; /* the input still holds it */
+    }
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
@@ -597,12 +639,11 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 #endif
     uint32_t planned = FAB_TX(c)->run_lim;
     FAB_TX(c)->run_on = false;
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__last(c)->cnt = k);
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_trim(f, c, k, unsend));
     FAB_TX(c)->sent_total += k; /* the window's characters are derived from it (fab_fast_extra_chars) */
     FAB_TX(c)->cur_next = FAB_TX(c)->run_j0 + k;
     if (c->dma) myri_fab_port_write(f, c, FAB_TX(c)->cur_next, NULL, FAB_TX(c)->run_s);
     if (k) FAB_TX(c)->free_at = FAB_TX(c)->run_s + (uint64_t)k * f->T;
-    else FAB_CROSS_RX(c, 3)->rcount--; /* a planned run cancelled before it began */
     if (!c->src_host) {
         fab_chan *u = &f->ch[FAB_TX(c)->src_in];
         FAB_RX(u)->dep_base += k;
@@ -630,15 +671,13 @@ static void ff__replan(myri_fabric *f, fab_chan *o)
         MYRI_ASSERT(f->comp, k >= 1 || FAB_TX(o)->run_s > now, "fast model: running output %u lost its first character", o->id);
         FAB_TX(o)->f_gen++;
         ff__finalize(f, o, (uint32_t)k);
-        FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_update(f, o));
-        FAB_CROSS_DO(f, o->dst_node, 4, ff__notify_down(f, o, false));
+        FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_changed(f, o));
         ff__after_end(f, o);
         return;
     }
-    ff__set_lim(f, o, (uint32_t)(k + av));
+    bool gap = ff__plan_end(f, o, (uint32_t)(k + av));
     ff__rx_update(f, &f->ch[FAB_TX(o)->src_in]);
-    FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_update(f, o));
-    FAB_CROSS_DO(f, o->dst_node, 4, ff__notify_down(f, o, false));
+    FAB_CROSS_DO(f, o->dst_node, 3, (ff__rx_lim(f, o, (uint32_t)(k + av), gap), ff__rx_changed(f, o)));
 }
 
 /* The runs of c changed: the output draining c's receiver may need to start
@@ -719,8 +758,7 @@ static void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     MYRI_ASSERT(f->comp, k < FAB_TX(c)->run_lim, "fast model: STOP outside the run of %u", c->id);
     FAB_TX(c)->f_gen++;
     ff__finalize(f, c, k);
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_update(f, c));
-    FAB_CROSS_DO(f, c->dst_node, 4, ff__notify_down(f, c, false));
+    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_changed(f, c));
 }
 
 /* ---- receivers ----------------------------------------------------------------------- */
