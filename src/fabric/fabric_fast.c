@@ -456,7 +456,7 @@ static bool ff__plan_end(myri_fabric *f, fab_chan *c, uint32_t lim)
  * advance at a switch input, head event, or nothing at a host). */
 static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t now)
 {
-    if (!c->dst_host && FAB_CROSS_HEADS(c, 2) == 0 && !c->down) {
+    if (!c->dst_host && FAB_RX(c)->heads_inflight == 0 && !c->down) {
         /* The head will arrive at the switch input behind the packets
          * entered there (only a cut can prevent that, which takes the
          * entry back): enter it now.  At the front already, its decoding
@@ -480,7 +480,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t ho
          * c->hh as the packet partly received. */
         pkt->host_quiet = true;
     } else {
-        if (!c->dst_host) FAB_CROSS_HEADS(c, 2)++;
+        if (!c->dst_host) FAB_RX(c)->heads_inflight++;
         myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | hop,
                  pkt);
     }
@@ -526,7 +526,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
              * is entered there or, at a host, needs no head event (not at
              * a DMA, not behind a head event, not misrouted). */
             if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= FAB_TX(c)->free_at && !c->dma && !c->down &&
-                (c->dst_host ? !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop) : FAB_CROSS_HEADS(c, 2) == 0)) {
+                (c->dst_host ? !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop) : FAB_CROSS_RX(c, 2)->heads_inflight == 0)) {
                 ff__start_run_at(f, c, next);
                 return;
             }
@@ -767,7 +767,7 @@ static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 {
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
-    if (!c->dst_host) FAB_CROSS_HEADS(c, 2)--;
+    if (!c->dst_host) FAB_RX(c)->heads_inflight--;
     if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
     if (c->dst_host) {
         FAB_RXC(c)->hpkt = pkt;

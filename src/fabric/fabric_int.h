@@ -193,7 +193,7 @@ typedef struct fab_rchar {   /* reference model: one character */
  * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
  * receiver half (`rx`, owned by c->dst_node); the identity of the channel
  * (ids, nodes, flags fixed at set-up), the cable's state that both ends hold
- * (`down`, `epoch`) and what a later step removes (`heads_inflight`, the
+ * (`down`, `epoch`) and what a later step removes (the
  * reference model's `wire`) stay outside the halves.  A debug build
  * (-DMYRI_FAB_CHECK_OWNER=ON) checks through FAB_TX/FAB_RX (below) that the
  * node whose handler runs owns the half it touches.
@@ -320,13 +320,13 @@ typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
     bool check_pending;
     bool hbad;                      /* misrouted / truncated packet being received */
     uint8_t in_route_byte;          /* the front packet's decoded route byte */
+    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending (the sender reads it: row 2) */
 } fab_rx_half;
 
 typedef struct fab_chan {
     /* identity and what both ends hold */
     uint32_t id;
     uint32_t src_node, dst_node;
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending (row 2: goes) */
     bool src_host, dst_host;
     bool down;                      /* cable cut (both ends) */
     bool dma;                       /* a port's receive DMA: the output of a host input with a device */
@@ -396,9 +396,8 @@ void myri_fab__entry_end(const fab_entry *e);
 #define FAB_CROSS_RXC(c, row) (&fab_cold(c)->rx)
 #define FAB_CROSS_TXY(c, row) (&(c)->x->y->tx)
 #define FAB_CROSS_RXY(c, row) (&(c)->x->y->rx)
-/* Fields outside both halves that a later step removes: a sender's count of
- * the receiver's pending head events (row 2), the reference model's wire (row 13). */
-#define FAB_CROSS_HEADS(c, row) ((c)->heads_inflight)
+/* A field outside both halves that a later step removes: the reference
+ * model's wire (row 13). */
 #define FAB_CROSS_WIRE(c, row) (fab_cold(c))
 
 typedef struct fab_node {
