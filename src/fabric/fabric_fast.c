@@ -441,6 +441,23 @@ static void ff__rx_changed(myri_fabric *f, fab_chan *c)
     ff__notify_down(f, c, false);
 }
 
+/* The sender tells c's receiver that its runs got shorter (rows 3-4): a
+ * message taken after the cable's delay D (PH_ARRIVE), when the receiver
+ * reacts (ff__rx_changed).  Nothing the receiver does earlier depends on it:
+ * the characters no longer sent are those at >= now, which would arrive at
+ * >= now + D, and the output draining the receiver forwards a character no
+ * earlier than its arrival (+ the fall-through), so its re-plan at now + D
+ * finds the same characters sent and the same ones available; a predicted
+ * slack check before now + D sees arrivals that the cut run does not change.
+ * A host's receiver has nothing to do (no message); a port's DMA channel
+ * does not cross a cable (its sender is its receiver: at once). */
+static void ff__tell_trimmed(myri_fabric *f, fab_chan *c)
+{
+    if (c->dst_host) return;
+    if (c->dma) ff__rx_changed(f, c);
+    else myri_fab_push(f, fab_now(f) + c->d_ps, PH_ARRIVE, EV_F_TRIMMED, c->id, 0, NULL);
+}
+
 /* The run's planned end (sender): its last character's event.  Returns
  * whether that character is the GAP. */
 static bool ff__plan_end(myri_fabric *f, fab_chan *c, uint32_t lim)
@@ -671,13 +688,14 @@ static void ff__replan(myri_fabric *f, fab_chan *o)
         MYRI_ASSERT(f->comp, k >= 1 || FAB_TX(o)->run_s > now, "fast model: running output %u lost its first character", o->id);
         FAB_TX(o)->f_gen++;
         ff__finalize(f, o, (uint32_t)k);
-        FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_changed(f, o));
+        ff__tell_trimmed(f, o);
         ff__after_end(f, o);
         return;
     }
     bool gap = ff__plan_end(f, o, (uint32_t)(k + av));
     ff__rx_update(f, &f->ch[FAB_TX(o)->src_in]);
-    FAB_CROSS_DO(f, o->dst_node, 3, (ff__rx_lim(f, o, (uint32_t)(k + av), gap), ff__rx_changed(f, o)));
+    FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_lim(f, o, (uint32_t)(k + av), gap));
+    ff__tell_trimmed(f, o);
 }
 
 /* The runs of c changed: the output draining c's receiver may need to start
@@ -758,7 +776,7 @@ static void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     MYRI_ASSERT(f->comp, k < FAB_TX(c)->run_lim, "fast model: STOP outside the run of %u", c->id);
     FAB_TX(c)->f_gen++;
     ff__finalize(f, c, k);
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_changed(f, c));
+    ff__tell_trimmed(f, c);
 }
 
 /* ---- receivers ----------------------------------------------------------------------- */
@@ -820,6 +838,7 @@ static void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
     case EV_F_SEND: ff__send(f, c, ev->b); break;
     case EV_F_CHECK: ff__check(f, c, ev->b); break;
     case EV_F_HEAD: ff__head(f, c, ev->p, ev->b); break;
+    case EV_F_TRIMMED: ff__rx_changed(f, c); break;
     case EV_F_RXEND: ff__rxend(f, c, ev->p, ev->b); break;
     default: myri_panic(f->comp, "fast model: unknown event kind %u", ev->kind);
     }

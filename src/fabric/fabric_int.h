@@ -58,7 +58,8 @@ enum fab_kind {
     EV_F_SEND,      /* a = channel, b = generation: sender decision */
     EV_F_CHECK,     /* a = channel, b = generation: predicted crossing */
     EV_F_RXEND,     /* a = channel, p = packet: GAP arrives at a receiver */
-    EV_F_HEAD       /* a = channel, p = packet: head arrives at a receiver */
+    EV_F_HEAD,      /* a = channel, p = packet: head arrives at a receiver */
+    EV_F_TRIMMED    /* a = channel: message to its receiver, its runs got shorter (ff__rx_changed) */
 };
 
 __extension__ typedef unsigned __int128 fab_key;
