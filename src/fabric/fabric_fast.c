@@ -409,16 +409,18 @@ static bool ff__sinking(fab_chan *c, const fab_pkt *p)
     return e && e->pix == fab_pkt_ix(p) && FAB_RX(c)->front == FR_SINK;
 }
 
-/* ---- what the receiver does when told of a run (the messages to come) ----
+/* ---- what the receiver does when told of a run (messages) ----
  *
  * The sender half of c tells the receiver half of its runs only through these
  * four calls (docs/PARTITION.md section 2, rows 1-4): a run planned
  * (ff__rx_run), its planned length changed (ff__rx_lim), the run over after k
  * characters (ff__rx_trim), and "your runs were shortened, react"
- * (ff__rx_changed).  Each is still made at plan time through one crossing
- * (FAB_CROSS_DO); a later step delivers them as messages after the cable's
- * lookahead.  Their arguments are the messages' contents: the run, the
- * packet's route position on c (`hop`), whether the run ends with the GAP. */
+ * (ff__rx_changed).  The last is a message taken after the cable's delay
+ * (EV_F_TRIMMED, ff__tell_trimmed); the first three are still made at plan
+ * time through one crossing each (FAB_CROSS_DO): delivering them after the
+ * cable's lookahead too is what remains (docs/PARTITION.md step 4).  Their
+ * arguments are the messages' contents: the run, the packet's route position
+ * on c (`hop`), whether the run ends with the GAP. */
 
 /* c's latest run has `lim` characters, the last one the GAP when `gap`: the
  * ring is set, and where the GAP's arrival is an event (a host; a switch
