@@ -178,6 +178,8 @@ struct myri_sim {
     uint64_t radix_sorts; /* buckets sorted by counting (tests) */
     uint32_t max_shift;   /* the widest buckets used (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
+    bool pinned;          /* myri_sim__pin_geometry: no tuning (tests) */
+    uint64_t pin_every, pin_count; /* ... and a rebuild every pin_every events taken */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
     bool in_handler;   /* a handler is running (myri_sim_advance) */
@@ -624,6 +626,11 @@ static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
  * evenly); rebuilt when the width is off by 4x or more. */
 static void pend_tune(myri_sim *s)
 {
+    if (s->pinned) { /* (tests: myri_sim__pin_geometry) */
+        s->tune_taken = 0;
+        if (s->pin_every && ++s->pin_count % s->pin_every == 0) pend_rebuild(s, s->cal_shift, false);
+        return;
+    }
     double gap = (double)(s->now - s->tune_t0) / (double)s->tune_taken; /* ps, fractional */
     double w = gap * (double)(s->live ? s->live : 1) / CAL_PER;
     uint32_t shift = 0;
@@ -922,23 +929,35 @@ myri_event_id myri_sim_reschedule(myri_sim *s, myri_event_id id, myri_time_ps at
 
 myri_time_ps myri_sim_now(const myri_sim *s) { return s ? s->now : 0; }
 
-/* The running event was taken before its handler: the next one is the least
- * pending time (cancelled entries count: a lower bound).  The calendar's is in
- * bucket cal_cur: the sorted part's top, or the least of its list. */
-myri_time_ps myri_sim_next_time(const myri_sim *s)
+/* Drops the cancelled entries at the front of the pending set, so that its
+ * top is live (or it is empty); false when empty.  Only cancelled entries are
+ * taken, so no order changes; what it saves myri_sim_run does not redo. */
+static bool pend_live_top(myri_sim *s, heap_ent *top)
 {
-    if (!s) return MYRI_TIME_NEVER;
-    myri_time_ps t = s->hn ? ENT_T(s->heap[0]) : MYRI_TIME_NEVER;
-    if (s->caln) {
-        uint64_t base_ps = s->cal_cur << s->cal_shift;
-        if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n &&
-            (base_ps | CE_OFF(s->cs[s->cs_head])) < t)
-            t = base_ps | CE_OFF(s->cs[s->cs_head]);
-        const cal_bucket *b = &s->cal_b[s->cal_cur & (s->cal_nb - 1)]; /* (empty once loaded) */
-        for (uint32_t i = 0; i < b->n; i++)
-            if ((base_ps | CE_OFF(b->k[i])) < t) t = base_ps | CE_OFF(b->k[i]);
+    bool from_cal = false;
+    while (pend_top(s, top, &from_cal)) {
+        uint32_t slot = ENT_SLOT(*top);
+        if (META_STATE(s->q[slot]) != REC_CANCELLED || s->fault == 6) return true; /* (6: tests) */
+        (void)pend_take(s, *top, from_cal);
+        slot_free(s, slot);
+        s->ncancelled--;
     }
-    return t;
+    return false;
+}
+
+/* The running event was taken before its handler: the next one is the least
+ * live pending entry.  Cancelled entries in front of it are dropped first
+ * (the const is cast away: a simulation is always allocated by
+ * myri_sim_create, never a const object), so that the answer is the time of
+ * the next event to run, whatever the calendar's width, ring and rebuilds
+ * left pending (issue 24 round 5; before, cancelled entries counted and the
+ * answer could depend on the rebuild schedule). */
+myri_time_ps myri_sim_next_time(const myri_sim *cs)
+{
+    if (!cs) return MYRI_TIME_NEVER;
+    myri_sim *s = (myri_sim *)cs;
+    heap_ent top;
+    return pend_live_top(s, &top) ? ENT_T(top) : MYRI_TIME_NEVER;
 }
 
 bool myri_sim_advance(myri_sim *s, myri_time_ps t)
@@ -1077,7 +1096,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         s->last_t = top_t;
         s->last_ord = top.ord;
         s->ran = true;
-        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
+        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096) || s->pinned) pend_tune(s);
         s->cur_lp = run_lp;
         s->cur_round = ORD_ROUND(top.ord);
         s->in_handler = true;
@@ -1138,4 +1157,13 @@ uint32_t myri_sim__max_shift(const myri_sim *s) { return s ? s->max_shift : 0; }
 void myri_sim__set_fault(myri_sim *s, int fault)
 {
     if (s) s->fault = fault;
+}
+
+void myri_sim__pin_geometry(myri_sim *s, uint32_t shift, uint64_t every)
+{
+    if (!s || shift > CAL_OFF_BITS) return;
+    s->pinned = true;
+    s->pin_every = every;
+    s->pin_count = 0;
+    pend_rebuild(s, shift, false);
 }
