@@ -142,10 +142,26 @@ static inline heap_ent ce_ent(cal_ent c, uint64_t base_ps)
     return (heap_ent){.t = base_ps | CE_OFF(c), .ord = CE_ORD(c), .slot = CE_SLOT(c)};
 }
 
-/* A calendar bucket: its entries, unsorted. */
+/* A bucket's entries are kept in chunks of 1 KiB, 63 entries, chained newest
+ * first; chunks freed when a bucket is loaded go on a stack and the next
+ * chunk a bucket needs is the last one freed (issue 24 round 5): the lines a
+ * schedule writes are then lines just read by the sort, in cache, not the
+ * cold tails of arrays sized for the fullest bucket each bucket has held. */
+#define CH_N 63u
+typedef struct cal_chunk {
+    struct cal_chunk *next; /* the bucket's older chunk (full); on the free stack the next free one */
+    uint64_t pad_;
+    cal_ent e[CH_N];
+} cal_chunk;
+#define CH_SLAB 64u /* chunks allocated at once (64 KiB) */
+
+/* A calendar bucket: its entries, unsorted, in its chunks (head: the newest,
+ * the only one not full: the counts are here, so that a schedule touches
+ * this descriptor and the line it writes, not a chunk's header). */
 typedef struct cal_bucket {
-    cal_ent *k;
-    uint32_t n, cap;
+    cal_chunk *head;
+    uint32_t n;  /* entries in all its chunks */
+    uint32_t hn; /* entries in the head chunk */
 } cal_bucket;
 
 struct myri_sim {
@@ -161,6 +177,10 @@ struct myri_sim {
     size_t hn, hcap;
     /* the calendar */
     cal_bucket *cal_b;    /* the buckets (the loaded one's entries are in cs) */
+    cal_chunk *ch_free;   /* free chunks, the last freed on top */
+    void **slabs;         /* every chunk allocation, freed with the simulation */
+    size_t nslabs, slabcap;
+    cal_ent *cs_src;      /* scratch of cs_cap entries: a bucket's entries gathered from its chunks */
     uint64_t *cal_bits;   /* bit r: bucket r is not empty */
     uint32_t cal_nb;      /* buckets (a power of 2) */
     uint32_t cal_shift;   /* a bucket is 2^cal_shift ps */
@@ -323,31 +343,78 @@ static bool cs_reserve(myri_sim *s, size_t need)
     cal_ent *t = realloc(s->cs_tmp, ncap * sizeof *t);
     if (!t) return false; /* (cs grown, cs_cap not: asked again next time) */
     s->cs_tmp = t;
+    t = realloc(s->cs_src, ncap * sizeof *t);
+    if (!t) return false;
+    s->cs_src = t;
     s->cs_cap = ncap;
     return true;
 }
 
 /* ---- calendar ------------------------------------------------------------------ */
 
+/* A free chunk (the last one freed), or NULL when out of memory. */
+static cal_chunk *ch_get(myri_sim *s)
+{
+    if (!s->ch_free) {
+        if (s->nslabs == s->slabcap) {
+            size_t nc = s->slabcap ? 2 * s->slabcap : 16;
+            void **ns = realloc(s->slabs, nc * sizeof *ns);
+            if (!ns) return NULL;
+            s->slabs = ns;
+            s->slabcap = nc;
+        }
+        cal_chunk *slab = aligned_alloc(64, CH_SLAB * sizeof *slab);
+        if (!slab) return NULL;
+        s->slabs[s->nslabs++] = slab;
+        for (uint32_t i = CH_SLAB; i-- > 0;) {
+            slab[i].next = s->ch_free;
+            s->ch_free = &slab[i];
+        }
+    }
+    cal_chunk *c = s->ch_free;
+    s->ch_free = c->next;
+    return c;
+}
+
+/* Empties bucket b, its chunks onto the free stack (*gather: its entries
+ * copied there first, unless NULL). */
+static void ch_release(myri_sim *s, cal_bucket *b, cal_ent *gather)
+{
+    size_t k = 0;
+    uint32_t cn = b->hn;
+    for (cal_chunk *c = b->head, *next; c; c = next, cn = CH_N) {
+        next = c->next;
+        if (gather) {
+            memcpy(gather + k, c->e, cn * sizeof *gather);
+            k += cn;
+        }
+        c->next = s->ch_free;
+        s->ch_free = c;
+    }
+    b->head = NULL;
+    b->n = b->hn = 0;
+}
+
 /* Appends e to bucket r; false when out of memory. */
 static bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
 {
     cal_bucket *b = &s->cal_b[r];
-    if (b->n == b->cap) {
-        uint32_t nc = b->cap ? 2 * b->cap : 8;
-        cal_ent *nk = realloc(b->k, nc * sizeof *nk);
-        if (!nk) return false;
-        b->k = nk;
-        b->cap = nc;
+    cal_chunk *c = b->head;
+    if (!c || b->hn == CH_N) {
+        cal_chunk *nc = ch_get(s);
+        if (!nc) return false;
+        nc->next = c;
+        b->head = c = nc;
+        b->hn = 0;
     }
-    b->k[b->n++] = e;
+    c->e[b->hn++] = e;
+    b->n++;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
     return true;
 }
 
-/* Puts the loaded bucket's remaining entries back into its array (cs holds
- * at most what the array held, plus what went into cs: the array has room
- * for its own; the rest may need memory). */
+/* Puts the loaded bucket's remaining entries back into its chunks (out of
+ * memory for a chunk: a panic, as nowhere else can keep them). */
 static void cal_unload(myri_sim *s)
 {
     uint32_t r = (uint32_t)(s->cal_loaded_bk & (s->cal_nb - 1));
@@ -427,16 +494,11 @@ static bool cal_load(myri_sim *s)
     if (!cs_reserve(s, b->n)) return false;
     size_t n = b->n;
     if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
-        memcpy(s->cs, b->k, n * sizeof *s->cs);
+        ch_release(s, b, s->cs);
         ce_sort(s->cs, n);
     } else {
-        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_shift, s->fault == 2);
-    }
-    b->n = 0;
-    if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
-        free(b->k);
-        b->k = NULL;
-        b->cap = 0;
+        ch_release(s, b, s->cs_src);
+        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, s->cs_src, n, s->cal_shift, s->fault == 2);
     }
     for (size_t i = 0; i < n && i < 8; i++) {
         __builtin_prefetch(&s->pool[CE_SLOT(s->cs[i])]);
@@ -552,8 +614,10 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     for (uint32_t r = 0; r < s->cal_nb; r++) { /* bucket r holds absolute bucket cal_base + (r - cal_base) mod nb */
         uint64_t base_ps = (s->cal_base + ((r - s->cal_base) & (s->cal_nb - 1))) << s->cal_shift;
         if (s->fault == 5) base_ps = ((s->cal_base & ~(uint64_t)(s->cal_nb - 1)) + r) << s->cal_shift; /* (tests) */
-        for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = ce_ent(s->cal_b[r].k[i], base_ps);
-        s->cal_b[r].n = 0;
+        uint32_t cn = s->cal_b[r].hn;
+        for (const cal_chunk *c = s->cal_b[r].head; c; c = c->next, cn = CH_N)
+            for (uint32_t i = 0; i < cn; i++) a[k++] = ce_ent(c->e[i], base_ps);
+        ch_release(s, &s->cal_b[r], NULL);
     }
     memset(s->cal_bits, 0, s->cal_nb / 8);
     for (size_t i = 0; i < s->hn; i++) a[k++] = s->heap[i];
@@ -575,7 +639,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
 /* The calendar, empty, with buckets of 2^shift ps from the bucket of now. */
 static void cal_reset(myri_sim *s, uint32_t shift)
 {
-    for (uint32_t r = 0; r < s->cal_nb; r++) s->cal_b[r].n = 0;
+    for (uint32_t r = 0; r < s->cal_nb; r++) ch_release(s, &s->cal_b[r], NULL);
     memset(s->cal_bits, 0, (size_t)s->cal_nb / 8);
     s->cal_shift = shift;
     s->cal_base = s->now >> shift;
@@ -689,11 +753,13 @@ void myri_sim_destroy(myri_sim *s)
     free(s->heap_mem);
     free(s->pool);
     free(s->q);
-    for (uint32_t r = 0; s->cal_b && r < s->cal_nb; r++) free(s->cal_b[r].k);
+    for (size_t i = 0; i < s->nslabs; i++) free(s->slabs[i]);
+    free(s->slabs);
     free(s->cal_b);
     free(s->cal_bits);
     free(s->cs);
     free(s->cs_tmp);
+    free(s->cs_src);
     free(s->freelist);
     free(s);
 }
