@@ -685,9 +685,12 @@ static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
 
 /* Every max(live, 4096) events taken: the bucket width from the mean gap
  * between the events taken since the last tuning and the live events (about
- * live / CAL_PER events to a bucket, so that the ring spans about 4 x live x
- * gap, a few times the span of the pending events when they are spread
- * evenly); rebuilt when the width is off by 4x or more. */
+ * max(live, 4096) / CAL_PER events to a bucket, at least 8: with fewer a
+ * bucket is loaded, and the bit map scanned, every event or two; the ring
+ * then spans about 8 x max(live, 4096) x gap, a few times the span of the
+ * pending events when they are spread evenly); rebuilt when the width is
+ * off by 4x or more.  (The width decides nothing a model can see:
+ * myri_sim_next_time counts live events only, issue 24 round 5.) */
 static void pend_tune(myri_sim *s)
 {
     if (s->pinned) { /* (tests: myri_sim__pin_geometry) */
@@ -696,7 +699,7 @@ static void pend_tune(myri_sim *s)
         return;
     }
     double gap = (double)(s->now - s->tune_t0) / (double)s->tune_taken; /* ps, fractional */
-    double w = gap * (double)(s->live ? s->live : 1) / CAL_PER;
+    double w = gap * (double)(s->live > 4096 ? s->live : 4096) / CAL_PER; /* at least 8 events to a bucket */
     uint32_t shift = 0;
     while (shift < CAL_OFF_BITS && (double)(2ull << shift) <= w) shift++;
     s->tune_taken = 0;
