@@ -18,8 +18,11 @@
  * Pending set: a calendar queue in front of a heap.  The calendar is a ring
  * of CAL_NB buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
  * of the last event taken: nothing is ever scheduled before it); each bucket
- * is an unsorted array of keys (a schedule appends: the arrays' tails are few
- * enough to stay in cache), with a bit map of the non-empty ones.  The first
+ * holds its keys unsorted in 1 KiB chunks taken from a stack of free ones,
+ * the last freed first (a schedule appends to its bucket's newest chunk:
+ * the chunks' tails are few enough to stay in cache, and a new chunk is one
+ * the last bucket loaded just gave back), with a bit map of the non-empty
+ * ones.  The first
  * non-empty bucket is sorted once into the array cs when the calendar moves
  * to it (by counting on the times' offset in the bucket, cal_sort), and
  * events are taken from its front (the records of the next ones
@@ -31,10 +34,10 @@
  * do between runs, goes to the front of the bucket being consumed, or into
  * its own bucket, which becomes the calendar's first again).  The bucket
  * width follows the workload: every max(live, 4096) events taken, the mean
- * gap between them times the live events / CAL_PER sets it (the ring then
- * spans about 8 x live x gap); when it is off by 4x or more, every pending
- * event is put into a new calendar (O(n), amortised).  Schedule O(1); the
- * next event O(log b) amortised for b events to a bucket (live / 512) while
+ * gap between them times max(live, 4096) / CAL_PER sets it (the ring then
+ * spans about 8 x max(live, 4096) x gap); when it is off by 4x or more, every
+ * pending event is put into a new calendar (O(n), amortised).  Schedule O(1); the
+ * next event O(log b) amortised for b events to a bucket (max(live, 4096) / 512) while
  * the gaps change slowly; the heap takes what the ring does not reach.
  *
  * Cancellation is lazy (records are marked); the pending set is rebuilt
@@ -121,7 +124,7 @@ typedef struct event_rec {
 #define META_GEN(m) ((m) >> 2)
 
 #define CAL_NB 4096u      /* buckets in the ring */
-#define CAL_PER 512u      /* the ring spans about 8 x live x gap: live / 512 events to a bucket */
+#define CAL_PER 512u      /* the ring spans about 8 x live x gap: max(live, 4096) / 512 events to a bucket */
 
 /* A calendar entry, 16 bytes: one 128-bit number, the offset of its time in
  * its bucket (below 2^cal_shift <= 2^CAL_OFF_BITS) << 88 | order word << 24
@@ -384,10 +387,7 @@ static void ch_release(myri_sim *s, cal_bucket *b, cal_ent *gather)
     uint32_t cn = b->hn;
     for (cal_chunk *c = b->head, *next; c; c = next, cn = CH_N) {
         next = c->next;
-        if (gather) {
-            memcpy(gather + k, c->e, cn * sizeof *gather);
-            k += cn;
-        }
+        for (uint32_t i = 0; gather && i < cn; i++) gather[k++] = c->e[i]; /* (mostly a few: no call) */
         c->next = s->ch_free;
         s->ch_free = c;
     }
@@ -395,19 +395,24 @@ static void ch_release(myri_sim *s, cal_bucket *b, cal_ent *gather)
     b->n = b->hn = 0;
 }
 
+/* A new chunk at the head of bucket b (its head is full or missing); false
+ * when out of memory. */
+static __attribute__((noinline)) bool cal_new_chunk(myri_sim *s, cal_bucket *b)
+{
+    cal_chunk *nc = ch_get(s);
+    if (!nc) return false;
+    nc->next = b->head;
+    b->head = nc;
+    b->hn = 0;
+    return true;
+}
+
 /* Appends e to bucket r; false when out of memory. */
-static bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
+static inline bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
 {
     cal_bucket *b = &s->cal_b[r];
-    cal_chunk *c = b->head;
-    if (!c || b->hn == CH_N) {
-        cal_chunk *nc = ch_get(s);
-        if (!nc) return false;
-        nc->next = c;
-        b->head = c = nc;
-        b->hn = 0;
-    }
-    c->e[b->hn++] = e;
+    if (__builtin_expect(b->hn == CH_N || !b->head, 0) && !cal_new_chunk(s, b)) return false;
+    b->head->e[b->hn++] = e;
     b->n++;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
     return true;
