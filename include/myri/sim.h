@@ -200,8 +200,9 @@ bool myri_sim_cancel(myri_sim *sim, myri_event_id id);
 myri_event_id myri_sim_reschedule(myri_sim *sim, myri_event_id id, myri_time_ps at_ps);
 
 myri_time_ps myri_sim_now(const myri_sim *sim);
-/* Time of the next pending event other than the one being handled (a lower
- * bound when cancelled events are pending), or MYRI_TIME_NEVER.  With
+/* Time of the next live pending event other than the one being handled (the
+ * time of the next event to run; cancelled events never count, whatever the
+ * engine's internal layout), or MYRI_TIME_NEVER.  With
  * myri_sim_horizon it lets a component that runs its own agenda process its
  * internal events up to the next event of anybody else without one engine
  * event per internal time (the fabric does). */

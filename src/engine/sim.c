@@ -18,8 +18,11 @@
  * Pending set: a calendar queue in front of a heap.  The calendar is a ring
  * of CAL_NB buckets of 2^cal_shift ps starting at bucket cal_base (the bucket
  * of the last event taken: nothing is ever scheduled before it); each bucket
- * is an unsorted array of keys (a schedule appends: the arrays' tails are few
- * enough to stay in cache), with a bit map of the non-empty ones.  The first
+ * holds its keys unsorted in 1 KiB chunks taken from a stack of free ones,
+ * the last freed first (a schedule appends to its bucket's newest chunk:
+ * the chunks' tails are few enough to stay in cache, and a new chunk is one
+ * the last bucket loaded just gave back), with a bit map of the non-empty
+ * ones.  The first
  * non-empty bucket is sorted once into the array cs when the calendar moves
  * to it (by counting on the times' offset in the bucket, cal_sort), and
  * events are taken from its front (the records of the next ones
@@ -31,10 +34,10 @@
  * do between runs, goes to the front of the bucket being consumed, or into
  * its own bucket, which becomes the calendar's first again).  The bucket
  * width follows the workload: every max(live, 4096) events taken, the mean
- * gap between them times the live events / CAL_PER sets it (the ring then
- * spans about 8 x live x gap); when it is off by 4x or more, every pending
- * event is put into a new calendar (O(n), amortised).  Schedule O(1); the
- * next event O(log b) amortised for b events to a bucket (live / 512) while
+ * gap between them times max(live, 4096) / CAL_PER sets it (the ring then
+ * spans about 8 x max(live, 4096) x gap); when it is off by 4x or more, every
+ * pending event is put into a new calendar (O(n), amortised).  Schedule O(1); the
+ * next event O(log b) amortised for b events to a bucket (max(live, 4096) / 512) while
  * the gaps change slowly; the heap takes what the ring does not reach.
  *
  * Cancellation is lazy (records are marked); the pending set is rebuilt
@@ -121,7 +124,7 @@ typedef struct event_rec {
 #define META_GEN(m) ((m) >> 2)
 
 #define CAL_NB 4096u      /* buckets in the ring */
-#define CAL_PER 512u      /* the ring spans about 8 x live x gap: live / 512 events to a bucket */
+#define CAL_PER 512u      /* the ring spans about 8 x live x gap: max(live, 4096) / 512 events to a bucket */
 
 /* A calendar entry, 16 bytes: one 128-bit number, the offset of its time in
  * its bucket (below 2^cal_shift <= 2^CAL_OFF_BITS) << 88 | order word << 24
@@ -142,10 +145,26 @@ static inline heap_ent ce_ent(cal_ent c, uint64_t base_ps)
     return (heap_ent){.t = base_ps | CE_OFF(c), .ord = CE_ORD(c), .slot = CE_SLOT(c)};
 }
 
-/* A calendar bucket: its entries, unsorted. */
+/* A bucket's entries are kept in chunks of 1 KiB, 63 entries, chained newest
+ * first; chunks freed when a bucket is loaded go on a stack and the next
+ * chunk a bucket needs is the last one freed (issue 24 round 5): the lines a
+ * schedule writes are then lines just read by the sort, in cache, not the
+ * cold tails of arrays sized for the fullest bucket each bucket has held. */
+#define CH_N 63u
+typedef struct cal_chunk {
+    struct cal_chunk *next; /* the bucket's older chunk (full); on the free stack the next free one */
+    uint64_t pad_;
+    cal_ent e[CH_N];
+} cal_chunk;
+#define CH_SLAB 64u /* chunks allocated at once (64 KiB) */
+
+/* A calendar bucket: its entries, unsorted, in its chunks (head: the newest,
+ * the only one not full: the counts are here, so that a schedule touches
+ * this descriptor and the line it writes, not a chunk's header). */
 typedef struct cal_bucket {
-    cal_ent *k;
-    uint32_t n, cap;
+    cal_chunk *head;
+    uint32_t n;  /* entries in all its chunks */
+    uint32_t hn; /* entries in the head chunk */
 } cal_bucket;
 
 struct myri_sim {
@@ -161,6 +180,10 @@ struct myri_sim {
     size_t hn, hcap;
     /* the calendar */
     cal_bucket *cal_b;    /* the buckets (the loaded one's entries are in cs) */
+    cal_chunk *ch_free;   /* free chunks, the last freed on top */
+    void **slabs;         /* every chunk allocation, freed with the simulation */
+    size_t nslabs, slabcap;
+    cal_ent *cs_src;      /* scratch of cs_cap entries: a bucket's entries gathered from its chunks */
     uint64_t *cal_bits;   /* bit r: bucket r is not empty */
     uint32_t cal_nb;      /* buckets (a power of 2) */
     uint32_t cal_shift;   /* a bucket is 2^cal_shift ps */
@@ -178,6 +201,8 @@ struct myri_sim {
     uint64_t radix_sorts; /* buckets sorted by counting (tests) */
     uint32_t max_shift;   /* the widest buckets used (tests) */
     int fault;            /* myri_sim__set_fault (tests) */
+    bool pinned;          /* myri_sim__pin_geometry: no tuning (tests) */
+    uint64_t pin_every, pin_count; /* ... and a rebuild every pin_every events taken */
     size_t live;       /* pending and not cancelled */
     size_t ncancelled; /* cancelled entries still in the pending set */
     bool in_handler;   /* a handler is running (myri_sim_advance) */
@@ -321,31 +346,80 @@ static bool cs_reserve(myri_sim *s, size_t need)
     cal_ent *t = realloc(s->cs_tmp, ncap * sizeof *t);
     if (!t) return false; /* (cs grown, cs_cap not: asked again next time) */
     s->cs_tmp = t;
+    t = realloc(s->cs_src, ncap * sizeof *t);
+    if (!t) return false;
+    s->cs_src = t;
     s->cs_cap = ncap;
     return true;
 }
 
 /* ---- calendar ------------------------------------------------------------------ */
 
+/* A free chunk (the last one freed), or NULL when out of memory. */
+static cal_chunk *ch_get(myri_sim *s)
+{
+    if (!s->ch_free) {
+        if (s->nslabs == s->slabcap) {
+            size_t nc = s->slabcap ? 2 * s->slabcap : 16;
+            void **ns = realloc(s->slabs, nc * sizeof *ns);
+            if (!ns) return NULL;
+            s->slabs = ns;
+            s->slabcap = nc;
+        }
+        cal_chunk *slab = aligned_alloc(64, CH_SLAB * sizeof *slab);
+        if (!slab) return NULL;
+        s->slabs[s->nslabs++] = slab;
+        for (uint32_t i = CH_SLAB; i-- > 0;) {
+            slab[i].next = s->ch_free;
+            s->ch_free = &slab[i];
+        }
+    }
+    cal_chunk *c = s->ch_free;
+    s->ch_free = c->next;
+    return c;
+}
+
+/* Empties bucket b, its chunks onto the free stack (*gather: its entries
+ * copied there first, unless NULL). */
+static void ch_release(myri_sim *s, cal_bucket *b, cal_ent *gather)
+{
+    size_t k = 0;
+    uint32_t cn = b->hn;
+    for (cal_chunk *c = b->head, *next; c; c = next, cn = CH_N) {
+        next = c->next;
+        for (uint32_t i = 0; gather && i < cn; i++) gather[k++] = c->e[i]; /* (mostly a few: no call) */
+        c->next = s->ch_free;
+        s->ch_free = c;
+    }
+    b->head = NULL;
+    b->n = b->hn = 0;
+}
+
+/* A new chunk at the head of bucket b (its head is full or missing); false
+ * when out of memory. */
+static __attribute__((noinline)) bool cal_new_chunk(myri_sim *s, cal_bucket *b)
+{
+    cal_chunk *nc = ch_get(s);
+    if (!nc) return false;
+    nc->next = b->head;
+    b->head = nc;
+    b->hn = 0;
+    return true;
+}
+
 /* Appends e to bucket r; false when out of memory. */
-static bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
+static inline bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
 {
     cal_bucket *b = &s->cal_b[r];
-    if (b->n == b->cap) {
-        uint32_t nc = b->cap ? 2 * b->cap : 8;
-        cal_ent *nk = realloc(b->k, nc * sizeof *nk);
-        if (!nk) return false;
-        b->k = nk;
-        b->cap = nc;
-    }
-    b->k[b->n++] = e;
+    if (__builtin_expect(b->hn == CH_N || !b->head, 0) && !cal_new_chunk(s, b)) return false;
+    b->head->e[b->hn++] = e;
+    b->n++;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
     return true;
 }
 
-/* Puts the loaded bucket's remaining entries back into its array (cs holds
- * at most what the array held, plus what went into cs: the array has room
- * for its own; the rest may need memory). */
+/* Puts the loaded bucket's remaining entries back into its chunks (out of
+ * memory for a chunk: a panic, as nowhere else can keep them). */
 static void cal_unload(myri_sim *s)
 {
     uint32_t r = (uint32_t)(s->cal_loaded_bk & (s->cal_nb - 1));
@@ -425,16 +499,11 @@ static bool cal_load(myri_sim *s)
     if (!cs_reserve(s, b->n)) return false;
     size_t n = b->n;
     if (n < 64) { /* (the common case below 1e4 pending: a few entries, inline) */
-        memcpy(s->cs, b->k, n * sizeof *s->cs);
+        ch_release(s, b, s->cs);
         ce_sort(s->cs, n);
     } else {
-        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, b->k, n, s->cal_shift, s->fault == 2);
-    }
-    b->n = 0;
-    if (b->cap > 1024 && b->cap / 16 > s->live / s->cal_nb) { /* memory stays bounded: ~16x its share */
-        free(b->k);
-        b->k = NULL;
-        b->cap = 0;
+        ch_release(s, b, s->cs_src);
+        s->radix_sorts += cal_sort(s->cs, s->cs_tmp, s->cs_src, n, s->cal_shift, s->fault == 2);
     }
     for (size_t i = 0; i < n && i < 8; i++) {
         __builtin_prefetch(&s->pool[CE_SLOT(s->cs[i])]);
@@ -550,8 +619,10 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
     for (uint32_t r = 0; r < s->cal_nb; r++) { /* bucket r holds absolute bucket cal_base + (r - cal_base) mod nb */
         uint64_t base_ps = (s->cal_base + ((r - s->cal_base) & (s->cal_nb - 1))) << s->cal_shift;
         if (s->fault == 5) base_ps = ((s->cal_base & ~(uint64_t)(s->cal_nb - 1)) + r) << s->cal_shift; /* (tests) */
-        for (uint32_t i = 0; i < s->cal_b[r].n; i++) a[k++] = ce_ent(s->cal_b[r].k[i], base_ps);
-        s->cal_b[r].n = 0;
+        uint32_t cn = s->cal_b[r].hn;
+        for (const cal_chunk *c = s->cal_b[r].head; c; c = c->next, cn = CH_N)
+            for (uint32_t i = 0; i < cn; i++) a[k++] = ce_ent(c->e[i], base_ps);
+        ch_release(s, &s->cal_b[r], NULL);
     }
     memset(s->cal_bits, 0, s->cal_nb / 8);
     for (size_t i = 0; i < s->hn; i++) a[k++] = s->heap[i];
@@ -573,7 +644,7 @@ static size_t pend_drain(myri_sim *s, heap_ent **out)
 /* The calendar, empty, with buckets of 2^shift ps from the bucket of now. */
 static void cal_reset(myri_sim *s, uint32_t shift)
 {
-    for (uint32_t r = 0; r < s->cal_nb; r++) s->cal_b[r].n = 0;
+    for (uint32_t r = 0; r < s->cal_nb; r++) ch_release(s, &s->cal_b[r], NULL);
     memset(s->cal_bits, 0, (size_t)s->cal_nb / 8);
     s->cal_shift = shift;
     s->cal_base = s->now >> shift;
@@ -619,13 +690,21 @@ static void pend_rebuild(myri_sim *s, uint32_t shift, bool renumber)
 
 /* Every max(live, 4096) events taken: the bucket width from the mean gap
  * between the events taken since the last tuning and the live events (about
- * live / CAL_PER events to a bucket, so that the ring spans about 4 x live x
- * gap, a few times the span of the pending events when they are spread
- * evenly); rebuilt when the width is off by 4x or more. */
+ * max(live, 4096) / CAL_PER events to a bucket, at least 8: with fewer a
+ * bucket is loaded, and the bit map scanned, every event or two; the ring
+ * then spans about 8 x max(live, 4096) x gap, a few times the span of the
+ * pending events when they are spread evenly); rebuilt when the width is
+ * off by 4x or more.  (The width decides nothing a model can see:
+ * myri_sim_next_time counts live events only, issue 24 round 5.) */
 static void pend_tune(myri_sim *s)
 {
+    if (s->pinned) { /* (tests: myri_sim__pin_geometry) */
+        s->tune_taken = 0;
+        if (s->pin_every && ++s->pin_count % s->pin_every == 0) pend_rebuild(s, s->cal_shift, false);
+        return;
+    }
     double gap = (double)(s->now - s->tune_t0) / (double)s->tune_taken; /* ps, fractional */
-    double w = gap * (double)(s->live ? s->live : 1) / CAL_PER;
+    double w = gap * (double)(s->live > 4096 ? s->live : 4096) / CAL_PER; /* at least 8 events to a bucket */
     uint32_t shift = 0;
     while (shift < CAL_OFF_BITS && (double)(2ull << shift) <= w) shift++;
     s->tune_taken = 0;
@@ -682,11 +761,13 @@ void myri_sim_destroy(myri_sim *s)
     free(s->heap_mem);
     free(s->pool);
     free(s->q);
-    for (uint32_t r = 0; s->cal_b && r < s->cal_nb; r++) free(s->cal_b[r].k);
+    for (size_t i = 0; i < s->nslabs; i++) free(s->slabs[i]);
+    free(s->slabs);
     free(s->cal_b);
     free(s->cal_bits);
     free(s->cs);
     free(s->cs_tmp);
+    free(s->cs_src);
     free(s->freelist);
     free(s);
 }
@@ -922,23 +1003,35 @@ myri_event_id myri_sim_reschedule(myri_sim *s, myri_event_id id, myri_time_ps at
 
 myri_time_ps myri_sim_now(const myri_sim *s) { return s ? s->now : 0; }
 
-/* The running event was taken before its handler: the next one is the least
- * pending time (cancelled entries count: a lower bound).  The calendar's is in
- * bucket cal_cur: the sorted part's top, or the least of its list. */
-myri_time_ps myri_sim_next_time(const myri_sim *s)
+/* Drops the cancelled entries at the front of the pending set, so that its
+ * top is live (or it is empty); false when empty.  Only cancelled entries are
+ * taken, so no order changes; what it saves myri_sim_run does not redo. */
+static bool pend_live_top(myri_sim *s, heap_ent *top)
 {
-    if (!s) return MYRI_TIME_NEVER;
-    myri_time_ps t = s->hn ? ENT_T(s->heap[0]) : MYRI_TIME_NEVER;
-    if (s->caln) {
-        uint64_t base_ps = s->cal_cur << s->cal_shift;
-        if (s->cal_loaded && s->cal_loaded_bk == s->cal_cur && s->cs_head < s->cs_n &&
-            (base_ps | CE_OFF(s->cs[s->cs_head])) < t)
-            t = base_ps | CE_OFF(s->cs[s->cs_head]);
-        const cal_bucket *b = &s->cal_b[s->cal_cur & (s->cal_nb - 1)]; /* (empty once loaded) */
-        for (uint32_t i = 0; i < b->n; i++)
-            if ((base_ps | CE_OFF(b->k[i])) < t) t = base_ps | CE_OFF(b->k[i]);
+    bool from_cal = false;
+    while (pend_top(s, top, &from_cal)) {
+        uint32_t slot = ENT_SLOT(*top);
+        if (META_STATE(s->q[slot]) != REC_CANCELLED || s->fault == 6) return true; /* (6: tests) */
+        (void)pend_take(s, *top, from_cal);
+        slot_free(s, slot);
+        s->ncancelled--;
     }
-    return t;
+    return false;
+}
+
+/* The running event was taken before its handler: the next one is the least
+ * live pending entry.  Cancelled entries in front of it are dropped first
+ * (the const is cast away: a simulation is always allocated by
+ * myri_sim_create, never a const object), so that the answer is the time of
+ * the next event to run, whatever the calendar's width, ring and rebuilds
+ * left pending (issue 24 round 5; before, cancelled entries counted and the
+ * answer could depend on the rebuild schedule). */
+myri_time_ps myri_sim_next_time(const myri_sim *cs)
+{
+    if (!cs) return MYRI_TIME_NEVER;
+    myri_sim *s = (myri_sim *)cs;
+    heap_ent top;
+    return pend_live_top(s, &top) ? ENT_T(top) : MYRI_TIME_NEVER;
 }
 
 bool myri_sim_advance(myri_sim *s, myri_time_ps t)
@@ -1077,7 +1170,7 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
         s->last_t = top_t;
         s->last_ord = top.ord;
         s->ran = true;
-        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096)) pend_tune(s);
+        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096) || s->pinned) pend_tune(s);
         s->cur_lp = run_lp;
         s->cur_round = ORD_ROUND(top.ord);
         s->in_handler = true;
@@ -1138,4 +1231,13 @@ uint32_t myri_sim__max_shift(const myri_sim *s) { return s ? s->max_shift : 0; }
 void myri_sim__set_fault(myri_sim *s, int fault)
 {
     if (s) s->fault = fault;
+}
+
+void myri_sim__pin_geometry(myri_sim *s, uint32_t shift, uint64_t every)
+{
+    if (!s || shift > CAL_OFF_BITS) return;
+    s->pinned = true;
+    s->pin_every = every;
+    s->pin_count = 0;
+    pend_rebuild(s, shift, false);
 }

@@ -31,8 +31,15 @@ uint32_t myri_sim__max_shift(const myri_sim *s);
  * 5 = a rebuild reads the calendar's entries back with their buckets' times
  * taken as if the ring never wrapped (each entry's time is its offset in
  * its bucket plus the bucket's first time: a wrong bucket, a wrong time);
+ * 6 = myri_sim_next_time counts a cancelled entry at the front (the answer
+ * before issue 24 round 5: it depended on when rebuilds dropped them);
  * 0 = none. */
 void myri_sim__set_fault(myri_sim *sim, int fault);
+/* Pins the calendar's geometry (tests of what must not depend on it): buckets
+ * of 2^shift ps from now on (rebuilt at once; shift <= 40), the tuning off,
+ * and, when every > 0, the calendar rebuilt (its cancelled entries dropped)
+ * every `every` events taken. */
+void myri_sim__pin_geometry(myri_sim *sim, uint32_t shift, uint64_t every);
 
 #ifdef __cplusplus
 }
