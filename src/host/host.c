@@ -319,8 +319,12 @@ static void host__spend(void *h, myri_time_ps ps)
     myri_time_ps paid = pr->prepaid < ps ? pr->prepaid : ps; /* time recv_wait already let pass */
     pr->prepaid -= paid;
     pr->h->st.cpu_ps += ps;
-    if (pr->h->nprog == 1) pr->owe += ps - paid;
-    else host__sleep(pr, pr->owe + ps - paid); /* (owe is 0 here: never deferred with two programs) */
+    myri_time_ps d = ps - paid;
+    if (pr->h->nprog == 1 && d < MYRI_TIME_NEVER - pr->owe) pr->owe += d;
+    else { /* two programs (owe is 0 then), or a debt past the end of time: slept now, as before */
+        host__sync(pr);
+        host__sleep(pr, d);
+    }
 }
 static void host__sync_op(void *h) { host__sync(h); }
 
@@ -784,7 +788,7 @@ void myri_prog_sleep_us(double us)
     myri_program *pr = host__running();
     if (!pr) return;
     myri_time_ps ps = host__us_ps(us);
-    if (ps == MYRI_TIME_NEVER) {
+    if (ps >= MYRI_TIME_NEVER - pr->owe) { /* past the end of time: as before */
         host__sync(pr);
         host__sleep(pr, ps);
         return;
