@@ -792,6 +792,7 @@ static int api0__refresh(const api0__ctx *c, int chan_num, api0__chan *ch)
 {
     uint32_t put;
     if (c->s->flags & MYRI_HCB_F_DMA_NOTIFY) {
+        if (c->hi->ops->sync) c->hi->ops->sync(c->hi->h);
         put = myri_be32_get(c->dma + (size_t)chan_num * API0__POLL_STRIDE);
     } else {
         int rc = api0__rd32(c, myri_hcb_rchan_off(&c->s->g, (uint32_t)chan_num) + MYRI_HCB_RC_PUT, &put);

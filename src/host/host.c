@@ -113,6 +113,7 @@ struct myri_program {
     myri_time_ps wb_end[MYRI_BUS_PIO_POSTED_MAX]; /* the CPU's write buffer: ends of bursts under way */
     unsigned wb_head, wb_n;
     myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
+    myri_time_ps owe;        /* CPU time spent but not yet slept (host__spend): the program's clock is now + owe */
     host__report *rep;
     size_t nrep;
     uint32_t *group;         /* the hosts of the program's entry (myri_prog_group); NULL: every host */
@@ -163,10 +164,31 @@ static void host__sleep(myri_program *pr, myri_time_ps ps)
     host__cur = pr;
 }
 
+/* CPU time is slept lazily (issue 24): host__spend adds it to pr->owe, and
+ * the program sleeps what it owes, in one sleep, just before it next does
+ * something another agent can see or that sees another agent -- a PIO read
+ * or write (they book the bus), a wait, a sleep, a read of host memory the
+ * NIC writes (hostif sync), its end.  Between those points the program only
+ * computes on its own memory, so running that code at the time of the first
+ * spend instead of the last changes nothing: the sleeps it saves were
+ * events no one else could observe, and the engine orders events of equal
+ * time by their scheduler's id and sequence (docs/ENGINE.md), which skipping
+ * a process's own sleeps leaves in the same relative order.  Only with one
+ * program on the host: programs of one host share the API's segment
+ * (lock, buffer lists), which another program could read in between. */
+static void host__sync(myri_program *pr)
+{
+    myri_time_ps owe = pr->owe;
+    pr->owe = 0;
+    host__sleep(pr, owe);
+}
+static myri_time_ps host__clock(const myri_program *pr) { return myri_sim_now(pr->h->sim) + pr->owe; }
+
 /* Books a PIO read of n bytes on the board's bus (bus.pio_read a word) and
  * waits until it ends. */
 static void host__pio_read_book(myri_program *pr, host__board *b, size_t n)
 {
+    host__sync(pr);
     const myri_bus_params *bp = myri_bus_params_of(b->bus);
     myri_time_ps now = myri_sim_now(pr->h->sim), dur = bp->pio_read_ps * (myri_time_ps)((n + 3) / 4);
     myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_READ, now, dur, n) + dur;
@@ -241,6 +263,7 @@ static myri_status host__pio_write(void *h, int unit, uint32_t addr, const void 
     host__board *b = host__board_of(pr, unit);
     if (!b) return MYRI_ENOTFOUND;
     if (!src || n > UINT32_MAX || !myri_lanai_sram(b->l, addr, (uint32_t)n)) return MYRI_ERANGE;
+    host__sync(pr);
     pr->h->st.pio_writes++;
     pr->h->st.pio_write_bytes += n;
     uint32_t merge = myri_bus_pio_merge(b->bus);
@@ -282,6 +305,7 @@ static myri_status host__dma_region(void *h, int unit, uint8_t **base, uint64_t 
 static myri_status host__wait_dma(void *h, myri_time_ps max_ps)
 {
     myri_program *pr = h;
+    host__sync(pr);
     pr->waiting = true;
     myri_status st = myri_proc_wait(pr->proc, max_ps);
     pr->waiting = false;
@@ -295,10 +319,16 @@ static void host__spend(void *h, myri_time_ps ps)
     myri_time_ps paid = pr->prepaid < ps ? pr->prepaid : ps; /* time recv_wait already let pass */
     pr->prepaid -= paid;
     pr->h->st.cpu_ps += ps;
-    host__sleep(pr, ps - paid);
+    myri_time_ps d = ps - paid;
+    if (pr->h->nprog == 1 && d < MYRI_TIME_NEVER - pr->owe) pr->owe += d;
+    else { /* two programs (owe is 0 then), or a debt past the end of time: slept now, as before */
+        host__sync(pr);
+        host__sleep(pr, d);
+    }
 }
+static void host__sync_op(void *h) { host__sync(h); }
 
-static myri_time_ps host__now(void *h) { return myri_sim_now(((myri_program *)h)->h->sim); }
+static myri_time_ps host__now(void *h) { return host__clock(h); }
 static int host__self(void *h) { return ((myri_program *)h)->id; }
 
 static myri_status host__seg_attach(void *h, int unit, size_t bytes, void (*on_leave)(void *, int), void **seg,
@@ -344,7 +374,8 @@ static myri_status host__load_mcp(void *h, int unit, const char *name)
 
 static const myri_hostif_ops host__ops = {host__pio_read, host__pio_write, host__dma_region, host__wait_dma,
                                           host__spend,    host__now,       host__self,       host__seg_attach,
-                                          host__seg_find, host__load_mcp,  NULL};
+                                          host__seg_find, host__load_mcp,  NULL,
+                                          host__sync_op};
 
 /* The NIC wrote host memory: wake the host's programs that wait on it. */
 static void host__notify(void *ctx, uint64_t bus_addr, uint32_t bytes)
@@ -548,6 +579,7 @@ static void host__prog_body(myri_proc *p, void *arg)
     myri_program *pr = arg;
     host__cur = pr;
     pr->exit_code = pr->main(pr->argc, pr->argv);
+    host__sync(pr); /* its last CPU time, before the end is seen */
     host__prog_finish(pr, myri_proc_now(p));
 }
 
@@ -585,7 +617,7 @@ static void host__prog_ended(myri_proc *p, void *arg, const myri_proc_end *why)
                  "sleeping or waiting (host.wall_limit)", why->wall_s);
         break;
     }
-    host__prog_finish(pr, myri_proc_now(p));
+    host__prog_finish(pr, myri_proc_now(p) + pr->owe); /* ended where its clock stood */
 }
 
 static myri_status host__prog_args(myri_program *pr, const char *name, int argc, const char *const *args)
@@ -740,7 +772,7 @@ int myri_prog_route(int to, char *route, int max)
 uint64_t myri_prog_now_ps(void)
 {
     myri_program *pr = host__running();
-    return pr ? myri_sim_now(pr->h->sim) : 0;
+    return pr ? host__clock(pr) : 0;
 }
 double myri_prog_now_us(void) { return (double)myri_prog_now_ps() / 1e6; }
 
@@ -754,7 +786,15 @@ static myri_time_ps host__us_ps(double us)
 void myri_prog_sleep_us(double us)
 {
     myri_program *pr = host__running();
-    if (pr) host__sleep(pr, host__us_ps(us));
+    if (!pr) return;
+    myri_time_ps ps = host__us_ps(us);
+    if (ps >= MYRI_TIME_NEVER - pr->owe) { /* past the end of time: as before */
+        host__sync(pr);
+        host__sleep(pr, ps);
+        return;
+    }
+    pr->owe += ps; /* one sleep with the CPU time owed */
+    host__sync(pr);
 }
 
 void myri_prog_compute_us(double us)
@@ -773,14 +813,14 @@ int myri_prog_recv_wait(int unit, int chan, double timeout_us)
 {
     myri_program *pr = host__running();
     if (!pr) return MYRI_API0_ENOHOST;
-    myri_time_ps t0 = myri_sim_now(pr->h->sim), limit = host__us_ps(timeout_us), period = 0;
+    myri_time_ps t0 = host__clock(pr), limit = host__us_ps(timeout_us), period = 0;
     for (;;) {
         uint64_t reads = pr->pio_reads;
-        myri_time_ps start = myri_sim_now(pr->h->sim);
+        myri_time_ps start = host__clock(pr);
         int n = myri_api0_recv_poll(unit, chan);
         pr->prepaid = 0;
         if (n != 0) return n;
-        myri_time_ps end = myri_sim_now(pr->h->sim);
+        myri_time_ps end = host__clock(pr);
         if (end > start) period = end - start; /* one poll's cost (a prepaid poll takes no time here) */
         if (end - t0 >= limit) return 0;
         if (pr->pio_reads != reads || period == 0) continue; /* the poll crossed the bus: simulate each */

@@ -70,6 +70,11 @@ typedef struct myri_hostif_ops {
      * runs.  Live mode (real processes: ids are pids) answers it, so that the
      * API recovers the lock of a process that died holding it. */
     bool (*alive)(void *h, int id);
+    /* Optional (NULL: nothing to do): before the API reads host memory that
+     * the NIC writes (a DMA-notified count, a VIA descriptor's status), lets
+     * the CPU time spent so far pass, so that the read happens at the
+     * program's own time (the simulated host sleeps its CPU time lazily). */
+    void (*sync)(void *h);
 } myri_hostif_ops;
 
 typedef struct myri_hostif {

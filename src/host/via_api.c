@@ -304,6 +304,7 @@ static int via__check(via__ctx *c, const myri_via_desc *d)
     int rc = via__enter(d->unit >= 0 && d->unit < 4 ? d->unit : 0, c, true);
     if (rc) return rc;
     if (d < c->s->d || d >= c->s->d + VIA__POOL || !d->posted) return MYRI_VIA_EBADDESC;
+    if (c->hi->ops->sync) c->hi->ops->sync(c->hi->h); /* via__done reads the status the NIC writes */
     return MYRI_VIA_OK;
 }
 

@@ -225,7 +225,7 @@ static myri_status f_load(void *h, int unit, const char *name)
 }
 
 static const myri_hostif_ops fake_ops = {f_pio_read, f_pio_write, f_dma_region, f_wait,       f_spend,
-                                         f_now,      f_self,      f_seg_attach, f_seg_find, f_load, NULL};
+                                         f_now,      f_self,      f_seg_attach, f_seg_find, f_load, NULL, NULL};
 static const myri_hostif_costs fake_costs = {
     .call_ps = 100000, .poll_gap_ps = 1000000, .init_timeout_ps = 1000000000, .lock_spin_ps = 100000,
     .lock_timeout_ps = 50000000};

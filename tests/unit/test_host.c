@@ -330,6 +330,86 @@ static void test_pio_costs(void **state)
     rig_free(r);
 }
 
+enum { PW_ADDR_LAZY = 0x80000 };
+/* CPU time is slept lazily (HOST.md, "CPU time slept lazily"): ten calls
+ * of 1 us of CPU time with nothing observed between them cost the engine
+ * what one call of 10 us costs, and the program's clock, its PIO write's
+ * booking and its end are where they were; with two programs on the host
+ * each call is slept at once (they share the API's segment). */
+static int prog_cpu_split(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    uint64_t t0 = myri_prog_now_ps();
+    for (int i = 0; i < 10; i++) myri_prog_compute_us(1);
+    myri_prog_report("clock_ps", (double)(myri_prog_now_ps() - t0));
+    myri_hostif *hi = myri_hostif_current();
+    uint32_t v = 0;
+    if (hi->ops->pio_write(hi->h, 0, PW_ADDR_LAZY, &v, 4) != MYRI_OK) return 3;
+    myri_prog_compute_us(0.5);
+    return 0;
+}
+static int prog_cpu_whole(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    uint64_t t0 = myri_prog_now_ps();
+    myri_prog_compute_us(10);
+    myri_prog_report("clock_ps", (double)(myri_prog_now_ps() - t0));
+    myri_hostif *hi = myri_hostif_current();
+    uint32_t v = 0;
+    if (hi->ops->pio_write(hi->h, 0, PW_ADDR_LAZY, &v, 4) != MYRI_OK) return 3;
+    myri_prog_compute_us(0.5);
+    return 0;
+}
+static int prog_ticker(int argc, char **argv) /* another agent that keeps the engine busy */
+{
+    (void)argc;
+    (void)argv;
+    for (int i = 0; i < 100; i++) myri_prog_sleep_us(0.25);
+    return 0;
+}
+
+/* Runs prog on host 0 beside the ticker (on host 0 too, or on host 1): its
+ * report, end, PIO-write bus time and the engine's events. */
+static void lazy_run(myri_prog_main prog, bool same_host, double *clock_ps, uint64_t *end_ps, uint64_t *bus_ps,
+                     uint64_t *events)
+{
+    rig *r = rig_new(2, 0, false);
+    myri_program *p, *q;
+    assert_int_equal(myri_host_run(r->h[0], "cpu", prog, 0, NULL, 0, &p), MYRI_OK);
+    assert_int_equal(myri_host_run(r->h[same_host ? 0 : 1], "ticker", prog_ticker, 0, NULL, 0, &q), MYRI_OK);
+    myri_sim_run(r->sim, 1000 * US, 0);
+    assert_true(myri_program_done(p) && myri_program_done(q));
+    assert_int_equal(myri_program_exit_code(p), 0);
+    *clock_ps = rep(p, "clock_ps");
+    *end_ps = myri_program_end_ps(p);
+    myri_bus_stats bs;
+    assert_int_equal(myri_bus_get_stats(r->bus[0], &bs), MYRI_OK);
+    *bus_ps = bs.busy_ps[MYRI_BUS_PIO_WRITE];
+    *events = myri_sim_events(r->sim);
+    rig_free(r);
+}
+
+static void test_cpu_time_lazy(void **state)
+{
+    (void)state;
+    double c1, c2, c3;
+    uint64_t e1, e2, e3, b1, b2, b3, n1, n2, n3;
+    lazy_run(prog_cpu_split, false, &c1, &e1, &b1, &n1);
+    lazy_run(prog_cpu_whole, false, &c2, &e2, &b2, &n2);
+    assert_true(c1 == 10 * 1e6 && c2 == c1);
+    assert_int_equal(e1, e2); /* the same end: 10 us + the write + 0.5 us */
+    assert_true(e1 > 10 * US + 500000);
+    assert_true(b1 > 0 && b1 == b2);
+    assert_int_equal(n1, n2); /* ten calls of 1 us cost the events of one of 10 us */
+    lazy_run(prog_cpu_split, true, &c3, &e3, &b3, &n3);
+    assert_true(c3 == c1);
+    assert_int_equal(e3, e1);
+    assert_int_equal(b3, b1);
+    assert_true(n3 >= n1 + 9); /* two programs on the host: each call slept at once */
+}
+
 /* Posted, merged PIO writes (bus.pio_posted 6, bus.pio_merge 32 B, HOST.md):
  * 256 aligned bytes are 8 bursts of 330 ns; the CPU posts 6 and waits only
  * for the first two to end; the bytes land as each burst ends. */
@@ -672,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_program_check),
         cmocka_unit_test(test_posted_writes),
+        cmocka_unit_test(test_cpu_time_lazy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,7 +251,7 @@ static bool lc__alive(void *h, int id)
 
 static const myri_hostif_ops lc__ops = {lc__pio_read, lc__pio_write, lc__dma_region, lc__wait_dma,
                                         lc__spend,    lc__now,       lc__self,       lc__seg_attach,
-                                        lc__seg_find, lc__load_mcp,  lc__alive};
+                                        lc__seg_find, lc__load_mcp,  lc__alive,   NULL};
 
 int myri_live_wake_fd(void) { return lc.up ? lc.wake : -1; }
 
