@@ -23,7 +23,7 @@
 # revision into a fresh temporary directory (mktemp -d, outside the source
 # tree), `cmake -S x -B x/build -DCMAKE_BUILD_TYPE=Release -DMYRI_TESTS=OFF &&
 # cmake --build x/build --target ...` (only the programs measured: myri,
-# bench_engine, bench_routes; the test suite is not needed to measure), then runs,
+# bench_scale, bench_engine, bench_routes; the test suite is not needed), then runs,
 # interleaved (before, after, before, after ...), pinned to one core when
 # taskset is there:
 #  1. fabric: `myri run` of bench/booksim.sh's workload (4-ary n-trees of 64,
@@ -32,6 +32,10 @@
 #     wall time per packet-hop (the report's wall_s over its packet_hops), and
 #     BookSim2 on the same workload (its config is booksim.sh's), once per
 #     size: the same program for both revisions;
+#     Then bench_scale (the same fat trees, 20-byte and 4 KiB payloads): the
+#     run's own CPU time per packet-hop (robust on a shared machine, where
+#     wall time counts the other sessions), the run's state in MB and the
+#     cost of one dependent load at random over that state (pointer chase);
 #  2. engine: bench_engine --vs-heap (the hold model against a plain binary
 #     heap at 1e3 .. 1e6 pending; a revision whose bench_engine has no
 #     --vs-heap runs all of it and only its vs-heap lines are read);
@@ -89,6 +93,23 @@ trap 'exit 1' INT TERM
 rec=$tmp/records.tsv   # figure  key  rev  run  name=value ...
 : >"$rec"
 now() { date +%s.%N; }
+# timed OUT CMD...: runs CMD (stdout to OUT, stderr to $tmp/err), writes "wall_s cpu_s" of it (the process and
+# its children: user + system CPU, from getrusage) to $tmp/t, and exits as CMD did
+timed() {
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+out = sys.argv[1]
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.monotonic()
+with open(out, "w") as o, open(out.rsplit("/", 1)[0] + "/err", "w") as e:
+    rc = subprocess.call(sys.argv[2:], stdout=o, stderr=e)
+t1 = time.monotonic()
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+open(out.rsplit("/", 1)[0] + "/t", "w").write("%.4f %.4f\n" % (t1 - t0, cpu))
+sys.exit(rc)
+PY
+}
 log() { echo "$*" >&2; }
 
 echo "before_after.sh: issue 24's tables, before and after, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc 2>/dev/null || echo ?) cores"
@@ -99,7 +120,7 @@ echo "runs: $runs per benchmark and revision, interleaved; pinned: ${pin:-no (ta
 # targets BUILD_DIR: the programs measured here that the tree has (only these are built)
 targets() {
   cmake --build "$1" --target help 2>/dev/null | sed -n 's/^\.\.\. \([a-z_]*\).*/\1/p' |
-    grep -x -e myri_cli -e bench_engine -e bench_routes | sed 's/^/--target /' | tr '\n' ' '
+    grep -x -e myri_cli -e bench_engine -e bench_routes -e bench_scale | sed 's/^/--target /' | tr '\n' ' '
 }
 # build REV SHA: export and build into $tmp/REV
 build() {
@@ -141,15 +162,12 @@ say() { f=$1 k=$2 r=$3 i=$4; shift 4; printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$k" "$
 
 # 1. fabric -----------------------------------------------------------------
 fabric_run() { # REV RUN HOSTS
-  t0=$(now)
-  if $pin "$tmp/$1/build/myri" run "$tmp/m.yaml" --json >"$tmp/j.json" 2>"$tmp/err"; then
-    t1=$(now)
-    python3 - "$tmp/j.json" "$t0" "$t1" >"$tmp/f" <<'PY'
+  if timed "$tmp/j.json" $pin "$tmp/$1/build/myri" run "$tmp/m.yaml" --json; then
+    python3 - "$tmp/j.json" $(cat "$tmp/t") >"$tmp/f" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-p = float(sys.argv[3]) - float(sys.argv[2])
-print("process_s=%.4f run_s=%.4f hops=%d events=%d hash=%s" % (p, d["wall_s"], d["packets"]["packet_hops"],
-      d.get("fabric_events", 0), d.get("result_hash", d.get("hash", "?"))))
+print("process_s=%s cpu_s=%s run_s=%.4f hops=%d events=%d hash=%s" % (sys.argv[2], sys.argv[3], d["wall_s"],
+      d["packets"]["packet_hops"], d.get("fabric_events", 0), d.get("result_hash", d.get("hash", "?"))))
 PY
     say fabric "$3" "$1" "$2" "$(cat "$tmp/f")"
   else
@@ -183,9 +201,8 @@ EOF
   while [ "$i" -le "$runs" ]; do
     fabric_run before "$i" "$hosts"
     if [ "$i" = 1 ] && [ "$bs_ok" = 1 ]; then
-      t0=$(now)
-      if $pin "$bs/src/booksim" "$tmp/b.cfg" >"$tmp/b.out" 2>&1; then
-        say booksim "$hosts" booksim 1 "process_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.4f", b - a }')"
+      if timed "$tmp/b.out" $pin "$bs/src/booksim" "$tmp/b.cfg"; then
+        say booksim "$hosts" booksim 1 "process_s=$(cut -d' ' -f1 "$tmp/t") cpu_s=$(cut -d' ' -f2 "$tmp/t")"
       else
         say booksim "$hosts" booksim 1 "fail=booksim exited $?"
       fi
@@ -219,13 +236,14 @@ bench_run() {
 # subtype and channel + 512), at the load the system run offered and for its
 # simulated time, measured from after's first system run, as bench_system does.
 system_run() { # REV RUN
-  if $pin "$tmp/$1/build/myri" run "$tmp/$1/scenarios/fattree64-api.yaml" --json >"$tmp/s-$1-$2.json" 2>"$tmp/err" ||
+  # exit 1 when a program lost a packet (the before tree's MCP drops some): the run is still measured
+  if timed "$tmp/s-$1-$2.json" $pin "$tmp/$1/build/myri" run "$tmp/$1/scenarios/fattree64-api.yaml" --json ||
     [ -s "$tmp/s-$1-$2.json" ]; then
-    python3 - "$tmp/s-$1-$2.json" >"$tmp/f" <<'PY'
+    python3 - "$tmp/s-$1-$2.json" $(cat "$tmp/t") >"$tmp/f" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("run_s=%.4f packets=%d events=%d sim_us=%.3f hash=%s" % (d["wall_s"], d["fabric"]["delivered"], d["events"],
-      d["sim_time_us"], d["hash"]))
+print("run_s=%.4f cpu_s=%s packets=%d events=%d sim_us=%.3f exit=%d hash=%s" % (d["wall_s"], sys.argv[3],
+      d["fabric"]["delivered"], d["events"], d["sim_time_us"], d.get("worst_exit", 0), d["hash"]))
 PY
     say system sys "$1" "$2" "$(cat "$tmp/f")"
   else
@@ -233,18 +251,19 @@ PY
   fi
 }
 bare_run() { # REV RUN
-  if $pin "$tmp/$1/build/myri" run "$tmp/bare.yaml" --json >"$tmp/j.json" 2>"$tmp/err"; then
-    python3 - "$tmp/j.json" >"$tmp/f" <<'PY'
+  if timed "$tmp/j.json" $pin "$tmp/$1/build/myri" run "$tmp/bare.yaml" --json; then
+    python3 - "$tmp/j.json" $(cat "$tmp/t") >"$tmp/f" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("run_s=%.4f packets=%d events=%d hash=%s" % (d["wall_s"], d["packets"]["delivered"], d["events"], d["result_hash"]))
+print("run_s=%.4f cpu_s=%s packets=%d events=%d hash=%s" % (d["wall_s"], sys.argv[3], d["packets"]["delivered"],
+      d["events"], d["result_hash"]))
 PY
     say system bare "$1" "$2" "$(cat "$tmp/f")"
   else
     say system bare "$1" "$2" "fail=$(head -c 200 "$tmp/err" | tr '\t\n' '  ')"
   fi
 }
-for fig in system bare engine routes; do
+for fig in system bare scale engine routes; do
   log "$fig ..."
   if [ "$fig" = bare ]; then
     # the bare fabric's workload, from after's first system run (before's if after's failed)
@@ -268,6 +287,7 @@ PY
       case $fig in
         system) system_run "$r" "$i" ;;
         bare) bare_run "$r" "$i" ;;
+        scale) bench_run scale bench_scale "$r" "$i" ;;
         engine) bench_run engine bench_engine "$r" "$i" --vs-heap ;;
         routes) bench_run routes bench_routes "$r" "$i" ;;
       esac
@@ -335,35 +355,81 @@ mn = "min / median of %d runs" % runs if runs > 1 else "1 run"
 notes = []
 
 # 1. fabric
-print("### 1. Fabric cost per packet-hop (bench/booksim.sh's workload, `myri run --json`, %s)" % mn)
-print()
 hosts = sorted({int(k) for (f, k, r, i, d) in R if f == "fabric"})
-rows, base = [], {}
+def col(rows, fn):
+    return [fn(d) for d in rows if "hops" in d and int(d["hops"])]
+nsh = lambda d: float(d["run_s"]) * 1e9 / int(d["hops"])
+proc = lambda d: float(d["process_s"])
+cpu = lambda d: float(d["cpu_s"])
+build = lambda d: float(d["process_s"]) - float(d["run_s"])
+evh = lambda d: int(d["events"]) / int(d["hops"])
+rows1, rows2, base = [], [], {}
 for h in hosts:
     b, a = get("fabric", str(h), "before"), get("fabric", str(h), "after")
     bs = get("booksim", str(h), "booksim")
     bsp = med([float(d["process_s"]) for d in bs if "process_s" in d])
-    def nsh(rows):
-        return [float(d["run_s"]) * 1e9 / int(d["hops"]) for d in rows if "hops" in d and int(d["hops"])]
-    def proc(rows):
-        return [float(d["process_s"]) for d in rows if "process_s" in d]
-    def build(rows):
-        return [float(d["process_s"]) - float(d["run_s"]) for d in rows if "process_s" in d]
-    def evh(rows):
-        return [int(d["events"]) / int(d["hops"]) for d in rows if "hops" in d and int(d["hops"])]
-    nb, na = med(nsh(b)), med(nsh(a))
-    if h == hosts[0]:
+    bsc = med([float(d["cpu_s"]) for d in bs if "cpu_s" in d])
+    nb, na = med(col(b, nsh)), med(col(a, nsh))
+    if not base:
         base = {"b": nb, "a": na}
-    rows.append([str(h), mm(proc(b), "%.3f"), mm(proc(a), "%.3f"), mm(build(b), "%.3f"), mm(build(a), "%.3f"),
-                 mm(nsh(b), "%.0f"), mm(nsh(a), "%.0f"), ratio(nb, na),
-                 ratio(nb, base["b"]), ratio(na, base["a"]), mm(evh(b), "%.2f"), mm(evh(a), "%.2f"),
-                 "%.2f" % bsp if bsp else "-", ratio(bsp, med(proc(b)), "%.0fx"), ratio(bsp, med(proc(a)), "%.0fx")])
-    notes += fails(b, "fabric %d before" % h) + fails(a, "fabric %d after" % h)
+    rows1.append([str(h), mm(col(b, nsh), "%.0f"), mm(col(a, nsh), "%.0f"), ratio(nb, na),
+                  ratio(nb, base["b"]), ratio(na, base["a"]), mm(col(b, evh), "%.2f"), mm(col(a, evh), "%.2f")])
+    rows2.append([str(h), mm(col(b, proc), "%.3f"), mm(col(a, proc), "%.3f"), mm(col(b, cpu), "%.3f"),
+                  mm(col(a, cpu), "%.3f"), mm(col(b, build), "%.3f"), mm(col(a, build), "%.3f"),
+                  "%.2f (%.2f)" % (bsc, bsp) if bsc else "-", ratio(bsc, med(col(b, cpu)), "%.0fx"),
+                  ratio(bsc, med(col(a, cpu)), "%.0fx")])
+    notes += fails(b, "fabric %d before" % h) + fails(a, "fabric %d after" % h) + fails(bs, "BookSim2 %d" % h)
     notes.append("fabric %d hosts result hashes: %s" % (h, hashes(b, a)))
-table(["hosts", "process s before", "after", "build s (process - run) before", "after", "ns/packet-hop before",
-       "after", "before/after", "ratio to %d hosts before" % hosts[0] if hosts else "ratio", "after",
-       "ev/hop before", "after", "BookSim2 s", "BookSim2/Myri before", "after"], rows)
+print("### 1. Fabric cost per packet-hop (bench/booksim.sh's workload through `myri run --json`, %s)" % mn)
 print()
+print("Run only: the report's wall_s (myri_sim_run) over its packet_hops; ev/hop: fabric events per packet-hop.")
+print()
+table(["hosts", "ns/packet-hop before", "after", "before/after", "ratio to %d hosts before" % (hosts[0] if hosts else 0),
+       "after", "ev/hop before", "after"], rows1)
+print()
+print("Whole process: wall and CPU (user + system) seconds; build = process wall - run wall (topology, routes, set-up);")
+print("BookSim2 on the same workload, one run per size (the same program for both revisions), CPU s (wall s); its")
+print("ratio to Myri by CPU time (the machine is shared: CPU time counts this process only).")
+print()
+table(["hosts", "process wall s before", "after", "process CPU s before", "after", "build s before", "after",
+       "BookSim2 CPU s (wall s)", "BookSim2/Myri CPU before", "after"], rows2)
+print()
+
+# 1c. bench_scale
+def scale(rows):
+    out = {}
+    for d in rows:
+        if "out" not in d:
+            continue
+        head = None
+        for line in open(d["out"]):
+            t = line.split()
+            if t and t[0] == "bytes":
+                head = t
+            elif head and len(t) == len(head) and t[0].isdigit():
+                v = dict(zip(head, t))
+                out.setdefault((int(v["hosts"]), int(v["bytes"])), []).append(v)
+    return out
+cb, ca = scale(get("scale", "-", "before")), scale(get("scale", "-", "after"))
+notes += fails(get("scale", "-", "before"), "bench_scale before") + fails(get("scale", "-", "after"), "bench_scale after")
+if cb or ca:
+    print("bench_scale, the same fat trees (its own workload: 20 % load, about 60 000 packets, a short warm-up): the")
+    print("run's CPU time per packet-hop, its ratio to 64 hosts, the run's state (mem_MB) and one dependent load at")
+    print("random over that state (load_ns, pointer chase), %s:" % mn)
+    print()
+    rows = []
+    for key in sorted(set(cb) | set(ca), key=lambda k: (k[1], k[0])):
+        def f(o, name):
+            return [float(v[name]) for v in o.get(key, []) if name in v]
+        nb, na = med(f(cb, "ns/packet-hop")), med(f(ca, "ns/packet-hop"))
+        rows.append([str(key[0]), str(key[1]), mm(f(cb, "ns/packet-hop"), "%.0f"), mm(f(ca, "ns/packet-hop"), "%.0f"),
+                     ratio(nb, na), mm(f(cb, "ratio_64"), "%.2f"), mm(f(ca, "ratio_64"), "%.2f"),
+                     mm(f(cb, "mem_MB"), "%.1f"), mm(f(ca, "mem_MB"), "%.1f"), mm(f(cb, "load_ns"), "%.1f"),
+                     mm(f(ca, "load_ns"), "%.1f"), mm(f(cb, "cost/load"), "%.1f"), mm(f(ca, "cost/load"), "%.1f")])
+        notes.append("bench_scale %d hosts %d B result hashes: %s" % (key[0], key[1], hashes(cb.get(key, []), ca.get(key, []))))
+    table(["hosts", "bytes", "CPU ns/packet-hop before", "after", "before/after", "ratio to 64 before", "after",
+           "mem_MB before", "after", "load_ns before", "after", "cost/load before", "after"], rows)
+    print()
 
 # 2. engine
 def engine(rows):
@@ -413,15 +479,25 @@ sb, sa = get("system", "sys", "before"), get("system", "sys", "after")
 bb, ba = get("system", "bare", "before"), get("system", "bare", "after")
 def per(rows):
     return [float(d["run_s"]) * 1e6 / int(d["packets"]) for d in rows if "packets" in d and int(d["packets"])]
-def pair(s, b):
-    return [x / y for x, y in zip(per(s), per(b))]
-print("### 3. System (NICs, firmware, API) against the bare fabric, 64 hosts, run wall time per delivered packet (us, %s)" % mn)
+def pcpu(rows):
+    return [float(d["cpu_s"]) * 1e6 / int(d["packets"]) for d in rows if "packets" in d and int(d["packets"])]
+def pair(s, b, f=per):
+    return [x / y for x, y in zip(f(s), f(b))]
+print("### 3. System (NICs, firmware, API) against the bare fabric, 64 hosts, us per delivered packet (%s)" % mn)
+print()
+print("Run wall time (the report's wall_s) unless marked process CPU; packets: those the fabric delivered.")
 print()
 table(["case", "before", "after", "before/after"],
       [["system (scenarios/fattree64-api.yaml)", mm(per(sb), "%.2f"), mm(per(sa), "%.2f"), ratio(med(per(sb)), med(per(sa)))],
        ["bare fabric, same links (preset 1280), load %s" % bare_load, mm(per(bb), "%.2f"), mm(per(ba), "%.2f"),
         ratio(med(per(bb)), med(per(ba)))],
-       ["system / bare (run by run)", mm(pair(sb, bb), "%.2f"), mm(pair(sa, ba), "%.2f"), "-"]])
+       ["system / bare (run by run)", mm(pair(sb, bb), "%.2f"), mm(pair(sa, ba), "%.2f"), "-"],
+       ["system, process CPU per packet", mm(pcpu(sb), "%.2f"), mm(pcpu(sa), "%.2f"), ratio(med(pcpu(sb)), med(pcpu(sa)))],
+       ["bare fabric, process CPU per packet", mm(pcpu(bb), "%.2f"), mm(pcpu(ba), "%.2f"), ratio(med(pcpu(bb)), med(pcpu(ba)))],
+       ["system / bare by process CPU (run by run)", mm(pair(sb, bb, pcpu), "%.2f"), mm(pair(sa, ba, pcpu), "%.2f"), "-"]])
+print()
+print("Exit of the system runs (1: a program counted a lost packet): before %s; after %s" %
+      (" ".join(d.get("exit", "-") for d in sb), " ".join(d.get("exit", "-") for d in sa)))
 notes += fails(sb, "system before") + fails(sa, "system after") + fails(bb, "bare before") + fails(ba, "bare after")
 notes.append("system hashes: %s" % hashes(sb, sa))
 notes.append("bare fabric hashes: %s" % hashes(bb, ba))
