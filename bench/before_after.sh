@@ -78,6 +78,7 @@ case $runs in '' | *[!0-9]*) die2 "--runs wants a whole number from 1 to 99, not
 [ "$runs" -ge 1 ] && [ "$runs" -le 99 ] || die2 "--runs wants a whole number from 1 to 99, not '$runs'"
 case $cpu in '' | *[!0-9]*) die2 "--cpu wants a core number, not '$cpu'" ;; esac
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/booksim_workload.sh"
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || die2 "$src is not a git checkout"
 bsha=$(git -C "$src" rev-parse --verify -q "$before_rev^{commit}") || die2 "no such revision '$before_rev'"
 asha=$(git -C "$src" rev-parse --verify -q "$after_rev^{commit}") || die2 "no such revision '$after_rev'"
@@ -175,27 +176,7 @@ PY
   fi
 }
 for n in $levels; do
-  hosts=$((1 << (2 * n)))
-  p=$((2 * n + 24))
-  us=$(awk -v h="$hosts" 'BEGIN { printf "%.3f", 60000 / (h * 0.2 * 80e6 / 26) * 1e6 }')
-  cycles=$(awk -v us="$us" 'BEGIN { printf "%d", us * 1e6 / 12500 }')
-  cat >"$tmp/m.yaml" <<EOF
-seed: 1
-warmup: 0us
-duration: ${us}us
-model: fast
-link: {rate: 640Mb/s, length: 10m}
-switch: {latency: 550ns}
-topology: {generator: fat-tree, k: 4, n: $n}
-traffic: {pattern: uniform, load: 0.2, size: 20B, arrivals: poisson}
-EOF
-  cat >"$tmp/b.cfg" <<EOF
-topology = fattree; k = 4; n = $n; routing_function = nca;
-num_vcs = 1; vc_buf_size = 16; wait_for_tail_credit = 0;
-vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
-traffic = uniform; packet_size = $p; injection_rate = 0.2; injection_rate_uses_flits = 1;
-sim_type = latency; warmup_periods = 0; sample_period = $cycles; max_samples = 1; sim_count = 1;
-EOF
+  booksim_workload "$n" "$tmp"
   log "fabric: $hosts hosts ..."
   i=1
   while [ "$i" -le "$runs" ]; do

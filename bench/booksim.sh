@@ -27,6 +27,7 @@
 # Measure on an otherwise idle machine, pinned to one core (taskset -c 0) if
 # you can.
 set -eu
+. "$(dirname "$0")/booksim_workload.sh"
 build=0
 [ "${1:-}" = "--build" ] && { build=1; shift; }
 bs=${1:-/tmp/booksim2}
@@ -60,27 +61,7 @@ summary() {
 }
 printf '%6s %-8s %10s %10s %8s %10s %8s\n' hosts program process_s ns/hop ev/hop booksim_s ratio
 for n in $levels; do
-  hosts=$((1 << (2 * n)))
-  p=$((2 * n + 24))
-  us=$(awk -v h="$hosts" 'BEGIN { printf "%.3f", 60000 / (h * 0.2 * 80e6 / 26) * 1e6 }')
-  cycles=$(awk -v us="$us" 'BEGIN { printf "%d", us * 1e6 / 12500 }')
-  cat >"$tmp/m.yaml" <<EOF
-seed: 1
-warmup: 0us
-duration: ${us}us
-model: fast
-link: {rate: 640Mb/s, length: 10m}
-switch: {latency: 550ns}
-topology: {generator: fat-tree, k: 4, n: $n}
-traffic: {pattern: uniform, load: 0.2, size: 20B, arrivals: poisson}
-EOF
-  cat >"$tmp/b.cfg" <<EOF
-topology = fattree; k = 4; n = $n; routing_function = nca;
-num_vcs = 1; vc_buf_size = 16; wait_for_tail_credit = 0;
-vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
-traffic = uniform; packet_size = $p; injection_rate = 0.2; injection_rate_uses_flits = 1;
-sim_type = latency; warmup_periods = 0; sample_period = $cycles; max_samples = 1; sim_count = 1;
-EOF
+  booksim_workload "$n" "$tmp"
   : >"$tmp/after"; : >"$tmp/before"; b=0
   rep=0
   while [ "$rep" -lt "$reps" ]; do
