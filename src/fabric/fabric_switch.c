@@ -442,7 +442,12 @@ static void fab__restore(myri_fabric *f, size_t link)
         if (!c->down) continue;
         c->down = false;
         c->x->epoch++;
-        FAB_RX(c)->stop_sent = false; /* flow control restarts from GO */
+        /* Flow control restarts from the receiver's state, not from GO: a
+         * receiver whose STOP stands (its slack reached the STOP line and has
+         * not drained to GO) may hold more than the STOP line, so the sender
+         * starts stopped until that GO.  (A sender restarting free could send
+         * a round trip of characters into a buffer above STOP: overflow.) */
+        if (FAB_RX(c)->stop_sent) fab__ctrl(f, c, true);
         myri_fab_rx_recheck(f, c);
         f->m->wake(f, c);
         myri_fab_port_link(f, c, true);
