@@ -15,9 +15,6 @@
  * after) so that ASan knows which stack is current.
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
-/* The fast switch longjmps between stacks, which glibc's fortified longjmp
- * would refuse ("longjmp causes uninitialized stack frame"). */
-#undef _FORTIFY_SOURCE
 #include "myri/proc.h"
 
 #include <pthread.h>
@@ -28,7 +25,6 @@
 #include <time.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <setjmp.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -39,9 +35,16 @@
 #define PROC_ASAN 1
 #endif
 #endif
-/* Without the sanitizers, switches after the first use sigsetjmp/siglongjmp
- * with no signal mask: swapcontext saves and restores the signal mask with a
- * system call on every switch, which cost more than the rest of a switch.
+/* Without the sanitizers, switches after the first use the compiler's
+ * __builtin_setjmp/__builtin_longjmp (issue 24 round 6): they keep only the
+ * frame, stack pointer and resume address (the function calling
+ * __builtin_setjmp saves its callee-saved registers itself), and the signal
+ * mask is never touched.  swapcontext saves and restores the signal mask with
+ * a system call on every switch; sigsetjmp(.., 0)/siglongjmp (round 5) had no
+ * system call but still ran about 80 instructions a switch in glibc (the
+ * register save, pointer mangling, the cancellation clean-up walk of
+ * _longjmp_unwind).  Leaving a fault or tick handler this way is as with
+ * siglongjmp(.., 0): the handlers are SA_NODEFER, so no mask is to restore.
  * The first entry into a process still goes through its ucontext (the only
  * portable way onto a new stack).  Under ASan every switch stays a
  * swapcontext, announced to ASan as before. */
@@ -69,7 +72,7 @@ struct myri_proc {
     ucontext_t ctx;            /* the process */
     ucontext_t caller;         /* the engine handler that resumed it */
 #ifdef PROC_FAST_SWITCH
-    sigjmp_buf caller_jb, proc_jb; /* fast switch: the resuming handler, the suspended process */
+    void *caller_jb[5], *proc_jb[5]; /* fast switch (__builtin_setjmp): the resuming handler, the suspended process */
     bool entered;              /* the process's stack has been entered once (by swapcontext) */
 #endif
     myri_proc_end_fn on_end;   /* ended by a fault, exit or the wall limit */
@@ -155,6 +158,13 @@ static double proc__mono_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+#ifdef PROC_FAST_SWITCH
+/* Resumes the context saved in jb by __builtin_setjmp (a function of its
+ * own: __builtin_longjmp may not be called from the function that called
+ * __builtin_setjmp). */
+static __attribute__((noinline, noreturn)) void proc__jump(void **jb) { __builtin_longjmp(jb, 1); }
+#endif
+
 /* Leaves the running process for the engine handler that resumed it, for good. */
 static void proc__unwind(myri_proc *p, const myri_proc_end *why)
 {
@@ -162,7 +172,7 @@ static void proc__unwind(myri_proc *p, const myri_proc_end *why)
     p->state = P_ENDED;
     proc__cur = NULL;
 #ifdef PROC_FAST_SWITCH
-    siglongjmp(p->caller_jb, 2);
+    proc__jump(p->caller_jb);
 #else
 #ifdef PROC_ASAN
     __sanitizer_start_switch_fiber(NULL, p->caller_bottom, p->caller_size);
@@ -220,7 +230,7 @@ static void proc__install(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = proc__on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER; /* left by siglongjmp: never keep it blocked */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER; /* left by proc__jump: never keep it blocked */
     sigemptyset(&sa.sa_mask);
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
@@ -244,16 +254,16 @@ static void proc__tick(bool on)
 
 /* ---- switching ----------------------------------------------------------------- */
 /* Engine handler -> process; returns when the process yields or finishes. */
-static void switch_in(myri_proc *p)
+static __attribute__((noinline)) void switch_in(myri_proc *p)
 {
     p->state = P_RUNNING;
     proc__yields = proc__yields + 1;
     proc__cur = p;
 #ifdef PROC_FAST_SWITCH
-    if (sigsetjmp(p->caller_jb, 0) == 0) {
-        if (p->entered) siglongjmp(p->proc_jb, 1);
+    if (__builtin_setjmp(p->caller_jb) == 0) {
+        if (p->entered) proc__jump(p->proc_jb);
         p->entered = true;
-        swapcontext(&p->caller, &p->ctx); /* does not return: the process comes back by siglongjmp */
+        swapcontext(&p->caller, &p->ctx); /* does not return: the process comes back by proc__jump */
     }
     return;
 #endif
@@ -267,13 +277,13 @@ static void switch_in(myri_proc *p)
 }
 
 /* Process -> the engine handler that resumed it; returns when resumed. */
-static void switch_out(myri_proc *p, int state)
+static __attribute__((noinline)) void switch_out(myri_proc *p, int state)
 {
     p->state = state;
     proc__cur = NULL;
     proc__yields = proc__yields + 1;
 #ifdef PROC_FAST_SWITCH
-    if (sigsetjmp(p->proc_jb, 0) == 0) siglongjmp(p->caller_jb, 1);
+    if (__builtin_setjmp(p->proc_jb) == 0) proc__jump(p->caller_jb);
     return;
 #endif
 #ifdef PROC_ASAN
@@ -300,7 +310,7 @@ static void proc_entry(unsigned int hi, unsigned int lo)
     __sanitizer_start_switch_fiber(NULL, p->caller_bottom, p->caller_size); /* this fiber ends */
 #endif
 #ifdef PROC_FAST_SWITCH
-    siglongjmp(p->caller_jb, 1);
+    proc__jump(p->caller_jb);
 #else
     setcontext(&p->caller);
 #endif

@@ -10,6 +10,8 @@
 #include "myri/status.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <threads.h>
 
@@ -109,6 +111,7 @@ static struct {
     double f[256]; /* density at the layer's edge */
 } zig;
 static once_flag zig_once = ONCE_FLAG_INIT;
+static atomic_bool zig_ready; /* set (release) once the tables are built: a draw skips call_once */
 
 static void zig_init(void)
 {
@@ -128,6 +131,7 @@ static void zig_init(void)
         zig.f[i] = exp(-de);
         zig.w[i] = de / m;
     }
+    atomic_store_explicit(&zig_ready, true, memory_order_release);
 }
 
 /* A standard (mean 1) exponential variate. */
@@ -146,7 +150,7 @@ static double exp1(myri_rng *r)
 
 double myri_rng_exponential(myri_rng *r, double mean)
 {
-    call_once(&zig_once, zig_init);
+    if (!atomic_load_explicit(&zig_ready, memory_order_acquire)) call_once(&zig_once, zig_init);
     return mean * exp1(r);
 }
 

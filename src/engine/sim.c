@@ -134,7 +134,11 @@ typedef struct event_rec {
  * cache line, aligned (the 20-byte heap_ent straddled lines). */
 typedef ent_u128 cal_ent;
 #define CAL_OFF_BITS 40u /* buckets of at most 2^40 ps (1.1 s; a wider ring leaves the rest to the heap) */
-#define CE_MK(off, ord, slot) ((cal_ent)(off) << 88 | (cal_ent)(ord) << SLOT_BITS | (cal_ent)(slot))
+/* (built from its two 64-bit halves: the same number as (cal_ent)off << 88 |
+ * (cal_ent)ord << SLOT_BITS | slot, in fewer instructions) */
+#define CE_MK(off, ord, slot)                                                                                      \
+    ((cal_ent)((uint64_t)(off) << (88 - 64) | (uint64_t)(ord) >> (64 - SLOT_BITS)) << 64 |                         \
+     (cal_ent)((uint64_t)(ord) << SLOT_BITS | (uint64_t)(slot)))
 #define CE_OFF(c) ((uint64_t)((c) >> 88))
 #define CE_ORD(c) ((uint64_t)((c) >> SLOT_BITS))
 #define CE_SLOT(c) ((uint32_t)(c) & (uint32_t)SLOT_MASK)
@@ -516,32 +520,47 @@ static bool cal_load(myri_sim *s)
     return true;
 }
 
+/* Puts calendar entry c of bucket bk (ring index r) into the loaded,
+ * sorted bucket, in key order; false when out of memory for it. */
+static __attribute__((noinline)) bool cal_insert_loaded(myri_sim *s, uint32_t r, cal_ent c)
+{
+    if (!cs_reserve(s, s->cs_n + 1)) return false;
+    size_t lo = s->cs_head, hi = s->cs_n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->cs[mid] < c) lo = mid + 1;
+        else hi = mid;
+    }
+    memmove(&s->cs[lo + 1], &s->cs[lo], (s->cs_n - lo) * sizeof *s->cs);
+    s->cs[lo] = c;
+    s->cs_n++;
+    s->cal_bits[r / 64] |= 1ull << (r % 64);
+    return true;
+}
+
+/* Puts entry e into the heap (room reserved by the caller). */
+static __attribute__((noinline)) void heap_insert(myri_sim *s, heap_ent e) { heap_sift_up(s->heap, s->hn++, e); }
+
 /* Puts entry e into the calendar or the heap. */
-static void pend_insert(myri_sim *s, heap_ent e)
+static inline void pend_insert(myri_sim *s, heap_ent e)
 {
     uint64_t bk = ENT_T(e) >> s->cal_shift;
-    if (bk >= s->cal_base && bk - s->cal_base < s->cal_nb) {
-        uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
-        cal_ent c = CE_MK(ENT_T(e) & ((1ull << s->cal_shift) - 1), e.ord, e.slot);
-        if (s->cal_loaded && bk == s->cal_loaded_bk && cs_reserve(s, s->cs_n + 1)) {
-            size_t lo = s->cs_head, hi = s->cs_n; /* into the sorted bucket, in key order */
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (s->cs[mid] < c) lo = mid + 1;
-                else hi = mid;
-            }
-            memmove(&s->cs[lo + 1], &s->cs[lo], (s->cs_n - lo) * sizeof *s->cs);
-            s->cs[lo] = c;
-            s->cs_n++;
-            s->cal_bits[r / 64] |= 1ull << (r % 64);
-        } else if (!cal_append(s, r, c)) {
-            heap_sift_up(s->heap, s->hn++, e); /* out of memory: the heap has room */
+    if (__builtin_expect(bk - s->cal_base >= s->cal_nb || bk < s->cal_base, 0)) {
+        heap_insert(s, e);
+        return;
+    }
+    uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
+    cal_ent c = CE_MK(ENT_T(e) & ((1ull << s->cal_shift) - 1), e.ord, e.slot);
+    if (s->cal_loaded && bk == s->cal_loaded_bk) {
+        if (!cal_insert_loaded(s, r, c) && !cal_append(s, r, c)) {
+            heap_insert(s, e); /* out of memory: the heap has room */
             return;
         }
-        if (s->caln++ == 0 || bk < s->cal_cur) s->cal_cur = bk;
-    } else {
-        heap_sift_up(s->heap, s->hn++, e); /* room reserved by the caller */
+    } else if (!cal_append(s, r, c)) {
+        heap_insert(s, e); /* out of memory: the heap has room */
+        return;
     }
+    if (s->caln++ == 0 || bk < s->cal_cur) s->cal_cur = bk;
 }
 
 /* The calendar's smallest entry (caln > 0); false when out of memory. */
@@ -838,28 +857,32 @@ size_t myri_sim_component_count(const myri_sim *s) { return s ? s->ncomp : 0; }
 myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i < s->ncomp ? s->comp[i] : NULL; }
 
 /* Puts a copy of *ev into the pending set at (at, ord); 0 when full. */
-static myri_event_id sim__enqueue(myri_sim *s, myri_time_ps at, uint64_t ord, const myri_event *ev)
+/* The rare half of sim__enqueue: a slot and heap room (which every
+ * schedule reserves, wherever its entry goes); false when out of memory. */
+static __attribute__((noinline, cold)) bool sim__room(myri_sim *s)
 {
-    if (s->nfree == 0 && !pool_grow(s)) {
+    if ((s->nfree == 0 && !pool_grow(s)) || !heap_reserve(s, s->hn + 1)) {
         s->full = true;
-        return 0;
+        return false;
     }
-    if (!heap_reserve(s, s->hn + 1)) {
-        s->full = true;
-        return 0;
-    }
+    return true;
+}
+
+static inline __attribute__((always_inline)) myri_event_id sim__enqueue(myri_sim *s, myri_time_ps at, uint64_t ord,
+                                                                        const myri_event *ev)
+{
+    if (__builtin_expect(s->nfree == 0 || s->hn + 1 > s->hcap, 0) && !sim__room(s)) return 0;
+    /* The record is read into a local and written last: written first, its
+     * 32- and 64-bit stores could alias the simulation's fields, which the
+     * compiler would then load again for the insertion. */
+    event_rec rec = {.target = ev->target, .ptr = ev->ptr, .arg = ev->arg, .kind = ev->kind, .arg32 = ev->arg32};
     uint32_t slot = s->freelist[--s->nfree];
-    event_rec *r = &s->pool[slot];
-    heap_ent e = {.t = at, .ord = ord, .slot = slot};
-    r->target = ev->target;
-    r->ptr = ev->ptr;
-    r->arg = ev->arg;
-    r->kind = ev->kind;
-    r->arg32 = ev->arg32;
-    s->q[slot] = (s->q[slot] & ~3u) | REC_PENDING;
-    pend_insert(s, e);
+    pend_insert(s, (heap_ent){.t = at, .ord = ord, .slot = slot});
     s->live++;
-    return (((uint64_t)META_GEN(s->q[slot]) << SLOT_BITS) | slot) + 1; /* never 0 */
+    uint32_t m = (s->q[slot] & ~3u) | REC_PENDING;
+    s->q[slot] = m;
+    s->pool[slot] = rec;
+    return (((uint64_t)META_GEN(m) << SLOT_BITS) | slot) + 1; /* never 0 */
 }
 
 /* The round of an event for `at` scheduled now: one more than the running
@@ -872,21 +895,27 @@ static inline uint64_t sim__round(const myri_sim *s, myri_time_ps at)
 
 /* Makes sure process lp has a number to give (renumbering every pending
  * event when its numbers ran out); false when the memory for it is missing. */
-static inline bool sim__seq_ok(myri_sim *s, uint32_t lp)
+static __attribute__((noinline, cold)) bool sim__seq_renumber(myri_sim *s, uint32_t lp)
 {
-    if (s->lp[lp].seq < SEQ_LIMIT - 1) return true;
     pend_rebuild(s, s->cal_shift, true);
     if (s->lp[lp].seq < SEQ_LIMIT - 1) return true;
     s->full = true; /* (out of memory for the rebuild) */
     return false;
 }
 
+static inline bool sim__seq_ok(myri_sim *s, uint32_t lp)
+{
+    if (__builtin_expect(s->lp[lp].seq < SEQ_LIMIT - 1, 1)) return true;
+    return sim__seq_renumber(s, lp);
+}
+
 /* Schedules *ev at `at` with the key of process lp (a created component). */
 static inline myri_event_id sim__schedule_lp(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
 {
     if (!sim__seq_ok(s, lp)) return 0;
-    myri_event_id id = sim__enqueue(s, at, ORD(sim__round(s, at), lp, s->lp[lp].seq), ev);
-    if (id) s->lp[lp].seq++;
+    uint32_t seq = s->lp[lp].seq; /* (read once: the insertion's stores may alias it) */
+    myri_event_id id = sim__enqueue(s, at, ORD(sim__round(s, at), lp, seq), ev);
+    if (id) s->lp[lp].seq = seq + 1;
     return id;
 }
 
@@ -962,10 +991,11 @@ myri_status myri_sim_insert_keyed(myri_sim *s, const myri_event_key *key, const 
 
 myri_event_id myri_sim_schedule_in(myri_sim *s, myri_time_ps delay, const myri_event *ev)
 {
-    if (!s) return 0;
+    /* myri_sim_schedule's checks but `at < now`, which cannot hold here */
+    if (!s || !ev || !ev->target || ev->target->sim != s || (ev->kind & KIND_RUN_AS)) return 0;
     myri_time_ps at = s->now + delay;
     if (at < s->now) at = MYRI_TIME_NEVER;
-    return myri_sim_schedule(s, at, ev);
+    return sim__schedule_lp(s, s->in_handler ? s->cur_lp : ev->target->id, at, ev);
 }
 
 /* Slot of a pending event's handle, or -1 if the handle is not pending. */
