@@ -661,16 +661,30 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
     return ch < 0 || !f->ch[ch].x->y ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
 }
 
+/* A cut or restore of `link` at at_ps may be asked: at set-up (nothing sent
+ * yet, the clock not moved) at any time from now; while running only at
+ * now + the link's lookahead or later (T + its propagation, the smaller of its
+ * two channels' d_ps), so that each end of the cable could be told in time by
+ * a message (docs/PARTITION.md row 11). */
+static bool fab__link_time_ok(const myri_fabric *f, size_t link, myri_time_ps at_ps)
+{
+    if (at_ps == MYRI_TIME_NEVER) return false;
+    uint64_t now = fab_now(f);
+    if (!f->started && !f->in_tick && now == 0) return at_ps >= now;
+    uint64_t la = f->ch[2 * link].d_ps < f->ch[2 * link + 1].d_ps ? f->ch[2 * link].d_ps : f->ch[2 * link + 1].d_ps;
+    return at_ps >= now && at_ps - now >= la;
+}
+
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
+    if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
     myri_fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
     return MYRI_OK;
 }
 
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
+    if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
     myri_fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
     return MYRI_OK;
 }
