@@ -678,14 +678,25 @@ static bool fab__link_time_ok(const myri_fabric *f, size_t link, myri_time_ps at
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
     if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
-    myri_fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
+    /* One event per half, run by its owner, keyed by the link (its first
+     * channel's sender as origin): per channel the sender's half first. */
+    uint32_t origin = f->ch[2 * link].src_node;
+    for (uint32_t d = 0; d < 2; d++) {
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_CUT_TX, (uint32_t)(2 * link + d));
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_CUT_RX, (uint32_t)(2 * link + d));
+    }
     return MYRI_OK;
 }
 
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
     if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
-    myri_fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
+    /* as a cut, but per channel the receiver's half first (GO before the wake) */
+    uint32_t origin = f->ch[2 * link].src_node;
+    for (uint32_t d = 0; d < 2; d++) {
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_RESTORE_RX, (uint32_t)(2 * link + d));
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_RESTORE_TX, (uint32_t)(2 * link + d));
+    }
     return MYRI_OK;
 }
 
