@@ -185,7 +185,10 @@ void myri_fabric_set_misdelivered(myri_fabric *f, void (*fn)(void *ctx, const my
 /* ---- scripted events (call before the time they name) -------------------- */
 /* Cuts link `link` (both channels) at `at_ps`: characters on the wire are
  * lost, packets being sent are truncated (dropped "link_down"); the receivers
- * notice after link.nonidle_period and terminate the partial packet. */
+ * notice after link.nonidle_period and terminate the partial packet.
+ * At set-up (nothing sent, clock at 0) any at_ps >= now is taken; once
+ * running, cut and restore need at_ps >= now + the link's lookahead
+ * (character time + propagation), else MYRI_EINVAL (docs/FABRIC.md). */
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps);
 /* Restores a cut link at `at_ps` (flow control restarts from GO). */
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps);

@@ -41,8 +41,8 @@ uint32_t myri_fab_ev_node(const myri_fabric *f, uint32_t kind, uint32_t a)
     case EV_ARB:
     case EV_R_SEND:
     case EV_F_SEND: return f->ch[a].src_node;
-    case EV_CUT:
-    case EV_RESTORE: return f->ch[2 * (size_t)a].src_node;
+    case EV_CUT_TX:
+    case EV_RESTORE_TX: return f->ch[a].src_node;
     default: return f->ch[a].dst_node; /* decode, checks, arrivals, heads, FRES, port link */
     }
 }
@@ -289,8 +289,23 @@ static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
     return ((uint64_t)ph << 61) | ((uint64_t)node << (24 + KEY_SEQ_BITS(f))) | (n->seq++ << 24);
 }
 
+static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+                      uint32_t origin);
+
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
+{
+    /* the origin: the node whose handler runs, or outside a pass the target's */
+    fab__push(f, t, ph, kind, a, b, p, f->in_tick ? f->cur_node : myri_fab_ev_node(f, kind, a));
+}
+
+void myri_fab_push_from(myri_fabric *f, uint32_t origin, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a)
+{
+    fab__push(f, t, ph, kind, a, 0, NULL, origin);
+}
+
+static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+                      uint32_t origin)
 {
     uint64_t now = fab_now(f);
     MYRI_ASSERT(f->comp, t >= now, "event in the past (%llu < %llu)", (unsigned long long)t,
@@ -317,8 +332,7 @@ void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint
         f->fifo_mask |= 1u << ph;
         return;
     }
-    /* the origin: the node whose handler runs, or outside a pass the target's */
-    uint64_t ord = fab__order(f, ph, f->in_tick ? f->cur_node : myri_fab_ev_node(f, kind, a));
+    uint64_t ord = fab__order(f, ph, origin);
     uint32_t slot = fab__slot(f);
     f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
     fab_key k = ((fab_key)t << 64) | ord | slot;

@@ -661,17 +661,42 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
     return ch < 0 || !f->ch[ch].x->y ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
 }
 
+/* A cut or restore of `link` at at_ps may be asked: at set-up (nothing sent
+ * yet, the clock not moved) at any time from now; while running only at
+ * now + the link's lookahead or later (T + its propagation, the smaller of its
+ * two channels' d_ps), so that each end of the cable could be told in time by
+ * a message (docs/PARTITION.md row 11). */
+static bool fab__link_time_ok(const myri_fabric *f, size_t link, myri_time_ps at_ps)
+{
+    if (at_ps == MYRI_TIME_NEVER) return false;
+    uint64_t now = fab_now(f);
+    if (!f->started && !f->in_tick && now == 0) return at_ps >= now;
+    uint64_t la = f->ch[2 * link].d_ps < f->ch[2 * link + 1].d_ps ? f->ch[2 * link].d_ps : f->ch[2 * link + 1].d_ps;
+    return at_ps >= now && at_ps - now >= la;
+}
+
 myri_status myri_fabric_cut_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
-    myri_fab_push(f, at_ps, PH_LINK, EV_CUT, (uint32_t)link, 0, NULL);
+    if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
+    /* One event per half, run by its owner, keyed by the link (its first
+     * channel's sender as origin): per channel the sender's half first. */
+    uint32_t origin = f->ch[2 * link].src_node;
+    for (uint32_t d = 0; d < 2; d++) {
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_CUT_TX, (uint32_t)(2 * link + d));
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_CUT_RX, (uint32_t)(2 * link + d));
+    }
     return MYRI_OK;
 }
 
 myri_status myri_fabric_restore_link(myri_fabric *f, size_t link, myri_time_ps at_ps)
 {
-    if (!f || 2 * link >= f->nchan || at_ps < fab_now(f) || at_ps == MYRI_TIME_NEVER) return MYRI_EINVAL;
-    myri_fab_push(f, at_ps, PH_LINK, EV_RESTORE, (uint32_t)link, 0, NULL);
+    if (!f || 2 * link >= f->nchan || !fab__link_time_ok(f, link, at_ps)) return MYRI_EINVAL;
+    /* as a cut, but per channel the receiver's half first (GO before the wake) */
+    uint32_t origin = f->ch[2 * link].src_node;
+    for (uint32_t d = 0; d < 2; d++) {
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_RESTORE_RX, (uint32_t)(2 * link + d));
+        myri_fab_push_from(f, origin, at_ps, PH_LINK, EV_RESTORE_TX, (uint32_t)(2 * link + d));
+    }
     return MYRI_OK;
 }
 

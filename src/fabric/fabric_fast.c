@@ -475,7 +475,7 @@ static bool ff__plan_end(myri_fabric *f, fab_chan *c, uint32_t lim)
  * advance at a switch input, head event, or nothing at a host). */
 static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t now)
 {
-    if (!c->dst_host && FAB_RX(c)->heads_inflight == 0 && !c->down) {
+    if (!c->dst_host && FAB_RX(c)->heads_inflight == 0 && !c->rx_down) {
         /* The head will arrive at the switch input behind the packets
          * entered there (only a cut can prevent that, which takes the
          * entry back): enter it now.  At the front already, its decoding
@@ -492,7 +492,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t ho
             FAB_RXX(c)->ready_at = e->arrive_at + fab_path_latency(f, c);
             myri_fab_push(f, FAB_RXX(c)->ready_at, PH_DECODE, EV_DECODE, c->id, ++FAB_RX(c)->dec_gen, NULL);
         }
-    } else if (c->dst_host && !c->down && !ff__misrouted(pkt, hop)) {
+    } else if (c->dst_host && !c->rx_down && !ff__misrouted(pkt, hop)) {
         /* At a host the head's arrival changes nothing for a packet that
          * is not misrouted (hdr is final: no later hop corrupts it): no
          * event; the GAP's arrival delivers it, and a cut finds it in
@@ -506,7 +506,7 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t ho
     if (c->dst_host) { /* the two latest heads sent to the host */
         FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
         FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
-        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){pkt, now + c->d_ps, ff__last(c)->n0, c->down};
+        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){pkt, now + c->d_ps, ff__last(c)->n0, c->rx_down};
     }
 }
 

@@ -47,8 +47,10 @@ enum fab_kind {
     EV_DECODE,      /* a = input channel, b = generation */
     EV_ARB,         /* a = output channel */
     EV_FRES,        /* a = channel, p = packet, b = epoch << 1 | dead-link flag */
-    EV_CUT,         /* a = link */
-    EV_RESTORE,     /* a = link */
+    EV_CUT_TX,      /* a = channel: its sender's half of a cut (docs/PARTITION.md row 11) */
+    EV_CUT_RX,      /* a = channel: its receiver's half of a cut */
+    EV_RESTORE_TX,  /* a = channel: its sender's half of a restore */
+    EV_RESTORE_RX,  /* a = channel: its receiver's half of a restore */
     EV_PORTLINK,    /* a = channel into a device's host, b = epoch: the device notices a cut */
     /* reference model */
     EV_R_ARRIVE,    /* a = channel */
@@ -225,7 +227,10 @@ typedef struct fab_chanx {
      * section 1 names which counter is whose); st.max_slack_bytes: see
      * rx.max_slack; st.chars: fast model, see tx.win_chars0 */
     myri_fabric_channel_stats st;
-    uint64_t epoch;                 /* both ends: changes at every cut and restore: older symbols are lost */
+    /* changes at every cut and restore, older symbols are lost: the sender's
+     * copy (epoch) and the receiver's (rx_epoch), each bumped by its own
+     * half's event at the same instant (EV_CUT_TX/_RX, EV_RESTORE_TX/_RX) */
+    uint32_t epoch, rx_epoch;
     fab_tx_halfx tx;
     fab_rx_halfx rx;
     /* ---- less used ---- */
@@ -329,10 +334,11 @@ typedef struct fab_chan {
     uint32_t id;
     uint32_t src_node, dst_node;
     bool src_host, dst_host;
-    bool down;                      /* cable cut (both ends) */
+    bool down;                      /* cable cut: the sender's copy (rx_down: the receiver's) */
     bool dma;                       /* a port's receive DMA: the output of a host input with a device */
     bool dev_in;                    /* a host input with a device: behaves as a switch input */
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
+    bool rx_down;                   /* cable cut: the receiver's copy, set by its own half's event */
     uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
     fab_tx_half tx;
@@ -598,6 +604,9 @@ myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg); /*
 /* ---- core services ---- */
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p);
+/* The same with a given origin node for the agenda key, outside a pass at a
+ * later instant (a link's cut and restore halves, keyed by the link). */
+void myri_fab_push_from(myri_fabric *f, uint32_t origin, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a);
 /* The agenda key (docs/FABRIC.md "Agenda"): below the time, phase (3 bits) |
  * origin node (node_bits) | origin's sequence (37 - node_bits) | slot (24). */
 #define FAB_NODE_BITS_MAX 21u  /* 2^21 nodes; the sequence keeps at least 16 bits */

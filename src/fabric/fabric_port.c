@@ -328,8 +328,8 @@ void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
     if (!up) {
         /* noticed link.nonidle_period after the cut, if still cut then */
-        p->link_epoch = c->x->epoch;
-        myri_fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->x->epoch, NULL);
+        p->link_epoch = c->x->rx_epoch;
+        myri_fab_push(f, fab_now(f) + f->p.nonidle_period_ps, PH_LINK, EV_PORTLINK, c->id, c->x->rx_epoch, NULL);
         return;
     }
     if (!p->told_down) return;
@@ -340,7 +340,7 @@ void myri_fab_port_link(myri_fabric *f, fab_chan *c, bool up)
 void myri_fab_port_link_due(myri_fabric *f, fab_chan *c, uint64_t epoch)
 {
     myri_port *p = &f->ports[f->node[c->dst_node].host_index];
-    if (!c->down || c->x->epoch != epoch || p->told_down) return;
+    if (!c->rx_down || c->x->rx_epoch != epoch || p->told_down) return;
     p->told_down = true;
     note__new(f, p->host, FAB_NOTE_LINK)->up = false;
 }

@@ -229,7 +229,7 @@ void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     FAB_RX(c)->stop_sent = stop;
     if (stop) c->x->st.stops++;
     else c->x->st.gos++;
-    myri_fab_push(f, fab_now(f) + fab_q_ps(f, c), PH_CTRL, EV_CTRL, c->id, (c->x->epoch << 1) | (stop ? 1u : 0u), NULL);
+    myri_fab_push(f, fab_now(f) + fab_q_ps(f, c), PH_CTRL, EV_CTRL, c->id, ((uint64_t)c->x->rx_epoch << 1) | (stop ? 1u : 0u), NULL);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
@@ -290,7 +290,7 @@ static void fab__timeout(myri_fabric *f, fab_chan *c)
     FAB_TX(c)->tap_on = false; /* (the fast model copies a tapped packet's bytes at the grant) */
     uint64_t t = FAB_TX(c)->free_at > now ? FAB_TX(c)->free_at : now;
     /* FRES is a character: it takes the next slot (STOP does not hold it back) */
-    myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, c->x->epoch << 1, begun ? pkt : NULL);
+    myri_fab_push(f, t + c->d_ps, PH_ARRIVE, EV_FRES, c->id, (uint64_t)c->x->epoch << 1, begun ? pkt : NULL);
     c->x->st.fres++;
     FAB_TX(c)->free_at = t + f->T;
     t = FAB_TX(c)->free_at;
@@ -363,7 +363,7 @@ void myri_fab_try_terminate(myri_fabric *f, fab_chan *o)
     } else if (FAB_TX(o)->cur_next > 0) {
         o->x->st.truncated++;
         myri_fab_tap_done(f, o, FAB_TX(o)->cur_next, true);
-        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, o->x->epoch << 1, FAB_TX(o)->cur);
+        myri_fab_push(f, t + o->d_ps, PH_ARRIVE, EV_FRES, o->id, (uint64_t)o->x->epoch << 1, FAB_TX(o)->cur);
         o->x->st.fres++;
         t += f->T;
         FAB_TX(o)->free_at = t;
@@ -408,50 +408,71 @@ static void fab__abandon(myri_fabric *f, fab_chan *c)
     fab__free_path(f, c, FAB_TX(c)->free_at > now ? FAB_TX(c)->free_at : now);
 }
 
-static void fab__cut(myri_fabric *f, size_t link)
+/* A cut and a restore are one event per half of each channel of the link
+ * (docs/PARTITION.md row 11), pushed at set-up in the order the two ends
+ * did their work when one event did both: a cut's sender half before its
+ * receiver half (the sender's cut run is over before the receiver counts
+ * what is lost), a restore's receiver half first (flow control restarts
+ * from GO before the sender wakes).  Each half sets its own copy of `down`
+ * and of the epoch. */
+static void fab__cut_tx(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    for (size_t d = 0; d < 2; d++) {
-        fab_chan *c = &f->ch[2 * link + d];
-        if (c->down) continue;
-        c->down = true;
-        c->x->epoch++;
-        if (FAB_TX(c)->stopped) { /* no STOP/GO will come from a dead receiver */
-            uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
-            if (now > from) c->x->st.stopped_ps += now - from;
-            FAB_TX(c)->stopped = false;
-        }
-        if (f->m->cut_sender) f->m->cut_sender(f, c);
-        if (FAB_TX(c)->cur) fab__abandon(f, c);
-        else f->m->wake(f, c); /* queued packets go into the dead cable */
-        fab_pkt *partial = f->m->cut_wire(f, c);
-        if (partial) {
-            /* The receiver notices the dead cable after the non-idle period and
-             * terminates the packet as a FRES would. */
-            myri_fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
-            myri_fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
-        }
-        myri_fab_port_link(f, c, false);
+    if (c->down) return;
+    c->down = true;
+    c->x->epoch++;
+    if (FAB_TX(c)->stopped) { /* no STOP/GO will come from a dead receiver */
+        uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
+        if (now > from) c->x->st.stopped_ps += now - from;
+        FAB_TX(c)->stopped = false;
     }
+    if (f->m->cut_sender) f->m->cut_sender(f, c);
+    if (FAB_TX(c)->cur) fab__abandon(f, c);
+    else f->m->wake(f, c); /* queued packets go into the dead cable */
 }
 
-static void fab__restore(myri_fabric *f, size_t link)
+static void fab__cut_rx(myri_fabric *f, fab_chan *c)
 {
-    for (size_t d = 0; d < 2; d++) {
-        fab_chan *c = &f->ch[2 * link + d];
-        if (!c->down) continue;
-        c->down = false;
-        c->x->epoch++;
-        /* Flow control restarts from the receiver's state, not from GO: a
-         * receiver whose STOP stands (its slack reached the STOP line and has
-         * not drained to GO) may hold more than the STOP line, so the sender
-         * starts stopped until that GO.  (A sender restarting free could send
-         * a round trip of characters into a buffer above STOP: overflow.) */
-        if (FAB_RX(c)->stop_sent) fab__ctrl(f, c, true);
-        myri_fab_rx_recheck(f, c);
-        f->m->wake(f, c);
-        myri_fab_port_link(f, c, true);
+    uint64_t now = fab_now(f);
+    if (c->rx_down) return;
+    c->rx_down = true;
+    c->x->rx_epoch++;
+    fab_pkt *partial = f->m->cut_wire(f, c);
+    if (partial) {
+        /* The receiver notices the dead cable after the non-idle period and
+         * terminates the packet as a FRES would. */
+        myri_fab_drop(f, partial, MYRI_FABRIC_DROP_LINK_DOWN);
+        myri_fab_push(f, now + f->p.nonidle_period_ps, PH_ARRIVE, EV_FRES, c->id, 1, partial);
     }
+    myri_fab_port_link(f, c, false);
+}
+
+static void fab__restore_rx(myri_fabric *f, fab_chan *c)
+{
+    if (!c->rx_down) return;
+    c->rx_down = false;
+    c->x->rx_epoch++;
+    /* Flow control restarts from the receiver's state, not from GO: a
+     * receiver whose STOP stands (its slack reached the STOP line and has
+     * not drained to GO) may hold more than the STOP line, so the sender
+     * starts stopped until that GO.  (A sender restarting free could send
+     * a round trip of characters into a buffer above STOP: overflow.)  The
+     * STOP is taken as known to the sender at the restore (an assumption,
+     * docs/FABRIC.md "Link cut"): a crossing of row 11 until the restore
+     * is a message (docs/PARTITION.md). */
+    if (FAB_RX(c)->stop_sent) FAB_CROSS_DO(f, c->src_node, 11, fab__ctrl(f, c, true));
+    myri_fab_rx_recheck(f, c);
+    /* the receiving device's notice: port notices are delivered sorted by
+     * (host, kind, sequence), so before or after the sender's wake is the same */
+    myri_fab_port_link(f, c, true);
+}
+
+static void fab__restore_tx(myri_fabric *f, fab_chan *c)
+{
+    if (!c->down) return;
+    c->down = false;
+    c->x->epoch++;
+    f->m->wake(f, c);
 }
 
 void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
@@ -472,10 +493,12 @@ void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev)
         break;
     case EV_ARB: fab__arbitrate(f, c); break;
     case EV_FRES:
-        if ((ev->b & 1) || (!c->down && (ev->b >> 1) == c->x->epoch)) fab__fres(f, c, ev->p);
+        if ((ev->b & 1) || (!c->rx_down && (ev->b >> 1) == c->x->rx_epoch)) fab__fres(f, c, ev->p);
         break;
-    case EV_CUT: FAB_CROSS_DO(f, f->ch[2 * (size_t)ev->a].dst_node, 11, fab__cut(f, (size_t)ev->a)); break;
-    case EV_RESTORE: FAB_CROSS_DO(f, f->ch[2 * (size_t)ev->a].dst_node, 11, fab__restore(f, (size_t)ev->a)); break;
+    case EV_CUT_TX: fab__cut_tx(f, c); break;
+    case EV_CUT_RX: fab__cut_rx(f, c); break;
+    case EV_RESTORE_RX: fab__restore_rx(f, c); break;
+    case EV_RESTORE_TX: fab__restore_tx(f, c); break;
     case EV_PORTLINK: myri_fab_port_link_due(f, c, ev->b); break;
     default:
         f->m->handle(f, ev);

@@ -131,7 +131,11 @@ static void test_origin_outside_a_pass(void **state)
     assert_int_equal(myri_fab_ev_node(f, EV_ARB, down->id), down->src_node);
     assert_int_equal(myri_fab_ev_node(f, EV_DECODE, up->id), up->dst_node);
     assert_int_equal(myri_fab_ev_node(f, EV_F_RXEND, down->id), down->dst_node);
-    assert_int_equal(myri_fab_ev_node(f, EV_CUT, 1), f->ch[2].src_node);
+    /* a cut's and a restore's halves: each run by the owner of its half */
+    assert_int_equal(myri_fab_ev_node(f, EV_CUT_TX, up->id), up->src_node);
+    assert_int_equal(myri_fab_ev_node(f, EV_CUT_RX, up->id), up->dst_node);
+    assert_int_equal(myri_fab_ev_node(f, EV_RESTORE_TX, down->id), down->src_node);
+    assert_int_equal(myri_fab_ev_node(f, EV_RESTORE_RX, down->id), down->dst_node);
     /* two callers outside a pass, in both orders: the same sequence */
     uint64_t seq[2][8];
     for (int o = 0; o < 2; o++) {
