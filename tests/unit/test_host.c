@@ -336,12 +336,10 @@ enum { PW_ADDR_LAZY = 0x80000 };
  * what one call of 10 us costs, and the program's clock, its PIO write's
  * booking and its end are where they were; with two programs on the host
  * each call is slept at once (they share the API's segment). */
-static int prog_cpu_split(int argc, char **argv)
+static int cpu_then_pio(int calls, double us_each)
 {
-    (void)argc;
-    (void)argv;
     uint64_t t0 = myri_prog_now_ps();
-    for (int i = 0; i < 10; i++) myri_prog_compute_us(1);
+    for (int i = 0; i < calls; i++) myri_prog_compute_us(us_each);
     myri_prog_report("clock_ps", (double)(myri_prog_now_ps() - t0));
     myri_hostif *hi = myri_hostif_current();
     uint32_t v = 0;
@@ -349,18 +347,17 @@ static int prog_cpu_split(int argc, char **argv)
     myri_prog_compute_us(0.5);
     return 0;
 }
+static int prog_cpu_split(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cpu_then_pio(10, 1);
+}
 static int prog_cpu_whole(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    uint64_t t0 = myri_prog_now_ps();
-    myri_prog_compute_us(10);
-    myri_prog_report("clock_ps", (double)(myri_prog_now_ps() - t0));
-    myri_hostif *hi = myri_hostif_current();
-    uint32_t v = 0;
-    if (hi->ops->pio_write(hi->h, 0, PW_ADDR_LAZY, &v, 4) != MYRI_OK) return 3;
-    myri_prog_compute_us(0.5);
-    return 0;
+    return cpu_then_pio(1, 10);
 }
 static int prog_ticker(int argc, char **argv) /* another agent that keeps the engine busy */
 {
