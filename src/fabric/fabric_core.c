@@ -361,7 +361,7 @@ static void fab__destroy(myri_component *self)
         free(FAB_RX(c)->rxq);
         if (c->x->y) {
             free(FAB_RXY(c)->buf);
-            free(c->x->y->wire);
+            free(FAB_TXY(c)->sent);
             free(FAB_TXY(c)->tap_buf);
             free(c->x->y);
         }
@@ -392,6 +392,7 @@ static void fab__destroy(myri_component *self)
     free(f->cq);
     free(f->cq_pos);
     free(f->pool);
+    myri_fab_msg_fini(f);
     free(f->pfree);
     for (int q = 0; q < 8; q++) free(f->fifo[q].slot);
     free(f->dirty);

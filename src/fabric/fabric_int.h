@@ -42,7 +42,7 @@ enum fab_note_kind { FAB_NOTE_TX = 0, FAB_NOTE_RX = 1, FAB_NOTE_LINK = 2 };
 
 enum fab_kind {
     /* shared */
-    EV_CTRL = 1,    /* a = channel, b = 1 STOP / 0 GO */
+    EV_CTRL = 1,    /* a = channel, b = epoch << 1 | 1 STOP / 0 GO: a MSG_CTRL (myri_fab_msg) */
     EV_TIMEOUT,     /* a = channel */
     EV_DECODE,      /* a = input channel, b = generation */
     EV_ARB,         /* a = output channel */
@@ -53,7 +53,7 @@ enum fab_kind {
     EV_RESTORE_RX,  /* a = channel: its receiver's half of a restore */
     EV_PORTLINK,    /* a = channel into a device's host, b = epoch: the device notices a cut */
     /* reference model */
-    EV_R_ARRIVE,    /* a = channel */
+    EV_R_ARRIVE,    /* a = channel, b = its MSG_CHAR's place in the message slab (myri_fab_msg) */
     EV_R_SEND,      /* a = channel */
     EV_R_CHECK,     /* a = channel */
     /* fast model */
@@ -76,6 +76,45 @@ typedef struct fab_ev {
     void *p;
     uint32_t next;  /* calendar: next slot in the bucket, in key order */
 } fab_ev;
+
+/* A message from one end of a cable to the other (docs/PARTITION.md section
+ * 2): a flat record, no pointers, the same bytes whichever partition
+ * receives it.  Sent through myri_fab_msg (fabric_msg.c), delivered at `t`
+ * in phase `phase` with the sender's agenda key (origin = the sending node).
+ * MSG_CHAR (row 13, reference model): a character, at s + D_c in PH_ARRIVE;
+ * its event EV_R_ARRIVE holds the record's place in the message slab (the
+ * record does not fit an event, which keeps its 48 bytes for the fast model).
+ * MSG_CTRL (row 9): STOP or GO, at t + Q_c in PH_CTRL; it fits its event
+ * EV_CTRL (b = epoch << 1 | stop), no slab record. */
+typedef enum fab_msg_kind { MSG_CHAR = 1, MSG_CTRL = 2 } fab_msg_kind;
+
+typedef struct fab_msg {
+    uint64_t t;            /* delivery time, ps */
+    uint64_t pkt_id;       /* MSG_CHAR: the packet's stable id (myri_packet_id) */
+    uint32_t kind;         /* fab_msg_kind */
+    uint32_t ch;           /* the channel (stable id: 2 link + direction) */
+    uint32_t epoch;        /* the sending end's epoch of the cable: MSG_CHAR the sender's (x->epoch), MSG_CTRL
+                            * the receiver's (x->rx_epoch); the other end takes it only if its own is the same */
+    uint32_t j;            /* MSG_CHAR: the character's index on the channel */
+    uint32_t hop;          /* MSG_CHAR: the packet's route position on the channel */
+    uint32_t pix;          /* MSG_CHAR: the packet's record in this process (fab_pkt.ix); checked against
+                            * pkt_id (a partition's own record is found by the id: PARTITION.md step 7) */
+    uint8_t phase;         /* fab_phase of the delivery */
+    uint8_t byte;          /* MSG_CHAR: the byte as it is on this hop (route byte, data or trailer) */
+    uint8_t gap;           /* MSG_CHAR: 1 the GAP (byte 0) */
+    uint8_t stop;          /* MSG_CTRL: 1 STOP, 0 GO */
+    uint32_t pad;          /* 0 */
+} fab_msg;
+_Static_assert(sizeof(fab_msg) == 48, "fab_msg: a flat 48-byte record");
+
+/* The records of MSG_CHARs whose event is pending, by index (the event's b);
+ * an index is freed when its event runs (myri_fab_msg_take), all of them
+ * when the fabric is destroyed (myri_fab_msg_fini). */
+typedef struct fab_msgslab {
+    fab_msg *rec;
+    uint32_t *free;
+    uint32_t n, nfree, cap;   /* indices made, free ones, room */
+} fab_msgslab;
 
 #define FAB_CAL_BITS 12
 #define FAB_CAL_N (1u << FAB_CAL_BITS)   /* calendar buckets */
@@ -181,23 +220,31 @@ typedef struct fab_run {
     uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
 
-typedef struct fab_rchar {   /* reference model: one character */
+typedef struct fab_rchar {   /* reference model: one character in a receiver's slack buffer */
     fab_pkt *pkt;
     uint32_t j;              /* index on this channel */
     uint8_t byte;
     uint8_t gap;
-    uint8_t lost;            /* lost on a cut cable */
     uint32_t hop;            /* route position of the packet on this channel */
-    uint64_t at;             /* arrival time (wire) */
+    uint64_t at;             /* arrival time */
 } fab_rchar;
+
+/* Reference model, a sender: one of its packets with characters still on the
+ * cable (its own record of what it sent in the last D_c, so that a cut drops
+ * them at the cut, fab_ref_cut_sender). */
+typedef struct fab_rsent {
+    uint64_t head_at;        /* arrival time of the packet's head on the channel */
+    uint64_t last_at;        /* arrival time of its latest character sent */
+    uint32_t pix;            /* the packet (fab_pkt.ix) */
+} fab_rsent;
 
 /* A channel's record is in three parts (hot fab_chan, fab_chanx, cold
  * fab_chcold), and each part is split by owner (docs/PARTITION.md section 1
  * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
  * receiver half (`rx`, owned by c->dst_node); the identity of the channel
- * (ids, nodes, flags fixed at set-up), the cable's state that both ends hold
- * (`down`, `epoch`) and what a later step removes (the
- * reference model's `wire`) stay outside the halves.  A debug build
+ * (ids, nodes, flags fixed at set-up) and the cable's state that both ends
+ * hold, each its own copy (`down`/`rx_down`, `epoch`/`rx_epoch`), stay outside
+ * the halves.  A debug build
  * (-DMYRI_FAB_CHECK_OWNER=ON) checks through FAB_TX/FAB_RX (below) that the
  * node whose handler runs owns the half it touches.
  *
@@ -255,6 +302,8 @@ typedef struct fab_tx_cold {        /* sender half */
     /* tap: the bytes of the current packet on this channel */
     uint8_t *tap_buf; size_t tap_cap, tap_len;
     uint64_t tap_first;
+    /* reference model: its packets with characters on the cable, oldest first (a ring) */
+    fab_rsent *sent; uint32_t scap, shead, scount;
 } fab_tx_cold;
 
 struct fab_hh { fab_pkt *pkt; uint64_t head_at, g0; bool term; };
@@ -278,7 +327,6 @@ typedef struct fab_rx_cold {        /* receiver half */
 typedef struct fab_chcold {
     fab_tx_cold tx;
     fab_rx_cold rx;
-    fab_rchar *wire; uint32_t wcap, whead, wcount;     /* reference: characters on the wire (row 13: goes) */
 } fab_chcold;
 
 /* The hot halves.  Fields are grouped by use: what an event touches first on
@@ -403,9 +451,6 @@ void myri_fab__entry_end(const fab_entry *e);
 #define FAB_CROSS_RXC(c, row) (&fab_cold(c)->rx)
 #define FAB_CROSS_TXY(c, row) (&(c)->x->y->tx)
 #define FAB_CROSS_RXY(c, row) (&(c)->x->y->rx)
-/* A field outside both halves that a later step removes: the reference
- * model's wire (row 13). */
-#define FAB_CROSS_WIRE(c, row) (fab_cold(c))
 
 typedef struct fab_node {
     bool host;
@@ -483,6 +528,7 @@ struct myri_fabric {
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
 #endif
+    fab_msgslab msgs;               /* records of the pending MSG_CHARs (fabric_msg.c) */
     uint64_t nrenumber;             /* times a node's sequences ran out and were renumbered */
     uint64_t tick_at;               /* time of the pending engine event, or NEVER */
     myri_event_id tick_id;          /* its handle (at most one tick is pending) */
@@ -674,8 +720,22 @@ void myri_fab_rx_pop(fab_chan *c);
 void myri_fab_front_begin(myri_fabric *f, fab_chan *c);
 /* The front packet of input c is finished there (GAP gone): next one. */
 void myri_fab_front_done(myri_fabric *f, fab_chan *c);
-/* STOP/GO emission by the receiver of c. */
+/* STOP/GO emission by the receiver of c (a MSG_CTRL). */
 void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop);
+/* ---- messages (fabric_msg.c) ----
+ * The one way a message crosses cable c: the sending end (the node whose
+ * handler runs: c->src_node for MSG_CHAR, c->dst_node for MSG_CTRL) fills
+ * m's payload; this sets m->t, phase, kind and ch and delivers it. */
+void myri_fab_msg(myri_fabric *f, const fab_chan *c, uint64_t t, fab_phase ph, fab_msg_kind kind, fab_msg *m);
+/* Delivery of a complete record in this process: its agenda event (with a
+ * slab record for MSG_CHAR), keyed by the node whose handler runs. */
+void myri_fab_msg_deliver(myri_fabric *f, const fab_msg *m);
+/* The record of a message's event (EV_R_ARRIVE, EV_CTRL) as it was sent; an
+ * EV_R_ARRIVE's slab index is freed. */
+fab_msg myri_fab_msg_take(myri_fabric *f, const fab_ev *ev);
+/* Slab records in use (messages whose event is pending). */
+static inline uint32_t fab_msg_pending(const myri_fabric *f) { return f->msgs.n - f->msgs.nfree; }
+void myri_fab_msg_fini(myri_fabric *f);
 /* Tap buffer: make room for n bytes (false on ENOMEM). */
 bool myri_fab_tap_reserve(fab_chan *c, size_t n);
 /* The packet being tapped on c is over: report its first nbytes bytes. */

@@ -1,9 +1,11 @@
 /* fabric_ref.c -- the REFERENCE model: byte by byte.
  *
  * Every character is an object that is sent (EV_R_SEND, one per character
- * slot), travels on the wire (a FIFO per channel) and arrives
- * (EV_R_ARRIVE) into the receiver's slack buffer (a FIFO of characters),
- * from which the switch output that holds the path takes it.  Bytes are real:
+ * slot), travels as a message (MSG_CHAR, myri_fab_msg: the receiver takes
+ * everything from it) and arrives (EV_R_ARRIVE, D_c later) into the
+ * receiver's slack buffer (a FIFO of characters), from which the switch output
+ * that holds the path takes it; one sent before a cut of the cable carries an
+ * old epoch and is lost.  Bytes are real:
  * the first hop's bytes are built with their CRC trailer, switches strip the
  * route byte and update the trailer, bit errors flip real bits, and the
  * destination computes the CRC over what arrives.  STOP/GO are decided by
@@ -118,6 +120,35 @@ static void ref__dma_send(myri_fabric *f, fab_chan *o)
     myri_fab_front_done(f, in);
 }
 
+/* The sender of c keeps its packets whose characters are on the cable (at
+ * most D_c / T characters' worth): character j of pkt arrives at `at`. */
+static void ref__sent(myri_fabric *f, fab_chan *c, const fab_pkt *pkt, uint32_t j, uint64_t at)
+{
+    fab_tx_cold *y = FAB_TXC(c);
+    if (j > 0) {
+        MYRI_ASSERT(f->comp, y->scount && y->sent[(y->shead + y->scount - 1) % y->scap].pix == pkt->ix,
+                    "channel %u: character %u of a packet not begun", c->id, j);
+        y->sent[(y->shead + y->scount - 1) % y->scap].last_at = at;
+        return;
+    }
+    uint64_t now = fab_now(f);
+    while (y->scount && y->sent[y->shead].last_at <= now) { /* arrived whole */
+        y->shead = (y->shead + 1) % y->scap;
+        y->scount--;
+    }
+    if (y->scount == y->scap) {
+        uint32_t nc = y->scap ? 2 * y->scap : 4;
+        fab_rsent *nr = malloc(nc * sizeof *nr);
+        if (!nr) myri_panic(f->comp, "out of memory (reference senders)");
+        for (uint32_t i = 0; i < y->scount; i++) nr[i] = y->sent[(y->shead + i) % y->scap];
+        free(y->sent);
+        y->sent = nr;
+        y->scap = nc;
+        y->shead = 0;
+    }
+    y->sent[(y->shead + y->scount++) % y->scap] = (fab_rsent){.head_at = at, .last_at = at, .pix = pkt->ix};
+}
+
 static void ref__send(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
@@ -154,10 +185,10 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, FAB_TXX(c)->strip_byte, fab_cur_n(c));
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
-    ch.at = now + c->d_ps;
-    fab_chcold *w = FAB_CROSS_WIRE(c, 13);
-    ref__ring_push(f, &w->wire, &w->wcap, &w->whead, &w->wcount, &ch);
-    myri_fab_push(f, ch.at, PH_ARRIVE, EV_R_ARRIVE, c->id, 0, NULL);
+    ref__sent(f, c, pkt, j, now + c->d_ps);
+    fab_msg m = {.pkt_id = pkt->id, .pix = pkt->ix, .j = j, .hop = ch.hop, .byte = ch.byte, .gap = ch.gap,
+                 .epoch = c->x->epoch};
+    myri_fab_msg(f, c, now + c->d_ps, PH_ARRIVE, MSG_CHAR, &m);
     c->x->st.chars++;
     FAB_TX(c)->sent_total++;
     if (j == 0 && f->any_tap && f->taps[c->id].fn) {
@@ -219,13 +250,16 @@ static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
     myri_fab_pkt_unref(f, ch->pkt); /* the channel's reference */
 }
 
-static void ref__arrive(myri_fabric *f, fab_chan *c)
+/* A character reaches the receiver of c: all it knows of it is the message. */
+static void ref__arrive(myri_fabric *f, fab_chan *c, const fab_msg *m)
 {
-    fab_rchar ch = FAB_CROSS_WIRE(c, 13)->wire[FAB_CROSS_WIRE(c, 13)->whead];
-    FAB_CROSS_WIRE(c, 13)->whead = (FAB_CROSS_WIRE(c, 13)->whead + 1) % FAB_CROSS_WIRE(c, 13)->wcap;
-    FAB_CROSS_WIRE(c, 13)->wcount--;
-    MYRI_ASSERT(f->comp, ch.at == fab_now(f), "wire order broken on channel %u", c->id);
-    if (ch.lost) return;
+    /* Sent before the cable was cut (or restored) since: lost on the wire,
+     * its packet dropped at the cut by the sender (fab_ref_cut_sender). */
+    if (m->epoch != c->x->rx_epoch) return;
+    fab_rchar ch = {.pkt = fab_pkt_at(f, m->pix), .j = m->j, .byte = m->byte, .gap = m->gap, .hop = m->hop,
+                    .at = fab_now(f)};
+    MYRI_ASSERT(f->comp, ch.pkt->id == m->pkt_id, "channel %u: a character of packet %llu names packet %llu",
+                c->id, (unsigned long long)m->pkt_id, (unsigned long long)ch.pkt->id);
     if (c->dst_host) {
         ref__host_arrive(f, c, &ch);
         return;
@@ -279,7 +313,11 @@ static void fab_ref_handle(myri_fabric *f, const fab_ev *ev)
 {
     fab_chan *c = &f->ch[ev->a];
     switch (ev->kind) {
-    case EV_R_ARRIVE: ref__arrive(f, c); break;
+    case EV_R_ARRIVE: {
+        fab_msg m = myri_fab_msg_take(f, ev);
+        ref__arrive(f, c, &m);
+        break;
+    }
     case EV_R_SEND: ref__send(f, c); break;
     case EV_R_CHECK: ref__check(f, c); break;
     default: myri_panic(f->comp, "reference model: unknown event kind %u", ev->kind);
@@ -305,16 +343,30 @@ static void fab_ref_sink(myri_fabric *f, fab_chan *in)
     if (gap || e->fres) myri_fab_front_done(f, in);
 }
 
-static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
+/* The cable of c is cut now, the sender's half: every packet with characters
+ * still on the cable is dropped (in the order sent; the one being sent first,
+ * as the sender's giving up, fab__abandon, did before these drops when the
+ * receiver half made them), and one whose head will never arrive gives back
+ * the channel's reference.  The characters' messages are void by epoch. */
+static void fab_ref_cut_sender(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
-    for (uint32_t i = 0; i < FAB_CROSS_WIRE(c, 13)->wcount; i++) {
-        fab_rchar *ch = &FAB_CROSS_WIRE(c, 13)->wire[(FAB_CROSS_WIRE(c, 13)->whead + i) % FAB_CROSS_WIRE(c, 13)->wcap];
-        if (ch->at <= now || ch->lost) continue;
-        ch->lost = 1;
-        myri_fab_drop(f, ch->pkt, MYRI_FABRIC_DROP_LINK_DOWN);
-        if (ch->j == 0) myri_fab_pkt_unref(f, ch->pkt); /* its head never arrives: the channel's reference */
+    if (FAB_TX(c)->cur) myri_fab_drop(f, FAB_TX(c)->cur, MYRI_FABRIC_DROP_LINK_DOWN);
+    if (!c->x->y) return;
+    fab_tx_cold *y = FAB_TXY(c);
+    for (uint32_t i = 0; i < y->scount; i++) {
+        const fab_rsent *r = &y->sent[(y->shead + i) % y->scap];
+        if (r->last_at <= now) continue; /* arrived whole */
+        fab_pkt *pkt = fab_pkt_at(f, r->pix);
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN);
+        if (r->head_at > now) myri_fab_pkt_unref(f, pkt); /* its head never arrives: the channel's reference */
     }
+    y->shead = y->scount = 0;
+}
+
+/* The cable of c is cut now, the receiver's half: the packet partly received. */
+static fab_pkt *fab_ref_cut_wire(myri_fabric *f, fab_chan *c)
+{
     if (c->dst_host) {
         fab_pkt *p = FAB_RXC(c)->hpkt;
         FAB_RXC(c)->hpkt = NULL;
@@ -341,5 +393,6 @@ const fab_model myri_fab_model_ref = {
     .sink = fab_ref_sink,
     .granted = fab_ref_granted,
     .cut_wire = fab_ref_cut_wire,
+    .cut_sender = fab_ref_cut_sender,
     .reset_window = ref__reset_window,
 };

@@ -229,7 +229,10 @@ void myri_fab_emit_ctrl(myri_fabric *f, fab_chan *c, bool stop)
     FAB_RX(c)->stop_sent = stop;
     if (stop) c->x->st.stops++;
     else c->x->st.gos++;
-    myri_fab_push(f, fab_now(f) + fab_q_ps(f, c), PH_CTRL, EV_CTRL, c->id, ((uint64_t)c->x->rx_epoch << 1) | (stop ? 1u : 0u), NULL);
+    /* A message to the sender, Q_c later (PARTITION.md row 9); lost if the cable is cut or restored before it
+     * arrives: the receiver's epoch, compared with the sender's own (myri_fab_dispatch, EV_CTRL). */
+    fab_msg m = {.epoch = c->x->rx_epoch, .stop = stop ? 1u : 0u};
+    myri_fab_msg(f, c, fab_now(f) + fab_q_ps(f, c), PH_CTRL, MSG_CTRL, &m);
 }
 
 static void fab__ctrl(myri_fabric *f, fab_chan *c, bool stop)
