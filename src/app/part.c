@@ -65,7 +65,7 @@ static int part__cmp(const void *pa, const void *pb)
 static myri_status part__exchange(myri_part *h, myri_time_ps W, myri_error *err)
 {
     if (h->oom) return MYRI_ENOMEM;
-    qsort(h->box, h->nbox, sizeof *h->box, part__cmp);
+    if (h->nbox > 1) qsort(h->box, h->nbox, sizeof *h->box, part__cmp);
     for (size_t i = 0; i < h->nbox; i++) {
         myri_fabric_msg m = h->box[i].m;
         if (m.time_ps < W) {
