@@ -5,7 +5,8 @@
  * refused; and the cable's lookahead as the fabric computes it.  The window
  * loop (src/app/part.c) on a toy model whose messages do cross partitions:
  * the same result for 1-4 partitions, a message delivered 1 ps early seen,
- * a delay below L refused. */
+ * a delay below L refused; the fabric's hooks: a cable cut at set-up is done
+ * once, each half by its owner, and foreign or stale messages are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "app/part.h"
 #include "app/partition.h"
 #include "fabric/fabric.h"
+#include "fabric/fabric_int.h"
 #include "myri/rng.h"
 
 static myri_topo *fat_tree(void)
@@ -332,6 +334,95 @@ static void test_harness_refuses_short_delay(void **state)
     assert_int_equal(st, MYRI_ESTATE);
 }
 
+/* ---- the fabric's hooks ----------------------------------------------------------------
+ * Two partitions of h0 h1 - s0 =(25 m)= s1 - h2 h3, cut at the s0-s1 cable:
+ * a cable cut scheduled at set-up in both (as every partition makes the same
+ * set-up calls) is done once, each half by its owner's fabric (section 2 row
+ * 11: the sender's `down`, the receiver's `rx_down`), as in the whole run;
+ * a fabric takes no message for another's node, nor one not after its clock. */
+typedef struct two {
+    myri_sim *sim[2];
+    myri_fabric *f[2];
+} two;
+
+static myri_time_ps two_next(void *ctx, uint32_t q) { return myri_sim_next_time(((two *)ctx)->sim[q]); }
+static myri_status two_run(void *ctx, uint32_t q, myri_time_ps last) { return myri_sim_run(((two *)ctx)->sim[q], last, 0); }
+static myri_status two_take(void *ctx, uint32_t q, const myri_fabric_msg *m) { return myri_fabric_take_msg(((two *)ctx)->f[q], m); }
+static const myri_part_ops two_ops = {two_next, two_run, two_take};
+
+static myri_topo *two_leaves(uint32_t *mid)
+{
+    myri_topo *t = myri_topo_create();
+    uint32_t h[4], s0, s1;
+    const char *hn[4] = {"h0", "h1", "h2", "h3"};
+    for (int i = 0; i < 4; i++) assert_int_equal(myri_topo_add_host(t, hn[i], &h[i]), MYRI_OK);
+    assert_int_equal(myri_topo_add_switch(t, "s0", 4, &s0), MYRI_OK);
+    assert_int_equal(myri_topo_add_switch(t, "s1", 4, &s1), MYRI_OK);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_int_equal(myri_topo_connect(t, h[i], 0, s0, i, 1.0, NULL), MYRI_OK);
+        assert_int_equal(myri_topo_connect(t, h[2 + i], 0, s1, i, 1.0, NULL), MYRI_OK);
+    }
+    assert_int_equal(myri_topo_connect(t, s0, 3, s1, 3, 25.0, mid), MYRI_OK);
+    return t;
+}
+
+static void test_fabric_halves_stay_with_their_owner(void **state)
+{
+    (void)state;
+    uint32_t mid;
+    myri_topo *t = two_leaves(&mid);
+    uint64_t *la = lookaheads(t);
+    myri_part_mode leaf = {.kind = MYRI_PART_LEAF};
+    myri_partition p;
+    assert_int_equal(myri_partition_make(t, 2, &leaf, la, &p, NULL), MYRI_OK);
+    myri_fabric_params fp;
+    myri_fabric_params_default(&fp);
+    myri_fabric_callbacks cb = {0};
+    two w;
+    myri_part *h = myri_part_create(2, p.owner, p.lookahead_ps, &two_ops, &w);
+    assert_non_null(h);
+    for (uint32_t q = 0; q < 2; q++) {
+        w.sim[q] = myri_sim_create(1);
+        assert_int_equal(myri_fabric_create(w.sim[q], t, &fp, &cb, &w.f[q], NULL), MYRI_OK);
+        assert_int_equal(myri_fabric_set_partition(w.f[q], p.owner, q, myri_part_post, h), MYRI_OK);
+        assert_int_equal(myri_fabric_cut_link(w.f[q], mid, 1000000), MYRI_OK); /* at 1 us, in both */
+        myri_fabric_partition_live(w.f[q]);
+    }
+    myri_error err;
+    assert_int_equal(myri_part_run(h, 3000000, &err), MYRI_OK);
+    myri_part_stats ps;
+    myri_part_get_stats(h, &ps);
+    assert_int_equal(ps.messages, 0);
+    const fab_chan *ab[2] = {&w.f[0]->ch[2 * mid], &w.f[1]->ch[2 * mid]};         /* s0 -> s1 */
+    const fab_chan *ba[2] = {&w.f[0]->ch[2 * mid + 1], &w.f[1]->ch[2 * mid + 1]}; /* s1 -> s0 */
+    assert_true(ab[0]->part_cut && ba[1]->part_cut);
+    assert_true(ab[0]->down && !ab[0]->rx_down && !ba[0]->down && ba[0]->rx_down);  /* s0's halves */
+    assert_true(!ab[1]->down && ab[1]->rx_down && ba[1]->down && !ba[1]->rx_down);  /* s1's halves */
+    assert_false(w.f[0]->ch[0].part_cut); /* h0 - s0: not cut */
+    /* messages: only for an owned node, after the clock, with a key of its own */
+    myri_fabric_msg m = {.time_ps = 5000000, .order = 0, .dst_node = ab[0]->dst_node, .kind = 0,
+                         .a = (uint32_t)(2 * mid)};
+    assert_int_equal(myri_fabric_take_msg(w.f[0], &m), MYRI_EINVAL); /* s1 is partition 1's */
+    m.time_ps = myri_sim_now(w.sim[1]);
+    assert_int_equal(myri_fabric_take_msg(w.f[1], &m), MYRI_EINVAL); /* not after its clock */
+    m.time_ps = 5000000;
+    m.order = 7; /* slot bits: not a key a fabric gives */
+    assert_int_equal(myri_fabric_take_msg(w.f[1], &m), MYRI_EINVAL);
+    myri_part_destroy(h);
+    for (uint32_t q = 0; q < 2; q++) myri_sim_destroy(w.sim[q]);
+    /* the whole run does the four halves in one fabric */
+    myri_sim *sim = myri_sim_create(1);
+    myri_fabric *f = NULL;
+    assert_int_equal(myri_fabric_create(sim, t, &fp, &cb, &f, NULL), MYRI_OK);
+    assert_int_equal(myri_fabric_cut_link(f, mid, 1000000), MYRI_OK);
+    myri_sim_run(sim, 3000000, 0);
+    assert_true(f->ch[2 * mid].down && f->ch[2 * mid].rx_down && f->ch[2 * mid + 1].down && f->ch[2 * mid + 1].rx_down);
+    myri_sim_destroy(sim);
+    myri_partition_free(&p);
+    free(la);
+    myri_topo_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_harness_same_result_whatever_the_cut),
         cmocka_unit_test(test_harness_fault_is_seen),
         cmocka_unit_test(test_harness_refuses_short_delay),
+        cmocka_unit_test(test_fabric_halves_stay_with_their_owner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
