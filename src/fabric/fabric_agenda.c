@@ -148,7 +148,8 @@ static void fab__cal_load(myri_fabric *f)
 }
 
 /* Inserts slot (key k) into calendar bucket bk (absolute number, within the ring). */
-static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
+static inline __attribute__((always_inline)) void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot,
+                                                                  fab_key k)
 {
     uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
     if (f->cal_loaded && bk == f->cal_loaded_bk) { /* into the sorted bucket, in key order */
@@ -282,7 +283,7 @@ void myri_fab_agenda_test_seq_left(myri_fabric *f, uint64_t left)
 }
 
 /* The next key's low half for an event pushed by node `node`. */
-static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
+static inline __attribute__((always_inline)) uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
 {
     fab_node *n = &f->node[node];
     if (n->seq >> KEY_SEQ_BITS(f)) fab__renumber(f, node);
@@ -291,8 +292,9 @@ static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
 
 static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
                       uint32_t origin);
-static void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord, uint32_t kind, uint32_t a, uint64_t b, void *p);
-static void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+static inline __attribute__((always_inline)) void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord,
+                                                              uint32_t kind, uint32_t a, uint64_t b, void *p);
+static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
                            uint32_t origin, uint32_t dst);
 
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
@@ -347,7 +349,8 @@ static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, u
 
 /* Puts an event with the low half of its key (without the slot) into the
  * calendar or a heap; outside a pass, asks for a tick at its time. */
-static void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord, uint32_t kind, uint32_t a, uint64_t b, void *p)
+static inline __attribute__((always_inline)) void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord,
+                                                              uint32_t kind, uint32_t a, uint64_t b, void *p)
 {
     uint32_t slot = fab__slot(f);
     f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
@@ -671,7 +674,7 @@ void myri_fab__cross_cut(const fab_chan *c, const char *row)
 }
 
 /* An event for a node of another partition (fab__push). */
-static void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
                            uint32_t origin, uint32_t dst)
 {
     uint64_t ord = fab__order(f, ph, origin); /* the number is taken either way: the owner's keys stay the same */
