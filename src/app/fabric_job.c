@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "app/fabric_job.h"
+#include "app/part.h"
+#include "app/partition.h"
 #include "app/scenario_check.h"
 #include "app/sweep.h"
 #include "fabric/fabric.h"
@@ -62,6 +64,13 @@ static void fjob__psets(fjob__cfg *c)
 
 /* ---- one run ------------------------------------------------------------- */
 
+/* A cut run (--partitions): how it was cut and what the windows carried. */
+typedef struct fjob__partinfo {
+    char mode[32];
+    const myri_partition *pt;
+    myri_part_stats st;
+} fjob__partinfo;
+
 typedef struct fjob__run {
     myri_time_ps win_start_ps, end_ps;
     myri_traffic *traffic;
@@ -80,6 +89,10 @@ typedef struct fjob__run {
                                          * as a fraction of the link rate */
     uint64_t mem_bytes;
     uint64_t sim_time_ps, events, hash, char_ps, pcap_packets;
+    uint64_t created, refused, win_refused; /* at the sources (myri_traffic_refused) */
+    /* a cut run: every channel's statistics, each half's from its owner, and how it was cut (else NULL) */
+    myri_fabric_channel_stats *part_st;
+    const fjob__partinfo *part;
 } fjob__run;
 
 static void fjob__delivered(void *ctx, const myri_fabric_delivery *d)
@@ -123,22 +136,18 @@ static void fjob__use_devices(fjob__run *r)
  * queued), injected = delivered + misdelivered + dropped_total + in_flight. */
 static void fjob__json_refused(myri_json *j, const fjob__run *r)
 {
-    uint64_t created, refused, win_refused;
-    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
-    myri_json_kuint(j, "created", created);
-    myri_json_kuint(j, "refused", refused);
-    myri_json_kuint(j, "refused_window", win_refused);
+    myri_json_kuint(j, "created", r->created);
+    myri_json_kuint(j, "refused", r->refused);
+    myri_json_kuint(j, "refused_window", r->win_refused);
     myri_json_kuint(j, "misdelivered", r->c.misdelivered);
 }
 
 /* Text: the same, only when not zero. */
 static void fjob__text_refused(FILE *out, const fjob__run *r)
 {
-    uint64_t created, refused, win_refused;
-    myri_traffic_refused(r->traffic, &created, &refused, &win_refused);
-    if (refused)
+    if (r->refused)
         fprintf(out, "  refused    %-24s %llu of %llu created (the host's send queue held traffic.queue packets)\n",
-                "queue_full", (unsigned long long)refused, (unsigned long long)created);
+                "queue_full", (unsigned long long)r->refused, (unsigned long long)r->created);
     if (r->c.misdelivered)
         fprintf(out, "  misdelivered %-22s %llu (good CRC at another host: not in latency or throughput)\n",
                 "route_corrupted", (unsigned long long)r->c.misdelivered);
@@ -195,27 +204,40 @@ static double fjob__cpu_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void fjob__collect(fjob__run *r, myri_sim *sim)
+/* The traffic sources of sim (reserved ids have none). */
+static size_t fjob__nsources(myri_sim *sim)
 {
-    myri_fabric_get_counters(r->fabric, &r->c);
-    if (r->devs) myri_hostdev_get_stats(r->devs, UINT32_MAX, &r->ds);
-    myri_traffic_window(r->traffic, &r->win_injected, &r->win_wire_chars, &r->win_payload_injected);
-    double win_ps = (double)(r->end_ps - r->win_start_ps);
-    r->char_ps = myri_fabric_char_time_ps(r->fabric);
     size_t nh = 0;
-    for (size_t i = 0; i < myri_sim_component_count(sim); i++) { /* reserved ids have none */
+    for (size_t i = 0; i < myri_sim_component_count(sim); i++) {
         const myri_component *comp = myri_sim_component(sim, i);
         nh += comp && strcmp(comp->ops->type, "traffic-source") == 0;
     }
+    return nh;
+}
+
+/* The figures made from the counts: nh sources, lp_fold the engine's hash. */
+static void fjob__derive(fjob__run *r, size_t nh, uint64_t lp_fold)
+{
+    double win_ps = (double)(r->end_ps - r->win_start_ps);
     r->offered_load = win_ps > 0 && nh ? (double)r->win_wire_chars * (double)r->char_ps / win_ps / (double)nh : 0;
     r->target_load = myri_traffic_target_load(r->traffic);
     r->throughput_Bps = win_ps > 0 ? (double)r->win_payload / (win_ps * 1e-12) : 0;
     r->format_share = r->win_wire_chars ? (double)r->win_payload_injected / (double)r->win_wire_chars : 0;
     r->payload_share = win_ps > 0 && nh ? (double)r->win_payload * (double)r->char_ps / win_ps / (double)nh : 0;
+    uint64_t x = r->c.result_hash ^ (lp_fold * 0x9e3779b97f4a7c15ull);
+    r->hash = myri_splitmix64(&x);
+}
+
+static void fjob__collect(fjob__run *r, myri_sim *sim)
+{
+    myri_fabric_get_counters(r->fabric, &r->c);
+    if (r->devs) myri_hostdev_get_stats(r->devs, UINT32_MAX, &r->ds);
+    myri_traffic_window(r->traffic, &r->win_injected, &r->win_wire_chars, &r->win_payload_injected);
+    myri_traffic_refused(r->traffic, &r->created, &r->refused, &r->win_refused);
+    r->char_ps = myri_fabric_char_time_ps(r->fabric);
     r->sim_time_ps = myri_sim_now(sim);
     r->events = myri_sim_events(sim);
-    uint64_t x = r->c.result_hash ^ (myri_sim_hash(sim) * 0x9e3779b97f4a7c15ull);
-    r->hash = myri_splitmix64(&x);
+    fjob__derive(r, fjob__nsources(sim), myri_sim_hash(sim));
 }
 
 typedef void (*fjob__report_fn)(void *ctx, fjob__run *r, const myri_topo_built *b, myri_sim *sim);
@@ -349,6 +371,246 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
     return rc;
 }
 
+/* ---- a run cut into partitions (docs/PARTITION.md section 4, step 9) ------------ */
+
+/* N partitions, each a simulation with its own fabric built from the whole
+ * topology and only its units' components (the other hosts' ids reserved). */
+typedef struct fjob__parts {
+    uint32_t n;
+    myri_partition pt;
+    myri_sim **sim;
+    fjob__run *r;
+    myri_part *h;
+    fjob__partinfo info;
+} fjob__parts;
+
+static myri_time_ps fjob__p_next(void *ctx, uint32_t q) { return myri_sim_next_time(((fjob__parts *)ctx)->sim[q]); }
+static myri_status fjob__p_run(void *ctx, uint32_t q, myri_time_ps last_ps)
+{
+    return myri_sim_run(((fjob__parts *)ctx)->sim[q], last_ps, 0);
+}
+static myri_status fjob__p_take(void *ctx, uint32_t q, const myri_fabric_msg *m)
+{
+    return myri_fabric_take_msg(((fjob__parts *)ctx)->r[q].fabric, m);
+}
+static const myri_part_ops fjob__p_ops = {fjob__p_next, fjob__p_run, fjob__p_take};
+
+/* What a cut run cannot do yet: refused before anything is built (exit 2). */
+static myri_status fjob__parts_refuse(const fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,
+                                      myri_error *err)
+{
+    const char *what = NULL;
+    if (c->port.device == MYRI_HOSTDEV_DMA) what = "port.device: dma (the host devices are not units yet)";
+    else if (c->faults.faults) what = "faults: (their fates are not gathered per partition yet)";
+    else if (opts->pcap_path) what = "--pcap (its records are not merged per partition yet, PARTITION.md row 18)";
+    else if (c->sweep.key && *c->sweep.key) what = "a sweep: (cut one run at a time)";
+    if (!what) return MYRI_OK;
+    return myri_error_at(err, root, "--partitions: a cut run does not take %s; run it whole (docs/PARTITION.md step 9)",
+                         what);
+}
+
+/* Builds partition q: its simulation, fabric (told its partition), the job's
+ * window component and its hosts' traffic sources. */
+static myri_status fjob__part_build(fjob__cfg *c, const myri_node *root, fjob__parts *P, uint32_t q,
+                                    const myri_topo_built *b, myri_error *err)
+{
+    fjob__run *r = &P->r[q];
+    myri_sim *sim = P->sim[q];
+    myri_status st = myri_fabric_set_partition(r->fabric, P->pt.owner, q, myri_part_post, P->h);
+    myri_component *ctl = NULL;
+    if (!st && (st = myri_sim_add(sim, &fjob__ctl_ops, "fabric-job", r, &ctl)) != MYRI_OK)
+        st = st == MYRI_EINPUT ? MYRI_EINVAL : st;
+    if (!st)
+        st = myri_traffic_create_part(sim, r->fabric, b, &c->fp, &c->tr, myri_node_get(root, "traffic"),
+                                      P->pt.host_owner, q, &r->traffic, err);
+    if (st) return st;
+    myri_fabric_set_misdelivered(r->fabric, fjob__misdelivered);
+    if (r->win_start_ps == 0) {
+        fjob__window_start(r);
+    } else {
+        myri_event ev = {.target = ctl, .kind = 1};
+        myri_sim_schedule(sim, r->win_start_ps, &ev);
+    }
+    myri_fabric_partition_live(r->fabric);
+    return MYRI_OK;
+}
+
+/* The simulations and fabrics (cut later: the lookaheads come from a fabric). */
+static myri_status fjob__parts_make(fjob__cfg *c, const myri_node *root, fjob__parts *P, const myri_topo_built *b,
+                                    myri_error *err)
+{
+    for (uint32_t q = 0; q < P->n; q++) {
+        fjob__run *r = &P->r[q];
+        P->sim[q] = myri_sim_create(c->common.seed);
+        r->lat = myri_hist_create(7);
+        r->net_lat = myri_hist_create(7);
+        r->win_start_ps = c->common.warmup_ps;
+        r->end_ps = c->common.warmup_ps + c->common.duration_ps;
+        if (!P->sim[q] || !r->lat || !r->net_lat) return MYRI_ENOMEM;
+        myri_fabric_callbacks cb = {.delivered = fjob__delivered, .dropped = fjob__dropped, .ctx = r};
+        myri_error_clear(err);
+        myri_status st = myri_fabric_create(P->sim[q], b->topo, &c->fp, &cb, &r->fabric, err);
+        if (st == MYRI_EINPUT) fjob__locate(err, root);
+        if (st) return st;
+    }
+    size_t nl = b->topo->nlinks;
+    uint64_t *la = calloc(nl ? nl : 1, sizeof *la);
+    if (!la) return MYRI_ENOMEM;
+    for (size_t l = 0; l < nl; l++) la[l] = myri_fabric_link_lookahead_ps(P->r[0].fabric, l);
+    myri_part_mode m;
+    myri_status st = myri_part_mode_parse(P->info.mode, &m, err);
+    if (!st) st = myri_partition_make(b->topo, P->n, &m, la, &P->pt, err);
+    free(la);
+    if (st) return st;
+    P->info.pt = &P->pt;
+    P->h = myri_part_create(P->n, P->pt.owner, P->pt.lookahead_ps, &fjob__p_ops, P);
+    if (!P->h) return MYRI_ENOMEM;
+    for (uint32_t q = 0; q < P->n && !st; q++) st = fjob__part_build(c, root, P, q, b, err);
+    return st;
+}
+
+/* Every channel's statistics: the sender half's figures from its source
+ * node's partition, the receiver half's from its destination's. */
+static myri_status fjob__parts_stats(fjob__parts *P, const myri_topo *t, fjob__run *r)
+{
+    size_t n = myri_fabric_channel_count(P->r[0].fabric);
+    myri_fabric_channel_stats *all = calloc((n ? n : 1) * P->n, sizeof *all);
+    r->part_st = calloc(n ? n : 1, sizeof *r->part_st);
+    if (!all || !r->part_st) {
+        free(all);
+        return MYRI_ENOMEM;
+    }
+    for (uint32_t q = 0; q < P->n; q++) myri_fabric_get_all_channel_stats(P->r[q].fabric, all + q * n, n);
+    for (size_t ch = 0; ch < n; ch++) {
+        const myri_topo_link *lk = &t->link[ch / 2];
+        uint32_t src = ch % 2 ? lk->b_node : lk->a_node, dst = ch % 2 ? lk->a_node : lk->b_node;
+        const myri_fabric_channel_stats *tx = &all[P->pt.owner[src] * n + ch], *rx = &all[P->pt.owner[dst] * n + ch];
+        r->part_st[ch] = *tx; /* chars, busy, stopped, truncated, fres: the sender's */
+        r->part_st[ch].stops = rx->stops;
+        r->part_st[ch].gos = rx->gos;
+        r->part_st[ch].max_slack_bytes = rx->max_slack_bytes;
+    }
+    free(all);
+    return MYRI_OK;
+}
+
+/* Folds the partitions' figures into r, in partition order (sums and
+ * merged histograms: the order does not matter), and the engine's hash: each
+ * id's from the first partition that created it (a host's source: its
+ * owner's; the replicated ones: partition 0's). */
+static myri_status fjob__parts_gather(fjob__parts *P, const myri_topo *t, fjob__run *r)
+{
+    *r = P->r[0];
+    r->part = &P->info; /* from here r's histograms are its own */
+    r->lat = myri_hist_create(7);
+    r->net_lat = myri_hist_create(7);
+    if (!r->lat || !r->net_lat) return MYRI_ENOMEM;
+    memset(&r->c, 0, sizeof r->c);
+    r->win_delivered = r->win_payload = r->win_injected = r->win_wire_chars = r->win_payload_injected = 0;
+    r->created = r->refused = r->win_refused = r->events = r->sim_time_ps = 0;
+    memset(r->win_dropped, 0, sizeof r->win_dropped);
+    size_t nh = 0;
+    for (uint32_t q = 0; q < P->n; q++) {
+        const fjob__run *p = &P->r[q];
+        r->c.injected += p->c.injected;
+        r->c.delivered += p->c.delivered;
+        r->c.delivered_payload_bytes += p->c.delivered_payload_bytes;
+        for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++) r->c.dropped[i] += p->c.dropped[i];
+        for (int i = 0; i < MYRI_FABRIC_DROP_NREASONS; i++) r->win_dropped[i] += p->win_dropped[i];
+        r->c.dropped_total += p->c.dropped_total;
+        r->c.misdelivered += p->c.misdelivered;
+        r->c.in_flight += p->c.in_flight;
+        r->c.events += p->c.events;
+        r->c.hops += p->c.hops;
+        r->c.result_hash += p->c.result_hash; /* a sum over packets */
+        r->win_delivered += p->win_delivered;
+        r->win_payload += p->win_payload;
+        r->win_injected += p->win_injected;
+        r->win_wire_chars += p->win_wire_chars;
+        r->win_payload_injected += p->win_payload_injected;
+        r->created += p->created;
+        r->refused += p->refused;
+        r->win_refused += p->win_refused;
+        r->events += p->events;
+        if (p->sim_time_ps > r->sim_time_ps) r->sim_time_ps = p->sim_time_ps;
+        if (myri_hist_merge(r->lat, p->lat) || myri_hist_merge(r->net_lat, p->net_lat)) return MYRI_ENOMEM;
+        nh += fjob__nsources(P->sim[q]);
+    }
+    size_t nid = myri_sim_component_count(P->sim[0]);
+    uint64_t *lp = calloc(nid ? nid : 1, sizeof *lp);
+    if (!lp) return MYRI_ENOMEM;
+    for (size_t id = 0; id < nid; id++)
+        for (uint32_t q = 0; q < P->n; q++)
+            if (myri_sim_component(P->sim[q], id)) {
+                lp[id] = myri_sim_lp_hash(P->sim[q], id);
+                break;
+            }
+    fjob__derive(r, nh, myri_sim_lp_hash_fold(lp, nid));
+    free(lp);
+    return fjob__parts_stats(P, t, r);
+}
+
+static void fjob__parts_free(fjob__parts *P)
+{
+    for (uint32_t q = 0; q < P->n; q++) {
+        if (P->sim[q]) myri_sim_destroy(P->sim[q]);
+        myri_traffic_destroy(P->r[q].traffic);
+        myri_hist_destroy(P->r[q].lat);
+        myri_hist_destroy(P->r[q].net_lat);
+    }
+    myri_part_destroy(P->h);
+    myri_partition_free(&P->pt);
+    free(P->sim);
+    free(P->r);
+}
+
+/* Runs one configuration cut into opts->partitions partitions by
+ * opts->partition (NULL: leaf) and reports it as one run (fjob__run_once). */
+static myri_status fjob__run_parts(fjob__cfg *c, const myri_node *root, const myri_run_opts *opts, fjob__run *r,
+                                   fjob__report_fn report, void *rctx, myri_error *err)
+{
+    memset(r, 0, sizeof *r);
+    fjob__sync(c);
+    myri_status rc = fjob__parts_refuse(c, root, opts, err);
+    if (rc) return rc;
+    myri_topo_env env = {.length_m = c->fp.length_m, .encoding = (myri_route_encoding)c->fp.addressing,
+                         .at = root};
+    if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
+    myri_topo_built b;
+    if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return MYRI_EINPUT;
+    fjob__parts P = {.n = opts->partitions};
+    snprintf(P.info.mode, sizeof P.info.mode, "%s", opts->partition ? opts->partition : "leaf");
+    if (P.n < 1 || P.n > MYRI_PART_MAX) {
+        rc = myri_error_key(err, "--partitions", "%u partitions: expected 1 to %u", P.n, MYRI_PART_MAX);
+    } else {
+        P.sim = calloc(P.n, sizeof *P.sim);
+        P.r = calloc(P.n, sizeof *P.r);
+        rc = P.sim && P.r ? fjob__parts_make(c, root, &P, &b, err) : MYRI_ENOMEM;
+    }
+    if (!rc) {
+        if (opts->part_test_fault_ps) myri_part__test_fault(P.h, opts->part_test_fault_ps);
+        double t0 = fjob__now_s(), c0 = fjob__cpu_s();
+        rc = myri_part_run(P.h, P.r[0].end_ps, err);
+        myri_part_get_stats(P.h, &P.info.st);
+        double wall = fjob__now_s() - t0, cpu = fjob__cpu_s() - c0;
+        for (uint32_t q = 0; q < P.n; q++) myri_sim_finish(P.sim[q]);
+        for (uint32_t q = 0; q < P.n; q++) fjob__collect(&P.r[q], P.sim[q]);
+        if (!rc) rc = fjob__parts_gather(&P, b.topo, r);
+        r->wall_s = wall;
+        r->cpu_s = cpu;
+        if (!rc && report) report(rctx, r, &b, P.sim[0]);
+    }
+    free(r->part_st);
+    if (r->part) { /* the gathered histograms are r's own */
+        myri_hist_destroy(r->lat);
+        myri_hist_destroy(r->net_lat);
+    }
+    memset(r, 0, sizeof *r);
+    fjob__parts_free(&P);
+    myri_topo_built_free(&b);
+    return rc;
+}
+
 /* ---- output ------------------------------------------------------------------ */
 
 typedef struct fjob__lat {
@@ -414,7 +676,8 @@ static fjob__links fjob__links_of(const fjob__run *r)
     size_t n = myri_fabric_channel_count(r->fabric);
     double win = (double)(r->end_ps - r->win_start_ps);
     myri_fabric_channel_stats *all = n ? malloc(n * sizeof *all) : NULL;
-    if (!all || myri_fabric_get_all_channel_stats(r->fabric, all, n)) { /* linear in the channels */
+    if (all && r->part_st) memcpy(all, r->part_st, n * sizeof *all);
+    else if (!all || myri_fabric_get_all_channel_stats(r->fabric, all, n)) { /* linear in the channels */
         free(all);
         return a;
     }
@@ -486,6 +749,50 @@ static void fjob__text_ports(FILE *out, const fjob__cfg *c, const fjob__run *r)
             (unsigned long long)d->max_queue, (unsigned long long)d->queued);
 }
 
+/* A cut run: the partitions' sizes, the cut cables, L, the windows and their messages. */
+static void fjob__json_part(myri_json *j, const fjob__run *r)
+{
+    if (!r->part) return;
+    const myri_partition *pt = r->part->pt;
+    myri_json_key(j, "partitions");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "n", pt->n);
+    myri_json_kstr(j, "mode", r->part->mode);
+    myri_json_key(j, "hosts");
+    myri_json_arr_begin(j);
+    for (uint32_t q = 0; q < pt->n; q++) myri_json_uint(j, pt->hosts[q]);
+    myri_json_arr_end(j);
+    myri_json_key(j, "nodes");
+    myri_json_arr_begin(j);
+    for (uint32_t q = 0; q < pt->n; q++) myri_json_uint(j, pt->nodes[q]);
+    myri_json_arr_end(j);
+    myri_json_kuint(j, "cut_links", pt->ncut);
+    myri_json_key(j, "lookahead_ps");
+    if (pt->ncut) myri_json_uint(j, pt->lookahead_ps);
+    else myri_json_null(j);
+    myri_json_kuint(j, "windows", r->part->st.windows);
+    myri_json_kuint(j, "messages", r->part->st.messages);
+    myri_json_kuint(j, "max_window_messages", r->part->st.max_window_messages);
+    myri_json_obj_end(j);
+}
+
+static void fjob__text_part(FILE *out, const fjob__run *r)
+{
+    if (!r->part) return;
+    const myri_partition *pt = r->part->pt;
+    const myri_part_stats *st = &r->part->st;
+    fprintf(out, "partitions   %u (%s), hosts", pt->n, r->part->mode);
+    for (uint32_t q = 0; q < pt->n; q++) fprintf(out, "%s%u", q ? "/" : " ", pt->hosts[q]);
+    fprintf(out, ", nodes");
+    for (uint32_t q = 0; q < pt->n; q++) fprintf(out, "%s%u", q ? "/" : " ", pt->nodes[q]);
+    if (pt->ncut) fprintf(out, "; %zu cut cables, L %.3f ns", pt->ncut, (double)pt->lookahead_ps / 1e3);
+    else fprintf(out, "; no cable cut: one window");
+    fprintf(out, "\n             %llu windows, %llu messages (%.3f per window, at most %llu)\n",
+            (unsigned long long)st->windows, (unsigned long long)st->messages,
+            st->windows ? (double)st->messages / (double)st->windows : 0.0,
+            (unsigned long long)st->max_window_messages);
+}
+
 /* Opens the result object: the job and the configuration echoed. */
 static void fjob__json_head(myri_json *j, const fjob__out *o)
 {
@@ -522,8 +829,10 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_knum(j, "target_load", r->target_load);
     myri_json_kuint(j, "char_time_ps", r->char_ps);
     myri_json_kuint(j, "window_ps", r->end_ps - r->win_start_ps);
-    /* every component's own report (ops.report; the fabric's: "links" and "dropped") */
-    for (size_t k = 0; k < myri_sim_component_count(sim); k++) {
+    /* every component's own report (ops.report; the fabric's: "links" and "dropped"); a cut run's
+     * fabric report from the halves' owners (the fabric is the only component with a report) */
+    if (r->part_st) myri_fabric_report_stats(r->fabric, r->part_st, r->c.dropped, j);
+    for (size_t k = 0; !r->part_st && k < myri_sim_component_count(sim); k++) {
         myri_component *comp = myri_sim_component(sim, k);
         if (comp && comp->ops->report) comp->ops->report(comp, j); /* reserved ids: NULL */
     }
@@ -541,6 +850,7 @@ static void fjob__report_json(void *ctx, fjob__run *r, const myri_topo_built *b,
     myri_json_hash(j, r->c.result_hash);
     myri_json_key(j, "hash");
     myri_json_hash(j, r->hash);
+    fjob__json_part(j, r);
     myri_json_obj_end(j);
     myri_json_finish(j);
 }
@@ -622,6 +932,7 @@ static void fjob__report_text(void *ctx, fjob__run *r, const myri_topo_built *b,
     if (o->opts->pcap_path)
         fprintf(out, "pcap         %llu packets written to %s\n", (unsigned long long)r->pcap_packets,
                 o->opts->pcap_path);
+    fjob__text_part(out, r);
     fprintf(out, "result_hash  0x%016llx\n", (unsigned long long)r->c.result_hash);
     fprintf(out, "hash         0x%016llx\n", (unsigned long long)r->hash);
 }
@@ -860,13 +1171,16 @@ static myri_status fjob__job_run(const myri_node *root, const char *file, const 
     if (!c) return MYRI_ENOMEM;
     myri_status rc = fjob__load(c, root, err);
     if (!rc && opts->have_seed) c->common.seed = opts->seed;
-    if (!rc && c->sweep.key && *c->sweep.key) {
+    if (!rc && c->sweep.key && *c->sweep.key && opts->partitions) {
+        rc = fjob__parts_refuse(c, root, opts, err);
+    } else if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
     } else if (!rc) {
         fjob__out o = {c, opts, file};
         fjob__run r;
-        rc = fjob__run_once(c, root, opts, true, &r, opts->json ? fjob__report_json : fjob__report_text, &o,
-                            err);
+        fjob__report_fn rep = opts->json ? fjob__report_json : fjob__report_text;
+        rc = opts->partitions ? fjob__run_parts(c, root, opts, &r, rep, &o, err)
+                              : fjob__run_once(c, root, opts, true, &r, rep, &o, err);
     }
     free(c);
     return rc;

@@ -44,6 +44,10 @@ struct myri_run_opts {
     bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
     const myri_run_ranks *ranks; /* NULL: one process; else a sweep's runs are spread over the ranks
                                   * (docs/RANKS.md) and rank 0 alone writes to `out` */
+    uint32_t partitions;   /* --partitions N: the run cut into N partitions in this process (fabric job,
+                            * docs/PARTITION.md step 9); 0: not cut */
+    const char *partition; /* --partition MODE: leaf (NULL: the default), block or random:SEED */
+    uint64_t part_test_fault_ps; /* tests only (MYRI_PART_TEST_FAULT_PS): messages delivered this early */
 };
 
 #ifdef __cplusplus

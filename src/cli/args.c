@@ -70,7 +70,8 @@ int myri_cmd_run_parse(int argc, char **argv, myri_cmd_run_args *out)
     memset(out, 0, sizeof *out);
     int rest = 0;
     if (args__run_programs(argc, argv, out, &rest)) return MYRI_EXIT_INPUT;
-    myri_cli_opt opts[] = {{"pcap", true, &out->pcap}, {"vcd", true, &out->vcd}};
+    myri_cli_opt opts[] = {{"pcap", true, &out->pcap}, {"vcd", true, &out->vcd},
+                           {"partitions", true, &out->partitions}, {"partition", true, &out->partition}};
     if (myri_cli_parse("run", rest, out->argv_rest, &out->cli, opts, ARGS_N(opts))) return MYRI_EXIT_INPUT;
     if (out->cli.help) return MYRI_EXIT_OK;
     if (out->cli.npositional > 1) {

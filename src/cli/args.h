@@ -29,6 +29,7 @@ typedef struct myri_cmd_run_args {
     myri_cli cli;
     const char *file; /* NULL: the built-in default scenario */
     const char *pcap, *vcd;
+    const char *partitions, *partition; /* --partitions N, --partition MODE (checked by run.c) */
     const char *programs[16]; /* --program FILE.so or NAME=FILE.so, repeatable */
     size_t nprograms;
     const char *firmware[32]; /* --firmware FILE.o, repeatable: firmware: elf with these elf.objects */

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "app/partition.h"
 #include "app/ranks.h"
 #include "app/registry.h"
 
@@ -16,7 +18,8 @@ static void run__usage(FILE *out)
 {
     fprintf(out,
             "usage: myri run [FILE] [--json] [--seed N] [--set key=value]... [--pcap FILE]\n"
-            "                [--vcd FILE] [--program [NAME=]FILE.so]... [--firmware FILE.o]...\n\n"
+            "                [--vcd FILE] [--program [NAME=]FILE.so]... [--firmware FILE.o]...\n"
+            "                [--partitions N [--partition leaf|block|random:SEED]]\n\n"
             "Runs the scenario in FILE (YAML), or the built-in default scenario when no FILE is\n"
             "given.  The scenario's `job:` key says what to run (default: %s).  --set overrides a\n"
             "scenario value by its dotted path, e.g. --set link.rate=1.28Gb/s.  The effective\n"
@@ -30,8 +33,14 @@ static void run__usage(FILE *out)
             "--firmware FILE.o (system job, repeatable, up to 32): run firmware: elf with these LANai\n"
             "objects (clang --target=lanai -c) as elf.objects (docs/LANAI.md).\n"
             "mpirun -n R myri run FILE: the scenario's sweep spread over R MPI ranks, one report from\n"
-            "rank 0 (the plain run's); without a sweep, R > 1 is refused (docs/RANKS.md).\n\njobs:\n",
-            myri_job_default());
+            "rank 0 (the plain run's); without a sweep, R > 1 is refused (docs/RANKS.md).\n"
+            "--partitions N (fabric job): the run cut into N partitions (1..%u) inside this process,\n"
+            "synchronised in windows of the smallest lookahead of a cut cable; the report is the\n"
+            "whole run's, plus the cut (sizes, cut cables, L, windows, messages).  --partition: leaf\n"
+            "(hosts with their leaf switch, the default), block (nodes by index) or random:SEED\n"
+            "(tests).  Traffic that crosses a cut cable stops the run until the fabric's last\n"
+            "crossings are messages (docs/PARTITION.md step 9).\n\njobs:\n",
+            myri_job_default(), MYRI_PART_MAX);
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
     for (const myri_component_ops *const *c = myri_component_types(); *c; c++) {
@@ -166,6 +175,39 @@ static int run__ranks_check(const myri_node *root, const myri_job *job)
     return MYRI_EXIT_INPUT;
 }
 
+/* --partitions N and --partition MODE: checked here (exit 2), the fabric job only. */
+static int run__partitions(const myri_cmd_run_args *a, const myri_job *job, uint32_t *n)
+{
+    *n = 0;
+    if (!a->partitions && !a->partition) return 0;
+    if (!a->partitions) {
+        fprintf(stderr, "myri run: --partition %s needs --partitions N (the number of partitions)\n", a->partition);
+        return MYRI_EXIT_INPUT;
+    }
+    uint64_t v = 0;
+    if (myri_cli_uint("run", "partitions", a->partitions, &v)) return MYRI_EXIT_INPUT;
+    if (v < 1 || v > MYRI_PART_MAX) {
+        fprintf(stderr, "myri run: --partitions %s: expected 1 to %u partitions\n", a->partitions, MYRI_PART_MAX);
+        return MYRI_EXIT_INPUT;
+    }
+    myri_part_mode m;
+    myri_error err = {0};
+    if (a->partition && myri_part_mode_parse(a->partition, &m, &err)) {
+        fprintf(stderr, "myri run: %s\n", err.msg);
+        return MYRI_EXIT_INPUT;
+    }
+    if (strcmp(job->name, "fabric") != 0) {
+        fprintf(stderr, "myri run: --partitions cuts fabric jobs only for now; this scenario's job is '%s'.  Its "
+                        "hosts, NICs, firmware and programs are not yet units whose ids and events stay the same "
+                        "whatever the cut (per-host id blocks for components made while running, the audit of "
+                        "state shared between hosts: docs/PARTITION.md section 1 and step 9); run it whole.\n",
+                job->name);
+        return MYRI_EXIT_INPUT;
+    }
+    *n = (uint32_t)v;
+    return 0;
+}
+
 /* Ranks other than 0 write nothing: their standard output and error go to /dev/null. */
 static void run__quiet_rank(void)
 {
@@ -214,13 +256,18 @@ static int run__main(int argc, char **argv)
                 a.vcd ? "--vcd" : a.nprograms ? "--program" : "--firmware", job->name);
         rc = MYRI_EXIT_INPUT;
     }
+    uint32_t nparts = 0;
+    if (!rc) rc = run__partitions(&a, job, &nparts);
     if (!rc) {
         int saved = -1;
         FILE *out = strcmp(job->name, "system") ? stdout : run__isolate_stdout(&saved);
         myri_run_opts ro = {.json = a.cli.json, .have_seed = a.cli.have_seed, .seed = a.cli.seed,
                             .out = out ? out : stdout, .progress = isatty(fileno(stderr)) ? stderr : NULL,
                             .pcap_path = a.pcap, .vcd_path = a.vcd,
-                            .programs = a.programs, .nprograms = a.nprograms, .ranks = myri_ranks_hook()};
+                            .programs = a.programs, .nprograms = a.nprograms, .ranks = myri_ranks_hook(),
+                            .partitions = nparts, .partition = a.partition};
+        const char *fault = getenv("MYRI_PART_TEST_FAULT_PS"); /* tests only: messages delivered early */
+        if (nparts && fault) ro.part_test_fault_ps = strtoull(fault, NULL, 10);
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
         if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }

@@ -205,6 +205,43 @@ typedef void (*myri_fabric_tap_fn)(void *ctx, size_t channel, myri_time_ps first
                                    const uint8_t *bytes, size_t len, bool truncated);
 myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_fn fn, void *ctx);
 
+/* ---- a cut run (docs/PARTITION.md sections 2-4) ------------------------------- */
+/* The lookahead of `link`: the smallest delay of anything that crosses it,
+ * L_c = P_c + min(T, link.ctrl_delay) (forward T + P_c, backward
+ * ctrl_delay + P_c); 0 for a bad link. */
+uint64_t myri_fabric_link_lookahead_ps(const myri_fabric *f, size_t link);
+/* An agenda event sent to another partition, with its whole key: time, then
+ * `order` (phase, origin node, origin's sequence: docs/FABRIC.md "Agenda").
+ * In one process only: `p` (a packet record or NULL) is a pointer that stays
+ * valid because the partitions share one address space; across MPI ranks the
+ * message must carry the packet record instead (docs/PARTITION.md step 7). */
+typedef struct myri_fabric_msg {
+    myri_time_ps time_ps;
+    uint64_t order;
+    uint32_t dst_node;        /* the node whose handler takes it */
+    uint32_t kind, a;
+    uint64_t b;
+    void *p;
+} myri_fabric_msg;
+typedef void (*myri_fabric_outbox_fn)(void *ctx, const myri_fabric_msg *m);
+/* Tells f that it is partition `me` of a cut run: owner[node] (nnodes
+ * entries, kept by the caller for f's life) is each node's partition.  From
+ * then on an agenda event for a node f does not own is not run here: at
+ * set-up (until myri_fabric_partition_live) it is dropped, its number taken
+ * (every partition makes the same set-up pushes; the owner keeps its own);
+ * while running it goes to outbox(ctx, message), after a check that its delay
+ * is at least the cable's lookahead.  A crossing still marked FAB_CROSS
+ * (fabric_int.h) that joins two partitions stops the run
+ * (myri_panic: "crossing row N of docs/PARTITION.md is not a message yet").
+ * MYRI_EINVAL on NULLs or me out of range of owner's values is not checked. */
+myri_status myri_fabric_set_partition(myri_fabric *f, const uint32_t *owner, uint32_t me,
+                                      myri_fabric_outbox_fn outbox, void *ctx);
+/* The run begins: events for other partitions' nodes go to the outbox. */
+void myri_fabric_partition_live(myri_fabric *f);
+/* Takes a message of another partition for one of f's nodes, with its key
+ * (between two runs of the engine, at a time after now).  MYRI_EINVAL if f
+ * does not own m->dst_node or m->time_ps is not after now. */
+myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m);
 /* ---- results --------------------------------------------------------------- */
 typedef struct myri_fabric_counters {
     uint64_t injected;          /* myri_fabric_send calls accepted */
@@ -247,6 +284,12 @@ void myri_fabric_reset_stats(myri_fabric *f);
  *     "max_slack_bytes", "chars", "truncated", "fres" over the window since the last reset;
  *   "dropped": {"crc":N, ...} (every reason, zeros included). */
 void myri_fabric_report(myri_fabric *f, myri_json *j);
+/* Writes "links" and "dropped" as myri_fabric_report does, from the given
+ * statistics of every channel (myri_fabric_channel_count entries: in a cut
+ * run each half's from its owner) and drop counts (MYRI_FABRIC_DROP_NREASONS,
+ * summed over the partitions); f gives the names and the window. */
+void myri_fabric_report_stats(const myri_fabric *f, const myri_fabric_channel_stats *st,
+                              const uint64_t *dropped, myri_json *j);
 
 /* The fabric's character time in ps (8 bits / link.rate). */
 uint64_t myri_fabric_char_time_ps(const myri_fabric *f);

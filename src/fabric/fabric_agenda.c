@@ -148,7 +148,8 @@ static void fab__cal_load(myri_fabric *f)
 }
 
 /* Inserts slot (key k) into calendar bucket bk (absolute number, within the ring). */
-static void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot, fab_key k)
+static inline __attribute__((always_inline)) void fab__cal_insert(myri_fabric *f, uint64_t bk, uint32_t slot,
+                                                                  fab_key k)
 {
     uint32_t r = (uint32_t)(bk & (FAB_CAL_N - 1));
     if (f->cal_loaded && bk == f->cal_loaded_bk) { /* into the sorted bucket, in key order */
@@ -282,7 +283,7 @@ void myri_fab_agenda_test_seq_left(myri_fabric *f, uint64_t left)
 }
 
 /* The next key's low half for an event pushed by node `node`. */
-static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
+static inline __attribute__((always_inline)) uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
 {
     fab_node *n = &f->node[node];
     if (n->seq >> KEY_SEQ_BITS(f)) fab__renumber(f, node);
@@ -291,6 +292,10 @@ static uint64_t fab__order(myri_fabric *f, fab_phase ph, uint32_t node)
 
 static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
                       uint32_t origin);
+static inline __attribute__((always_inline)) void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord,
+                                                              uint32_t kind, uint32_t a, uint64_t b, void *p);
+static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+                           uint32_t origin, uint32_t dst);
 
 void myri_fab_push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b,
               void *p)
@@ -312,6 +317,13 @@ static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, u
                 (unsigned long long)now);
     MYRI_ASSERT(f->comp, !(f->in_tick && t == now && (uint64_t)ph < f->now_phase),
                 "event for an earlier phase of the current instant (kind %u)", kind);
+    if (__builtin_expect(f->part_owner != NULL, 0)) {
+        uint32_t dst = myri_fab_ev_node(f, kind, a);
+        if (f->part_owner[dst] != f->part_me) {
+            fab__push_away(f, t, ph, kind, a, b, p, origin, dst);
+            return;
+        }
+    }
     if (f->in_tick && t == f->now) { /* this instant: FIFO of its phase */
         uint32_t slot = fab__slot(f);
         f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
@@ -332,7 +344,14 @@ static void fab__push(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, u
         f->fifo_mask |= 1u << ph;
         return;
     }
-    uint64_t ord = fab__order(f, ph, origin);
+    fab__insert(f, t, fab__order(f, ph, origin), kind, a, b, p);
+}
+
+/* Puts an event with the low half of its key (without the slot) into the
+ * calendar or a heap; outside a pass, asks for a tick at its time. */
+static inline __attribute__((always_inline)) void fab__insert(myri_fabric *f, uint64_t t, uint64_t ord,
+                                                              uint32_t kind, uint32_t a, uint64_t b, void *p)
+{
     uint32_t slot = fab__slot(f);
     f->pool[slot] = (fab_ev){t, 0, kind, a, b, p, UINT32_MAX};
     fab_key k = ((fab_key)t << 64) | ord | slot;
@@ -592,3 +611,141 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
     }
 }
 
+
+/* ---- a cut run (docs/PARTITION.md sections 2-4, step 9) ------------------------------------------------------
+ * One process: the partitions share one address space, so an event's packet
+ * pointer (fab_ev.p) stays valid in the partition that takes it, and they
+ * share the packet records (each partition's pool holds those it made).  That
+ * is the in-process intermediate; across MPI ranks a message must carry the
+ * packet record itself (step 7, packets per unit). */
+
+uint64_t myri_fabric_link_lookahead_ps(const myri_fabric *f, size_t link)
+{
+    if (!f || 2 * link >= f->nchan) return 0;
+    const fab_chan *c = &f->ch[2 * link];
+    uint64_t prop = c->d_ps - f->T; /* d_ps = T + P_c */
+    return prop + (f->T < f->p.ctrl_delay_ps ? f->T : f->p.ctrl_delay_ps);
+}
+
+myri_status myri_fabric_set_partition(myri_fabric *f, const uint32_t *owner, uint32_t me,
+                                      myri_fabric_outbox_fn outbox, void *ctx)
+{
+    if (!f || !owner || !outbox || f->started) return MYRI_EINVAL;
+    f->part_owner = owner;
+    f->part_me = me;
+    f->part_out = outbox;
+    f->part_ctx = ctx;
+    f->part_live = false;
+    for (size_t i = 0; i < f->nchan; i++) f->ch[i].part_cut = owner[f->ch[i].src_node] != owner[f->ch[i].dst_node];
+    return MYRI_OK;
+}
+
+void myri_fabric_partition_live(myri_fabric *f)
+{
+    if (f) f->part_live = true;
+}
+
+static const char *fab__row_what(const char *row)
+{
+    if (!strcmp(row, "1")) return "a run planned on the cable is pushed into the receiver's ring";
+    if (!strcmp(row, "2")) return "the sender reads the receiver's heads in flight";
+    if (!strcmp(row, "3")) return "a run shortened or un-sent is told to the receiver at once";
+    if (!strcmp(row, "11")) return "a restore meets the receiver's standing STOP";
+    if (!strcmp(row, "13")) return "the reference model's characters name their packet by the sending partition's "
+                                   "pool index (packets per unit: step 7)";
+    return "the other end's state is touched at once";
+}
+
+void myri_fab__cross_stop(const myri_fabric *f, uint32_t node, const char *row)
+{
+    myri_panic(f->comp,
+               "crossing row %s of docs/PARTITION.md is not a message yet: %s, and node %s is in partition %u, "
+               "not in this one (%u); cut the run where no traffic crosses a cut cable (--partition leaf with "
+               "traffic within each leaf switch's hosts) or run it whole",
+               row, fab__row_what(row), f->node_name[node], f->part_owner[node], f->part_me);
+}
+
+void myri_fab__cross_cut(const fab_chan *c, const char *row)
+{
+    myri_panic(NULL,
+               "crossing row %s of docs/PARTITION.md is not a message yet: %s, and channel %u joins two "
+               "partitions; cut the run where no traffic crosses a cut cable (--partition leaf with traffic "
+               "within each leaf switch's hosts) or run it whole",
+               row, fab__row_what(row), c->id);
+}
+
+/* An event for a node of another partition (fab__push). */
+static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
+                           uint32_t origin, uint32_t dst)
+{
+    uint64_t ord = fab__order(f, ph, origin); /* the number is taken either way: the owner's keys stay the same */
+    if (!f->part_live) return;                /* set-up: the owner makes the same push */
+    uint64_t now = fab_now(f);
+    MYRI_ASSERT(f->comp, f->in_tick, "event kind %u for node %s (partition %u) pushed outside the fabric's pass",
+                kind, f->node_name[dst], f->part_owner[dst]);
+    MYRI_ASSERT(f->comp, a < f->nchan && f->ch[a].part_cut,
+                "event kind %u for node %s of partition %u is not on a cut cable", kind, f->node_name[dst],
+                f->part_owner[dst]);
+    /* A character's record waits in this fabric's message slab and names
+     * its packet by this partition's pool index: not readable elsewhere
+     * until packets travel by id (step 7). */
+    if (kind == EV_R_ARRIVE) myri_fab__cross_stop(f, dst, "13");
+    uint64_t la = myri_fabric_link_lookahead_ps(f, a / 2);
+    MYRI_ASSERT(f->comp, t - now >= la,
+                "message kind %u on channel %u delayed %llu ps, less than the cable's lookahead %llu ps", kind, a,
+                (unsigned long long)(t - now), (unsigned long long)la);
+    myri_fabric_msg m = {.time_ps = t, .order = ord, .dst_node = dst, .kind = kind, .a = a, .b = b, .p = p};
+    f->part_out(f->part_ctx, &m);
+}
+
+myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
+{
+    if (!f || !m || !f->part_owner || m->dst_node >= f->nnodes || f->part_owner[m->dst_node] != f->part_me ||
+        f->in_tick || m->a >= f->nchan + f->nhosts || myri_fab_ev_node(f, m->kind, m->a) != m->dst_node)
+        return MYRI_EINVAL;
+    if (m->time_ps <= myri_sim_now(f->sim) || (m->order & 0xffffffull)) return MYRI_EINVAL;
+    fab__insert(f, m->time_ps, m->order, m->kind, m->a, m->b, m->p);
+    return MYRI_OK;
+}
+
+static void fab__report_dir_st(myri_json *j, const char *key, const myri_fabric_channel_stats *s, uint64_t win)
+{
+    myri_json_key(j, key);
+    myri_json_obj_begin(j);
+    myri_json_knum(j, "utilisation", win ? (double)s->busy_ps / (double)win : 0.0);
+    myri_json_knum(j, "stopped_fraction", win ? (double)s->stopped_ps / (double)win : 0.0);
+    myri_json_kuint(j, "chars", s->chars);
+    myri_json_kuint(j, "stops", s->stops);
+    myri_json_kuint(j, "gos", s->gos);
+    myri_json_kuint(j, "max_slack_bytes", s->max_slack_bytes);
+    myri_json_kuint(j, "truncated", s->truncated);
+    myri_json_kuint(j, "fres", s->fres);
+    myri_json_obj_end(j);
+}
+
+/* The same members as myri_fabric_report (fabric_core.c), from given figures. */
+void myri_fabric_report_stats(const myri_fabric *f, const myri_fabric_channel_stats *st, const uint64_t *dropped,
+                              myri_json *j)
+{
+    if (!f || !st || !dropped || !j) return;
+    uint64_t now = fab_now(f);
+    myri_json_key(j, "links");
+    myri_json_arr_begin(j);
+    for (size_t l = 0; 2 * l < f->nchan; l++) {
+        const fab_chan *ab = &f->ch[2 * l];
+        uint64_t win = now > fab_win_start(f, ab) ? now - fab_win_start(f, ab) : 0;
+        myri_json_obj_begin(j);
+        myri_json_kuint(j, "link", l);
+        myri_json_kstr(j, "a", f->node_name[ab->src_node]);
+        myri_json_kstr(j, "b", f->node_name[ab->dst_node]);
+        fab__report_dir_st(j, "ab", &st[2 * l], win);
+        fab__report_dir_st(j, "ba", &st[2 * l + 1], win);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "dropped");
+    myri_json_obj_begin(j);
+    for (int r = 0; r < MYRI_FABRIC_DROP_NREASONS; r++)
+        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)r), dropped[r]);
+    myri_json_obj_end(j);
+}

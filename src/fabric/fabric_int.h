@@ -387,6 +387,7 @@ typedef struct fab_chan {
     bool dev_in;                    /* a host input with a device: behaves as a switch input */
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
     bool rx_down;                   /* cable cut: the receiver's copy, set by its own half's event */
+    bool part_cut;                  /* a cut run: its two ends are in different partitions */
     uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
     fab_tx_half tx;
@@ -414,6 +415,21 @@ _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
  * is checked against both); FAB_CROSS_GET the same for an expression's value;
  * FAB_CROSS_TX/RX...(c, row) is one access, unchecked.  Row "part": state of
  * the partition, not of a unit (the predicted-check queue f->cq, section 2). */
+/* The guard of a cut run (docs/PARTITION.md step 9): a crossing that joins
+ * two partitions cannot be made, since the other end's state is not this
+ * partition's; it stops the run (myri_panic) naming the row whose message
+ * will replace it.  FAB__PART_CHK: the crossing touches node `node` (stops
+ * when f is a partition that does not own it); FAB__CUT_CHK: it touches
+ * channel c's other end (stops when c is cut).  Row "part" (state of the
+ * partition) is never a crossing: its check is compiled out.  Outside a cut
+ * run each costs one load and a branch not taken. */
+MYRI_NORETURN void myri_fab__cross_stop(const myri_fabric *f, uint32_t node, const char *row);
+MYRI_NORETURN void myri_fab__cross_cut(const fab_chan *c, const char *row);
+#define FAB__PART_CHK(f, node, row) \
+    ((void)(__builtin_expect((f)->part_owner != NULL, 0) && (f)->part_owner[(node)] != (f)->part_me \
+                ? (myri_fab__cross_stop((f), (node), #row), 0) : 0))
+#define FAB__CUT_CHK(c, row) \
+    ((void)((#row)[0] != 'p' && __builtin_expect((c)->part_cut, 0) ? (myri_fab__cross_cut((c), #row), 0) : 0))
 #ifdef FAB_CHECK_OWNER
 void myri_fab__own(const fab_chan *c, int rx, const char *file, int line);
 uint32_t myri_fab__as(const myri_fabric *f, uint32_t node);
@@ -424,16 +440,16 @@ fab_entry myri_fab__entry(const myri_fabric *f, uint32_t node);
 void myri_fab__entry_end(const fab_entry *e);
 #define FAB_ENTRY(f, node) \
     fab_entry fab__entry __attribute__((cleanup(myri_fab__entry_end), unused)) = myri_fab__entry((f), (node))
-#define FAB_CROSS_DO(f, node, row, stmt) do { \
+#define FAB_CROSS_DO(f, node, row, stmt) do { FAB__PART_CHK(f, node, row); \
         uint32_t fab__as_depth = myri_fab__as((f), (node)); stmt; myri_fab__as_end((f), fab__as_depth); } while (0)
-#define FAB_CROSS_GET(f, node, row, expr) __extension__ ({ \
+#define FAB_CROSS_GET(f, node, row, expr) __extension__ ({ FAB__PART_CHK(f, node, row); \
         uint32_t fab__as_depth = myri_fab__as((f), (node)); __typeof__(expr) fab__as_v = (expr); \
         myri_fab__as_end((f), fab__as_depth); fab__as_v; })
 #else
 #define FAB__OWN(c, h) ((void)0)
 #define FAB_ENTRY(f, node) ((void)0)
-#define FAB_CROSS_DO(f, node, row, stmt) do { stmt; } while (0)
-#define FAB_CROSS_GET(f, node, row, expr) (expr)
+#define FAB_CROSS_DO(f, node, row, stmt) do { FAB__PART_CHK(f, node, row); stmt; } while (0)
+#define FAB_CROSS_GET(f, node, row, expr) (FAB__PART_CHK(f, node, row), (expr))
 #endif
 #define FAB_TX(c) (FAB__OWN(c, 0), &(c)->tx)
 #define FAB_RX(c) (FAB__OWN(c, 1), &(c)->rx)
@@ -443,14 +459,14 @@ void myri_fab__entry_end(const fab_entry *e);
 #define FAB_RXC(c) (FAB__OWN(c, 1), &fab_cold(c)->rx)
 #define FAB_TXY(c) (FAB__OWN(c, 0), &(c)->x->y->tx)
 #define FAB_RXY(c) (FAB__OWN(c, 1), &(c)->x->y->rx)
-#define FAB_CROSS_TX(c, row) (&(c)->tx)
-#define FAB_CROSS_RX(c, row) (&(c)->rx)
-#define FAB_CROSS_TXX(c, row) (&(c)->x->tx)
-#define FAB_CROSS_RXX(c, row) (&(c)->x->rx)
-#define FAB_CROSS_TXC(c, row) (&fab_cold(c)->tx)
-#define FAB_CROSS_RXC(c, row) (&fab_cold(c)->rx)
-#define FAB_CROSS_TXY(c, row) (&(c)->x->y->tx)
-#define FAB_CROSS_RXY(c, row) (&(c)->x->y->rx)
+#define FAB_CROSS_TX(c, row) (FAB__CUT_CHK(c, row), &(c)->tx)
+#define FAB_CROSS_RX(c, row) (FAB__CUT_CHK(c, row), &(c)->rx)
+#define FAB_CROSS_TXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->tx)
+#define FAB_CROSS_RXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->rx)
+#define FAB_CROSS_TXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->tx)
+#define FAB_CROSS_RXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->rx)
+#define FAB_CROSS_TXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->tx)
+#define FAB_CROSS_RXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->rx)
 
 typedef struct fab_node {
     bool host;
@@ -524,6 +540,12 @@ struct myri_fabric {
     unsigned fifo_mask;             /* bit q set iff fifo[q] is not empty */
     uint32_t node_bits;             /* width of the key's origin node field (fab__build) */
     uint32_t cur_node;              /* origin of pushes made in the pass: the node whose handler runs */
+    /* a cut run (myri_fabric_set_partition): the owner of every node, NULL when not cut */
+    const uint32_t *part_owner;
+    uint32_t part_me;               /* this partition */
+    bool part_live;                 /* running: events for other partitions go to the outbox */
+    myri_fabric_outbox_fn part_out;
+    void *part_ctx;
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */

@@ -81,7 +81,9 @@ struct myri_traffic {
     uint32_t nhosts, type_bytes;
     uint64_t char_ps;
     uint32_t *partner;    /* permutation / ping-pong partner, UINT32_MAX = none */
-    myri_component **comp; /* per host: its source component */
+    myri_component **comp; /* per host: its source component (NULL: another partition's) */
+    const uint32_t *host_owner; /* a cut run: each host's partition (NULL: not cut) */
+    uint32_t me;                /* this partition */
     uint32_t hot;
     myri_empirical emp;
     bool has_emp, window;
@@ -353,6 +355,11 @@ static myri_status traffic__sources(myri_traffic *t)
             t->load_sum += t->tp.load;
             t->nsenders++;
         }
+        if (t->host_owner && t->host_owner[h] != t->me) { /* another partition's: its id kept free */
+            myri_status st = myri_sim_reserve(t->sim, 1);
+            if (st) return st;
+            continue;
+        }
         snprintf(name, sizeof name, "traffic.%s", t->b->topo->node[t->b->topo->host_node[h]].name);
         myri_component *c = NULL;
         myri_status st = myri_sim_add(t->sim, &myri_traffic_source_ops, name, &init, &c);
@@ -405,12 +412,21 @@ myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_b
                                 const myri_fabric_params *fp, const myri_traffic_params *tp,
                                 const myri_node *at, myri_traffic **out, myri_error *err)
 {
+    return myri_traffic_create_part(sim, f, b, fp, tp, at, NULL, 0, out, err);
+}
+
+myri_status myri_traffic_create_part(myri_sim *sim, myri_fabric *f, const myri_topo_built *b,
+                                     const myri_fabric_params *fp, const myri_traffic_params *tp,
+                                     const myri_node *at, const uint32_t *host_owner, uint32_t me,
+                                     myri_traffic **out, myri_error *err)
+{
     if (!sim || !f || !b || !fp || !tp || !out) return MYRI_EINVAL;
     myri_traffic *t = calloc(1, sizeof *t);
     if (!t) return MYRI_ENOMEM;
     *t = (myri_traffic){.sim = sim, .f = f, .send = traffic__fabric_send, .send_ctx = f,
                         .queued = traffic__fabric_queued, .queued_ctx = f, .b = b, .tp = *tp, .nhosts = (uint32_t)b->topo->nhosts,
-                        .type_bytes = (uint32_t)fp->type_bytes, .char_ps = myri_fabric_char_time_ps(f)};
+                        .type_bytes = (uint32_t)fp->type_bytes, .char_ps = myri_fabric_char_time_ps(f),
+                        .host_owner = host_owner, .me = me};
     if (t->tp.queue <= 0) t->tp.queue = 256; /* 0: the documented default */
     myri_component *ctl = NULL;
     t->comp = calloc(t->nhosts, sizeof(myri_component *));

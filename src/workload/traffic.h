@@ -78,6 +78,14 @@ extern const myri_component_ops myri_traffic_ops;
 myri_status myri_traffic_create(myri_sim *sim, myri_fabric *f, const myri_topo_built *b,
                                 const myri_fabric_params *fp, const myri_traffic_params *tp,
                                 const myri_node *at, myri_traffic **out, myri_error *err);
+/* The same for partition `me` of a cut run (docs/PARTITION.md section 1):
+ * only the sources of hosts with host_owner[h] == me are created, the others'
+ * engine ids reserved (myri_sim_reserve), so that every id is the
+ * single-process one; host_owner NULL: every host (myri_traffic_create). */
+myri_status myri_traffic_create_part(myri_sim *sim, myri_fabric *f, const myri_topo_built *b,
+                                     const myri_fabric_params *fp, const myri_traffic_params *tp,
+                                     const myri_node *at, const uint32_t *host_owner, uint32_t me,
+                                     myri_traffic **out, myri_error *err);
 void myri_traffic_destroy(myri_traffic *t);
 /* Where the sources send: a function that takes one packet of host
  * pkt->src_host at the current time (the packet is valid during the call

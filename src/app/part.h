@@ -1,0 +1,68 @@
+/* part.h -- a run cut into N partitions inside one process (docs/PARTITION.md
+ * section 4, step 9): the conservative window loop and the exchange of the
+ * partitions' messages.  Each partition is a simulation of its own (its
+ * myri_sim and fabric instance, only its units' components); the harness
+ * knows them through three calls (myri_part_ops) and carries the fabric's
+ * messages (myri_fabric_msg) between them, in key order, at window ends.
+ *
+ *   L = the smallest lookahead of a cut cable (none cut: one window to the end)
+ *   loop: g = the earliest pending event of any partition; stop when g > end
+ *         W = min(g + L, end + 1); every partition runs its events at < W
+ *         every message sent in the window (all at >= W, checked) goes to
+ *         its partition with its key
+ *
+ * In one process the messages carry a packet pointer (the partitions share
+ * the address space); across MPI ranks they need the packet record (step 7). */
+#ifndef MYRI_APP_PART_H
+#define MYRI_APP_PART_H
+
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "myri/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct myri_part_ops {
+    /* the time of partition q's earliest pending event, MYRI_TIME_NEVER if none */
+    myri_time_ps (*next_ps)(void *ctx, uint32_t q);
+    /* runs partition q's events at times <= last_ps (its clock then at last_ps) */
+    myri_status (*run_to)(void *ctx, uint32_t q, myri_time_ps last_ps);
+    /* gives partition q a message of another partition (its node m->dst_node) */
+    myri_status (*take)(void *ctx, uint32_t q, const myri_fabric_msg *m);
+} myri_part_ops;
+
+typedef struct myri_part_stats {
+    uint64_t windows;           /* windows run */
+    uint64_t messages;          /* messages exchanged */
+    uint64_t max_window_messages; /* the most in one window */
+    uint64_t busy_windows;      /* windows that carried at least one message */
+} myri_part_stats;
+
+typedef struct myri_part myri_part;
+
+/* n partitions; node_owner[node] (kept by the caller) names each node's
+ * partition, so that a message finds its partition by its dst_node;
+ * lookahead_ps: L (UINT64_MAX: nothing cut). */
+myri_part *myri_part_create(uint32_t n, const uint32_t *node_owner, uint64_t lookahead_ps,
+                            const myri_part_ops *ops, void *ctx);
+void myri_part_destroy(myri_part *h);
+/* The outbox of every partition (a myri_fabric_outbox_fn; ctx: the harness). */
+void myri_part_post(void *harness, const myri_fabric_msg *m);
+/* Runs the window loop to end_ps and every partition's clock to end_ps.
+ * MYRI_OK; MYRI_ESTATE with the reason in err if a message is for a time
+ * before its window's end or a partition refused one; a partition's status. */
+myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err);
+void myri_part_get_stats(const myri_part *h, myri_part_stats *out);
+
+/* Test hook (tests only): every message is delivered early_ps before its
+ * time, so that a test can show that the check of identity fails. */
+void myri_part__test_fault(myri_part *h, myri_time_ps early_ps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
