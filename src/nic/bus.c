@@ -52,6 +52,7 @@ const size_t myri_bus_nparams = sizeof myri_bus_param_table / sizeof myri_bus_pa
 /* A booking that may still reach past the time the statistics are taken. */
 typedef struct bus__open {
     myri_time_ps at_ps, start_ps, end_ps;
+    uint64_t bytes;
     myri_bus_user who;
 } bus__open;
 
@@ -87,13 +88,15 @@ void myri_bus_set_clock(myri_bus *b, const myri_sim *sim)
     if (b) b->clock = sim;
 }
 
-/* Remembers a booking that ends after it was asked for; forgets those over by then. */
+/* Remembers a booking that ends after it was asked for; forgets those over
+ * by then (by now, for a booking asked for ahead of the clock). */
 static void bus__remember(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, myri_time_ps start_ps,
-                          myri_time_ps end_ps)
+                          myri_time_ps end_ps, uint64_t bytes)
 {
+    myri_time_ps over = b->clock && myri_sim_now(b->clock) < at_ps ? myri_sim_now(b->clock) : at_ps;
     size_t keep = 0;
     for (size_t k = 0; k < b->nopen; k++)
-        if (b->open[k].end_ps > at_ps) b->open[keep++] = b->open[k];
+        if (b->open[k].end_ps > over) b->open[keep++] = b->open[k];
     b->nopen = keep;
     if (end_ps <= at_ps) return;
     if (b->nopen == b->capopen) {
@@ -106,7 +109,7 @@ static void bus__remember(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, my
         b->open = n;
         b->capopen = cap;
     }
-    b->open[b->nopen++] = (bus__open){at_ps, start_ps, end_ps, who};
+    b->open[b->nopen++] = (bus__open){at_ps, start_ps, end_ps, bytes, who};
 }
 
 const myri_bus_params *myri_bus_params_of(const myri_bus *b) { return b ? &b->p : NULL; }
@@ -122,8 +125,11 @@ myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, m
         b->st.wait_ps[who] += start - at_ps;
         b->st.bookings[who]++;
         b->st.bytes[who] += bytes;
-        if (at_ps > b->last_at) b->last_at = at_ps;
-        bus__remember(b, who, at_ps, start, start + dur_ps);
+        /* a booking asked for ahead of the clock (host.c: a PIO read booked
+         * when no other booking can come before it) counts from its time on */
+        myri_time_ps asked = b->clock && myri_sim_now(b->clock) < at_ps ? myri_sim_now(b->clock) : at_ps;
+        if (asked > b->last_at) b->last_at = asked;
+        bus__remember(b, who, at_ps, start, start + dur_ps, bytes);
     }
     return start;
 }
@@ -166,6 +172,10 @@ myri_status myri_bus_get_stats_at(const myri_bus *b, myri_time_ps now_ps, myri_b
         const bus__open *o = &b->open[k];
         if (o->end_ps > now_ps) out->busy_ps[o->who] -= o->end_ps - (o->start_ps > now_ps ? o->start_ps : now_ps);
         if (o->start_ps > now_ps) out->wait_ps[o->who] -= o->start_ps - (o->at_ps > now_ps ? o->at_ps : now_ps);
+        if (o->at_ps > now_ps) { /* asked for ahead of the clock: not asked yet at now_ps */
+            out->bookings[o->who]--;
+            out->bytes[o->who] -= o->bytes;
+        }
     }
     return b->lost ? MYRI_ENOMEM : MYRI_OK;
 }
