@@ -5,7 +5,7 @@
  * of 8-port switches, every host a LANai 4 running seed 001's MCP and the
  * traffic program sending 512-byte payloads to random hosts through the API
  * at about 20 % load for 5 ms, every byte checked; and the same on a 4-ary
- * 5-tree (1024 hosts, topology.n = 5) for 0.5 ms of traffic.
+ * 4-tree (256 hosts) for 1.25 ms and a 4-ary 5-tree (1024 hosts, topology.n = 5) for 0.5 ms of traffic.
  * Case "bare": the same topology, links and switches with ideal hosts (the
  * fabric job, fast model) and the same traffic: uniform destinations,
  * Poisson arrivals, packets of the same length on the wire (514-byte fabric
@@ -31,11 +31,14 @@
  * from 64 to 1024 hosts), and one JSON line per case.  Both run in this
  * process, one after the other, so the ratio is measured on the same machine
  * at the same time.  By default 64 hosts only; an argument after the source
- * directory picks the size: 64, 1024 (about 2 minutes of CPU and 1.9 GB
- * resident: a million closing tallies), or 0 for both.
+ * directory picks the size: 64, 256 (a 4-ary 4-tree, 1.25 ms of traffic),
+ * 1024 (about 2 minutes of CPU and 1.9 GB resident: a million closing
+ * tallies), or 0 for all three; a third argument `system` runs the system
+ * case only (the bare fabric at 1024 hosts takes several minutes more).
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,10 +173,13 @@ int main(int argc, char **argv)
 {
     char buf[4096];
     const char *dir = source_dir(argc, argv, buf, sizeof buf);
-    static const struct { uint32_t n, hosts; double duration_us; } sizes[] = {{3, 64, 5000}, {5, 1024, 500}};
+    /* the same host-microseconds of traffic at each size (64 x 5000 = 256 x 1250), less at 1024 */
+    static const struct { uint32_t n, hosts; double duration_us; } sizes[] = {
+        {3, 64, 5000}, {4, 256, 1250}, {5, 1024, 500}};
     long only = argc > 2 ? strtol(argv[2], NULL, 10) : 64; /* 1024 hosts: minutes and about 2 GB, on request */
+    bool no_bare = argc > 3 && !strcmp(argv[3], "system"); /* the system case only (the bare one takes longer) */
     double ratio64 = 0;
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         if (only && only != (long)sizes[i].hosts) continue;
         bsys__case sys, bare;
         double load = 0;
@@ -183,6 +189,12 @@ int main(int argc, char **argv)
                sizes[i].hosts);
         bsys__print(&sys);
         fflush(stdout);
+        if (no_bare) {
+            printf("system  %u hosts: %.2f us of CPU per packet, %.2f events per packet\n", sizes[i].hosts,
+                   sys.packets ? sys.cpu_s / (double)sys.packets * 1e6 : 0,
+                   sys.packets ? (double)sys.events / (double)sys.packets : 0);
+            continue;
+        }
         if ((rc = bsys__bare(sizes[i].n, load, sys.sim_s, &bare))) return rc;
         bsys__print(&bare);
         double ps = sys.packets ? sys.cpu_s / (double)sys.packets : 0;

@@ -376,8 +376,16 @@ static uint32_t fw__user(myri_fw_inst *fi)
         s.skip = spun % pass;
     }
     /* From the phase, up to one whole pass: two rounds of the user machines,
-     * from the first at or after next_m (fi->ufrom). */
-    for (uint32_t k = 0, u = fi->ufrom[fi->next_m]; k < 2u * fi->nuser; k++, u = u + 1 < fi->nuser ? u + 1 : 0) {
+     * from the first at or after next_m (fi->ufrom).  The second round only
+     * has to reach the polls the first one skipped (those that ended before
+     * the phase): the machines after the one where the phase ran out were
+     * tested whole with nothing found, and a test of unchanged state gives
+     * the same answer again (tests read state; the one that caches,
+     * has_dest in mcp_map_tables.c, caches what it would find again). */
+    uint32_t limit = 2u * fi->nuser;
+    for (uint32_t k = 0, u = fi->ufrom[fi->next_m]; k < limit; k++, u = u + 1 < fi->nuser ? u + 1 : 0) {
+        if (s.skip == 0 && limit == 2u * fi->nuser) limit = fi->nuser + k; /* round 2: positions 0 .. k-1 */
+        if (k >= limit) break;
         uint8_t m = fi->user[u];
         if (!fw__poll(fi, m, &s)) continue;
         fi->idle = false;

@@ -114,6 +114,7 @@ struct myri_program {
     unsigned wb_head, wb_n;
     myri_time_ps prepaid;    /* CPU time recv_wait has let pass for the next API call */
     myri_time_ps owe;        /* CPU time spent but not yet slept (host__spend): the program's clock is now + owe */
+    myri_time_ps ahead_at, ahead_pio_ps; /* a PIO read booked ahead (host__pio_read_book): at, its pio_ps */
     host__report *rep;
     size_t nrep;
     uint32_t *group;         /* the hosts of the program's entry (myri_prog_group); NULL: every host */
@@ -184,13 +185,41 @@ static void host__sync(myri_program *pr)
 }
 static myri_time_ps host__clock(const myri_program *pr) { return myri_sim_now(pr->h->sim) + pr->owe; }
 
+/* Whether a PIO read the program asks for at `at` (after the CPU time it
+ * owes) can be booked now, ahead of the clock: no other booking of the
+ * board's bus can be asked for at or before `at` -- the host-DMA engine's
+ * next one comes later (myri_lanai_hdma_next_book_ps; equal times are left
+ * to the engine's order), no other program shares the bus (the program owes
+ * time only when alone on its host), its own posted writes are booked
+ * already -- and the run reaches `at` (its horizon).  The booking is then
+ * the one the program would make at `at`, in the same place in the bus's
+ * order; the bus and the host statistics count it from `at` on. */
+static bool host__book_ahead_ok(const myri_program *pr, const host__board *b, myri_time_ps at)
+{
+    return at <= myri_sim_horizon(pr->h->sim) && at < myri_lanai_hdma_next_book_ps(b->l);
+}
+
 /* Books a PIO read of n bytes on the board's bus (bus.pio_read a word) and
- * waits until it ends. */
+ * waits until it ends.  The CPU time owed and the read are slept in one
+ * sleep when the read can be booked ahead (host__book_ahead_ok, issue 24):
+ * the read's bytes are taken at its end either way. */
 static void host__pio_read_book(myri_program *pr, host__board *b, size_t n)
 {
-    host__sync(pr);
     const myri_bus_params *bp = myri_bus_params_of(b->bus);
     myri_time_ps now = myri_sim_now(pr->h->sim), dur = bp->pio_read_ps * (myri_time_ps)((n + 3) / 4);
+    myri_time_ps at = now + pr->owe;
+    if (pr->owe > 0 && dur > 0 && host__book_ahead_ok(pr, b, at)) {
+        pr->owe = 0;
+        myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_READ, at, dur, n) + dur;
+        pr->ahead_at = at;
+        pr->ahead_pio_ps = end - at;
+        host__sleep(pr, end - now);
+        pr->h->st.pio_ps += pr->ahead_pio_ps;
+        pr->ahead_pio_ps = 0;
+        return;
+    }
+    host__sync(pr);
+    now = myri_sim_now(pr->h->sim);
     myri_time_ps end = myri_bus_book(b->bus, MYRI_BUS_PIO_READ, now, dur, n) + dur;
     pr->h->st.pio_ps += end - now;
     host__sleep(pr, end - now);
@@ -721,6 +750,9 @@ myri_status myri_host_get_stats(const myri_host *h, myri_host_stats *out)
 {
     if (!h || !out) return MYRI_EINVAL;
     *out = h->st;
+    for (size_t i = 0; i < h->nprog; i++) /* a read booked ahead counts once its time has come */
+        if (h->prog[i]->ahead_pio_ps && h->prog[i]->ahead_at <= myri_sim_now(h->sim))
+            out->pio_ps += h->prog[i]->ahead_pio_ps;
     return MYRI_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 const myri_param myri_bus_param_table[] = {
     {"dma_rate", MYRI_P_DOUBLE, "B/s", "120e6", "1", "1e12",
@@ -52,6 +53,7 @@ const size_t myri_bus_nparams = sizeof myri_bus_param_table / sizeof myri_bus_pa
 /* A booking that may still reach past the time the statistics are taken. */
 typedef struct bus__open {
     myri_time_ps at_ps, start_ps, end_ps;
+    uint64_t bytes;
     myri_bus_user who;
 } bus__open;
 
@@ -61,8 +63,8 @@ struct myri_bus {
     myri_time_ps last_at;   /* when the last booking was asked for */
     myri_bus_stats st;      /* every booking counted whole */
     const myri_sim *clock;
-    bus__open *open;        /* bookings ending after last_at, in time order */
-    size_t nopen, capopen;
+    bus__open *open;        /* open[head .. nopen): bookings ending after last_at, in time order */
+    size_t head, nopen, capopen;
     bool lost;              /* a booking could not be remembered */
 };
 
@@ -87,15 +89,21 @@ void myri_bus_set_clock(myri_bus *b, const myri_sim *sim)
     if (b) b->clock = sim;
 }
 
-/* Remembers a booking that ends after it was asked for; forgets those over by then. */
+/* Remembers a booking that ends after it was asked for; forgets those over
+ * by `over` (its time, or now for a booking asked for ahead of the clock). */
 static void bus__remember(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, myri_time_ps start_ps,
-                          myri_time_ps end_ps)
+                          myri_time_ps end_ps, uint64_t bytes, myri_time_ps over)
 {
-    size_t keep = 0;
-    for (size_t k = 0; k < b->nopen; k++)
-        if (b->open[k].end_ps > at_ps) b->open[keep++] = b->open[k];
-    b->nopen = keep;
+    /* bookings end in the order they are made (each starts at or after the
+     * last one's end), so those over are a prefix */
+    while (b->head < b->nopen && b->open[b->head].end_ps <= over) b->head++;
+    if (b->head == b->nopen) b->head = b->nopen = 0;
     if (end_ps <= at_ps) return;
+    if (b->nopen == b->capopen && b->head > 0) {
+        memmove(b->open, b->open + b->head, (b->nopen - b->head) * sizeof *b->open);
+        b->nopen -= b->head;
+        b->head = 0;
+    }
     if (b->nopen == b->capopen) {
         size_t cap = b->capopen ? 2 * b->capopen : 8;
         bus__open *n = realloc(b->open, cap * sizeof *n);
@@ -106,7 +114,7 @@ static void bus__remember(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, my
         b->open = n;
         b->capopen = cap;
     }
-    b->open[b->nopen++] = (bus__open){at_ps, start_ps, end_ps, who};
+    b->open[b->nopen++] = (bus__open){at_ps, start_ps, end_ps, bytes, who};
 }
 
 const myri_bus_params *myri_bus_params_of(const myri_bus *b) { return b ? &b->p : NULL; }
@@ -122,8 +130,11 @@ myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, m
         b->st.wait_ps[who] += start - at_ps;
         b->st.bookings[who]++;
         b->st.bytes[who] += bytes;
-        if (at_ps > b->last_at) b->last_at = at_ps;
-        bus__remember(b, who, at_ps, start, start + dur_ps);
+        /* a booking asked for ahead of the clock (host.c: a PIO read booked
+         * when no other booking can come before it) counts from its time on */
+        myri_time_ps now = b->clock ? myri_sim_now(b->clock) : at_ps, asked = now < at_ps ? now : at_ps;
+        if (asked > b->last_at) b->last_at = asked;
+        bus__remember(b, who, at_ps, start, start + dur_ps, bytes, asked);
     }
     return start;
 }
@@ -162,10 +173,14 @@ myri_status myri_bus_get_stats_at(const myri_bus *b, myri_time_ps now_ps, myri_b
 {
     if (!b || !out || now_ps < b->last_at) return MYRI_EINVAL;
     *out = b->st;
-    for (size_t k = 0; k < b->nopen; k++) { /* the part of each booking after now_ps is not over yet */
+    for (size_t k = b->head; k < b->nopen; k++) { /* the part of each booking after now_ps is not over yet */
         const bus__open *o = &b->open[k];
         if (o->end_ps > now_ps) out->busy_ps[o->who] -= o->end_ps - (o->start_ps > now_ps ? o->start_ps : now_ps);
         if (o->start_ps > now_ps) out->wait_ps[o->who] -= o->start_ps - (o->at_ps > now_ps ? o->at_ps : now_ps);
+        if (o->at_ps > now_ps) { /* asked for ahead of the clock: not asked yet at now_ps */
+            out->bookings[o->who]--;
+            out->bytes[o->who] -= o->bytes;
+        }
     }
     return b->lost ? MYRI_ENOMEM : MYRI_OK;
 }

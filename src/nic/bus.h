@@ -70,7 +70,9 @@ const myri_bus_params *myri_bus_params_of(const myri_bus *b);
 /* Books the bus for dur_ps at the earliest time >= at_ps when it is free
  * (after every booking made before); returns that start time.  `bytes` only
  * feeds the statistics.  Bookings are asked for in time order (at_ps never
- * decreases: every caller books at the simulated now). */
+ * decreases).  Callers book at the simulated now, or ahead of it when no
+ * other booking can be asked for before at_ps (host.c's PIO reads, issue 24):
+ * such a booking counts in the statistics only once the clock reaches at_ps. */
 myri_time_ps myri_bus_book(myri_bus *b, myri_bus_user who, myri_time_ps at_ps, myri_time_ps dur_ps,
                            uint64_t bytes);
 /* Time to move n bytes at the DMA rate (rounded up to a whole ps). */

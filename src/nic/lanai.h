@@ -95,6 +95,10 @@ myri_status myri_lanai_create(myri_sim *sim, const char *name, const myri_lanai_
 void myri_lanai_destroy(myri_lanai *l);
 myri_component *myri_lanai_component(myri_lanai *l);
 myri_time_ps myri_lanai_cycle_ps(const myri_lanai *l);
+/* The earliest time the host-DMA engine can next book the board's bus (its
+ * pending event's time while a transfer runs, else now + bus.dma_setup): a
+ * PIO read asked for before it is booked before any burst (host.c). */
+myri_time_ps myri_lanai_hdma_next_book_ps(const myri_lanai *l);
 myri_time_ps myri_lanai_now(const myri_lanai *l);
 
 /* Host memory reached by the host DMA: bus address a is base[a]. */

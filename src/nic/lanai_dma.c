@@ -25,6 +25,17 @@ static void lanai__hdma_at(myri_lanai *l, myri_time_ps at, uint32_t phase, uint3
 {
     myri_event ev = {.target = l->comp, .kind = LANAI_EV_HDMA, .arg32 = phase, .arg = bytes};
     myri_sim_schedule(l->sim, at, &ev);
+    l->hdma_ev_at = at;
+}
+
+/* The host-DMA engine books the bus only in its events: while busy at the
+ * pending one (the setup's end or a burst's end), else no sooner than a
+ * transfer started now would (now + bus.dma_setup). */
+myri_time_ps myri_lanai_hdma_next_book_ps(const myri_lanai *l)
+{
+    if (!l) return 0;
+    if (l->hdma_busy) return l->hdma_ev_at;
+    return myri_sim_now(l->sim) + myri_bus_params_of(l->bus)->dma_setup_ps;
 }
 
 /* Books the next burst on the bus, from now; its bytes land at its end. */

@@ -62,6 +62,7 @@ struct myri_lanai {
     uint64_t hdma_ear0;          /* the transfer's first host address (notify) */
     uint32_t hdma_total;
     myri_time_ps hdma_start;
+    myri_time_ps hdma_ev_at;     /* when the pending host-DMA event runs (while busy) */
     lanai__span *spans;          /* finished host-DMA intervals not older than the armed window */
     size_t nspans, capspans;
     /* send DMA */
