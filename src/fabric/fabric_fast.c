@@ -15,13 +15,15 @@
  * run O never decreases and along the departure instants of one run it never
  * increases (at most one character per T each way), so the first instant
  * where O reaches the STOP line (or falls to the GO line) is found by binary
- * search; it is re-predicted whenever a run starts or is cut short.  Events
- * per packet when nothing blocks: per switch the route decoding, the
- * arbitration and the run end; the source host's run start and end; the GAP's
- * arrival at the destination.  Heads are entered at switch inputs when they
- * are sent (no arrival event), and a head reaching a host is an event only
- * for a misrouted packet.  See docs/FABRIC.md for why this equals the
- * reference model.
+ * search; it is re-predicted whenever a run starts or is cut short.  The
+ * receiver learns of the sender's runs only by messages taken after the
+ * cable's delay (EV_F_MSG: docs/PARTITION.md rows 1-3).  Events per packet
+ * when nothing blocks: per switch the route decoding (with the arbitration)
+ * and the run end; the source host's run start and end; the GAP's arrival at
+ * the destination; one message per run and hop.  Heads are entered at switch
+ * inputs when their run is told (no arrival event), and a head reaching a
+ * host is an event only for a misrouted packet.  See docs/FABRIC.md for why
+ * this equals the reference model.
  */
 #include "fabric/fabric_int.h"
 
