@@ -651,8 +651,7 @@ static const char *fab__row_what(const char *row)
     if (!strcmp(row, "2")) return "the sender reads the receiver's heads in flight";
     if (!strcmp(row, "3")) return "a run shortened or un-sent is told to the receiver at once";
     if (!strcmp(row, "11")) return "a restore meets the receiver's standing STOP";
-    if (!strcmp(row, "13")) return "the reference model's characters name their packet by the sending partition's "
-                                   "pool index (packets per unit: step 7)";
+    if (!strcmp(row, "13")) return "the reference model's wire is one record for both ends";
     return "the other end's state is touched at once";
 }
 
@@ -674,6 +673,16 @@ void myri_fab__cross_cut(const fab_chan *c, const char *row)
                row, fab__row_what(row), c->id);
 }
 
+static __attribute__((noreturn, cold)) void fab__cross_packet(const myri_fabric *f, uint32_t kind, uint32_t dst)
+{
+    myri_panic(f->comp,
+               "a message (event kind %u) for node %s in partition %u names its packet or record by this "
+               "partition's pool (docs/PARTITION.md step 7, packets per unit, is not built yet); cut the run "
+               "where no traffic crosses a cut cable (--partition leaf with traffic within each leaf switch's "
+               "hosts) or run it whole",
+               kind, f->node_name[dst], f->part_owner[dst]);
+}
+
 /* An event for a node of another partition (fab__push). */
 static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint64_t t, fab_phase ph, uint32_t kind, uint32_t a, uint64_t b, void *p,
                            uint32_t origin, uint32_t dst)
@@ -686,10 +695,10 @@ static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint6
     MYRI_ASSERT(f->comp, a < f->nchan && f->ch[a].part_cut,
                 "event kind %u for node %s of partition %u is not on a cut cable", kind, f->node_name[dst],
                 f->part_owner[dst]);
-    /* A character's record waits in this fabric's message slab and names
-     * its packet by this partition's pool index: not readable elsewhere
-     * until packets travel by id (step 7). */
-    if (kind == EV_R_ARRIVE) myri_fab__cross_stop(f, dst, "13");
+    /* A reference character's record (message slab), a fast-model run's
+     * (message pool) and a packet pointer are this partition's: readable
+     * elsewhere only once packets travel by id (step 7). */
+    if (kind == EV_R_ARRIVE || kind == EV_F_MSG || p) fab__cross_packet(f, kind, dst);
     uint64_t la = myri_fabric_link_lookahead_ps(f, a / 2);
     MYRI_ASSERT(f->comp, t - now >= la,
                 "message kind %u on channel %u delayed %llu ps, less than the cable's lookahead %llu ps", kind, a,

@@ -230,6 +230,11 @@ myri_status myri_fabric_set_host_unit(myri_fabric *f, uint32_t host, uint32_t lp
 
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
 {
+    myri_fab_drop_at(f, pkt, r, fab_now(f));
+}
+
+void myri_fab_drop_at(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r, uint64_t at)
+{
     if (pkt->dropped || pkt->delivered) return;
     pkt->dropped = true;
     uint64_t now = fab_now(f);
@@ -241,7 +246,7 @@ void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     if (now == myri_sim_now(f->sim)) {
         f->lim_stale = true;
         uint32_t was = fab__act_as_host(f, pkt->src_host);
-        f->cb.dropped(f->cb.ctx, pkt->id, r, now);
+        f->cb.dropped(f->cb.ctx, pkt->id, r, at);
         myri_sim_act_as(f->sim, was);
         return;
     }
@@ -249,6 +254,7 @@ void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     rec->delivered = false;
     rec->id = pkt->id;
     rec->reason = r;
+    rec->at = at;
     fab__defer(f, rec, now, pkt->src_host); /* the source's unit (the packet's owner) */
 }
 
@@ -291,7 +297,7 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 {
     if (r->delivered) (r->misdelivered ? f->cb_mis : f->cb.delivered)(f->cb.ctx, &r->d);
-    else f->cb.dropped(f->cb.ctx, r->id, r->reason, myri_sim_now(f->sim));
+    else f->cb.dropped(f->cb.ctx, r->id, r->reason, r->at);
     r->next = f->cb_free;
     f->cb_free = r;
 }
@@ -390,6 +396,7 @@ static void fab__destroy(myri_component *self)
     free(f->cal_head);
     free(f->cs);
     free(f->cq);
+    free(f->msg);
     free(f->cq_pos);
     free(f->pool);
     myri_fab_msg_fini(f);

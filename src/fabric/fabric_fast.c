@@ -15,13 +15,15 @@
  * run O never decreases and along the departure instants of one run it never
  * increases (at most one character per T each way), so the first instant
  * where O reaches the STOP line (or falls to the GO line) is found by binary
- * search; it is re-predicted whenever a run starts or is cut short.  Events
- * per packet when nothing blocks: per switch the route decoding, the
- * arbitration and the run end; the source host's run start and end; the GAP's
- * arrival at the destination.  Heads are entered at switch inputs when they
- * are sent (no arrival event), and a head reaching a host is an event only
- * for a misrouted packet.  See docs/FABRIC.md for why this equals the
- * reference model.
+ * search; it is re-predicted whenever a run starts or is cut short.  The
+ * receiver learns of the sender's runs only by messages taken after the
+ * cable's delay (EV_F_MSG: docs/PARTITION.md rows 1-3).  Events per packet
+ * when nothing blocks: per switch the route decoding (with the arbitration)
+ * and the run end; the source host's run start and end; the GAP's arrival at
+ * the destination; one message per run and hop.  Heads are entered at switch
+ * inputs when their run is told (no arrival event), and a head reaching a
+ * host is an event only for a misrouted packet.  See docs/FABRIC.md for why
+ * this equals the reference model.
  */
 #include "fabric/fabric_int.h"
 
@@ -301,7 +303,7 @@ static void ff__check(myri_fabric *f, fab_chan *u, uint64_t gen)
     int64_t o = ff__track_upto(f, u, now, true);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || u->id == (uint32_t)FAB_DEBUG)
-        fprintf(stderr, "F %llu check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now,
+        fprintf(stderr, "F %llu ch %u check A %llu D %llu O %lld front %d dep_base %llu\n", (unsigned long long)now, u->id,
                 (unsigned long long)ff__arrived(f, u, now), (unsigned long long)ff__departed(f, u, now), (long long)o,
                 (int)FAB_RX(u)->front, (unsigned long long)FAB_RX(u)->dep_base);
 #endif
@@ -394,6 +396,7 @@ static uint64_t ff__avail(myri_fabric *f, fab_chan *o, uint64_t t, uint32_t j, u
 }
 
 static void ff__notify_down(myri_fabric *f, fab_chan *c, bool started);
+static void ff__tell(myri_fabric *f, fab_chan *c, const fab_runmsg *m);
 
 /* Does the byte a host receives first (hop `hop`) have its MSB set? */
 static bool ff__misrouted(fab_pkt *pkt, uint32_t hop)
@@ -411,16 +414,16 @@ static bool ff__sinking(fab_chan *c, const fab_pkt *p)
 
 /* ---- what the receiver does when told of a run (messages) ----
  *
- * The sender half of c tells the receiver half of its runs only through these
- * four calls (docs/PARTITION.md section 2, rows 1-4): a run planned
- * (ff__rx_run), its planned length changed (ff__rx_lim), the run over after k
- * characters (ff__rx_trim), and "your runs were shortened, react"
- * (ff__rx_changed).  The last is a message taken after the cable's delay
- * (EV_F_TRIMMED, ff__tell_trimmed); the first three are still made at plan
- * time through one crossing each (FAB_CROSS_DO): delivering them after the
- * cable's lookahead too is what remains (docs/PARTITION.md step 4).  Their
- * arguments are the messages' contents: the run, the packet's route position
- * on c (`hop`), whether the run ends with the GAP. */
+ * The sender half of c tells the receiver half of its runs only by messages
+ * (docs/PARTITION.md section 2, rows 1-4), each taken at the sender's now +
+ * the cable's delay D (PH_ARRIVE, the sender's key): a run planned
+ * (FAB_MSG_RUN: ff__rx_run), its planned length changed (FAB_MSG_LIM:
+ * ff__rx_lim), the run over after k characters (FAB_MSG_TRIM: ff__rx_trim),
+ * all through ff__tell (EV_F_MSG, ff__msg_arrive), and "your runs were
+ * shortened, react" (EV_F_TRIMMED: ff__rx_changed, ff__tell_trimmed).  A
+ * port's DMA channel, whose two ends are one node, takes them at once.  Their
+ * contents: the run, the packet's route position on c (`hop`), whether the
+ * run ends with the GAP. */
 
 /* c's latest run has `lim` characters, the last one the GAP when `gap`: the
  * ring is set, and where the GAP's arrival is an event (a host; a switch
@@ -472,10 +475,14 @@ static bool ff__plan_end(myri_fabric *f, fab_chan *c, uint32_t lim)
 
 /* The head of packet `pkt` (route position `hop` on c) is sent at `now`, its
  * run just added to the ring: the receiver learns of it (entry made in
- * advance at a switch input, head event, or nothing at a host). */
+ * advance at a switch input, head event, or nothing at a host).  Told by a
+ * live message, so the cable is up (a run sent before a cut is stale when it
+ * comes, ff__msg_arrive; nothing is sent into a cut cable): every head told
+ * arrives, in the order told. */
 static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t hop, uint64_t now)
 {
-    if (!c->dst_host && FAB_RX(c)->heads_inflight == 0 && !c->rx_down) {
+    MYRI_ASSERT(f->comp, !c->rx_down, "fast model: a run told on cut channel %u", c->id);
+    if (!c->dst_host) {
         /* The head will arrive at the switch input behind the packets
          * entered there (only a cut can prevent that, which takes the
          * entry back): enter it now.  At the front already, its decoding
@@ -492,22 +499,21 @@ static void ff__head_sent(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint32_t ho
             FAB_RXX(c)->ready_at = e->arrive_at + fab_path_latency(f, c);
             myri_fab_push(f, FAB_RXX(c)->ready_at, PH_DECODE, EV_DECODE, c->id, ++FAB_RX(c)->dec_gen, NULL);
         }
-    } else if (c->dst_host && !c->rx_down && !ff__misrouted(pkt, hop)) {
+        return;
+    }
+    if (!ff__misrouted(pkt, hop)) {
         /* At a host the head's arrival changes nothing for a packet that
          * is not misrouted (hdr is final: no later hop corrupts it): no
          * event; the GAP's arrival delivers it, and a cut finds it in
          * c->hh as the packet partly received. */
         pkt->host_quiet = true;
     } else {
-        if (!c->dst_host) FAB_RX(c)->heads_inflight++;
-        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | hop,
-                 pkt);
+        myri_fab_push(f, now + c->d_ps, PH_ARRIVE, EV_F_HEAD, c->id, (ff__last(c)->n0 << 6) | hop, pkt);
     }
-    if (c->dst_host) { /* the two latest heads sent to the host */
-        FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
-        FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
-        FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){pkt, now + c->d_ps, ff__last(c)->n0, c->rx_down};
-    }
+    /* the two latest heads sent to the host */
+    FAB_RXC(c)->hh_gone = FAB_RXC(c)->hh[1];
+    FAB_RXC(c)->hh[1] = FAB_RXC(c)->hh[0];
+    FAB_RXC(c)->hh[0] = (__typeof__(FAB_RXC(c)->hh[0])){pkt, now + c->d_ps, ff__last(c)->n0, false};
 }
 
 /* A run planned on c (row 1; with the head when `head`, row 2): the receiver
@@ -545,7 +551,7 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
              * is entered there or, at a host, needs no head event (not at
              * a DMA, not behind a head event, not misrouted). */
             if (j == 0 && next != MYRI_TIME_NEVER && next > now && next >= FAB_TX(c)->free_at && !c->dma && !c->down &&
-                (c->dst_host ? !ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop) : FAB_CROSS_RX(c, 2)->heads_inflight == 0)) {
+                !(c->dst_host && ff__misrouted(FAB_TX(c)->cur, FAB_TX(c)->cur_hop))) {
                 ff__start_run_at(f, c, next);
                 return;
             }
@@ -582,7 +588,8 @@ static void ff__start_run_at(myri_fabric *f, fab_chan *c, uint64_t now)
     }
     bool gap = ff__plan_end(f, c, (uint32_t)lim);
     if (!c->src_host) ff__rx_update(f, &f->ch[FAB_TX(c)->src_in]);
-    FAB_CROSS_DO(f, c->dst_node, 1, ff__rx_run(f, c, run, j == 0 && !c->dma, FAB_TX(c)->cur_hop, gap));
+    ff__tell(f, c, &(fab_runmsg){.kind = FAB_MSG_RUN, .run = run, .head = j == 0 && !c->dma,
+                              .hop = (uint8_t)FAB_TX(c)->cur_hop, .gap = gap});
 }
 
 static void ff__start_run(myri_fabric *f, fab_chan *c) { ff__start_run_at(f, c, fab_now(f)); }
@@ -636,9 +643,82 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
  * before it began leaves it. */
 static void ff__rx_trim(myri_fabric *f, fab_chan *c, uint32_t k, bool unsend)
 {
+    fab_pkt *pkt = fab_pkt_at(f, ff__last(c)->pix);
     if (unsend) ff__unsend_head(f, c);
     ff__last(c)->cnt = k;
     if (k == 0) FAB_RX(c)->rcount--;
+    if (unsend) myri_fab_pkt_unref(f, pkt); /* the channel's reference (the input still holds it) */
+}
+
+/* A message of c's sender taken by its receiver (EV_F_MSG), or at once for a
+ * port's DMA channel, whose two ends are one node. */
+static void ff__rx_msg(myri_fabric *f, fab_chan *c, const fab_runmsg *m)
+{
+    switch ((fab_runmsg_kind)m->kind) {
+    case FAB_MSG_RUN: ff__rx_run(f, c, m->run, m->head, m->hop, m->gap); break;
+    case FAB_MSG_LIM: ff__rx_lim(f, c, m->lim, m->gap); break;
+    case FAB_MSG_TRIM: ff__rx_trim(f, c, m->lim, m->unsend); break;
+    }
+}
+
+/* The sender of c tells its receiver (docs/PARTITION.md rows 1-3): a message
+ * taken at now + D (PH_ARRIVE, the sender's key).  Every character it
+ * concerns is sent at >= now, so arrives at >= now + D: the receiver learns
+ * of a run no later than its first character arrives, and of a shorter run
+ * no later than the first character no longer sent would have. */
+static void ff__tell(myri_fabric *f, fab_chan *c, const fab_runmsg *m)
+{
+    if (c->dma) {
+        ff__rx_msg(f, c, m);
+        return;
+    }
+    uint32_t i = f->msg_free; /* 1 + the first free slot, 0: none */
+    if (i) {
+        i--;
+        f->msg_free = f->msg[i].next;
+    } else {
+        if (f->nmsg == f->capmsg) {
+            uint32_t nc = f->capmsg ? 2 * f->capmsg : 256;
+            fab_runmsg *nm = realloc(f->msg, (size_t)nc * sizeof *nm);
+            if (!nm) myri_panic(f->comp, "out of memory (fast model messages)");
+            f->msg = nm;
+            f->capmsg = nc;
+        }
+        i = f->nmsg++;
+    }
+    /* the sender's key: a run is planned only in the fabric's pass, by its sender */
+    MYRI_ASSERT(f->comp, f->in_tick && f->cur_node == c->src_node, "fast model: channel %u told outside its sender", c->id);
+    f->msg[i] = *m;
+    f->msg[i].epoch = c->x->epoch;
+    myri_fab_push(f, fab_now(f) + c->d_ps, PH_ARRIVE, EV_F_MSG, c->id, i, NULL);
+}
+
+/* A message arrives.  One sent before a cut or restore of the cable (its
+ * epoch is not the receiver's) is stale: its characters all arrive after the
+ * cut (sent at >= the sending time, which is after the cut less D), so they
+ * are lost, as the receiver's cut would have found had it known the run:
+ * the packet is dropped "link_down", dated at the cut (row 15), and a head's
+ * run gives back the channel's reference.  A stale shortening concerns
+ * characters lost anyway (the cut gave back the reference of a head it
+ * found not arrived). */
+static void ff__msg_arrive(myri_fabric *f, fab_chan *c, uint32_t i)
+{
+    fab_runmsg m = f->msg[i];
+#ifdef FAB_DEBUG
+    if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
+        fprintf(stderr, "F %llu ch %u msg %u s %llu j0 %u cnt %u lim %u epoch %u/%u\n", (unsigned long long)fab_now(f), c->id,
+                m.kind, (unsigned long long)m.run.s, m.run.j0, m.run.cnt, m.lim, m.epoch, c->x->rx_epoch);
+#endif
+    f->msg[i].next = f->msg_free;
+    f->msg_free = i + 1;
+    if (m.epoch == c->x->rx_epoch) {
+        ff__rx_msg(f, c, &m);
+        return;
+    }
+    if (m.kind != FAB_MSG_RUN) return;
+    fab_pkt *pkt = fab_pkt_at(f, m.run.pix);
+    myri_fab_drop_at(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN, FAB_RXX(c)->cut_at);
+    if (m.run.j0 == 0) myri_fab_pkt_unref(f, pkt);
 }
 
 /* The run of c is over after k characters (all planned, or cut by STOP). */
@@ -646,10 +726,7 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 {
     if (!c->src_host) ff__track_max(f, &f->ch[FAB_TX(c)->src_in]);
     bool unsend = k == 0 && FAB_TX(c)->run_j0 == 0 && !c->src_host && !c->dma;
-    if (unsend) {
-        FAB_TX(c)->in_progress = false;
-        FAB_TX(c)->cur->refs--; /* the input still holds it */
-    }
+    if (unsend) FAB_TX(c)->in_progress = false; /* (the channel's reference: the receiver gives it back) */
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         for (uint32_t q = 0; q < k; q++)
@@ -658,7 +735,8 @@ static void ff__finalize(myri_fabric *f, fab_chan *c, uint32_t k)
 #endif
     uint32_t planned = FAB_TX(c)->run_lim;
     FAB_TX(c)->run_on = false;
-    FAB_CROSS_DO(f, c->dst_node, 3, ff__rx_trim(f, c, k, unsend));
+    if (k != planned) /* (the receiver knows the planned length: ff__plan_end's lim was told) */
+        ff__tell(f, c, &(fab_runmsg){.kind = FAB_MSG_TRIM, .lim = k, .unsend = unsend});
     FAB_TX(c)->sent_total += k; /* the window's characters are derived from it (fab_fast_extra_chars) */
     FAB_TX(c)->cur_next = FAB_TX(c)->run_j0 + k;
     if (c->dma) myri_fab_port_write(f, c, FAB_TX(c)->cur_next, NULL, FAB_TX(c)->run_s);
@@ -696,7 +774,7 @@ static void ff__replan(myri_fabric *f, fab_chan *o)
     }
     bool gap = ff__plan_end(f, o, (uint32_t)(k + av));
     ff__rx_update(f, &f->ch[FAB_TX(o)->src_in]);
-    FAB_CROSS_DO(f, o->dst_node, 3, ff__rx_lim(f, o, (uint32_t)(k + av), gap));
+    ff__tell(f, o, &(fab_runmsg){.kind = FAB_MSG_LIM, .lim = (uint32_t)(k + av), .gap = gap});
     ff__tell_trimmed(f, o);
 }
 
@@ -783,28 +861,20 @@ static void fab_fast_ctrl(myri_fabric *f, fab_chan *c, bool stop)
 
 /* ---- receivers ----------------------------------------------------------------------- */
 
+/* The head of a misrouted packet arrives at a host (only there is a head an
+ * event: ff__head_sent). */
 static void ff__head(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t b)
 {
     uint32_t hop = (uint32_t)(b & 63u);
     uint64_t g = b >> 6;
-    if (!c->dst_host) FAB_RX(c)->heads_inflight--;
-    if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable */
-    if (c->dst_host) {
-        FAB_RXC(c)->hpkt = pkt;
-        FAB_RX(c)->hbad = false;
-        uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
-        if (first & 0x80u) {
-            myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
-            FAB_RX(c)->hbad = true;
-        }
-        return;
+    if (ff__arrival_of(f, c, g, pkt) != fab_now(f)) return; /* lost on a cut cable, or un-sent */
+    FAB_RXC(c)->hpkt = pkt;
+    FAB_RX(c)->hbad = false;
+    uint8_t first = hop < FAB_HDR ? fab_hdr_byte(pkt, hop) : 0;
+    if (first & 0x80u) {
+        myri_fab_drop(f, pkt, MYRI_FABRIC_DROP_MISROUTED);
+        FAB_RX(c)->hbad = true;
     }
-    fab_rxent *e = myri_fab_rx_push(f, c);
-    e->pix = pkt->ix;
-    e->hop = hop;
-    e->g0 = g; /* the channel's reference is now the packet's presence here */
-    if (FAB_RX(c)->rxcount == 1) myri_fab_front_begin(f, c);
-    ff__rx_update(f, c);
 }
 
 static void ff__rxend(myri_fabric *f, fab_chan *c, fab_pkt *pkt, uint64_t g)
@@ -841,6 +911,7 @@ static void fab_fast_handle(myri_fabric *f, const fab_ev *ev)
     case EV_F_CHECK: ff__check(f, c, ev->b); break;
     case EV_F_HEAD: ff__head(f, c, ev->p, ev->b); break;
     case EV_F_TRIMMED: ff__rx_changed(f, c); break;
+    case EV_F_MSG: ff__msg_arrive(f, c, (uint32_t)ev->b); break;
     case EV_F_RXEND: ff__rxend(f, c, ev->p, ev->b); break;
     default: myri_panic(f->comp, "fast model: unknown event kind %u", ev->kind);
     }

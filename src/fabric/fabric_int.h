@@ -60,8 +60,9 @@ enum fab_kind {
     EV_F_SEND,      /* a = channel, b = generation: sender decision */
     EV_F_CHECK,     /* a = channel, b = generation: predicted crossing */
     EV_F_RXEND,     /* a = channel, p = packet: GAP arrives at a receiver */
-    EV_F_HEAD,      /* a = channel, p = packet: head arrives at a receiver */
-    EV_F_TRIMMED    /* a = channel: message to its receiver, its runs got shorter (ff__rx_changed) */
+    EV_F_HEAD,      /* a = channel, p = packet: head of a misrouted packet arrives at a host */
+    EV_F_TRIMMED,   /* a = channel: message to its receiver, its runs got shorter (ff__rx_changed) */
+    EV_F_MSG        /* a = channel, b = message (f->msg slot): a run told to its receiver (fab_runmsg) */
 };
 
 __extension__ typedef unsigned __int128 fab_key;
@@ -128,6 +129,7 @@ typedef struct fab_cbrec {
     myri_fabric_delivery d;
     uint64_t id;
     myri_fabric_drop_reason reason;
+    uint64_t at;           /* a drop: its time (the claim's, myri_fab_drop_at) */
 } fab_cbrec;
 
 typedef struct fab_corr {
@@ -220,6 +222,27 @@ typedef struct fab_run {
     uint32_t j0;       /* index within the packet (on this channel) of the first character */
 } fab_run;
 
+/* Fast model: what the sender half of a channel tells its receiver half
+ * about its runs (docs/PARTITION.md section 2, rows 1-3), taken at the
+ * sender's now + the cable's delay D (EV_F_MSG, PH_ARRIVE, the sender's key).
+ * A message sent before a cut or restore of the cable (epoch) is stale when
+ * it arrives: its characters are lost. */
+typedef enum fab_runmsg_kind {
+    FAB_MSG_RUN = 0,   /* a run planned: run (n0: the receiver's), hop, head, gap */
+    FAB_MSG_LIM = 1,   /* the latest run's plan changed to lim characters, gap */
+    FAB_MSG_TRIM = 2   /* the latest run is over after lim characters (unsend: a head not sent) */
+} fab_runmsg_kind;
+
+typedef struct fab_runmsg {
+    fab_run run;
+    uint32_t epoch;    /* the sender's epoch when sent */
+    uint32_t lim;
+    uint32_t next;     /* free list */
+    uint8_t kind;      /* fab_runmsg_kind */
+    uint8_t hop;       /* RUN: the packet's route position on the channel */
+    bool head, gap, unsend;
+} fab_runmsg;
+
 typedef struct fab_rchar {   /* reference model: one character in a receiver's slack buffer */
     fab_pkt *pkt;
     uint32_t j;              /* index on this channel */
@@ -267,6 +290,7 @@ typedef struct fab_rx_halfx {       /* receiver half, rarely used part */
     uint64_t rx_done_g;             /* 1 + global index of the last GAP handled */
     uint64_t ready_at;
     uint64_t sink_end;              /* FR_SINK: global index after the sunk packet's GAP */
+    uint64_t cut_at;                /* the receiver's latest cut (a stale run's loss is dated then) */
 } fab_rx_halfx;
 
 typedef struct fab_chanx {
@@ -374,7 +398,6 @@ typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
     bool check_pending;
     bool hbad;                      /* misrouted / truncated packet being received */
     uint8_t in_route_byte;          /* the front packet's decoded route byte */
-    uint32_t heads_inflight;        /* heads sent on c whose EV_F_HEAD is pending (the sender reads it: row 2) */
 } fab_rx_half;
 
 typedef struct fab_chan {
@@ -578,6 +601,8 @@ struct myri_fabric {
     /* fast model: predicted slack checks, at most one per input, in an
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
+    /* fast model: messages in flight (EV_F_MSG's b), a pool with a free list */
+    fab_runmsg *msg; uint32_t nmsg, capmsg, msg_free;
     uint64_t cq_top_at;             /* pred_at of cq[0], UINT64_MAX if empty */
     /* ports (fabric_port.c): one per host; channels nchan.. are their DMAs */
     struct myri_port *ports;
@@ -727,6 +752,9 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
 fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes);
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
+/* The same, the loss dated `at` (<= now; a claim made later than the loss:
+ * a run told after its cable was cut, docs/PARTITION.md row 15). */
+void myri_fab_drop_at(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r, uint64_t at);
 void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node);
 /* Corruptions of `pkt` on channel c when it carries n bytes there. */
 uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, uint32_t nbytes,

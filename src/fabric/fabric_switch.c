@@ -423,7 +423,6 @@ static void fab__cut_tx(myri_fabric *f, fab_chan *c)
     uint64_t now = fab_now(f);
     if (c->down) return;
     c->down = true;
-    c->x->epoch++;
     if (FAB_TX(c)->stopped) { /* no STOP/GO will come from a dead receiver */
         uint64_t from = FAB_TXX(c)->stopped_since > fab_win_start(f, c) ? FAB_TXX(c)->stopped_since : fab_win_start(f, c);
         if (now > from) c->x->st.stopped_ps += now - from;
@@ -432,6 +431,9 @@ static void fab__cut_tx(myri_fabric *f, fab_chan *c)
     if (f->m->cut_sender) f->m->cut_sender(f, c);
     if (FAB_TX(c)->cur) fab__abandon(f, c);
     else f->m->wake(f, c); /* queued packets go into the dead cable */
+    /* What the cut's own work told the receiver (the fast model's run ended
+     * here, a FRES) was sent before the cut: the older epoch, lost. */
+    c->x->epoch++;
 }
 
 static void fab__cut_rx(myri_fabric *f, fab_chan *c)
@@ -440,6 +442,7 @@ static void fab__cut_rx(myri_fabric *f, fab_chan *c)
     if (c->rx_down) return;
     c->rx_down = true;
     c->x->rx_epoch++;
+    FAB_RXX(c)->cut_at = now;
     fab_pkt *partial = f->m->cut_wire(f, c);
     if (partial) {
         /* The receiver notices the dead cable after the non-idle period and

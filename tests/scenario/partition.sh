@@ -3,9 +3,10 @@
 # process (`myri run --partitions N`, docs/PARTITION.md step 9) gives the
 # report of the whole run: the same result_hash and every figure of the JSON
 # the same but the wall clock, the engine's event count (the fabric's ticks
-# are per partition) and the printed `hash` (see below).  Until the fabric's
-# last crossings are messages (rows 1-3 and 13, other branches), only traffic
-# that crosses no cut cable can run cut: ping-pong pairs share a leaf switch,
+# are per partition) and the printed `hash` (see below).  Until packets travel
+# by id in the messages (PARTITION.md step 7: today a message names its packet
+# or record by the sending partition's pool), only traffic that crosses no cut
+# cable can run cut: ping-pong pairs share a leaf switch,
 # so `--partition leaf` cuts no cable they use; traffic that does cross a cut
 # (uniform, or host cables cut by block / random) must stop with the guard's
 # error and print no figures.  Bad flags: exit 2.  The deliberate fault (a
@@ -80,7 +81,8 @@ guard() {
     "$myri" run "$tmp/pp.yaml" "$@" >"$tmp/g.out" 2>"$tmp/g.err"
     local rc=$?
     [ $rc -ne 0 ] || fail "$what: exit 0"
-    grep -q 'crossing row [0-9]* of docs/PARTITION.md is not a message yet' "$tmp/g.err" ||
+    grep -q -e 'crossing row [0-9]* of docs/PARTITION.md is not a message yet' \
+        -e 'docs/PARTITION.md step 7, packets per unit, is not built yet' "$tmp/g.err" ||
         fail "$what: no guard error: $(head -c 300 "$tmp/g.err")"
     ! grep -q result_hash "$tmp/g.out" || fail "$what: printed figures"
 }
