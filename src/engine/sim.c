@@ -1175,21 +1175,37 @@ static void peek_chunks(const myri_sim *s, const cal_bucket *b, uint64_t base_ps
         }
 }
 
-/* The calendar's least live key (NO_KEY if none): the buckets from cal_cur
- * on, in time order, until one holds a live entry (the loaded one: the
- * first live entry of its sorted part, and its chunks, which hold what came
- * when the sorted part had no room). */
+/* The distance from ring index r to the next bucket whose bit is set, r
+ * included, cyclically (cal_nb if none): a word of the bit map at a time. */
+static uint32_t cal_next_set(const myri_sim *s, uint32_t r)
+{
+    uint32_t words = s->cal_nb / 64, w = r / 64;
+    uint64_t m = s->cal_bits[w] & (~0ull << (r % 64));
+    for (uint32_t k = 0; !m && k < words; k++) { /* (after `words` steps: w again, all of it) */
+        w = (w + 1) & (words - 1);
+        m = s->cal_bits[w];
+    }
+    if (!m) return s->cal_nb;
+    return (w * 64 + (uint32_t)__builtin_ctzll(m) - r) & (s->cal_nb - 1);
+}
+
+/* The calendar's least live key (NO_KEY if none): the non-empty buckets
+ * (bit map; the loaded one's bit is set too) from cal_cur on, in time order,
+ * until one holds a live entry (the loaded one: the first live entry of its
+ * sorted part, and its chunks, which hold what came when the sorted part had
+ * no room). */
 static ent_u128 peek_cal(const myri_sim *s)
 {
     ent_u128 best = NO_KEY;
     size_t seen = 0;
-    uint64_t bk = s->cal_cur;
-    for (uint32_t i = 0; i < s->cal_nb && seen < s->caln; i++, bk++) {
+    for (uint32_t off = 0; off < s->cal_nb && seen < s->caln; off++) {
+        uint32_t d = cal_next_set(s, (uint32_t)((s->cal_cur + off) & (s->cal_nb - 1)));
+        if (d >= s->cal_nb - off) break; /* (none left within the ring from cal_cur) */
+        off += d;
+        uint64_t bk = s->cal_cur + off;
         uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
-        bool loaded = s->cal_loaded && s->cal_loaded_bk == bk;
-        if (!loaded && !(s->cal_bits[r / 64] >> (r % 64) & 1)) continue;
         uint64_t base_ps = bk << s->cal_shift;
-        if (loaded) {
+        if (s->cal_loaded && s->cal_loaded_bk == bk) {
             for (size_t j = s->cs_head; j < s->cs_n; j++)
                 if (peek_live(s, CE_SLOT(s->cs[j]))) {
                     heap_ent e = ce_ent(s->cs[j], base_ps);
@@ -1232,7 +1248,16 @@ static void peek_heap(const myri_sim *s, size_t i, ent_u128 *best)
 myri_time_ps myri_sim_next_time(const myri_sim *s)
 {
     if (!s) return MYRI_TIME_NEVER;
-    ent_u128 best = peek_cal(s);
+    ent_u128 best;
+    if (s->ncancelled == 0 && s->caln && s->cal_loaded && s->cal_loaded_bk == s->cal_cur) {
+        /* (the common case: nothing cancelled pending, the first bucket
+         * loaded: its front and the heap's top, no record state read) */
+        heap_ent e = ce_ent(s->cs[s->cs_head], s->cal_loaded_bk << s->cal_shift);
+        best = key_of(e.t, e.ord);
+        if (s->hn && key_of(s->heap[0].t, s->heap[0].ord) < best) best = key_of(s->heap[0].t, s->heap[0].ord);
+        return (myri_time_ps)(best >> 64);
+    }
+    best = peek_cal(s);
     peek_heap(s, 0, &best);
     return best == NO_KEY ? MYRI_TIME_NEVER : (myri_time_ps)(best >> 64);
 }
