@@ -54,6 +54,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -115,10 +116,18 @@ static inline bool ent_lt(heap_ent a, heap_ent b)
  * generation above. */
 typedef struct event_rec {
     myri_component *target;
-    void *ptr;
-    uint64_t arg;
     uint32_t kind, arg32;
+    uint64_t arg;
+    void *ptr;
 } event_rec;
+/* laid out as the first 32 bytes of a myri_event, so that both copies (the
+ * schedule's and the run's) are one 32-byte move (issue 24 round 7) */
+_Static_assert(sizeof(event_rec) == 32 && offsetof(myri_event, time_ps) == 32, "event_rec is myri_event's prefix");
+_Static_assert(offsetof(event_rec, kind) == offsetof(myri_event, kind) &&
+                   offsetof(event_rec, arg32) == offsetof(myri_event, arg32) &&
+                   offsetof(event_rec, arg) == offsetof(myri_event, arg) &&
+                   offsetof(event_rec, ptr) == offsetof(myri_event, ptr),
+               "event_rec is myri_event's prefix");
 
 #define META_STATE(m) ((m) & 3u)
 #define META_GEN(m) ((m) >> 2)
@@ -168,7 +177,8 @@ typedef struct cal_chunk {
 typedef struct cal_bucket {
     cal_chunk *head;
     uint32_t n;  /* entries in all its chunks */
-    uint32_t hn; /* entries in the head chunk */
+    uint32_t hn; /* entries in the head chunk; CH_N when there is none (so
+                  * that an append tests one thing: is the head full) */
 } cal_bucket;
 
 struct myri_sim {
@@ -200,6 +210,7 @@ struct myri_sim {
     bool cal_loaded;      /* cs holds bucket cal_loaded_bk */
     uint64_t cal_loaded_bk;
     uint64_t tune_taken;  /* events taken since the last tuning */
+    uint64_t tune_min;    /* ... at least this many before the next (4096; 0 when pinned) */
     uint64_t tune_t0;     /* the time then */
     uint64_t rebuilds;    /* the calendar rebuilt (tests) */
     uint64_t radix_sorts; /* buckets sorted by counting (tests) */
@@ -305,11 +316,17 @@ static void slot_free(myri_sim *s, uint32_t slot)
     s->freelist[s->nfree++] = slot;
 }
 
+static bool heap_reserve(myri_sim *s, size_t need);
+
 static bool pool_grow(myri_sim *s)
 {
     size_t ncap = s->pcap ? 2 * s->pcap : 1024;
     if (ncap > MAX_SLOTS) ncap = MAX_SLOTS;
     if (ncap <= s->pcap) return false;
+    /* the heap has room for an entry of every slot, so that a schedule that
+     * has a slot never asks whether it has heap room (entries pending, in the
+     * calendar and the heap, are never more than the slots in use) */
+    if (!heap_reserve(s, ncap)) return false;
     event_rec *p = big_grow(s->pool, s->pcap, ncap, sizeof *p);
     if (!p) return false;
     s->pool = p;
@@ -396,7 +413,8 @@ static void ch_release(myri_sim *s, cal_bucket *b, cal_ent *gather)
         s->ch_free = c;
     }
     b->head = NULL;
-    b->n = b->hn = 0;
+    b->n = 0;
+    b->hn = CH_N;
 }
 
 /* A new chunk at the head of bucket b (its head is full or missing); false
@@ -415,7 +433,7 @@ static __attribute__((noinline)) bool cal_new_chunk(myri_sim *s, cal_bucket *b)
 static inline bool cal_append(myri_sim *s, uint32_t r, cal_ent e)
 {
     cal_bucket *b = &s->cal_b[r];
-    if (__builtin_expect(b->hn == CH_N || !b->head, 0) && !cal_new_chunk(s, b)) return false;
+    if (__builtin_expect(b->hn == CH_N, 0) && !cal_new_chunk(s, b)) return false; /* (full, or no head) */
     b->head->e[b->hn++] = e;
     b->n++;
     s->cal_bits[r / 64] |= 1ull << (r % 64);
@@ -571,23 +589,17 @@ static inline bool cal_top(myri_sim *s, heap_ent *top)
     return true;
 }
 
-/* Takes the calendar's first entry (cal_top was called). */
-static uint32_t cal_take(myri_sim *s)
+/* The loaded bucket is used up: its bit cleared unless filled since, and
+ * the next non-empty bucket found and loaded (cal_take's rare half: once a
+ * bucket, out of line so that the take keeps its registers). */
+static __attribute__((noinline)) void cal_bucket_done(myri_sim *s)
 {
     uint32_t r = (uint32_t)(s->cal_cur & (s->cal_nb - 1));
-    uint32_t slot = CE_SLOT(s->cs[s->cs_head++]);
-    s->cal_base = s->cal_cur;
-    --s->caln;
-    if (s->cs_head + 7 < s->cs_n) { /* (cal_load asked for the first 8) */
-        __builtin_prefetch(&s->pool[CE_SLOT(s->cs[s->cs_head + 7])]);
-        __builtin_prefetch(&s->q[CE_SLOT(s->cs[s->cs_head + 7])]);
-    }
-    if (s->cs_head < s->cs_n) return slot;
     s->cs_head = s->cs_n = 0;
     s->cal_loaded = false;
-    if (s->cal_b[r].n) return slot; /* (filled since it was loaded: when cs had no room) */
+    if (s->cal_b[r].n) return; /* (filled since it was loaded: when cs had no room) */
     s->cal_bits[r / 64] &= ~(1ull << (r % 64));
-    if (s->caln == 0) return slot;
+    if (s->caln == 0) return;
     uint32_t words = s->cal_nb / 64, w = r / 64; /* the next set bit after r, cyclically */
     uint64_t m = r % 64 == 63 ? 0 : s->cal_bits[w] & ~((2ull << (r % 64)) - 1);
     while (!m) {
@@ -596,7 +608,20 @@ static uint32_t cal_take(myri_sim *s)
     }
     uint32_t nr = w * 64 + (uint32_t)__builtin_ctzll(m);
     s->cal_cur += (uint64_t)((nr - r) & (s->cal_nb - 1));
-    if (!cal_load(s)) s->full = true; /* loaded now: myri_sim_next_time reads its top */
+    if (!cal_load(s)) s->full = true; /* (loaded now, its records asked for: it runs next) */
+}
+
+/* Takes the calendar's first entry (cal_top was called). */
+static inline uint32_t cal_take(myri_sim *s)
+{
+    uint32_t slot = CE_SLOT(s->cs[s->cs_head++]);
+    s->cal_base = s->cal_cur;
+    --s->caln;
+    if (s->cs_head + 7 < s->cs_n) { /* (cal_load asked for the first 8) */
+        __builtin_prefetch(&s->pool[CE_SLOT(s->cs[s->cs_head + 7])]);
+        __builtin_prefetch(&s->q[CE_SLOT(s->cs[s->cs_head + 7])]);
+    }
+    if (__builtin_expect(s->cs_head == s->cs_n, 0)) cal_bucket_done(s);
     return slot;
 }
 
@@ -624,6 +649,37 @@ static uint32_t pend_take(myri_sim *s, heap_ent top, bool from_cal)
 }
 
 static size_t pend_count(const myri_sim *s) { return s->caln + s->hn; }
+
+/* Takes the least pending entry (cancelled ones included) when its time is
+ * at most `until`: returns 1 with its time, order word and slot, 0 when
+ * nothing is pending, -1 when the least is beyond `until` (left pending).
+ * The run loop's one call: its common case, the loaded bucket's front with
+ * the heap's top not below it, reads the front once and builds no heap_ent
+ * (issue 24 round 7); the rest goes the general way (pend_top). */
+static inline int pend_next(myri_sim *s, myri_time_ps until, uint64_t *t, uint64_t *ord, uint32_t *slot)
+{
+    if (__builtin_expect(s->caln && s->cal_loaded && s->cal_loaded_bk == s->cal_cur, 1)) {
+        cal_ent c = s->cs[s->cs_head];
+        uint64_t ct = s->cal_loaded_bk << s->cal_shift | CE_OFF(c), co = CE_ORD(c);
+        if (!s->hn || s->fault == 1 || !ent_lt(s->heap[0], (heap_ent){.t = ct, .ord = co})) {
+            if (ct > until) return -1;
+            *t = ct;
+            *ord = co;
+            *slot = cal_take(s);
+            return 1;
+        }
+    }
+    heap_ent top;
+    bool from_cal = false;
+    if (!pend_top(s, &top, &from_cal)) return 0;
+    if (ENT_T(top) > until) return -1;
+    *t = ENT_T(top);
+    *ord = top.ord;
+    *slot = pend_take(s, top, from_cal);
+    return 1;
+}
+
+
 
 /* Every pending entry (from the calendar and the heap), leaving both empty;
  * cancelled ones are freed, not returned.  Returns the count, or SIZE_MAX
@@ -762,6 +818,7 @@ myri_sim *myri_sim_create(uint64_t seed)
         return NULL;
     }
     cal_reset(s, 10); /* 1 ns buckets until the first tuning */
+    s->tune_min = 4096;
     return s;
 }
 
@@ -857,11 +914,12 @@ size_t myri_sim_component_count(const myri_sim *s) { return s ? s->ncomp : 0; }
 myri_component *myri_sim_component(const myri_sim *s, size_t i) { return s && i < s->ncomp ? s->comp[i] : NULL; }
 
 /* Puts a copy of *ev into the pending set at (at, ord); 0 when full. */
-/* The rare half of sim__enqueue: a slot and heap room (which every
- * schedule reserves, wherever its entry goes); false when out of memory. */
+/* The rare half of sim__enqueue: a slot, and with it heap room (pool_grow
+ * keeps room for every slot's entry: an entry that cannot go into the
+ * calendar for want of memory goes there); false when out of memory. */
 static __attribute__((noinline, cold)) bool sim__room(myri_sim *s)
 {
-    if ((s->nfree == 0 && !pool_grow(s)) || !heap_reserve(s, s->hn + 1)) {
+    if (!pool_grow(s)) {
         s->full = true;
         return false;
     }
@@ -871,11 +929,12 @@ static __attribute__((noinline, cold)) bool sim__room(myri_sim *s)
 static inline __attribute__((always_inline)) myri_event_id sim__enqueue(myri_sim *s, myri_time_ps at, uint64_t ord,
                                                                         const myri_event *ev)
 {
-    if (__builtin_expect(s->nfree == 0 || s->hn + 1 > s->hcap, 0) && !sim__room(s)) return 0;
+    if (__builtin_expect(s->nfree == 0, 0) && !sim__room(s)) return 0;
     /* The record is read into a local and written last: written first, its
      * 32- and 64-bit stores could alias the simulation's fields, which the
      * compiler would then load again for the insertion. */
-    event_rec rec = {.target = ev->target, .ptr = ev->ptr, .arg = ev->arg, .kind = ev->kind, .arg32 = ev->arg32};
+    event_rec rec;
+    memcpy(&rec, ev, sizeof rec); /* (ev's first 32 bytes: target, kind, arg32, arg, ptr) */
     uint32_t slot = s->freelist[--s->nfree];
     pend_insert(s, (heap_ent){.t = at, .ord = ord, .slot = slot});
     s->live++;
@@ -909,14 +968,55 @@ static inline bool sim__seq_ok(myri_sim *s, uint32_t lp)
     return sim__seq_renumber(s, lp);
 }
 
-/* Schedules *ev at `at` with the key of process lp (a created component). */
-static inline myri_event_id sim__schedule_lp(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+/* Schedules *ev at `at` with the key of process lp (a created component):
+ * the general way, every case. */
+static __attribute__((noinline)) myri_event_id sim__schedule_lp_all(myri_sim *s, uint32_t lp, myri_time_ps at,
+                                                                   const myri_event *ev)
 {
     if (!sim__seq_ok(s, lp)) return 0;
     uint32_t seq = s->lp[lp].seq; /* (read once: the insertion's stores may alias it) */
     myri_event_id id = sim__enqueue(s, at, ORD(sim__round(s, at), lp, seq), ev);
     if (id) s->lp[lp].seq = seq + 1;
     return id;
+}
+
+/* The same, its common case inline: the process has numbers left, a slot is
+ * free, and the entry goes into the ring's bucket, not the one being taken
+ * from, whose newest chunk has room.  Then it does what sim__schedule_lp_all
+ * does in that case, with no call in its way (so it saves no registers:
+ * issue 24 round 7); otherwise it hands over to it. */
+static inline myri_event_id sim__schedule_lp(myri_sim *s, uint32_t lp, myri_time_ps at, const myri_event *ev)
+{
+    uint32_t seq = s->lp[lp].seq;
+    uint64_t bk = at >> s->cal_shift;
+    if (__builtin_expect(seq >= SEQ_LIMIT - 1 || s->nfree == 0 || bk - s->cal_base >= s->cal_nb ||
+                             bk < s->cal_base || (s->cal_loaded && bk == s->cal_loaded_bk),
+                         0))
+        return sim__schedule_lp_all(s, lp, at, ev);
+    uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
+    cal_bucket *b = &s->cal_b[r];
+    if (__builtin_expect(b->hn == CH_N, 0)) { /* a new chunk, the last one freed (cal_new_chunk) */
+        cal_chunk *nc = s->ch_free;
+        if (!nc) return sim__schedule_lp_all(s, lp, at, ev); /* (none: a slab to allocate) */
+        s->ch_free = nc->next;
+        nc->next = b->head;
+        b->head = nc;
+        b->hn = 0;
+    }
+    event_rec rec;
+    memcpy(&rec, ev, sizeof rec); /* (ev's first 32 bytes; read before the stores, which may alias it) */
+    uint64_t ord = ORD(sim__round(s, at), lp, seq);
+    uint32_t slot = s->freelist[--s->nfree];
+    b->head->e[b->hn++] = CE_MK(at & ((1ull << s->cal_shift) - 1), ord, slot);
+    b->n++;
+    s->cal_bits[r / 64] |= 1ull << (r % 64);
+    if (s->caln++ == 0 || bk < s->cal_cur) s->cal_cur = bk;
+    s->live++;
+    uint32_t m = (s->q[slot] & ~3u) | REC_PENDING;
+    s->q[slot] = m;
+    s->pool[slot] = rec;
+    s->lp[lp].seq = seq + 1;
+    return (((uint64_t)META_GEN(m) << SLOT_BITS) | slot) + 1; /* never 0 */
 }
 
 myri_event_id myri_sim_schedule(myri_sim *s, myri_time_ps at, const myri_event *ev)
@@ -1049,17 +1149,124 @@ static bool pend_live_top(myri_sim *s, heap_ent *top)
     return false;
 }
 
-/* The running event was taken before its handler: the next one is the least
- * live pending entry.  Cancelled entries in front of it are dropped first
- * (the const is cast away: a simulation is always allocated by
- * myri_sim_create, never a const object), so that the answer is the time of
- * the next event to run, whatever the calendar's width, ring and rebuilds
- * left pending (issue 24 round 5; before, cancelled entries counted and the
- * answer could depend on the rebuild schedule). */
-myri_time_ps myri_sim_next_time(const myri_sim *cs)
+/* ---- the next live time, read only (myri_sim_next_time) ---- */
+/* A key as one 128-bit number; NO_KEY is above every key (an order word
+ * is never all ones: the sequence number stays below 2^32 - 1). */
+#define NO_KEY (~(ent_u128)0)
+static inline ent_u128 key_of(uint64_t t, uint64_t ord) { return (ent_u128)t << 64 | ord; }
+
+/* Whether the entry of `slot` counts for myri_sim_next_time (fault 6, for
+ * the tests: a cancelled one counts too, the answer before round 5). */
+static inline bool peek_live(const myri_sim *s, uint32_t slot)
 {
-    if (!cs) return MYRI_TIME_NEVER;
-    myri_sim *s = (myri_sim *)cs;
+    return META_STATE(s->q[slot]) != REC_CANCELLED || s->fault == 6;
+}
+
+/* The least live key of a bucket's chunks (unsorted; base_ps: the bucket's
+ * first time) into *best when below it. */
+static void peek_chunks(const myri_sim *s, const cal_bucket *b, uint64_t base_ps, ent_u128 *best)
+{
+    uint32_t cn = b->hn;
+    for (const cal_chunk *c = b->head; c; c = c->next, cn = CH_N)
+        for (uint32_t i = 0; i < cn; i++) {
+            if (!peek_live(s, CE_SLOT(c->e[i]))) continue;
+            heap_ent e = ce_ent(c->e[i], base_ps);
+            if (key_of(e.t, e.ord) < *best) *best = key_of(e.t, e.ord);
+        }
+}
+
+/* The distance from ring index r to the next bucket whose bit is set, r
+ * included, cyclically (cal_nb if none): a word of the bit map at a time. */
+static uint32_t cal_next_set(const myri_sim *s, uint32_t r)
+{
+    uint32_t words = s->cal_nb / 64, w = r / 64;
+    uint64_t m = s->cal_bits[w] & (~0ull << (r % 64));
+    for (uint32_t k = 0; !m && k < words; k++) { /* (after `words` steps: w again, all of it) */
+        w = (w + 1) & (words - 1);
+        m = s->cal_bits[w];
+    }
+    if (!m) return s->cal_nb;
+    return (w * 64 + (uint32_t)__builtin_ctzll(m) - r) & (s->cal_nb - 1);
+}
+
+/* The calendar's least live key (NO_KEY if none): the non-empty buckets
+ * (bit map; the loaded one's bit is set too) from cal_cur on, in time order,
+ * until one holds a live entry (the loaded one: the first live entry of its
+ * sorted part, and its chunks, which hold what came when the sorted part had
+ * no room). */
+static ent_u128 peek_cal(const myri_sim *s)
+{
+    ent_u128 best = NO_KEY;
+    size_t seen = 0;
+    for (uint32_t off = 0; off < s->cal_nb && seen < s->caln; off++) {
+        uint32_t d = cal_next_set(s, (uint32_t)((s->cal_cur + off) & (s->cal_nb - 1)));
+        if (d >= s->cal_nb - off) break; /* (none left within the ring from cal_cur) */
+        off += d;
+        uint64_t bk = s->cal_cur + off;
+        uint32_t r = (uint32_t)(bk & (s->cal_nb - 1));
+        uint64_t base_ps = bk << s->cal_shift;
+        if (s->cal_loaded && s->cal_loaded_bk == bk) {
+            for (size_t j = s->cs_head; j < s->cs_n; j++)
+                if (peek_live(s, CE_SLOT(s->cs[j]))) {
+                    heap_ent e = ce_ent(s->cs[j], base_ps);
+                    best = key_of(e.t, e.ord);
+                    break;
+                }
+            seen += s->cs_n - s->cs_head;
+        }
+        peek_chunks(s, &s->cal_b[r], base_ps, &best);
+        seen += s->cal_b[r].n;
+        if (best != NO_KEY) break; /* (every later bucket holds later times) */
+    }
+    return best;
+}
+
+/* The least live key of the heap's subtree at i into *best when below it:
+ * a live node ends its subtree (its children are not below it), a subtree
+ * whose root is not below *best is skipped; so it visits the cancelled
+ * entries above the least live one and their children (depth log4 of the
+ * heap's size, at most 12). */
+static void peek_heap(const myri_sim *s, size_t i, ent_u128 *best)
+{
+    if (i >= s->hn) return;
+    ent_u128 k = key_of(s->heap[i].t, s->heap[i].ord);
+    if (k >= *best) return;
+    if (peek_live(s, ENT_SLOT(s->heap[i]))) {
+        *best = k;
+        return;
+    }
+    for (size_t c = 4 * i + 1; c <= 4 * i + 4; c++) peek_heap(s, c, best);
+}
+
+/* The running event was taken before its handler: the next one is the least
+ * live pending entry.  Read only (issue 24 round 7): the pending set is
+ * searched past the cancelled entries in front, which stay where they are
+ * (myri_sim_run drops them when it comes to them).  Until round 7 it dropped
+ * them itself, through a cast from const; round 5 made the answer the time
+ * of the next event to run whatever the calendar's width, ring and rebuilds
+ * left pending, and that is unchanged. */
+myri_time_ps myri_sim_next_time(const myri_sim *s)
+{
+    if (!s) return MYRI_TIME_NEVER;
+    ent_u128 best;
+    if (s->ncancelled == 0 && s->caln && s->cal_loaded && s->cal_loaded_bk == s->cal_cur) {
+        /* (the common case: nothing cancelled pending, the first bucket
+         * loaded: its front and the heap's top, no record state read) */
+        heap_ent e = ce_ent(s->cs[s->cs_head], s->cal_loaded_bk << s->cal_shift);
+        best = key_of(e.t, e.ord);
+        if (s->hn && key_of(s->heap[0].t, s->heap[0].ord) < best) best = key_of(s->heap[0].t, s->heap[0].ord);
+        return (myri_time_ps)(best >> 64);
+    }
+    best = peek_cal(s);
+    peek_heap(s, 0, &best);
+    return best == NO_KEY ? MYRI_TIME_NEVER : (myri_time_ps)(best >> 64);
+}
+
+/* The same answer for the engine's own use (myri_sim_advance): the
+ * cancelled entries in front are dropped on the way (pend_live_top), which
+ * the next take would do anyway. */
+static myri_time_ps sim__next_live_time(myri_sim *s)
+{
     heap_ent top;
     return pend_live_top(s, &top) ? ENT_T(top) : MYRI_TIME_NEVER;
 }
@@ -1067,7 +1274,7 @@ myri_time_ps myri_sim_next_time(const myri_sim *cs)
 bool myri_sim_advance(myri_sim *s, myri_time_ps t)
 {
     if (!s || !s->in_handler || s->no_advance || s->stop || t < s->now || t > s->until) return false;
-    if (t >= myri_sim_next_time(s)) return false;
+    if (t >= sim__next_live_time(s)) return false;
     /* the handler goes on with the key an event at t scheduled now would have */
     s->cur_round = t > s->now ? 0 : s->cur_round + (s->cur_round < ROUND_MAX);
     s->now = t;
@@ -1170,39 +1377,40 @@ myri_status myri_sim_run(myri_sim *s, myri_time_ps until, uint64_t max_events)
     uint64_t limit = max_events ? s->events + max_events : UINT64_MAX;
     while (!s->stop && s->events < limit) {
         if (s->ncancelled > 4096 && s->ncancelled > s->live) pend_rebuild(s, s->cal_shift, false);
-        heap_ent top;
-        bool from_cal = false;
-        if (!pend_top(s, &top, &from_cal)) {
-            if (until != MYRI_TIME_NEVER && until > s->now) s->now = until;
+        uint64_t top_t, ord;
+        uint32_t slot;
+        int got = pend_next(s, until, &top_t, &ord, &slot);
+        if (got <= 0) {
+            if (until != MYRI_TIME_NEVER && until > s->now) s->now = until; /* (none left, or the next beyond) */
             break;
         }
-        myri_time_ps top_t = ENT_T(top);
-        if (top_t > until) {
-            if (until > s->now) s->now = until;
-            break;
-        }
-        uint32_t slot = pend_take(s, top, from_cal);
-        if (META_STATE(s->q[slot]) == REC_CANCELLED) {
-            slot_free(s, slot);
+        uint32_t m = s->q[slot];
+        s->q[slot] = (META_GEN(m) + 1) << 2 | REC_FREE; /* the slot freed (slot_free), its record read below */
+        s->freelist[s->nfree++] = slot;
+        if (__builtin_expect(META_STATE(m) == REC_CANCELLED, 0)) {
             s->ncancelled--;
             continue;
         }
         s->now = top_t;
-        const event_rec *r = &s->pool[slot];
-        uint32_t run_lp = r->kind & KIND_RUN_AS ? ORD_LP(top.ord) : r->target->id;
-        myri_event ev = {.target = r->target, .kind = r->kind & ~KIND_RUN_AS, .arg32 = r->arg32, .arg = r->arg,
-                         .ptr = r->ptr, .time_ps = top_t};
-        slot_free(s, slot);
+        /* the record, copied out as the handler's event: the handler's own
+         * schedules may reuse the slot */
+        myri_event ev;
+        memcpy(&ev, &s->pool[slot], sizeof(event_rec)); /* (event_rec is myri_event's prefix) */
+        uint32_t run_lp = ev.kind & KIND_RUN_AS ? ORD_LP(ord) : ev.target->id;
+        ev.kind &= ~KIND_RUN_AS;
+        ev.time_ps = top_t;
         s->live--;
         s->events++;
         lp_state *tl = &s->lp[run_lp];
-        tl->hash = hash_mix(hash_mix(tl->hash, top_t), (top.ord & ~(SEQ_LIMIT - 1)) | ev.kind); /* round, LP, kind */
+        tl->hash = hash_mix(hash_mix(tl->hash, top_t), (ord & ~(SEQ_LIMIT - 1)) | ev.kind); /* round, LP, kind */
         s->last_t = top_t;
-        s->last_ord = top.ord;
+        s->last_ord = ord;
         s->ran = true;
-        if (++s->tune_taken >= (s->live > 4096 ? s->live : 4096) || s->pinned) pend_tune(s);
+        /* every max(live, 4096) events taken (tune_min is 0 when pinned: every event) */
+        if (__builtin_expect(++s->tune_taken >= s->tune_min, 0) && (s->tune_taken >= s->live || s->pinned))
+            pend_tune(s);
         s->cur_lp = run_lp;
-        s->cur_round = ORD_ROUND(top.ord);
+        s->cur_round = ORD_ROUND(ord);
         s->in_handler = true;
         ev.target->ops->handle(ev.target, &ev);
         s->in_handler = false;
@@ -1267,6 +1475,7 @@ void myri_sim__pin_geometry(myri_sim *s, uint32_t shift, uint64_t every)
 {
     if (!s || shift > CAL_OFF_BITS) return;
     s->pinned = true;
+    s->tune_min = 0;
     s->pin_every = every;
     s->pin_count = 0;
     pend_rebuild(s, shift, false);

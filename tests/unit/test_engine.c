@@ -1341,6 +1341,75 @@ static void test_two_partitions_match_single_run(void **state)
     free(two);
 }
 
+/* myri_sim_next_time reads only (issue 24 round 7): through a const
+ * pointer it answers the time of the earliest live event, with cancelled
+ * entries in front of it in the loaded calendar bucket, in buckets not yet
+ * loaded and in the heap (beyond the ring), and leaves them where they are
+ * (the count of entries, cancelled ones included, does not move; asked twice,
+ * the same answer); the run then takes that event next.  With fault 6 (a
+ * cancelled front entry counts) the answer must differ. */
+static myri_time_ps g_ro_ran[16];
+static size_t g_ro_n;
+static void ro_handle(myri_component *self, const myri_event *ev)
+{
+    (void)self;
+    if (g_ro_n < 16) g_ro_ran[g_ro_n++] = ev->time_ps;
+}
+static const myri_component_ops ro_comp = {.type = "ro", .handle = ro_handle};
+
+static void ro_check(myri_sim *sim, myri_time_ps want, myri_time_ps with_fault)
+{
+    const myri_sim *cs = sim;
+    size_t entries = myri_sim__heap_size(sim);
+    assert_int_equal(myri_sim_next_time(cs), want);
+    assert_int_equal(myri_sim_next_time(cs), want);
+    assert_int_equal(myri_sim__heap_size(sim), entries); /* nothing dropped */
+    myri_sim__set_fault(sim, 6);
+    assert_int_equal(myri_sim_next_time(cs), with_fault);
+    myri_sim__set_fault(sim, 0);
+    assert_int_equal(myri_sim__heap_size(sim), entries);
+}
+
+static void test_next_time_reads_only(void **state)
+{
+    (void)state;
+    static const myri_time_ps ring[] = {100, 101, 102, 103, 104, 105, 106, 107};
+    static const myri_time_ps spread[] = {1000, 2000, 50000};
+    static const myri_time_ps far[] = {MYRI_PS_PER_S, 2 * MYRI_PS_PER_S, 3 * MYRI_PS_PER_S};
+    for (int c = 0; c < 3; c++) {
+        myri_sim *sim = myri_sim_create(1);
+        myri_component *comp;
+        assert_int_equal(myri_sim_add(sim, &ro_comp, "ro", NULL, &comp), MYRI_OK);
+        const myri_time_ps *t = c == 0 ? ring : c == 1 ? spread : far;
+        size_t n = c == 0 ? 8 : 3;
+        myri_event_id id[8];
+        for (size_t i = 0; i < n; i++) {
+            myri_event ev = {.target = comp, .arg = i};
+            id[i] = myri_sim_schedule(sim, t[i], &ev);
+            assert_true(id[i] != 0);
+        }
+        g_ro_n = 0;
+        size_t first = 0;
+        if (c == 0) { /* the bucket loaded and its first event run */
+            assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 1), MYRI_OK);
+            assert_int_equal(g_ro_n, 1);
+            first = 1;
+        }
+        assert_true(myri_sim_cancel(sim, id[first]));
+        ro_check(sim, t[first + 1], t[first]);
+        assert_true(myri_sim_cancel(sim, id[first + 1]));
+        ro_check(sim, t[first + 2], t[first]);
+        g_ro_n = 0;
+        assert_int_equal(myri_sim_run(sim, MYRI_TIME_NEVER, 1), MYRI_OK);
+        assert_int_equal(g_ro_n, 1);
+        assert_int_equal(g_ro_ran[0], t[first + 2]); /* the answer ran next */
+        for (size_t i = first + 3; i < n; i++) assert_true(myri_sim_cancel(sim, id[i]));
+        assert_int_equal(myri_sim_next_time(sim), MYRI_TIME_NEVER); /* only cancelled entries left */
+        assert_int_equal(myri_sim_pending(sim), 0);
+        myri_sim_destroy(sim);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1349,6 +1418,7 @@ int main(void)
         cmocka_unit_test(test_checker_detects_wrong_tie_order),
         cmocka_unit_test(test_bucket_offsets_match_reference),
         cmocka_unit_test(test_next_time_independent_of_geometry),
+        cmocka_unit_test(test_next_time_reads_only),
         cmocka_unit_test(test_sequence_wrap_keeps_order),
         cmocka_unit_test(test_hold_determinism),
         cmocka_unit_test(test_misuse_returns_errors),
