@@ -171,9 +171,10 @@ myri_status myri_fabric_send(myri_fabric *f, const myri_fabric_packet *pkt);
  * host's queue with it (traffic.queue). */
 size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host);
 /* Engine process `lp` (a created component's id) is host `host`'s unit: its
- * port notices and the deferred callbacks of its packets (delivered: where
- * it arrived; dropped: its source) are scheduled and run as lp
- * (myri_sim_schedule_for), docs/PARTITION.md section 3.  Until set, as the
+ * port notices are scheduled and run as lp (myri_sim_schedule_for), and the
+ * callbacks of its packets (delivered: where it arrived; dropped: its
+ * source), at once or deferred (an event of the fabric's), run as lp
+ * (myri_sim_act_as), docs/PARTITION.md section 3.  Until set, as the
  * fabric, whose own events count in no hash.  MYRI_EINVAL on a bad host or
  * lp. */
 myri_status myri_fabric_set_host_unit(myri_fabric *f, uint32_t host, uint32_t lp);

@@ -201,15 +201,29 @@ static fab_cbrec *fab__cbrec(myri_fabric *f)
     return r;
 }
 
-/* Hands a callback due at time t (ahead of the engine) to an engine event,
- * scheduled and run as host `host`'s unit (docs/PARTITION.md section 3): what
- * the callback schedules takes that unit's keys, and it is in its hash. */
+/* Hands a callback due at time t (ahead of the engine) to an engine event at
+ * t, scheduled and run as the fabric (which is unhashed, like its ticks), the
+ * callback itself then run as host `host`'s unit (myri_fab_callback), as a
+ * callback made at once is: so a host's keys and hash do not depend on whether
+ * the fabric's pass reached t ahead of the engine, i.e. on where a run's
+ * horizon falls (docs/PARTITION.md step 8).  The event takes no number of the
+ * unit, and what the callback schedules at t has round 1, as from a tick at t
+ * (scheduled from an earlier pass: round 0).  The deliberate fault
+ * (cb_fault 1, tests) restores the old deferral: the event scheduled and run
+ * as the unit (its number taken, counted in its hash). */
 static void fab__defer(myri_fabric *f, fab_cbrec *r, uint64_t t, uint32_t host)
 {
     f->lim_stale = true;
     myri_event ev = {.target = f->comp, .kind = FAB_ENG_CALLBACK, .ptr = r};
-    uint32_t lp = host < f->nhosts ? f->ports[host].unit_lp : (uint32_t)f->comp->id;
-    if (!myri_sim_schedule_for(f->sim, lp, t, &ev)) myri_panic(f->comp, "cannot schedule a callback");
+    r->lp = host < f->nhosts ? f->ports[host].unit_lp : (uint32_t)f->comp->id;
+    myri_event_id id = f->cb_fault == 1 ? myri_sim_schedule_for(f->sim, r->lp, t, &ev)
+                                        : myri_sim_schedule_as(f->sim, (uint32_t)f->comp->id, t, &ev);
+    if (!id) myri_panic(f->comp, "cannot schedule a callback");
+}
+
+void myri_fabric__set_fault(myri_fabric *f, int fault)
+{
+    if (f) f->cb_fault = fault;
 }
 
 /* A callback made at once (the fabric is at the engine's time) runs as host
@@ -294,10 +308,13 @@ void myri_fab_deliver(myri_fabric *f, fab_pkt *pkt, uint32_t dst_node)
     }
 }
 
+/* A deferred callback's event (run as the fabric): the callback as the host's unit (fab__defer). */
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r)
 {
+    uint32_t was = myri_sim_act_as(f->sim, r->lp);
     if (r->delivered) (r->misdelivered ? f->cb_mis : f->cb.delivered)(f->cb.ctx, &r->d);
     else f->cb.dropped(f->cb.ctx, r->id, r->reason, r->at);
+    myri_sim_act_as(f->sim, was);
     r->next = f->cb_free;
     f->cb_free = r;
 }

@@ -130,6 +130,7 @@ typedef struct fab_cbrec {
     uint64_t id;
     myri_fabric_drop_reason reason;
     uint64_t at;           /* a drop: its time (the claim's, myri_fab_drop_at) */
+    uint32_t lp;           /* the host's unit it runs as (fab__defer) */
 } fab_cbrec;
 
 typedef struct fab_corr {
@@ -582,6 +583,7 @@ struct myri_fabric {
     bool lim_stale;                 /* a callback ran: other components may have scheduled */
     struct fab_cbrec *cb_free;      /* pool of deferred callbacks */
     struct fab_cbrec **cb_all; size_t ncb_all, capcb_all;  /* every record, to free */
+    int cb_fault;                   /* deliberate fault (tests): 1 = defer as the host (myri_fabric__set_fault) */
     uint64_t now_phase;
     uint64_t win_start;             /* the statistics window's start (link channels: fab_win_start) */
     /* packets */
@@ -692,6 +694,7 @@ static inline uint64_t fab_fall_ps(const myri_fabric *f, const fab_chan *o) { re
 void myri_fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
 void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev);          /* one agenda event */
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r);              /* a deferred callback */
+void myri_fabric__set_fault(myri_fabric *f, int fault); /* tests: 1 = callbacks deferred as the host (the old way) */
 myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg); /* MYRI_EINPUT, "key: msg" */
 
 /* ---- core services ---- */
