@@ -187,6 +187,8 @@ typedef struct fab_pkt {
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
     int32_t port;          /* the sending host's port if a device sends it, else -1 */
     struct fab_pkt *next;  /* host queue / free list */
+    bool xcopy;            /* a cut run: this partition's copy of a packet that crossed a cut cable (in
+                            * f->xm; its fate may be another partition's: no "vanished" check) */
 } __attribute__((aligned(64))) fab_pkt;
 
 /* Packets live in blocks of FAB_PKT_BLOCK; a packet's index (fab_pkt.ix)
@@ -569,6 +571,10 @@ struct myri_fabric {
     bool part_live;                 /* running: events for other partitions go to the outbox */
     myri_fabric_outbox_fn part_out;
     void *part_ctx;
+    /* a cut run: packet id -> this partition's copy (fab_pkt.ix), open addressing (fabric_core.c) */
+    uint64_t *xm_id;
+    uint32_t *xm_ix;
+    uint32_t xm_cap, xm_n;
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
@@ -749,6 +755,17 @@ static inline uint8_t fab_hdr_byte(fab_pkt *pkt, uint32_t i)
     return pkt->hdr[i];
 }
 void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
+/* A cut run's packet copies by id (docs/PARTITION.md step 7): the copy of
+ * packet `id` in this partition or NULL; registers pkt (marks it xcopy);
+ * forgets it (at its last unref). */
+fab_pkt *myri_fab_xmap_get(const myri_fabric *f, uint64_t id);
+void myri_fab_xmap_put(myri_fabric *f, fab_pkt *pkt);
+void myri_fab_xmap_del(myri_fabric *f, uint64_t id);
+/* A record put in this fabric's pools for a message from another partition:
+ * a fast-model run message (f->msg slot) and a reference character (f->msgs
+ * slot); the slot's index. */
+uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m);
+uint32_t myri_fab_msg_put(myri_fabric *f, const fab_msg *m);
 fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes);
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);
