@@ -693,7 +693,10 @@ typedef struct fab_xpkt {  /* the packet's record as its head carries it */
 
 typedef struct fab_xrec {
     uint64_t pkt_id;
-    uint8_t has_id, head, pad[6];
+    uint8_t has_id, head;
+    uint8_t hset, hb;     /* EV_R_ARRIVE: hdr[hat] is hb on the sender (its bit errors so far, ref__corrupt) */
+    uint16_t hat;
+    uint8_t pad[2];
     union {
         fab_runmsg run;   /* EV_F_MSG */
         fab_msg ch;       /* EV_R_ARRIVE */
@@ -747,6 +750,12 @@ static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pk
         x.r.ch = myri_fab_msg_take(f, &(fab_ev){.kind = EV_R_ARRIVE, .b = b});
         pkt = fab_pkt_at(f, x.r.ch.pix);
         head = x.r.ch.j == 0;
+        uint32_t at = x.r.ch.hop + x.r.ch.j; /* its place in the first-hop bytes */
+        if (!x.r.ch.gap && at < FAB_HDR) {
+            x.hset = 1;
+            x.hat = (uint16_t)at;
+            x.hb = fab_hdr_byte(pkt, at);
+        }
     } else {
         MYRI_ASSERT(f->comp, !pkt || kind == EV_FRES, "event kind %u with a packet crosses a cut cable", kind);
     }
@@ -825,6 +834,7 @@ myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
         b = myri_fab_runmsg_put(f, &x.r.run);
     } else if (m->kind == EV_R_ARRIVE) {
         x.r.ch.pix = pkt->ix;
+        if (x.hset && x.hat < FAB_HDR) pkt->hdr[x.hat] = x.hb;
         b = myri_fab_msg_put(f, &x.r.ch);
     }
     fab__insert(f, m->time_ps, m->order, m->kind, m->a, b, m->kind == EV_FRES ? pkt : NULL);

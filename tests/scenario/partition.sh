@@ -100,6 +100,31 @@ for model in fast reference; do
     same "uniform, random:11 3, $model" $model --partitions 3 --partition random:11
 done
 
+# Drops across cut cables, counted once: bit errors (CRC, misrouted, to a
+# host byte at a switch, unconnected port; the reference model's route bytes
+# corrupted on a cut cable), and the deadlock timeouts of cyclic-deadlock.yaml
+# (FRES forward across the cut).
+for model in fast reference; do
+    "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform --set traffic.load=0.3 \
+        --set link.ber=1e-4 >"$tmp/b.json" || fail "ber $model: whole run"
+    "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform --set traffic.load=0.3 \
+        --set link.ber=1e-4 --partitions 3 --partition random:5 >"$tmp/bc.json" 2>"$tmp/bc.err" ||
+        fail "ber $model: $(head -c 300 "$tmp/bc.err")"
+    "$myri" run "$2/scenarios/cyclic-deadlock.yaml" --json --set model=$model >"$tmp/d.json" ||
+        fail "deadlock $model: whole run"
+    "$myri" run "$2/scenarios/cyclic-deadlock.yaml" --json --set model=$model --partitions 2 --partition random:3 \
+        >"$tmp/dc.json" 2>"$tmp/dc.err" || fail "deadlock $model: $(head -c 300 "$tmp/dc.err")"
+    for w in b d; do
+        cmp -s <(strip "$tmp/$w.json") <(strip "$tmp/${w}c.json") || fail "$w $model: report differs from the whole run"
+    done
+    python3 - "$tmp/b.json" "$tmp/d.json" <<'P' || fail "$model: drops"
+import json, sys
+b, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["packets"]["dropped"]["crc"] > 100 and b["packets"]["dropped"]["misrouted"] >= 1
+assert d["packets"]["dropped"]["timeout"] > 10
+P
+done
+
 # The deliberate fault: messages 1 ps early must not give the whole run's report.
 for model in fast reference; do
     MYRI_PART_TEST_FAULT_PS=1 "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform \
