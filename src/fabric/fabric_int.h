@@ -175,6 +175,8 @@ typedef struct fab_pkt {
     bool open;             /* a device's packet whose tail is not given yet: its length is unknown and
                             * nbytes0 is FAB_OPEN_BYTES (the per-hop counts derived from it are then
                             * larger than any character the sender can have sent) */
+    bool xcopy;            /* a cut run: this partition's copy of a packet that crossed a cut cable (in
+                            * f->xm; its fate may be another partition's: no "vanished" check) */
     /* Fast model, bytes carried: what the hops did to them, as a list of
      * XORs (bit errors and trailer updates, each tagged with the hop that
      * made it): the byte at position i on hop h is bytes[i] XOR the masks
@@ -187,9 +189,8 @@ typedef struct fab_pkt {
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
     int32_t port;          /* the sending host's port if a device sends it, else -1 */
     struct fab_pkt *next;  /* host queue / free list */
-    bool xcopy;            /* a cut run: this partition's copy of a packet that crossed a cut cable (in
-                            * f->xm; its fate may be another partition's: no "vanished" check) */
 } __attribute__((aligned(64))) fab_pkt;
+_Static_assert(sizeof(fab_pkt) == 192, "fab_pkt: three cache lines");
 
 /* Packets live in blocks of FAB_PKT_BLOCK; a packet's index (fab_pkt.ix)
  * is block * FAB_PKT_BLOCK + its place in the block, FAB_PKT_NONE meaning
