@@ -213,16 +213,21 @@ myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_
 uint64_t myri_fabric_link_lookahead_ps(const myri_fabric *f, size_t link);
 /* An agenda event sent to another partition, with its whole key: time, then
  * `order` (phase, origin node, origin's sequence: docs/FABRIC.md "Agenda").
- * In one process only: `p` (a packet record or NULL) is a pointer that stays
- * valid because the partitions share one address space; across MPI ranks the
- * message must carry the packet record instead (docs/PARTITION.md step 7). */
+ * Flat, no pointers (docs/PARTITION.md step 7): a message that names a
+ * record of the sender's pools (a fast-model run, a reference character, a
+ * packet) carries it by value in `rec` (`nrec` bytes; the fabric's own
+ * layout), the packet by its stable id and, with its head, the packet's
+ * record; the receiver makes its own copy (myri_fabric_take_msg).  Copied
+ * by value: the same bytes in one process or across MPI ranks. */
+#define MYRI_FABRIC_MSG_REC_BYTES 224
 typedef struct myri_fabric_msg {
     myri_time_ps time_ps;
     uint64_t order;
     uint32_t dst_node;        /* the node whose handler takes it */
     uint32_t kind, a;
+    uint32_t nrec;            /* bytes of rec in use */
     uint64_t b;
-    void *p;
+    unsigned char rec[MYRI_FABRIC_MSG_REC_BYTES]; /* after b: 8-byte aligned */
 } myri_fabric_msg;
 typedef void (*myri_fabric_outbox_fn)(void *ctx, const myri_fabric_msg *m);
 /* Tells f that it is partition `me` of a cut run: owner[node] (nnodes

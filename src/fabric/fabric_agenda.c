@@ -673,14 +673,104 @@ void myri_fab__cross_cut(const fab_chan *c, const char *row)
                row, fab__row_what(row), c->id);
 }
 
-static __attribute__((noreturn, cold)) void fab__cross_packet(const myri_fabric *f, uint32_t kind, uint32_t dst)
+/* ---- messages across a cut cable: flat records (docs/PARTITION.md step 7) ----
+ * What a message names in the sender's pools travels by value: a fast-model
+ * run message (f->msg slot), a reference character (f->msgs slot), the
+ * packet by its stable id and, with its head, the packet's record (section 1
+ * "Packets"; no bytes: a fabric job's packets have none past their sender,
+ * devices and taps do not run cut).  The receiver finds its own copy of the
+ * packet by id (f->xm) or makes it from the head's record, and the channel's
+ * reference the sender took for the receiver is the copy's.  The sender's
+ * copy keeps that reference: it is registered (xcopy) so that a packet that
+ * comes back finds it, and lives until the fabric is destroyed. */
+typedef struct fab_xpkt {  /* the packet's record as its head carries it */
+    uint64_t queued_ps, head_ps;
+    uint32_t src_host, dst_host, type, payload_bytes, nbytes0;
+    int32_t port;
+    uint8_t route_len, syndrome, dst_known, open;
+    uint8_t hdr[FAB_HDR];
+} fab_xpkt;
+
+typedef struct fab_xrec {
+    uint64_t pkt_id;
+    uint8_t has_id, head;
+    uint8_t hset, hb;     /* EV_R_ARRIVE: hdr[hat] is hb on the sender (its bit errors so far, ref__corrupt) */
+    uint16_t hat;
+    uint8_t pad[2];
+    union {
+        fab_runmsg run;   /* EV_F_MSG */
+        fab_msg ch;       /* EV_R_ARRIVE */
+    } r;
+    fab_xpkt pkt;         /* with head */
+} fab_xrec;
+_Static_assert(sizeof(fab_xrec) <= MYRI_FABRIC_MSG_REC_BYTES, "a message's record fits myri_fabric_msg.rec");
+
+static void fab__xpkt_out(fab_pkt *pkt, fab_xpkt *x)
 {
-    myri_panic(f->comp,
-               "a message (event kind %u) for node %s in partition %u names its packet or record by this "
-               "partition's pool (docs/PARTITION.md step 7, packets per unit, is not built yet); cut the run "
-               "where no traffic crosses a cut cable (--partition leaf with traffic within each leaf switch's "
-               "hosts) or run it whole",
-               kind, f->node_name[dst], f->part_owner[dst]);
+    if (pkt->hdr_lazy) myri_fab_pkt_hdr_fill(pkt);
+    *x = (fab_xpkt){.queued_ps = pkt->queued_ps, .head_ps = pkt->head_ps, .src_host = pkt->src_host,
+                    .dst_host = pkt->dst_host, .type = pkt->type, .payload_bytes = pkt->payload_bytes,
+                    .nbytes0 = pkt->nbytes0, .port = -1, .route_len = pkt->route_len,
+                    .syndrome = pkt->syndrome, .dst_known = pkt->dst_known, .open = pkt->open};
+    memcpy(x->hdr, pkt->hdr, FAB_HDR);
+}
+
+static void fab__xpkt_in(fab_pkt *pkt, const fab_xpkt *x)
+{
+    pkt->queued_ps = x->queued_ps;
+    pkt->head_ps = x->head_ps;
+    pkt->src_host = x->src_host;
+    pkt->dst_host = x->dst_host;
+    pkt->type = x->type;
+    pkt->payload_bytes = x->payload_bytes;
+    pkt->nbytes0 = x->nbytes0;
+    pkt->port = x->port;
+    pkt->route_len = x->route_len;
+    pkt->syndrome = x->syndrome;
+    pkt->dst_known = x->dst_known;
+    pkt->open = x->open;
+    pkt->hdr_lazy = 0;
+    memcpy(pkt->hdr, x->hdr, FAB_HDR);
+}
+
+/* The sender's side: m's record from the slot or packet that b / p name. */
+static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pkt, myri_fabric_msg *m)
+{
+    fab_xrec x = {0};
+    bool head = false;
+    if (kind == EV_F_MSG) {
+        x.r.run = f->msg[b];
+        f->msg[b].next = f->msg_free; /* the slot is free here: the record travels */
+        f->msg_free = (uint32_t)b + 1;
+        if (x.r.run.kind == FAB_MSG_RUN) {
+            pkt = fab_pkt_at(f, x.r.run.run.pix);
+            head = x.r.run.head;
+        }
+    } else if (kind == EV_R_ARRIVE) {
+        x.r.ch = myri_fab_msg_take(f, &(fab_ev){.kind = EV_R_ARRIVE, .b = b});
+        pkt = fab_pkt_at(f, x.r.ch.pix);
+        head = x.r.ch.j == 0;
+        uint32_t at = x.r.ch.hop + x.r.ch.j; /* its place in the first-hop bytes */
+        if (!x.r.ch.gap && at < FAB_HDR) {
+            x.hset = 1;
+            x.hat = (uint16_t)at;
+            x.hb = fab_hdr_byte(pkt, at);
+        }
+    } else {
+        MYRI_ASSERT(f->comp, !pkt || kind == EV_FRES, "event kind %u with a packet crosses a cut cable", kind);
+    }
+    m->b = kind == EV_F_MSG || kind == EV_R_ARRIVE ? 0 : b;
+    if (pkt) {
+        x.has_id = 1;
+        x.pkt_id = pkt->id;
+        if (head) {
+            x.head = 1;
+            fab__xpkt_out(pkt, &x.pkt);
+            myri_fab_xmap_put(f, pkt);
+        }
+    }
+    memcpy(m->rec, &x, sizeof x);
+    m->nrec = sizeof x;
 }
 
 /* An event for a node of another partition (fab__push). */
@@ -695,16 +785,34 @@ static __attribute__((noinline, cold)) void fab__push_away(myri_fabric *f, uint6
     MYRI_ASSERT(f->comp, a < f->nchan && f->ch[a].part_cut,
                 "event kind %u for node %s of partition %u is not on a cut cable", kind, f->node_name[dst],
                 f->part_owner[dst]);
-    /* A reference character's record (message slab), a fast-model run's
-     * (message pool) and a packet pointer are this partition's: readable
-     * elsewhere only once packets travel by id (step 7). */
-    if (kind == EV_R_ARRIVE || kind == EV_F_MSG || p) fab__cross_packet(f, kind, dst);
     uint64_t la = myri_fabric_link_lookahead_ps(f, a / 2);
     MYRI_ASSERT(f->comp, t - now >= la,
                 "message kind %u on channel %u delayed %llu ps, less than the cable's lookahead %llu ps", kind, a,
                 (unsigned long long)(t - now), (unsigned long long)la);
-    myri_fabric_msg m = {.time_ps = t, .order = ord, .dst_node = dst, .kind = kind, .a = a, .b = b, .p = p};
+    myri_fabric_msg m = {.time_ps = t, .order = ord, .dst_node = dst, .kind = kind, .a = a};
+    fab__xrec_out(f, kind, b, p, &m);
     f->part_out(f->part_ctx, &m);
+}
+
+/* The receiver's copy of the packet m names (NULL: none named), made from
+ * the head's record if it has none; with the head it takes the channel's
+ * reference. */
+static bool fab__xpkt_local(myri_fabric *f, const fab_xrec *x, fab_pkt **out)
+{
+    *out = NULL;
+    if (!x->has_id) return true;
+    fab_pkt *pkt = myri_fab_xmap_get(f, x->pkt_id);
+    if (x->head) {
+        if (!pkt) {
+            if (!(pkt = myri_fab_pkt_alloc(f))) return false;
+            pkt->id = x->pkt_id;
+            myri_fab_xmap_put(f, pkt);
+        }
+        fab__xpkt_in(pkt, &x->pkt);
+        pkt->refs++; /* the channel's reference (released when its GAP or FRES arrives) */
+    }
+    *out = pkt;
+    return pkt != NULL;
 }
 
 myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
@@ -713,7 +821,23 @@ myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
         f->in_tick || m->a >= f->nchan + f->nhosts || myri_fab_ev_node(f, m->kind, m->a) != m->dst_node)
         return MYRI_EINVAL;
     if (m->time_ps <= myri_sim_now(f->sim) || (m->order & 0xffffffull)) return MYRI_EINVAL;
-    fab__insert(f, m->time_ps, m->order, m->kind, m->a, m->b, m->p);
+    fab_xrec x = {0};
+    if (m->nrec != sizeof x) return MYRI_EINVAL;
+    memcpy(&x, m->rec, sizeof x);
+    if ((m->kind == EV_F_MSG || m->kind == EV_R_ARRIVE) && !x.has_id && !(m->kind == EV_F_MSG && x.r.run.kind != FAB_MSG_RUN))
+        return MYRI_EINVAL;
+    fab_pkt *pkt;
+    if (!fab__xpkt_local(f, &x, &pkt)) return MYRI_EINVAL;
+    uint64_t b = m->b;
+    if (m->kind == EV_F_MSG) {
+        if (pkt) x.r.run.run.pix = pkt->ix;
+        b = myri_fab_runmsg_put(f, &x.r.run);
+    } else if (m->kind == EV_R_ARRIVE) {
+        x.r.ch.pix = pkt->ix;
+        if (x.hset && x.hat < FAB_HDR) pkt->hdr[x.hat] = x.hb;
+        b = myri_fab_msg_put(f, &x.r.ch);
+    }
+    fab__insert(f, m->time_ps, m->order, m->kind, m->a, b, m->kind == EV_FRES ? pkt : NULL);
     return MYRI_OK;
 }
 

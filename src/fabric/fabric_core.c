@@ -54,13 +54,87 @@ void myri_fab_pkt_hdr_fill(fab_pkt *pkt)
     pkt->hdr_lazy = 0;
 }
 
+/* ---- a cut run's packet copies by id (docs/PARTITION.md step 7) ----
+ * Open addressing with linear probing, deletion by backward shift; used only
+ * when packets cross a cut cable. */
+static uint32_t fab__xm_slot(uint64_t id, uint32_t cap)
+{
+    return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+fab_pkt *myri_fab_xmap_get(const myri_fabric *f, uint64_t id)
+{
+    if (!f->xm_n) return NULL;
+    for (uint32_t i = fab__xm_slot(id, f->xm_cap);; i = (i + 1) & (f->xm_cap - 1)) {
+        if (f->xm_ix[i] == FAB_PKT_NONE) return NULL;
+        if (f->xm_id[i] == id) return fab_pkt_at(f, f->xm_ix[i]);
+    }
+}
+
+static void fab__xm_grow(myri_fabric *f)
+{
+    uint32_t oc = f->xm_cap, nc = oc ? 2 * oc : 1024;
+    uint64_t *oid = f->xm_id;
+    uint32_t *oix = f->xm_ix;
+    f->xm_id = malloc((size_t)nc * sizeof *f->xm_id);
+    f->xm_ix = malloc((size_t)nc * sizeof *f->xm_ix);
+    if (!f->xm_id || !f->xm_ix) myri_panic(f->comp, "out of memory (a cut run's packet map)");
+    memset(f->xm_ix, 0xff, (size_t)nc * sizeof *f->xm_ix);
+    f->xm_cap = nc;
+    for (uint32_t j = 0; j < oc; j++) {
+        if (oix[j] == FAB_PKT_NONE) continue;
+        uint32_t i = fab__xm_slot(oid[j], nc);
+        while (f->xm_ix[i] != FAB_PKT_NONE) i = (i + 1) & (nc - 1);
+        f->xm_id[i] = oid[j];
+        f->xm_ix[i] = oix[j];
+    }
+    free(oid);
+    free(oix);
+}
+
+void myri_fab_xmap_put(myri_fabric *f, fab_pkt *pkt)
+{
+    if (pkt->xcopy) return;
+    if (2 * (f->xm_n + 1) > f->xm_cap) fab__xm_grow(f);
+    uint32_t i = fab__xm_slot(pkt->id, f->xm_cap);
+    while (f->xm_ix[i] != FAB_PKT_NONE) i = (i + 1) & (f->xm_cap - 1);
+    f->xm_id[i] = pkt->id;
+    f->xm_ix[i] = pkt->ix;
+    f->xm_n++;
+    pkt->xcopy = true;
+}
+
+void myri_fab_xmap_del(myri_fabric *f, uint64_t id)
+{
+    uint32_t m = f->xm_cap - 1, i = fab__xm_slot(id, f->xm_cap);
+    while (f->xm_id[i] != id || f->xm_ix[i] == FAB_PKT_NONE) {
+        if (f->xm_ix[i] == FAB_PKT_NONE) return;
+        i = (i + 1) & m;
+    }
+    f->xm_n--;
+    for (uint32_t j = (i + 1) & m; f->xm_ix[j] != FAB_PKT_NONE; j = (j + 1) & m) {
+        uint32_t h = fab__xm_slot(f->xm_id[j], f->xm_cap);
+        /* j's entry may move to the hole at i unless its home lies cyclically in (i, j] */
+        if (((j - h) & m) >= ((j - i) & m)) {
+            f->xm_id[i] = f->xm_id[j];
+            f->xm_ix[i] = f->xm_ix[j];
+            i = j;
+        }
+    }
+    f->xm_ix[i] = FAB_PKT_NONE;
+}
+
 void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
 {
     MYRI_ASSERT(f->comp, pkt->refs > 0, "packet %llu released too often", (unsigned long long)pkt->id);
     if (--pkt->refs) return;
-    if (!pkt->delivered && !pkt->dropped)
+    if (__builtin_expect(pkt->xcopy, 0)) { /* a cut run's copy: its fate may be another partition's */
+        myri_fab_xmap_del(f, pkt->id);
+        pkt->xcopy = false;
+    } else if (!pkt->delivered && !pkt->dropped) {
         myri_panic(f->comp, "packet %llu vanished without being delivered or dropped",
                    (unsigned long long)pkt->id);
+    }
     free(pkt->bytes);
     free(pkt->xl);
     pkt->bytes = NULL;
@@ -414,6 +488,8 @@ static void fab__destroy(myri_component *self)
     free(f->cs);
     free(f->cq);
     free(f->msg);
+    free(f->xm_id);
+    free(f->xm_ix);
     free(f->cq_pos);
     free(f->pool);
     myri_fab_msg_fini(f);

@@ -672,6 +672,15 @@ static void ff__tell(myri_fabric *f, fab_chan *c, const fab_runmsg *m)
         ff__rx_msg(f, c, m);
         return;
     }
+    /* the sender's key: a run is planned only in the fabric's pass, by its sender */
+    MYRI_ASSERT(f->comp, f->in_tick && f->cur_node == c->src_node, "fast model: channel %u told outside its sender", c->id);
+    uint32_t i = myri_fab_runmsg_put(f, m);
+    f->msg[i].epoch = c->x->epoch;
+    myri_fab_push(f, fab_now(f) + c->d_ps, PH_ARRIVE, EV_F_MSG, c->id, i, NULL);
+}
+
+uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m)
+{
     uint32_t i = f->msg_free; /* 1 + the first free slot, 0: none */
     if (i) {
         i--;
@@ -686,11 +695,8 @@ static void ff__tell(myri_fabric *f, fab_chan *c, const fab_runmsg *m)
         }
         i = f->nmsg++;
     }
-    /* the sender's key: a run is planned only in the fabric's pass, by its sender */
-    MYRI_ASSERT(f->comp, f->in_tick && f->cur_node == c->src_node, "fast model: channel %u told outside its sender", c->id);
     f->msg[i] = *m;
-    f->msg[i].epoch = c->x->epoch;
-    myri_fab_push(f, fab_now(f) + c->d_ps, PH_ARRIVE, EV_F_MSG, c->id, i, NULL);
+    return i;
 }
 
 /* A message arrives.  One sent before a cut or restore of the cable (its

@@ -176,6 +176,8 @@ typedef struct fab_pkt {
     bool open;             /* a device's packet whose tail is not given yet: its length is unknown and
                             * nbytes0 is FAB_OPEN_BYTES (the per-hop counts derived from it are then
                             * larger than any character the sender can have sent) */
+    bool xcopy;            /* a cut run: this partition's copy of a packet that crossed a cut cable (in
+                            * f->xm; its fate may be another partition's: no "vanished" check) */
     /* Fast model, bytes carried: what the hops did to them, as a list of
      * XORs (bit errors and trailer updates, each tagged with the hop that
      * made it): the byte at position i on hop h is bytes[i] XOR the masks
@@ -189,6 +191,7 @@ typedef struct fab_pkt {
     int32_t port;          /* the sending host's port if a device sends it, else -1 */
     struct fab_pkt *next;  /* host queue / free list */
 } __attribute__((aligned(64))) fab_pkt;
+_Static_assert(sizeof(fab_pkt) == 192, "fab_pkt: three cache lines");
 
 /* Packets live in blocks of FAB_PKT_BLOCK; a packet's index (fab_pkt.ix)
  * is block * FAB_PKT_BLOCK + its place in the block, FAB_PKT_NONE meaning
@@ -570,6 +573,10 @@ struct myri_fabric {
     bool part_live;                 /* running: events for other partitions go to the outbox */
     myri_fabric_outbox_fn part_out;
     void *part_ctx;
+    /* a cut run: packet id -> this partition's copy (fab_pkt.ix), open addressing (fabric_core.c) */
+    uint64_t *xm_id;
+    uint32_t *xm_ix;
+    uint32_t xm_cap, xm_n;
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
@@ -752,6 +759,17 @@ static inline uint8_t fab_hdr_byte(fab_pkt *pkt, uint32_t i)
     return pkt->hdr[i];
 }
 void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt);
+/* A cut run's packet copies by id (docs/PARTITION.md step 7): the copy of
+ * packet `id` in this partition or NULL; registers pkt (marks it xcopy);
+ * forgets it (at its last unref). */
+fab_pkt *myri_fab_xmap_get(const myri_fabric *f, uint64_t id);
+void myri_fab_xmap_put(myri_fabric *f, fab_pkt *pkt);
+void myri_fab_xmap_del(myri_fabric *f, uint64_t id);
+/* A record put in this fabric's pools for a message from another partition:
+ * a fast-model run message (f->msg slot) and a reference character (f->msgs
+ * slot); the slot's index. */
+uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m);
+uint32_t myri_fab_msg_put(myri_fabric *f, const fab_msg *m);
 fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes);
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
 void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r);

@@ -48,13 +48,19 @@ void myri_fab_msg_deliver(myri_fabric *f, const fab_msg *m)
                       NULL);
         return;
     case MSG_CHAR: {
-        uint32_t i = msg__alloc(f);
-        f->msgs.rec[i] = *m;
+        uint32_t i = myri_fab_msg_put(f, m);
         myri_fab_push(f, m->t, (fab_phase)m->phase, EV_R_ARRIVE, m->ch, i, NULL);
         return;
     }
     default: myri_panic(f->comp, "unknown fabric message kind %u", (unsigned)m->kind);
     }
+}
+
+uint32_t myri_fab_msg_put(myri_fabric *f, const fab_msg *m)
+{
+    uint32_t i = msg__alloc(f);
+    f->msgs.rec[i] = *m;
+    return i;
 }
 
 fab_msg myri_fab_msg_take(myri_fabric *f, const fab_ev *ev)

@@ -186,6 +186,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ref__sent(f, c, pkt, j, now + c->d_ps);
+    if (j == 0 && c->src_host) pkt->head_ps = now; /* before the head's message: it carries the record */
     fab_msg m = {.pkt_id = pkt->id, .pix = pkt->ix, .j = j, .hop = ch.hop, .byte = ch.byte, .gap = ch.gap,
                  .epoch = c->x->epoch};
     myri_fab_msg(f, c, now + c->d_ps, PH_ARRIVE, MSG_CHAR, &m);
@@ -200,8 +201,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         FAB_TXC(c)->tap_buf[FAB_TXC(c)->tap_len++] = ch.byte;
     if (j == 0) {
         FAB_TX(c)->in_progress = true;
-        if (c->src_host) pkt->head_ps = now;
-        else pkt->refs++; /* this channel's reference, until GAP or FRES arrives */
+        if (!c->src_host) pkt->refs++; /* this channel's reference, until GAP or FRES arrives */
     }
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG) fprintf(stderr, "R %llu ch %u send pkt %llu j %u\n", (unsigned long long)now, c->id, (unsigned long long)pkt->id, j);

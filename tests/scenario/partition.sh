@@ -4,16 +4,15 @@
 # report of the whole run: the same result_hash and every figure of the JSON
 # the same but the wall clock and the engine's event count (the fabric's ticks
 # are per partition): the printed `hash` too (a deferred delivery callback
-# gives its unit the keys of one made at once, docs/PARTITION.md step 8).  Until packets travel
-# by id in the messages (PARTITION.md step 7: today a message names its packet
-# or record by the sending partition's pool), only traffic that crosses no cut
-# cable can run cut: ping-pong pairs share a leaf switch,
-# so `--partition leaf` cuts no cable they use; traffic that does cross a cut
-# (uniform, or host cables cut by block / random) must stop with the guard's
-# error and print no figures.  Bad flags: exit 2.  The deliberate fault (a
-# message delivered 1 ps early) is in tests/unit/test_partition.c: no fabric
-# message crosses a cut in any run the guard lets through today (the JSON's
-# partitions.messages is 0 here, checked), so it cannot show here yet.
+# gives its unit the keys of one made at once, docs/PARTITION.md step 8).
+# Ping-pong pairs share a leaf switch, so `--partition leaf` cuts no cable
+# they use (no message); uniform traffic crosses the cut cables, and block /
+# random cut host cables too: every interaction across a cut is a flat
+# message with the packet by its id (PARTITION.md step 7), for both models,
+# and the report is still the whole run's.  The deliberate fault (every
+# message delivered 1 ps early, MYRI_PART_TEST_FAULT_PS) must show: the run
+# fails or its figures differ (tests/unit/test_partition.c has it on a toy
+# model).  Bad flags: exit 2.
 # Usage: bash partition.sh path/to/myri source_dir
 set -u
 myri=$1
@@ -66,7 +65,7 @@ assert c["n"] == n and c["mode"] == "leaf" and sum(c["hosts"]) == 64 and max(c["
 assert (c["cut_links"] == 0) == (n == 1)
 assert n == 1 or c["lookahead_ps"] == 68094          # 10 m cables at 640 Mb/s: T + P
 assert c["windows"] >= (1 if n == 1 else 100)
-assert c["messages"] == 0                            # no crossing traffic (see the header)
+assert c["messages"] == 0                            # ping-pong within leaves: nothing crosses
 P
     done
 done
@@ -77,21 +76,70 @@ grep -q '^partitions   3 (leaf), hosts 20/24/20' "$tmp/t3.txt" || fail "text: pa
 grep -q 'cut cables, L 68.094 ns' "$tmp/t3.txt" || fail "text: L"
 grep -q 'windows, 0 messages' "$tmp/t3.txt" || fail "text: windows"
 
-# Traffic across a cut cable: the guard stops the run, no figures.
-guard() {
-    local what=$1; shift
-    "$myri" run "$tmp/pp.yaml" "$@" >"$tmp/g.out" 2>"$tmp/g.err"
-    local rc=$?
-    [ $rc -ne 0 ] || fail "$what: exit 0"
-    grep -q -e 'crossing row [0-9]* of docs/PARTITION.md is not a message yet' \
-        -e 'docs/PARTITION.md step 7, packets per unit, is not built yet' "$tmp/g.err" ||
-        fail "$what: no guard error: $(head -c 300 "$tmp/g.err")"
-    ! grep -q result_hash "$tmp/g.out" || fail "$what: printed figures"
+# Traffic across cut cables: the whole run's figures, with messages.
+same() {
+    local what=$1 model=$2; shift 2
+    local args=(--json --set model=$model --set traffic.pattern=uniform --set traffic.load=0.1)
+    [ -s "$tmp/u-$model.txt" ] || {
+        "$myri" run "$tmp/pp.yaml" "${args[@]}" >"$tmp/u-$model.json" || fail "$what: whole run"
+        strip "$tmp/u-$model.json" >"$tmp/u-$model.txt"
+    }
+    "$myri" run "$tmp/pp.yaml" "${args[@]}" "$@" >"$tmp/c.json" 2>"$tmp/c.err" ||
+        { fail "$what: $(head -c 300 "$tmp/c.err")"; return; }
+    strip "$tmp/c.json" >"$tmp/c.txt"
+    cmp -s "$tmp/u-$model.txt" "$tmp/c.txt" || fail "$what: report differs from the whole run"
+    python3 - "$tmp/u-$model.json" "$tmp/c.json" <<'P' || fail "$what: figures"
+import json, sys
+w, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert p["result_hash"] == w["result_hash"]
+assert p["packets"]["delivered"] > 1000
+assert p["partitions"]["messages"] > 1000, p["partitions"]["messages"]
+P
 }
-guard "uniform, leaf" --partitions 2 --set traffic.pattern=uniform --set traffic.load=0.1
-guard "uniform, leaf, reference" --partitions 3 --set traffic.pattern=uniform --set traffic.load=0.1 --set model=reference
-guard "block cuts host cables" --partitions 2 --partition block
-guard "random" --partitions 3 --partition random:11
+for model in fast reference; do
+    for n in 2 3 4; do same "uniform, leaf $n, $model" $model --partitions $n; done
+    same "uniform, block 2, $model" $model --partitions 2 --partition block
+    same "uniform, block 4, $model" $model --partitions 4 --partition block
+    same "uniform, random:11 3, $model" $model --partitions 3 --partition random:11
+done
+
+# Drops across cut cables, counted once: bit errors (CRC, misrouted, to a
+# host byte at a switch, unconnected port; the reference model's route bytes
+# corrupted on a cut cable), and the deadlock timeouts of cyclic-deadlock.yaml
+# (FRES forward across the cut).
+for model in fast reference; do
+    "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform --set traffic.load=0.3 \
+        --set link.ber=1e-4 >"$tmp/b.json" || fail "ber $model: whole run"
+    "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform --set traffic.load=0.3 \
+        --set link.ber=1e-4 --partitions 3 --partition random:5 >"$tmp/bc.json" 2>"$tmp/bc.err" ||
+        fail "ber $model: $(head -c 300 "$tmp/bc.err")"
+    "$myri" run "$2/scenarios/cyclic-deadlock.yaml" --json --set model=$model >"$tmp/d.json" ||
+        fail "deadlock $model: whole run"
+    "$myri" run "$2/scenarios/cyclic-deadlock.yaml" --json --set model=$model --partitions 2 --partition random:3 \
+        >"$tmp/dc.json" 2>"$tmp/dc.err" || fail "deadlock $model: $(head -c 300 "$tmp/dc.err")"
+    for w in b d; do
+        cmp -s <(strip "$tmp/$w.json") <(strip "$tmp/${w}c.json") || fail "$w $model: report differs from the whole run"
+    done
+    python3 - "$tmp/b.json" "$tmp/d.json" <<'P' || fail "$model: drops"
+import json, sys
+b, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["packets"]["dropped"]["crc"] > 100 and b["packets"]["dropped"]["misrouted"] >= 1
+assert d["packets"]["dropped"]["timeout"] > 10
+P
+done
+
+# The deliberate fault: messages 1 ps early must not give the whole run's report.
+for model in fast reference; do
+    MYRI_PART_TEST_FAULT_PS=1 "$myri" run "$tmp/pp.yaml" --json --set model=$model --set traffic.pattern=uniform \
+        --set traffic.load=0.1 --partitions 2 >"$tmp/f.json" 2>"$tmp/f.err"
+    if [ $? -eq 0 ]; then
+        strip "$tmp/f.json" >"$tmp/f.txt"
+        ! cmp -s "$tmp/u-$model.txt" "$tmp/f.txt" || fail "$model: a message 1 ps early went unseen"
+    else
+        grep -q -e 'refused a message' -e 'reached the end of its window' "$tmp/f.err" ||
+            fail "$model: fault: $(head -c 300 "$tmp/f.err")"
+    fi
+done
 
 # Bad flags and jobs that cannot be cut yet: exit 2 with a reason.
 refuse() {
