@@ -856,7 +856,8 @@ static void fab__report_dir_st(myri_json *j, const char *key, const myri_fabric_
     myri_json_obj_end(j);
 }
 
-/* The same members as myri_fabric_report (fabric_core.c), from given figures. */
+/* "links" and "dropped" from given figures: a cut run's gathered ones, or
+ * myri_fabric_report's (fabric_core.c). */
 void myri_fabric_report_stats(const myri_fabric *f, const myri_fabric_channel_stats *st, const uint64_t *dropped,
                               myri_json *j)
 {
