@@ -636,6 +636,12 @@ myri_status myri_fabric_set_partition(myri_fabric *f, const uint32_t *owner, uin
     f->part_out = outbox;
     f->part_ctx = ctx;
     f->part_live = false;
+    free(f->xlast);
+    free(f->xlast_n);
+    f->xlast = malloc((f->nchan ? f->nchan : 1) * sizeof *f->xlast);
+    f->xlast_n = calloc(f->nchan ? f->nchan : 1, sizeof *f->xlast_n);
+    if (!f->xlast || !f->xlast_n) return MYRI_ENOMEM;
+    memset(f->xlast, 0xff, (f->nchan ? f->nchan : 1) * sizeof *f->xlast); /* FAB_PKT_NONE */
     for (size_t i = 0; i < f->nchan; i++) f->ch[i].part_cut = owner[f->ch[i].src_node] != owner[f->ch[i].dst_node];
     return MYRI_OK;
 }
@@ -733,6 +739,30 @@ static void fab__xpkt_in(fab_pkt *pkt, const fab_xpkt *x)
     memcpy(pkt->hdr, x->hdr, FAB_HDR);
 }
 
+/* The channel's reference the sender took for a receiver in another
+ * partition is never released here (the receiver's copy took its own in
+ * fab__xpkt_local): the sender gives it back once it is done with the
+ * packet, which it is when the next packet's head crosses the same cable (a
+ * channel sends one packet at a time; the ports and outputs send from `cur`
+ * without a reference of their own, so not earlier).  A head sent again
+ * after an un-send on a switch's output took one more reference
+ * (fabric_fast.c ff__start_run_at); a host's packet has one, its first, for
+ * every head.  So a cut run holds at most one such packet per cut channel.
+ * (A cut of the cable, fab_ref_cut_sender, would give one back itself:
+ * cut runs refuse faults until drop claims are built, step 7.) */
+static void fab__absent_ref(myri_fabric *f, uint32_t ch, fab_pkt *pkt)
+{
+    uint32_t prev = f->xlast[ch];
+    if (prev == pkt->ix) { /* held by those references: not reused */
+        if (!f->ch[ch].src_host) f->xlast_n[ch]++;
+        return;
+    }
+    uint32_t n = f->xlast_n[ch];
+    f->xlast[ch] = pkt->ix;
+    f->xlast_n[ch] = 1;
+    for (uint32_t i = 0; prev != FAB_PKT_NONE && i < n; i++) myri_fab_pkt_unref(f, fab_pkt_at(f, prev));
+}
+
 /* The sender's side: m's record from the slot or packet that b / p name. */
 static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pkt, myri_fabric_msg *m)
 {
@@ -767,6 +797,7 @@ static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pk
             x.head = 1;
             fab__xpkt_out(pkt, &x.pkt);
             myri_fab_xmap_put(f, pkt);
+            fab__absent_ref(f, m->a, pkt);
         }
     }
     memcpy(m->rec, &x, sizeof x);

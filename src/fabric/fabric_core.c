@@ -490,6 +490,8 @@ static void fab__destroy(myri_component *self)
     free(f->msg);
     free(f->xm_id);
     free(f->xm_ix);
+    free(f->xlast);
+    free(f->xlast_n);
     free(f->cq_pos);
     free(f->pool);
     myri_fab_msg_fini(f);

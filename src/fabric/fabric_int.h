@@ -577,6 +577,9 @@ struct myri_fabric {
     uint64_t *xm_id;
     uint32_t *xm_ix;
     uint32_t xm_cap, xm_n;
+    /* a cut run, per channel: the packet whose head last crossed it to another partition and the
+     * channel's references the sender took for that absent receiver (fab__absent_ref, fabric_agenda.c) */
+    uint32_t *xlast, *xlast_n;
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */
