@@ -612,12 +612,11 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
 }
 
 
-/* ---- a cut run (docs/PARTITION.md sections 2-4, step 9) ------------------------------------------------------
- * One process: the partitions share one address space, so an event's packet
- * pointer (fab_ev.p) stays valid in the partition that takes it, and they
- * share the packet records (each partition's pool holds those it made).  That
- * is the in-process intermediate; across MPI ranks a message must carry the
- * packet record itself (step 7, packets per unit). */
+/* ---- a cut run (docs/PARTITION.md sections 2-4, steps 7 and 9) ---------------------------------------------
+ * An event for a node of another partition leaves as a flat message
+ * (myri_fabric_msg: no pointers, the packet by its id), the same bytes in
+ * one process or across MPI ranks; the receiving partition makes its own
+ * copy of the packet (fab__xpkt_local). */
 
 uint64_t myri_fabric_link_lookahead_ps(const myri_fabric *f, size_t link)
 {
@@ -651,13 +650,11 @@ void myri_fabric_partition_live(myri_fabric *f)
     if (f) f->part_live = true;
 }
 
+/* The crossings still marked (grep -n FAB_CROSS src/fabric): row 11; the
+ * check queue's ("part") are compiled out of a cut run's guard. */
 static const char *fab__row_what(const char *row)
 {
-    if (!strcmp(row, "1")) return "a run planned on the cable is pushed into the receiver's ring";
-    if (!strcmp(row, "2")) return "the sender reads the receiver's heads in flight";
-    if (!strcmp(row, "3")) return "a run shortened or un-sent is told to the receiver at once";
     if (!strcmp(row, "11")) return "a restore meets the receiver's standing STOP";
-    if (!strcmp(row, "13")) return "the reference model's wire is one record for both ends";
     return "the other end's state is touched at once";
 }
 
@@ -687,8 +684,9 @@ void myri_fab__cross_cut(const fab_chan *c, const char *row)
  * devices and taps do not run cut).  The receiver finds its own copy of the
  * packet by id (f->xm) or makes it from the head's record, and the channel's
  * reference the sender took for the receiver is the copy's.  The sender's
- * copy keeps that reference: it is registered (xcopy) so that a packet that
- * comes back finds it, and lives until the fabric is destroyed. */
+ * copy is registered (xcopy) so that a packet that comes back finds it; it
+ * gives back the absent receiver's reference when it is done with the
+ * packet (fab__absent_ref). */
 typedef struct fab_xpkt {  /* the packet's record as its head carries it */
     uint64_t queued_ps, head_ps;
     uint32_t src_host, dst_host, type, payload_bytes, nbytes0;
@@ -769,9 +767,7 @@ static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pk
     fab_xrec x = {0};
     bool head = false;
     if (kind == EV_F_MSG) {
-        x.r.run = f->msg[b];
-        f->msg[b].next = f->msg_free; /* the slot is free here: the record travels */
-        f->msg_free = (uint32_t)b + 1;
+        x.r.run = myri_fab_runmsg_take(f, (uint32_t)b); /* the slot is free here: the record travels */
         if (x.r.run.kind == FAB_MSG_RUN) {
             pkt = fab_pkt_at(f, x.r.run.run.pix);
             head = x.r.run.head;
@@ -870,47 +866,4 @@ myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
     }
     fab__insert(f, m->time_ps, m->order, m->kind, m->a, b, m->kind == EV_FRES ? pkt : NULL);
     return MYRI_OK;
-}
-
-static void fab__report_dir_st(myri_json *j, const char *key, const myri_fabric_channel_stats *s, uint64_t win)
-{
-    myri_json_key(j, key);
-    myri_json_obj_begin(j);
-    myri_json_knum(j, "utilisation", win ? (double)s->busy_ps / (double)win : 0.0);
-    myri_json_knum(j, "stopped_fraction", win ? (double)s->stopped_ps / (double)win : 0.0);
-    myri_json_kuint(j, "chars", s->chars);
-    myri_json_kuint(j, "stops", s->stops);
-    myri_json_kuint(j, "gos", s->gos);
-    myri_json_kuint(j, "max_slack_bytes", s->max_slack_bytes);
-    myri_json_kuint(j, "truncated", s->truncated);
-    myri_json_kuint(j, "fres", s->fres);
-    myri_json_obj_end(j);
-}
-
-/* "links" and "dropped" from given figures: a cut run's gathered ones, or
- * myri_fabric_report's (fabric_core.c). */
-void myri_fabric_report_stats(const myri_fabric *f, const myri_fabric_channel_stats *st, const uint64_t *dropped,
-                              myri_json *j)
-{
-    if (!f || !st || !dropped || !j) return;
-    uint64_t now = fab_now(f);
-    myri_json_key(j, "links");
-    myri_json_arr_begin(j);
-    for (size_t l = 0; 2 * l < f->nchan; l++) {
-        const fab_chan *ab = &f->ch[2 * l];
-        uint64_t win = now > fab_win_start(f, ab) ? now - fab_win_start(f, ab) : 0;
-        myri_json_obj_begin(j);
-        myri_json_kuint(j, "link", l);
-        myri_json_kstr(j, "a", f->node_name[ab->src_node]);
-        myri_json_kstr(j, "b", f->node_name[ab->dst_node]);
-        fab__report_dir_st(j, "ab", &st[2 * l], win);
-        fab__report_dir_st(j, "ba", &st[2 * l + 1], win);
-        myri_json_obj_end(j);
-    }
-    myri_json_arr_end(j);
-    myri_json_key(j, "dropped");
-    myri_json_obj_begin(j);
-    for (int r = 0; r < MYRI_FABRIC_DROP_NREASONS; r++)
-        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)r), dropped[r]);
-    myri_json_obj_end(j);
 }

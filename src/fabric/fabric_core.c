@@ -920,8 +920,51 @@ void myri_fabric__test_skew(myri_fabric *f, myri_time_ps extra_ps)
     if (f) f->skew_ps = extra_ps;
 }
 
+static void fab__report_dir_st(myri_json *j, const char *key, const myri_fabric_channel_stats *s, uint64_t win)
+{
+    myri_json_key(j, key);
+    myri_json_obj_begin(j);
+    myri_json_knum(j, "utilisation", win ? (double)s->busy_ps / (double)win : 0.0);
+    myri_json_knum(j, "stopped_fraction", win ? (double)s->stopped_ps / (double)win : 0.0);
+    myri_json_kuint(j, "chars", s->chars);
+    myri_json_kuint(j, "stops", s->stops);
+    myri_json_kuint(j, "gos", s->gos);
+    myri_json_kuint(j, "max_slack_bytes", s->max_slack_bytes);
+    myri_json_kuint(j, "truncated", s->truncated);
+    myri_json_kuint(j, "fres", s->fres);
+    myri_json_obj_end(j);
+}
+
+/* "links" and "dropped" from given figures: a cut run's gathered ones, or
+ * myri_fabric_report's. */
+void myri_fabric_report_stats(const myri_fabric *f, const myri_fabric_channel_stats *st, const uint64_t *dropped,
+                              myri_json *j)
+{
+    if (!f || !st || !dropped || !j) return;
+    uint64_t now = fab_now(f);
+    myri_json_key(j, "links");
+    myri_json_arr_begin(j);
+    for (size_t l = 0; 2 * l < f->nchan; l++) {
+        const fab_chan *ab = &f->ch[2 * l];
+        uint64_t win = now > fab_win_start(f, ab) ? now - fab_win_start(f, ab) : 0;
+        myri_json_obj_begin(j);
+        myri_json_kuint(j, "link", l);
+        myri_json_kstr(j, "a", f->node_name[ab->src_node]);
+        myri_json_kstr(j, "b", f->node_name[ab->dst_node]);
+        fab__report_dir_st(j, "ab", &st[2 * l], win);
+        fab__report_dir_st(j, "ba", &st[2 * l + 1], win);
+        myri_json_obj_end(j);
+    }
+    myri_json_arr_end(j);
+    myri_json_key(j, "dropped");
+    myri_json_obj_begin(j);
+    for (int r = 0; r < MYRI_FABRIC_DROP_NREASONS; r++)
+        myri_json_kuint(j, myri_fabric_drop_name((myri_fabric_drop_reason)r), dropped[r]);
+    myri_json_obj_end(j);
+}
+
 /* The "links" and "dropped" members, written by myri_fabric_report_stats
- * (fabric_agenda.c) from every channel's statistics, as a cut run's
+ * from every channel's statistics, as a cut run's
  * gathered figures are. */
 void myri_fabric_report(myri_fabric *f, myri_json *j)
 {

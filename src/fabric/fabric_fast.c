@@ -699,6 +699,15 @@ uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m)
     return i;
 }
 
+/* Slot i's message, the slot freed. */
+fab_runmsg myri_fab_runmsg_take(myri_fabric *f, uint32_t i)
+{
+    fab_runmsg m = f->msg[i];
+    f->msg[i].next = f->msg_free;
+    f->msg_free = i + 1;
+    return m;
+}
+
 /* A message arrives.  One sent before a cut or restore of the cable (its
  * epoch is not the receiver's) is stale: its characters all arrive after the
  * cut (sent at >= the sending time, which is after the cut less D), so they
@@ -709,14 +718,12 @@ uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m)
  * found not arrived). */
 static void ff__msg_arrive(myri_fabric *f, fab_chan *c, uint32_t i)
 {
-    fab_runmsg m = f->msg[i];
+    fab_runmsg m = myri_fab_runmsg_take(f, i);
 #ifdef FAB_DEBUG
     if (FAB_DEBUG < 0 || c->id == (uint32_t)FAB_DEBUG)
         fprintf(stderr, "F %llu ch %u msg %u s %llu j0 %u cnt %u lim %u epoch %u/%u\n", (unsigned long long)fab_now(f), c->id,
                 m.kind, (unsigned long long)m.run.s, m.run.j0, m.run.cnt, m.lim, m.epoch, c->x->rx_epoch);
 #endif
-    f->msg[i].next = f->msg_free;
-    f->msg_free = i + 1;
     if (m.epoch == c->x->rx_epoch) {
         ff__rx_msg(f, c, &m);
         return;

@@ -772,6 +772,7 @@ void myri_fab_xmap_del(myri_fabric *f, uint64_t id);
  * a fast-model run message (f->msg slot) and a reference character (f->msgs
  * slot); the slot's index. */
 uint32_t myri_fab_runmsg_put(myri_fabric *f, const fab_runmsg *m);
+fab_runmsg myri_fab_runmsg_take(myri_fabric *f, uint32_t i);
 uint32_t myri_fab_msg_put(myri_fabric *f, const fab_msg *m);
 fab_pkt *myri_fab_pkt_new(myri_fabric *f, const myri_fabric_packet *pk, bool with_bytes);
 void myri_fab_host_queue(myri_fabric *f, fab_chan *c, fab_pkt *pkt);
