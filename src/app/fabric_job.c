@@ -69,6 +69,9 @@ typedef struct fjob__partinfo {
     char mode[32];
     const myri_partition *pt;
     myri_part_stats st;
+    uint64_t claims;       /* drops of packets that crossed a cut, as the partitions counted them */
+    uint64_t taken_back;   /* of those, the later drops of a packet dropped in another partition first */
+    uint64_t live_packets; /* packet records held at the end, summed over the partitions */
 } fjob__partinfo;
 
 typedef struct fjob__run {
@@ -401,7 +404,6 @@ static myri_status fjob__parts_refuse(const fjob__cfg *c, const myri_node *root,
 {
     const char *what = NULL;
     if (c->port.device == MYRI_HOSTDEV_DMA) what = "port.device: dma (the host devices are not units yet)";
-    else if (c->faults.faults) what = "faults: (their fates are not gathered per partition yet)";
     else if (opts->pcap_path) what = "--pcap (its records are not merged per partition yet, PARTITION.md row 18)";
     else if (c->sweep.key && *c->sweep.key) what = "a sweep: (cut one run at a time)";
     if (!what) return MYRI_OK;
@@ -425,6 +427,9 @@ static myri_status fjob__part_build(fjob__cfg *c, const myri_node *root, fjob__p
                                       P->pt.host_owner, q, &r->traffic, err);
     if (st) return st;
     myri_fabric_set_misdelivered(r->fabric, fjob__misdelivered);
+    /* every partition schedules the faults (a cut's halves run where their nodes are; the set-up pushes of
+     * the others' take their numbers) and notes the fates it sees (merged in fjob__parts_claims) */
+    if ((st = myri_ffaults_apply(&c->faults, b->topo, r->fabric, r->end_ps, &r->faults, err)) != MYRI_OK) return st;
     if (r->win_start_ps == 0) {
         fjob__window_start(r);
     } else {
@@ -494,6 +499,67 @@ static myri_status fjob__parts_stats(fjob__parts *P, const myri_topo *t, fjob__r
     return MYRI_OK;
 }
 
+typedef struct fjob__claim {
+    myri_fabric_claim c;
+    uint32_t part;
+} fjob__claim;
+
+/* The order of the whole run's events: per packet, by (time, key, node). */
+static int fjob__claim_cmp(const void *pa, const void *pb)
+{
+    const fjob__claim *a = pa, *b = pb;
+#define FJOB__CMP(x) if (a->x != b->x) return a->x < b->x ? -1 : 1
+    FJOB__CMP(c.id);
+    FJOB__CMP(c.t_ps);
+    FJOB__CMP(c.order);
+    FJOB__CMP(c.node);
+    FJOB__CMP(part);
+#undef FJOB__CMP
+    return 0;
+}
+
+/* A packet that crossed a cut may be dropped in two partitions (a cable cut
+ * drops it at both ends; a timeout and a cut can meet): the whole run counts
+ * its first drop only, in its event order (docs/PARTITION.md row 15), so every
+ * later one is taken back from the sums (counters, result_hash, the window's
+ * drops) and the fault fates are merged, a packet dropped twice given its
+ * first drop's.  At the end of the run, not at window ends: a fabric job's
+ * `dropped` callback only counts (fjob__dropped), so nothing of the run
+ * depends on which claim counts. */
+static myri_status fjob__parts_claims(fjob__parts *P, fjob__run *r)
+{
+    size_t n = 0, k;
+    for (uint32_t q = 0; q < P->n; q++) {
+        myri_fabric_claims(P->r[q].fabric, &k);
+        n += k;
+        P->info.live_packets += myri_fabric_live_packets(P->r[q].fabric);
+        if (q) myri_ffaults_merge(r->faults, P->r[q].faults);
+    }
+    fjob__claim *all = malloc((n ? n : 1) * sizeof *all);
+    if (!all) return MYRI_ENOMEM;
+    n = 0;
+    for (uint32_t q = 0; q < P->n; q++) {
+        const myri_fabric_claim *cl = myri_fabric_claims(P->r[q].fabric, &k);
+        for (size_t i = 0; i < k; i++) all[n++] = (fjob__claim){cl[i], q};
+    }
+    qsort(all, n, sizeof *all, fjob__claim_cmp);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && all[j].c.id == all[i].c.id; j++) {
+            const myri_fabric_claim *c = &all[j].c; /* a later drop: the whole run would not count it */
+            r->c.dropped[c->reason]--;
+            r->c.dropped_total--;
+            r->c.in_flight++;
+            r->c.result_hash -= c->hash;
+            if (c->at_ps >= r->win_start_ps) r->win_dropped[c->reason]--;
+            P->info.taken_back++;
+        }
+        if (j > i + 1) myri_ffaults_note(r->faults, all[i].c.id, (int)all[i].c.reason, all[i].c.at_ps);
+    }
+    P->info.claims = n;
+    free(all);
+    return MYRI_OK;
+}
+
 /* Folds the partitions' figures into r, in partition order (sums and
  * merged histograms: the order does not matter), and the engine's hash: each
  * id's from the first partition that created it (a host's source: its
@@ -536,6 +602,9 @@ static myri_status fjob__parts_gather(fjob__parts *P, const myri_topo *t, fjob__
         if (myri_hist_merge(r->lat, p->lat) || myri_hist_merge(r->net_lat, p->net_lat)) return MYRI_ENOMEM;
         nh += fjob__nsources(P->sim[q]);
     }
+    P->info.claims = P->info.taken_back = P->info.live_packets = 0;
+    myri_status st = fjob__parts_claims(P, r);
+    if (st) return st;
     size_t nid = myri_sim_component_count(P->sim[0]);
     uint64_t *lp = calloc(nid ? nid : 1, sizeof *lp);
     if (!lp) return MYRI_ENOMEM;
@@ -557,6 +626,7 @@ static void fjob__parts_free(fjob__parts *P)
         myri_traffic_destroy(P->r[q].traffic);
         myri_hist_destroy(P->r[q].lat);
         myri_hist_destroy(P->r[q].net_lat);
+        myri_ffaults_free(P->r[q].faults);
     }
     myri_part_destroy(P->h);
     myri_partition_free(&P->pt);
@@ -773,6 +843,9 @@ static void fjob__json_part(myri_json *j, const fjob__run *r)
     myri_json_kuint(j, "windows", r->part->st.windows);
     myri_json_kuint(j, "messages", r->part->st.messages);
     myri_json_kuint(j, "max_window_messages", r->part->st.max_window_messages);
+    myri_json_kuint(j, "drop_claims", r->part->claims);
+    myri_json_kuint(j, "drops_taken_back", r->part->taken_back);
+    myri_json_kuint(j, "live_packets", r->part->live_packets);
     myri_json_obj_end(j);
 }
 
@@ -791,6 +864,10 @@ static void fjob__text_part(FILE *out, const fjob__run *r)
             (unsigned long long)st->windows, (unsigned long long)st->messages,
             st->windows ? (double)st->messages / (double)st->windows : 0.0,
             (unsigned long long)st->max_window_messages);
+    fprintf(out, "             %llu drops of packets that crossed a cut, %llu of them taken back (dropped in another "
+                 "partition first); %llu packet records held at the end\n",
+            (unsigned long long)r->part->claims, (unsigned long long)r->part->taken_back,
+            (unsigned long long)r->part->live_packets);
 }
 
 /* Opens the result object: the job and the configuration echoed. */

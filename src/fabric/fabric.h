@@ -248,6 +248,29 @@ void myri_fabric_partition_live(myri_fabric *f);
  * (between two runs of the engine, at a time after now).  MYRI_EINVAL if f
  * does not own m->dst_node or m->time_ps is not after now. */
 myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m);
+/* A drop of a packet that crossed a cut cable, as one partition counted it
+ * (docs/PARTITION.md row 15): a packet may be dropped in two partitions (a
+ * cable cut drops it at both ends), and the whole run counts only its first
+ * drop, so the gathering keeps per packet the first claim in (t_ps, order,
+ * node) order, the order of the whole run's events, and takes the others
+ * back (counters, `hash` from result_hash, the drop's window counts). */
+typedef struct myri_fabric_claim {
+    uint64_t id;              /* the packet */
+    myri_time_ps t_ps;        /* the instant of the event that dropped it */
+    uint64_t order;           /* that event's key after its time (phase, origin node, origin's sequence); an event
+                               * pushed within its own instant: its phase's largest (after the keyed ones) */
+    myri_time_ps at_ps;       /* the drop's time as counted and given to the `dropped` callback */
+    uint64_t hash;            /* its term of result_hash */
+    uint32_t node;            /* the node whose handler ran */
+    uint32_t reason;          /* myri_fabric_drop_reason */
+} myri_fabric_claim;
+/* The claims logged so far (*n of them; valid until f runs again or is
+ * destroyed); none outside a cut run. */
+const myri_fabric_claim *myri_fabric_claims(const myri_fabric *f, size_t *n);
+/* Packet records held now (the pool's live ones: queued, on the cables, in
+ * switches, and in a cut run the copies of each partition and the sender's
+ * copies kept for absent receivers, at most one per cut channel). */
+size_t myri_fabric_live_packets(const myri_fabric *f);
 /* ---- results --------------------------------------------------------------- */
 typedef struct myri_fabric_counters {
     uint64_t injected;          /* myri_fabric_send calls accepted */

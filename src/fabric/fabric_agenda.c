@@ -21,6 +21,8 @@
 #define KEY_SEQ_BITS(f) (37u - (f)->node_bits)
 #define KEY_NODE(f, k) ((uint32_t)(((uint64_t)(k) >> (24 + KEY_SEQ_BITS(f))) & ((1u << (f)->node_bits) - 1)))
 #define KEY_SEQ_MASK(f) (((1ull << KEY_SEQ_BITS(f)) - 1) << 24)
+/* The order of an event pushed within its own instant (a phase's FIFO, after its keyed events). */
+#define FAB_ORD_LAST(ph) (((uint64_t)(ph) << 61) | (((1ull << 61) - 1) & ~0xffffffull))
 
 myri_status myri_fab_agenda_init(myri_fabric *f, myri_error *err)
 {
@@ -538,6 +540,7 @@ static void fab__run_instants(myri_fabric *f, uint64_t now)
         if ((f->ndirty || (f->cqn && fab_cq_top_time(f) == f->now)) && np > PH_CHECK) {
             /* the end of the instant: changed and predicted slack checks */
             f->now_phase = PH_CHECK;
+            f->cur_ord = FAB_ORD_LAST(PH_CHECK);
             if (f->ndirty) {
                 f->m->flush(f);
             } else {
@@ -563,6 +566,7 @@ static void fab__run_instants(myri_fabric *f, uint64_t now)
             continue;
         }
         fab_ev e = fab__take(f, w, hp, fp);
+        f->cur_ord = hp <= fp ? (uint64_t)top & ~0xffffffull : FAB_ORD_LAST(np); /* (a drop's claim) */
         f->now_phase = np;
         f->ctr.events++;
         f->cur_node = myri_fab_ev_node(f, e.kind, e.a);
@@ -746,8 +750,11 @@ static void fab__xpkt_in(fab_pkt *pkt, const fab_xpkt *x)
  * after an un-send on a switch's output took one more reference
  * (fabric_fast.c ff__start_run_at); a host's packet has one, its first, for
  * every head.  So a cut run holds at most one such packet per cut channel.
- * (A cut of the cable, fab_ref_cut_sender, would give one back itself:
- * cut runs refuse faults until drop claims are built, step 7.) */
+ * A cut of the cable gives none of them back: the reference model's
+ * sender (fab_ref_cut_sender) leaves a cable to another partition to the
+ * receiver's copy (ref__arrive), and the fast model's sender gives back no
+ * reference at a cut (its receiver does, fab_fast_cut_wire, ff__msg_arrive);
+ * the next head after the restore releases them here. */
 static void fab__absent_ref(myri_fabric *f, uint32_t ch, fab_pkt *pkt)
 {
     uint32_t prev = f->xlast[ch];
@@ -854,14 +861,20 @@ myri_status myri_fabric_take_msg(myri_fabric *f, const myri_fabric_msg *m)
     if ((m->kind == EV_F_MSG || m->kind == EV_R_ARRIVE) && !x.has_id && !(m->kind == EV_F_MSG && x.r.run.kind != FAB_MSG_RUN))
         return MYRI_EINVAL;
     fab_pkt *pkt;
-    if (!fab__xpkt_local(f, &x, &pkt)) return MYRI_EINVAL;
+    if (!fab__xpkt_local(f, &x, &pkt)) {
+        /* No copy here: this partition gave it back after the cable was cut (its receiver half has run,
+         * the epoch moved on), so the message is stale and its arrival ignores its packet. */
+        uint32_t ep = m->kind == EV_F_MSG ? x.r.run.epoch : x.r.ch.epoch;
+        if (x.head || (m->kind != EV_F_MSG && m->kind != EV_R_ARRIVE) || ep == f->ch[m->a].x->rx_epoch)
+            return MYRI_EINVAL;
+    }
     uint64_t b = m->b;
     if (m->kind == EV_F_MSG) {
-        if (pkt) x.r.run.run.pix = pkt->ix;
+        if (x.has_id) x.r.run.run.pix = pkt ? pkt->ix : FAB_PKT_NONE;
         b = myri_fab_runmsg_put(f, &x.r.run);
     } else if (m->kind == EV_R_ARRIVE) {
-        x.r.ch.pix = pkt->ix;
-        if (x.hset && x.hat < FAB_HDR) pkt->hdr[x.hat] = x.hb;
+        x.r.ch.pix = pkt ? pkt->ix : FAB_PKT_NONE;
+        if (pkt && x.hset && x.hat < FAB_HDR) pkt->hdr[x.hat] = x.hb;
         b = myri_fab_msg_put(f, &x.r.ch);
     }
     fab__insert(f, m->time_ps, m->order, m->kind, m->a, b, m->kind == EV_FRES ? pkt : NULL);

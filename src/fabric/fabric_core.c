@@ -54,6 +54,9 @@ void myri_fab_pkt_hdr_fill(fab_pkt *pkt)
     pkt->hdr_lazy = 0;
 }
 
+static void fab__claim_log(myri_fabric *f, const myri_fabric_claim *c);
+static void fab__claim_unpend(myri_fabric *f, fab_pkt *pkt);
+
 /* ---- a cut run's packet copies by id (docs/PARTITION.md step 7) ----
  * Open addressing with linear probing, deletion by backward shift; used only
  * when packets cross a cut cable. */
@@ -95,6 +98,10 @@ static void fab__xm_grow(myri_fabric *f)
 void myri_fab_xmap_put(myri_fabric *f, fab_pkt *pkt)
 {
     if (pkt->xcopy) return;
+    if (pkt->xclaim) { /* dropped before it crossed: now another partition may drop it too */
+        fab__claim_log(f, &f->pend[pkt->xclaim - 1]);
+        fab__claim_unpend(f, pkt);
+    }
     if (2 * (f->xm_n + 1) > f->xm_cap) fab__xm_grow(f);
     uint32_t i = fab__xm_slot(pkt->id, f->xm_cap);
     while (f->xm_ix[i] != FAB_PKT_NONE) i = (i + 1) & (f->xm_cap - 1);
@@ -135,6 +142,7 @@ void myri_fab_pkt_unref(myri_fabric *f, fab_pkt *pkt)
         myri_panic(f->comp, "packet %llu vanished without being delivered or dropped",
                    (unsigned long long)pkt->id);
     }
+    if (__builtin_expect(pkt->xclaim, 0)) fab__claim_unpend(f, pkt); /* never crossed: its drop is this partition's */
     free(pkt->bytes);
     free(pkt->xl);
     pkt->bytes = NULL;
@@ -321,6 +329,65 @@ void myri_fab_drop(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r)
     myri_fab_drop_at(f, pkt, r, fab_now(f));
 }
 
+/* ---- a cut run's drop claims (docs/PARTITION.md row 15; myri_fabric_claims) ----
+ * A packet that crossed a cut may be dropped in two partitions: its drops
+ * are logged for the gathering, which counts the first.  One dropped before
+ * it crossed (a worm cut short goes on until FRES ends it, and may cross
+ * later) has its drop kept pending in f->pend until it crosses
+ * (myri_fab_xmap_put logs it) or is freed (forgotten): so the log holds the
+ * drops of packets that crossed, the pending ones only packets alive. */
+static void fab__claim_log(myri_fabric *f, const myri_fabric_claim *c)
+{
+    if (f->nclaims == f->capclaims) {
+        size_t nc = f->capclaims ? 2 * f->capclaims : 64;
+        myri_fabric_claim *na = realloc(f->claims, nc * sizeof *na);
+        if (!na) myri_panic(f->comp, "out of memory (a cut run's drop claims)");
+        f->claims = na;
+        f->capclaims = nc;
+    }
+    f->claims[f->nclaims++] = *c;
+}
+
+static void fab__claim_unpend(myri_fabric *f, fab_pkt *pkt)
+{
+    f->pend_free[f->npend_free++] = pkt->xclaim - 1;
+    pkt->xclaim = 0;
+}
+
+static __attribute__((noinline, cold)) void fab__claim(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r,
+                                                      uint64_t at, uint64_t term)
+{
+    myri_fabric_claim c = {.id = pkt->id, .t_ps = fab_now(f), .order = f->in_tick ? f->cur_ord : 0, .at_ps = at,
+                           .hash = term, .node = f->in_tick ? f->cur_node : UINT32_MAX, .reason = (uint32_t)r};
+    if (pkt->xcopy) {
+        fab__claim_log(f, &c);
+        return;
+    }
+    if (!f->npend_free) {
+        if (f->npend == f->cappend) {
+            size_t nc = f->cappend ? 2 * f->cappend : 64;
+            myri_fabric_claim *np = realloc(f->pend, nc * sizeof *np);
+            uint32_t *nf = np ? realloc(f->pend_free, nc * sizeof *nf) : NULL;
+            if (np) f->pend = np;
+            if (!np || !nf) myri_panic(f->comp, "out of memory (a cut run's drop claims)");
+            f->pend_free = nf;
+            f->cappend = nc;
+        }
+        f->pend_free[f->npend_free++] = (uint32_t)f->npend++;
+    }
+    uint32_t i = f->pend_free[--f->npend_free];
+    f->pend[i] = c;
+    pkt->xclaim = i + 1;
+}
+
+const myri_fabric_claim *myri_fabric_claims(const myri_fabric *f, size_t *n)
+{
+    if (n) *n = f ? f->nclaims : 0;
+    return f ? f->claims : NULL;
+}
+
+size_t myri_fabric_live_packets(const myri_fabric *f) { return f ? f->live_pkts : 0; }
+
 void myri_fab_drop_at(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r, uint64_t at)
 {
     if (pkt->dropped || pkt->delivered) return;
@@ -329,7 +396,9 @@ void myri_fab_drop_at(myri_fabric *f, fab_pkt *pkt, myri_fabric_drop_reason r, u
     f->ctr.dropped[r]++;
     f->ctr.dropped_total++;
     /* Order-independent (sum) so that same-instant callbacks may come in any order. */
-    f->ctr.result_hash += myri_fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
+    uint64_t term = myri_fab_mix(pkt->id * 31 + 7 * (uint64_t)r + 0x51ed);
+    f->ctr.result_hash += term;
+    if (__builtin_expect(f->part_owner != NULL, 0)) fab__claim(f, pkt, r, at, term); /* another partition may too */
     if (!f->cb.dropped) return;
     if (now == myri_sim_now(f->sim)) {
         f->lim_stale = true;
@@ -492,6 +561,9 @@ static void fab__destroy(myri_component *self)
     free(f->xm_ix);
     free(f->xlast);
     free(f->xlast_n);
+    free(f->claims);
+    free(f->pend);
+    free(f->pend_free);
     free(f->cq_pos);
     free(f->pool);
     myri_fab_msg_fini(f);

@@ -728,7 +728,7 @@ static void ff__msg_arrive(myri_fabric *f, fab_chan *c, uint32_t i)
         ff__rx_msg(f, c, &m);
         return;
     }
-    if (m.kind != FAB_MSG_RUN) return;
+    if (m.kind != FAB_MSG_RUN || m.run.pix == FAB_PKT_NONE) return; /* (NONE: a cut run's copy given back) */
     fab_pkt *pkt = fab_pkt_at(f, m.run.pix);
     myri_fab_drop_at(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN, FAB_RXX(c)->cut_at);
     if (m.run.j0 == 0) myri_fab_pkt_unref(f, pkt);

@@ -278,6 +278,16 @@ void myri_ffaults_note(myri_ffaults *ff, uint64_t id, int reason, myri_time_ps t
     }
 }
 
+void myri_ffaults_merge(myri_ffaults *dst, const myri_ffaults *src)
+{
+    if (!dst || !src || dst->n != src->n) return;
+    for (size_t i = 0; i < dst->n; i++)
+        if (dst->item[i].fate == -2 && src->item[i].fate != -2) {
+            dst->item[i].fate = src->item[i].fate;
+            dst->item[i].fate_ps = src->item[i].fate_ps;
+        }
+}
+
 size_t myri_ffaults_count(const myri_ffaults *ff)
 {
     return ff ? ff->n : 0;

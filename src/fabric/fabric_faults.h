@@ -59,6 +59,11 @@ myri_status myri_ffaults_apply(const myri_ffaults_config *c, const myri_topo *t,
 /* Records the fate of a packet (call from the fabric's callbacks): delivered
  * (reason < 0) or dropped with `reason`, at time t.  NULL ff is a no-op. */
 void myri_ffaults_note(myri_ffaults *ff, uint64_t id, int reason, myri_time_ps t);
+/* A cut run's partitions each note the fates they see (docs/PARTITION.md
+ * step 9): takes src's fate of every item dst has none for (src and dst made
+ * from the same `faults:` list; a packet noted in both is settled by the
+ * gathering's first claim, myri_ffaults_note again). */
+void myri_ffaults_merge(myri_ffaults *dst, const myri_ffaults *src);
 /* Number of fault items (0 for NULL). */
 size_t myri_ffaults_count(const myri_ffaults *ff);
 /* Writes "faults": [ ... ] as a member of the current JSON object: per item

@@ -189,6 +189,7 @@ typedef struct fab_pkt {
     uint32_t nxl, capxl;
     const uint8_t *src_payload; /* a device's payload, read as it is made ready */
     int32_t port;          /* the sending host's port if a device sends it, else -1 */
+    uint32_t xclaim;       /* a cut run: 1 + its drop's slot in f->pend while it has not crossed, else 0 */
     struct fab_pkt *next;  /* host queue / free list */
 } __attribute__((aligned(64))) fab_pkt;
 _Static_assert(sizeof(fab_pkt) == 192, "fab_pkt: three cache lines");
@@ -580,6 +581,13 @@ struct myri_fabric {
     /* a cut run, per channel: the packet whose head last crossed it to another partition and the
      * channel's references the sender took for that absent receiver (fab__absent_ref, fabric_agenda.c) */
     uint32_t *xlast, *xlast_n;
+    /* a cut run: the drops of packets that crossed a cut (pkt->xcopy), for the gathering to count
+     * each packet's first claim only (docs/PARTITION.md row 15; myri_fabric_claims) */
+    myri_fabric_claim *claims; size_t nclaims, capclaims;
+    /* ... and of packets that have not crossed yet (they may: a truncated worm goes on), each until it
+     * crosses (then logged) or is freed (fab_pkt.xclaim; free slots stacked in pend_free) */
+    myri_fabric_claim *pend; uint32_t *pend_free; size_t npend, npend_free, cappend;
+    uint64_t cur_ord;               /* in the pass: the running event's key after its time, slot left out */
 #ifdef FAB_CHECK_OWNER
     uint32_t own_as[16], own_n;     /* owner check: nodes a FAB_CROSS_DO lets touch their halves too */
     uint32_t own_out;               /* owner check outside the pass: FAB_ENTRY's node + 1, 0 = none */

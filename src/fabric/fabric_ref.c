@@ -254,8 +254,19 @@ static void ref__host_arrive(myri_fabric *f, fab_chan *c, const fab_rchar *ch)
 static void ref__arrive(myri_fabric *f, fab_chan *c, const fab_msg *m)
 {
     /* Sent before the cable was cut (or restored) since: lost on the wire,
-     * its packet dropped at the cut by the sender (fab_ref_cut_sender). */
-    if (m->epoch != c->x->rx_epoch) return;
+     * its packet dropped at the cut by the sender (fab_ref_cut_sender).  In a
+     * cut run whose sender is in another partition, by the receiver: a head
+     * that never arrives drops this partition's copy, dated at the cut (the
+     * first claim counts, row 15), and gives back the channel's reference
+     * the copy took with it (myri_fabric_take_msg). */
+    if (m->epoch != c->x->rx_epoch) {
+        if (m->j == 0 && c->part_cut) {
+            fab_pkt *pkt = fab_pkt_at(f, m->pix);
+            myri_fab_drop_at(f, pkt, MYRI_FABRIC_DROP_LINK_DOWN, FAB_RXX(c)->cut_at);
+            myri_fab_pkt_unref(f, pkt);
+        }
+        return;
+    }
     fab_rchar ch = {.pkt = fab_pkt_at(f, m->pix), .j = m->j, .byte = m->byte, .gap = m->gap, .hop = m->hop,
                     .at = fab_now(f)};
     MYRI_ASSERT(f->comp, ch.pkt->id == m->pkt_id, "channel %u: a character of packet %llu names packet %llu",
@@ -347,14 +358,21 @@ static void fab_ref_sink(myri_fabric *f, fab_chan *in)
  * still on the cable is dropped (in the order sent; the one being sent first,
  * as the sender's giving up, fab__abandon, did before these drops when the
  * receiver half made them), and one whose head will never arrive gives back
- * the channel's reference.  The characters' messages are void by epoch. */
+ * the channel's reference.  The characters' messages are void by epoch.
+ * A cable to another partition (a cut run): those packets are the
+ * receiver's business, in its partition (the partly received one dropped by
+ * its cut, a head that never arrives by ref__arrive, which also gives back
+ * that copy's reference); the sender's copy of the last one whose head
+ * crossed keeps the references taken for the absent receiver until the next
+ * head (fab__absent_ref, fabric_agenda.c), and the earlier ones may be gone
+ * already: the record is only forgotten. */
 static void fab_ref_cut_sender(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     if (FAB_TX(c)->cur) myri_fab_drop(f, FAB_TX(c)->cur, MYRI_FABRIC_DROP_LINK_DOWN);
     if (!c->x->y) return;
     fab_tx_cold *y = FAB_TXY(c);
-    for (uint32_t i = 0; i < y->scount; i++) {
+    for (uint32_t i = 0; i < y->scount && !c->part_cut; i++) {
         const fab_rsent *r = &y->sent[(y->shead + i) % y->scap];
         if (r->last_at <= now) continue; /* arrived whole */
         fab_pkt *pkt = fab_pkt_at(f, r->pix);
