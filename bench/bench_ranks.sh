@@ -24,6 +24,9 @@
 #   R         ranks (default 2)
 #   OPTION    more options for `myri run` (e.g. --set duration=5ms)
 #   REPS      environment: runs of each (default 3)
+#   MPI_OPTS  environment: mpirun's options (default --oversubscribe); on a
+#             shared machine --mca mpi_yield_when_idle 1 helps a cut run
+#             (waiting ranks give up the core: docs/RANKS.md "Measured")
 set -eu
 cut=0
 if [ "${1:-}" = --cut ]; then cut=1; shift; fi
@@ -48,16 +51,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 if [ "$cut" = 1 ]; then
-  echo "bench_ranks --cut: $scen $*, plain, --partitions $R in one process and mpirun -n $R (--bind-to none), $reps runs each, interleaved"
+  echo "bench_ranks --cut: $scen $*, plain, --partitions $R in one process and mpirun ${MPI_OPTS:---oversubscribe} -n $R (--bind-to none), $reps runs each, interleaved"
   echo "machine: $(nproc) cores; $(uname -srm); $(mpirun --version 2>/dev/null | head -n 1); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   i=1
   while [ "$i" -le "$reps" ]; do
     t0=$(now); "$myri" run "$scen" "$@" --json >"$tmp/plain.$i.json"; t1=$(now)
     "$myri" run "$scen" "$@" --partitions "$R" --json >"$tmp/inproc.$i.json"; t2=$(now)
-    mpirun --oversubscribe --bind-to none -n "$R" "$myri" run "$scen" "$@" --json >"$tmp/ranks.$i.json"; t3=$(now)
+    # shellcheck disable=SC2086
+    mpirun ${MPI_OPTS:---oversubscribe} --bind-to none -n "$R" "$myri" run "$scen" "$@" --json >"$tmp/ranks.$i.json"
+    t3=$(now)
     echo "$t0 $t1 $t2 $t3" >>"$tmp/times"
     i=$((i + 1))
   done
+  # the fixed cost: the same scenario cut across the ranks for 1 ns (launch, MPI_Init, build, gather)
+  t0=$(now)
+  # shellcheck disable=SC2086
+  mpirun ${MPI_OPTS:---oversubscribe} --bind-to none -n "$R" "$myri" run "$scen" "$@" --set warmup=0us \
+    --set duration=1ns >/dev/null
+  t1=$(now)
+  echo "$t0 $t1" >"$tmp/launch"
   python3 - "$tmp" "$R" "$reps" <<'PY'
 import json, statistics, sys
 tmp, R, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -79,8 +91,12 @@ p = runs["ranks"][0]["partitions"]
 w, m = p["windows"], p["messages"]
 print("cut       %s, hosts %s, %d cut cables, L %.3f ns" % (p["mode"], "/".join(map(str, p["hosts"])), p["cut_links"],
                                                          (p["lookahead_ps"] or 0) / 1e3))
-print("windows   %d, messages %d: %.2f per window (at most %d); %.1f us of wall time per window with %d ranks (best)"
-      % (w, m, m / w if w else 0, p["max_window_messages"], 1e6 * min(t["ranks"]) / w if w else 0, R))
+a, b = map(float, open(tmp + "/launch").read().split())
+launch = b - a
+print("windows   %d, messages %d: %.2f per window (at most %d); %.1f us of wall time per window with %d ranks "
+      "(best run less the fixed cost %.3f s: launch, MPI_Init, build, gather)"
+      % (w, m, m / w if w else 0, p["max_window_messages"], 1e6 * (min(t["ranks"]) - launch) / w if w else 0, R,
+         launch))
 print("events    %d engine, %d fabric (the plain run's: %d, %d)" % (runs["ranks"][0]["events"],
       runs["ranks"][0]["fabric_events"], runs["plain"][0]["events"], runs["plain"][0]["fabric_events"]))
 print("hash      result_hash %s, hash %s: %s" % (want[0], want[1], "every run the same" if not bad else
