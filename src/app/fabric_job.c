@@ -675,7 +675,7 @@ static myri_status fjob__parts_recv(fjob__parts *P, myri_error *err)
     /* every rank takes part in the gather, whatever failed here (an empty record is refused at rank 0) */
     int bad = P->rk->gather(P->rk, mine ? mine : (const unsigned char *)"", mine ? len : 0, &all, lens);
     free(mine);
-    myri_status st = bad || (P->lo == 0 && !all) ? MYRI_ESTATE : MYRI_OK;
+    myri_status st = bad || (P->lo == 0 && (!all || !lens)) ? MYRI_ESTATE : MYRI_OK;
     size_t off = 0;
     for (uint32_t q = 0; q < P->n && !st && P->lo == 0; q++) {
         if (q && (st = fjob__prec_take(P, q, all + off, lens[q])) != MYRI_OK)
