@@ -75,6 +75,14 @@ uint64_t myri_hist_percentile(const myri_hist *h, double p);
  * count would exceed 2^64 - 1. */
 myri_status myri_hist_merge(myri_hist *dst, const myri_hist *src);
 
+/* A histogram as flat words (the same on every process of one build: MPI
+ * ranks send it, docs/RANKS.md): myri_hist_pack writes it into buf if cap
+ * (words) is enough and returns the words it needs (call with buf NULL to
+ * size it); myri_hist_unpack makes h (same precision) that histogram, bit
+ * for bit (MYRI_EINVAL, h unchanged, on a precision or size that does not fit). */
+size_t myri_hist_pack(const myri_hist *h, uint64_t *buf, size_t cap);
+myri_status myri_hist_unpack(myri_hist *h, const uint64_t *buf, size_t nwords);
+
 /* ---- batch means --------------------------------------------------------- */
 typedef struct myri_bm {
     double *batch;      /* completed batch means */

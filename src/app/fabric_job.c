@@ -376,13 +376,28 @@ static myri_status fjob__run_once(fjob__cfg *c, const myri_node *root, const myr
 
 /* ---- a run cut into partitions (docs/PARTITION.md section 4, step 9) ------------ */
 
+/* What partition q gives the fold beside its fjob__run: its sources, each
+ * engine id's LP hash where it made the component, every channel's figures. */
+typedef struct fjob__psum {
+    uint64_t nsrc, nid, nch;
+    uint64_t *lp, *made; /* nid each (made: 1 where partition q made component id) */
+    myri_fabric_channel_stats *ch;
+    myri_fabric_claim *cl; /* the drop claims (ncl; docs/PARTITION.md row 15) */
+    uint64_t ncl, live;    /* live: packet records held at the end */
+} fjob__psum;
+
 /* N partitions, each a simulation with its own fabric built from the whole
- * topology and only its units' components (the other hosts' ids reserved). */
+ * topology and only its units' components (the other hosts' ids reserved).
+ * In one process all are here; across MPI ranks (rk) only partition
+ * rk->rank is built and run here, and rank 0 receives the others' figures
+ * (fjob__parts_recv) into r[q] and sum[q]. */
 typedef struct fjob__parts {
-    uint32_t n;
+    uint32_t n, lo, hi; /* the partitions built here: [lo, hi) */
+    const myri_run_ranks *rk;
     myri_partition pt;
     myri_sim **sim;
     fjob__run *r;
+    fjob__psum *sum;
     myri_part *h;
     fjob__partinfo info;
 } fjob__parts;
@@ -406,6 +421,9 @@ static myri_status fjob__parts_refuse(const fjob__cfg *c, const myri_node *root,
     if (c->port.device == MYRI_HOSTDEV_DMA) what = "port.device: dma (the host devices are not units yet)";
     else if (opts->pcap_path) what = "--pcap (its records are not merged per partition yet, PARTITION.md row 18)";
     else if (c->sweep.key && *c->sweep.key) what = "a sweep: (cut one run at a time)";
+    else if (opts->ranks && c->faults.faults)
+        what = "faults: across MPI ranks (the fault fates are not gathered to rank 0 yet; --partitions N in one "
+               "process takes them)";
     if (!what) return MYRI_OK;
     return myri_error_at(err, root, "--partitions: a cut run does not take %s; run it whole (docs/PARTITION.md step 9)",
                          what);
@@ -444,7 +462,7 @@ static myri_status fjob__part_build(fjob__cfg *c, const myri_node *root, fjob__p
 static myri_status fjob__parts_make(fjob__cfg *c, const myri_node *root, fjob__parts *P, const myri_topo_built *b,
                                     myri_error *err)
 {
-    for (uint32_t q = 0; q < P->n; q++) {
+    for (uint32_t q = P->lo; q < P->hi; q++) {
         fjob__run *r = &P->r[q];
         P->sim[q] = myri_sim_create(c->common.seed);
         r->lat = myri_hist_create(7);
@@ -461,7 +479,7 @@ static myri_status fjob__parts_make(fjob__cfg *c, const myri_node *root, fjob__p
     size_t nl = b->topo->nlinks;
     uint64_t *la = calloc(nl ? nl : 1, sizeof *la);
     if (!la) return MYRI_ENOMEM;
-    for (size_t l = 0; l < nl; l++) la[l] = myri_fabric_link_lookahead_ps(P->r[0].fabric, l);
+    for (size_t l = 0; l < nl; l++) la[l] = myri_fabric_link_lookahead_ps(P->r[P->lo].fabric, l);
     myri_part_mode m;
     myri_status st = myri_part_mode_parse(P->info.mode, &m, err);
     if (!st) st = myri_partition_make(b->topo, P->n, &m, la, &P->pt, err);
@@ -470,7 +488,8 @@ static myri_status fjob__parts_make(fjob__cfg *c, const myri_node *root, fjob__p
     P->info.pt = &P->pt;
     P->h = myri_part_create(P->n, P->pt.owner, P->pt.lookahead_ps, &fjob__p_ops, P);
     if (!P->h) return MYRI_ENOMEM;
-    for (uint32_t q = 0; q < P->n && !st; q++) st = fjob__part_build(c, root, P, q, b, err);
+    if (P->rk && (st = myri_part_set_ranks(P->h, P->rk)) != MYRI_OK) return st;
+    for (uint32_t q = P->lo; q < P->hi && !st; q++) st = fjob__part_build(c, root, P, q, b, err);
     return st;
 }
 
@@ -479,23 +498,19 @@ static myri_status fjob__parts_make(fjob__cfg *c, const myri_node *root, fjob__p
 static myri_status fjob__parts_stats(fjob__parts *P, const myri_topo *t, fjob__run *r)
 {
     size_t n = myri_fabric_channel_count(P->r[0].fabric);
-    myri_fabric_channel_stats *all = calloc((n ? n : 1) * P->n, sizeof *all);
     r->part_st = calloc(n ? n : 1, sizeof *r->part_st);
-    if (!all || !r->part_st) {
-        free(all);
-        return MYRI_ENOMEM;
-    }
-    for (uint32_t q = 0; q < P->n; q++) myri_fabric_get_all_channel_stats(P->r[q].fabric, all + q * n, n);
+    if (!r->part_st) return MYRI_ENOMEM;
+    for (uint32_t q = 0; q < P->n; q++)
+        if (P->sum[q].nch != n) return MYRI_ESTATE; /* checked when received */
     for (size_t ch = 0; ch < n; ch++) {
         const myri_topo_link *lk = &t->link[ch / 2];
         uint32_t src = ch % 2 ? lk->b_node : lk->a_node, dst = ch % 2 ? lk->a_node : lk->b_node;
-        const myri_fabric_channel_stats *tx = &all[P->pt.owner[src] * n + ch], *rx = &all[P->pt.owner[dst] * n + ch];
+        const myri_fabric_channel_stats *tx = &P->sum[P->pt.owner[src]].ch[ch], *rx = &P->sum[P->pt.owner[dst]].ch[ch];
         r->part_st[ch] = *tx; /* chars, busy, stopped, truncated, fres: the sender's */
         r->part_st[ch].stops = rx->stops;
         r->part_st[ch].gos = rx->gos;
         r->part_st[ch].max_slack_bytes = rx->max_slack_bytes;
     }
-    free(all);
     return MYRI_OK;
 }
 
@@ -528,20 +543,17 @@ static int fjob__claim_cmp(const void *pa, const void *pb)
  * depends on which claim counts. */
 static myri_status fjob__parts_claims(fjob__parts *P, fjob__run *r)
 {
-    size_t n = 0, k;
+    size_t n = 0;
     for (uint32_t q = 0; q < P->n; q++) {
-        myri_fabric_claims(P->r[q].fabric, &k);
-        n += k;
-        P->info.live_packets += myri_fabric_live_packets(P->r[q].fabric);
-        if (q) myri_ffaults_merge(r->faults, P->r[q].faults);
+        n += P->sum[q].ncl;
+        P->info.live_packets += P->sum[q].live;
+        if (q && P->r[q].faults) myri_ffaults_merge(r->faults, P->r[q].faults); /* one process (refused across ranks) */
     }
     fjob__claim *all = malloc((n ? n : 1) * sizeof *all);
     if (!all) return MYRI_ENOMEM;
     n = 0;
-    for (uint32_t q = 0; q < P->n; q++) {
-        const myri_fabric_claim *cl = myri_fabric_claims(P->r[q].fabric, &k);
-        for (size_t i = 0; i < k; i++) all[n++] = (fjob__claim){cl[i], q};
-    }
+    for (uint32_t q = 0; q < P->n; q++)
+        for (size_t i = 0; i < P->sum[q].ncl; i++) all[n++] = (fjob__claim){P->sum[q].cl[i], q};
     qsort(all, n, sizeof *all, fjob__claim_cmp);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && all[j].c.id == all[i].c.id; j++) {
@@ -558,6 +570,31 @@ static myri_status fjob__parts_claims(fjob__parts *P, fjob__run *r)
     P->info.claims = n;
     free(all);
     return MYRI_OK;
+}
+
+/* Partition q's figures for the fold (q built here, its run over). */
+static myri_status fjob__parts_summ(fjob__parts *P, uint32_t q)
+{
+    fjob__psum *u = &P->sum[q];
+    u->nsrc = fjob__nsources(P->sim[q]);
+    u->nid = myri_sim_component_count(P->sim[q]);
+    u->nch = myri_fabric_channel_count(P->r[q].fabric);
+    u->lp = calloc(u->nid ? 2 * u->nid : 1, sizeof *u->lp);
+    u->ch = calloc(u->nch ? u->nch : 1, sizeof *u->ch);
+    if (!u->lp || !u->ch) return MYRI_ENOMEM;
+    u->made = u->lp + u->nid;
+    for (size_t id = 0; id < u->nid; id++)
+        if (myri_sim_component(P->sim[q], id)) {
+            u->made[id] = 1;
+            u->lp[id] = myri_sim_lp_hash(P->sim[q], id);
+        }
+    size_t k;
+    const myri_fabric_claim *cl = myri_fabric_claims(P->r[q].fabric, &k);
+    u->ncl = k;
+    u->live = myri_fabric_live_packets(P->r[q].fabric);
+    if (!(u->cl = malloc((k ? k : 1) * sizeof *u->cl))) return MYRI_ENOMEM;
+    if (k) memcpy(u->cl, cl, k * sizeof *cl);
+    return myri_fabric_get_all_channel_stats(P->r[q].fabric, u->ch, u->nch);
 }
 
 /* Folds the partitions' figures into r, in partition order (sums and
@@ -600,18 +637,18 @@ static myri_status fjob__parts_gather(fjob__parts *P, const myri_topo *t, fjob__
         r->events += p->events;
         if (p->sim_time_ps > r->sim_time_ps) r->sim_time_ps = p->sim_time_ps;
         if (myri_hist_merge(r->lat, p->lat) || myri_hist_merge(r->net_lat, p->net_lat)) return MYRI_ENOMEM;
-        nh += fjob__nsources(P->sim[q]);
+        nh += P->sum[q].nsrc;
     }
     P->info.claims = P->info.taken_back = P->info.live_packets = 0;
     myri_status st = fjob__parts_claims(P, r);
     if (st) return st;
-    size_t nid = myri_sim_component_count(P->sim[0]);
+    size_t nid = P->sum[0].nid;
     uint64_t *lp = calloc(nid ? nid : 1, sizeof *lp);
     if (!lp) return MYRI_ENOMEM;
     for (size_t id = 0; id < nid; id++)
         for (uint32_t q = 0; q < P->n; q++)
-            if (myri_sim_component(P->sim[q], id)) {
-                lp[id] = myri_sim_lp_hash(P->sim[q], id);
+            if (id < P->sum[q].nid && P->sum[q].made[id]) {
+                lp[id] = P->sum[q].lp[id];
                 break;
             }
     fjob__derive(r, nh, myri_sim_lp_hash_fold(lp, nid));
@@ -628,10 +665,109 @@ static void fjob__parts_free(fjob__parts *P)
         myri_hist_destroy(P->r[q].net_lat);
         myri_ffaults_free(P->r[q].faults);
     }
+    for (uint32_t q = 0; P->sum && q < P->n; q++) {
+        free(P->sum[q].lp);
+        free(P->sum[q].ch);
+        free(P->sum[q].cl);
+    }
     myri_part_destroy(P->h);
     myri_partition_free(&P->pt);
     free(P->sim);
     free(P->r);
+    free(P->sum);
+}
+
+/* ---- across MPI ranks: partition q's figures as one flat record to rank 0 ------------ */
+
+/* The record: this head (the fjob__run's bytes, its pointers meaningless
+ * elsewhere), then lp[nid], made[nid], ch[nch] and the two histograms'
+ * words (myri_hist_pack).  Every rank runs the same myri (docs/RANKS.md). */
+typedef struct fjob__prec {
+    uint64_t run_bytes, nsrc, nid, nch, nlat, nnet, ncl, live;
+    fjob__run r;
+} fjob__prec;
+
+static unsigned char *fjob__prec_make(const fjob__parts *P, uint32_t q, size_t *len)
+{
+    const fjob__psum *u = &P->sum[q];
+    fjob__prec h = {sizeof(fjob__run), u->nsrc, u->nid, u->nch, myri_hist_pack(P->r[q].lat, NULL, 0),
+                    myri_hist_pack(P->r[q].net_lat, NULL, 0), u->ncl, u->live, P->r[q]};
+    size_t n = sizeof h + (2 * h.nid + h.nlat + h.nnet) * 8 + h.nch * sizeof *u->ch + h.ncl * sizeof *u->cl;
+    unsigned char *b = malloc(n);
+    if (!b) return NULL;
+    memcpy(b, &h, sizeof h);
+    unsigned char *p = b + sizeof h;
+    memcpy(p, u->lp, 2 * h.nid * 8), p += 2 * h.nid * 8; /* lp then made, one block */
+    memcpy(p, u->ch, h.nch * sizeof *u->ch), p += h.nch * sizeof *u->ch;
+    if (h.ncl) memcpy(p, u->cl, h.ncl * sizeof *u->cl), p += h.ncl * sizeof *u->cl;
+    uint64_t *w = malloc((h.nlat + h.nnet) * 8 + 8);
+    if (!w) {
+        free(b);
+        return NULL;
+    }
+    myri_hist_pack(P->r[q].lat, w, h.nlat);
+    myri_hist_pack(P->r[q].net_lat, w + h.nlat, h.nnet);
+    memcpy(p, w, (h.nlat + h.nnet) * 8);
+    free(w);
+    *len = n;
+    return b;
+}
+
+/* Rank 0: partition q's record into r[q] (its histograms made here) and sum[q]. */
+static myri_status fjob__prec_take(fjob__parts *P, uint32_t q, const unsigned char *b, size_t len)
+{
+    fjob__prec h;
+    if (len < sizeof h) return MYRI_ESTATE;
+    memcpy(&h, b, sizeof h);
+    size_t chb = sizeof(myri_fabric_channel_stats), clb = sizeof(myri_fabric_claim);
+    if (h.run_bytes != sizeof(fjob__run) || h.nch != P->sum[0].nch || h.nid > (1u << 30) || h.nlat > len ||
+        h.nnet > len || h.ncl > len || len != sizeof h + (2 * h.nid + h.nlat + h.nnet) * 8 + h.nch * chb + h.ncl * clb)
+        return MYRI_ESTATE; /* another myri on that rank */
+    fjob__run *r = &P->r[q];
+    *r = h.r;
+    r->traffic = NULL, r->fabric = NULL, r->devs = NULL, r->faults = NULL, r->part_st = NULL, r->part = NULL;
+    r->lat = myri_hist_create(7);
+    r->net_lat = myri_hist_create(7);
+    fjob__psum *u = &P->sum[q];
+    *u = (fjob__psum){h.nsrc, h.nid, h.nch, calloc(h.nid ? 2 * h.nid : 1, 8), NULL, calloc(h.nch ? h.nch : 1, chb),
+                      malloc(h.ncl ? h.ncl * clb : 1), h.ncl, h.live};
+    uint64_t *w = malloc((h.nlat + h.nnet) * 8 + 8);
+    myri_status st = r->lat && r->net_lat && u->lp && u->ch && u->cl && w ? MYRI_OK : MYRI_ENOMEM;
+    if (!st) {
+        const unsigned char *p = b + sizeof h;
+        u->made = u->lp + h.nid;
+        memcpy(u->lp, p, 2 * h.nid * 8), p += 2 * h.nid * 8;
+        memcpy(u->ch, p, h.nch * chb), p += h.nch * chb;
+        if (h.ncl) memcpy(u->cl, p, h.ncl * clb), p += h.ncl * clb;
+        memcpy(w, p, (h.nlat + h.nnet) * 8);
+        st = myri_hist_unpack(r->lat, w, h.nlat) || myri_hist_unpack(r->net_lat, w + h.nlat, h.nnet) ? MYRI_ESTATE
+                                                                                                      : MYRI_OK;
+    }
+    free(w);
+    return st;
+}
+
+/* Across ranks: every rank's record to rank 0 (MPI_Gather of the lengths,
+ * MPI_Gatherv of the bytes: myri_run_ranks.gather), which takes them in
+ * partition order. */
+static myri_status fjob__parts_recv(fjob__parts *P, myri_error *err)
+{
+    size_t len = 0, *lens = calloc(P->n, sizeof *lens);
+    unsigned char *mine = lens ? fjob__prec_make(P, P->lo, &len) : NULL, *all = NULL;
+    /* every rank takes part in the gather, whatever failed here (an empty record is refused at rank 0) */
+    int bad = P->rk->gather(P->rk, mine ? mine : (const unsigned char *)"", mine ? len : 0, &all, lens);
+    free(mine);
+    myri_status st = bad || (P->lo == 0 && (!all || !lens)) ? MYRI_ESTATE : MYRI_OK;
+    size_t off = 0;
+    for (uint32_t q = 0; q < P->n && !st && P->lo == 0; q++) {
+        if (q && (st = fjob__prec_take(P, q, all + off, lens[q])) != MYRI_OK)
+            myri_error_key(err, "--partitions", "rank %u sent a record rank 0 cannot read (%zu bytes; every rank "
+                                                "must run the same myri on the same architecture)", q, lens[q]);
+        off += lens[q];
+    }
+    free(all);
+    free(lens);
+    return st;
 }
 
 /* Runs one configuration cut into opts->partitions partitions by
@@ -648,27 +784,37 @@ static myri_status fjob__run_parts(fjob__cfg *c, const myri_node *root, const my
     if (myri_node_path(root, "switch.ports")) env.ports = (uint32_t)c->fp.switch_ports;
     myri_topo_built b;
     if (myri_topo_build(&c->topo, myri_node_get(root, "topology"), &env, &b, err)) return MYRI_EINPUT;
-    fjob__parts P = {.n = opts->partitions};
+    /* across ranks: one partition per rank, this rank's built here */
+    const myri_run_ranks *rk = opts->ranks;
+    fjob__parts P = {.n = rk ? (uint32_t)rk->size : opts->partitions, .rk = rk};
+    P.lo = rk ? (uint32_t)rk->rank : 0;
+    P.hi = rk ? P.lo + 1 : P.n;
     snprintf(P.info.mode, sizeof P.info.mode, "%s", opts->partition ? opts->partition : "leaf");
     if (P.n < 1 || P.n > MYRI_PART_MAX) {
-        rc = myri_error_key(err, "--partitions", "%u partitions: expected 1 to %u", P.n, MYRI_PART_MAX);
+        rc = myri_error_key(err, rk ? "mpirun -n" : "--partitions", "%u partitions: expected 1 to %u", P.n,
+                            MYRI_PART_MAX);
     } else {
         P.sim = calloc(P.n, sizeof *P.sim);
         P.r = calloc(P.n, sizeof *P.r);
-        rc = P.sim && P.r ? fjob__parts_make(c, root, &P, &b, err) : MYRI_ENOMEM;
+        P.sum = calloc(P.n, sizeof *P.sum);
+        rc = P.sim && P.r && P.sum ? fjob__parts_make(c, root, &P, &b, err) : MYRI_ENOMEM;
     }
+    if (P.rk) rc = myri_part_agree(P.rk, rc, err); /* a rank that could not build its partition stops all */
     if (!rc) {
         if (opts->part_test_fault_ps) myri_part__test_fault(P.h, opts->part_test_fault_ps);
         double t0 = fjob__now_s(), c0 = fjob__cpu_s();
-        rc = myri_part_run(P.h, P.r[0].end_ps, err);
+        rc = myri_part_run(P.h, P.r[P.lo].end_ps, err);
         myri_part_get_stats(P.h, &P.info.st);
         double wall = fjob__now_s() - t0, cpu = fjob__cpu_s() - c0;
-        for (uint32_t q = 0; q < P.n; q++) myri_sim_finish(P.sim[q]);
-        for (uint32_t q = 0; q < P.n; q++) fjob__collect(&P.r[q], P.sim[q]);
-        if (!rc) rc = fjob__parts_gather(&P, b.topo, r);
+        for (uint32_t q = P.lo; q < P.hi; q++) myri_sim_finish(P.sim[q]);
+        for (uint32_t q = P.lo; q < P.hi; q++) fjob__collect(&P.r[q], P.sim[q]);
+        for (uint32_t q = P.lo; q < P.hi && !rc; q++) rc = fjob__parts_summ(&P, q);
+        if (P.rk) rc = myri_part_agree(P.rk, rc, err);
+        if (!rc && P.rk) rc = fjob__parts_recv(&P, err);
+        if (!rc && P.lo == 0) rc = fjob__parts_gather(&P, b.topo, r);
         r->wall_s = wall;
         r->cpu_s = cpu;
-        if (!rc && report) report(rctx, r, &b, P.sim[0]);
+        if (!rc && report && P.lo == 0) report(rctx, r, &b, P.sim[0]);
     }
     free(r->part_st);
     if (r->part) { /* the gathered histograms are r's own */
@@ -1248,16 +1394,20 @@ static myri_status fjob__job_run(const myri_node *root, const char *file, const 
     if (!c) return MYRI_ENOMEM;
     myri_status rc = fjob__load(c, root, err);
     if (!rc && opts->have_seed) c->common.seed = opts->seed;
-    if (!rc && c->sweep.key && *c->sweep.key && opts->partitions) {
+    if (!rc && c->sweep.key && *c->sweep.key && (opts->partitions || opts->partition)) {
         rc = fjob__parts_refuse(c, root, opts, err);
     } else if (!rc && c->sweep.key && *c->sweep.key) {
         rc = fjob__do_sweep(c, root, file, opts, err);
+    } else if (!rc && opts->ranks && opts->partitions && opts->partitions != (uint32_t)opts->ranks->size) {
+        rc = myri_error_key(err, "--partitions", "%u partitions under %d MPI ranks: a run cut across ranks has one "
+                            "partition per rank (give --partitions %d, or none)", opts->partitions,
+                            opts->ranks->size, opts->ranks->size);
     } else if (!rc) {
         fjob__out o = {c, opts, file};
         fjob__run r;
         fjob__report_fn rep = opts->json ? fjob__report_json : fjob__report_text;
-        rc = opts->partitions ? fjob__run_parts(c, root, opts, &r, rep, &o, err)
-                              : fjob__run_once(c, root, opts, true, &r, rep, &o, err);
+        rc = opts->partitions || opts->ranks ? fjob__run_parts(c, root, opts, &r, rep, &o, err)
+                                             : fjob__run_once(c, root, opts, true, &r, rep, &o, err);
     }
     free(c);
     return rc;

@@ -11,13 +11,17 @@
  *         every message sent in the window (all at >= W, checked) goes to
  *         its partition with its key
  *
- * In one process the messages carry a packet pointer (the partitions share
- * the address space); across MPI ranks they need the packet record (step 7). */
+ * A message is a flat record (the packet by id, its record inline: step 7),
+ * so the same loop runs across MPI ranks, one partition per rank
+ * (myri_part_set_ranks, step 10): per window one exchange of (message count,
+ * next event time) per pair of ranks and one of the messages, through the
+ * program's hook (myri_run_ranks: src/app/ranks.c; this file never calls MPI). */
 #ifndef MYRI_APP_PART_H
 #define MYRI_APP_PART_H
 
 #include <stdint.h>
 
+#include "app/run_opts.h"
 #include "fabric/fabric.h"
 #include "myri/config.h"
 
@@ -56,6 +60,18 @@ void myri_part_post(void *harness, const myri_fabric_msg *m);
  * before its window's end or a partition refused one; a partition's status. */
 myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err);
 void myri_part_get_stats(const myri_part *h, myri_part_stats *out);
+
+/* Across ranks: this process runs partition rk->rank only (the ops are
+ * called for it alone) and rk->size must be n.  myri_part_run then
+ * exchanges each window's messages with the other ranks (every message is
+ * for another partition) and ends on every rank with the same status: a
+ * failure of any rank is every rank's, with the lowest failing rank's error
+ * in err.  MYRI_EINVAL if rk lacks the exchange or its size is not n. */
+myri_status myri_part_set_ranks(myri_part *h, const myri_run_ranks *rk);
+/* Across ranks: every rank passes its status (and error) and gets the first
+ * failing rank's (MYRI_OK if none): a failure met by one rank outside the
+ * window loop (building its partition) becomes every rank's. */
+myri_status myri_part_agree(const myri_run_ranks *rk, myri_status st, myri_error *err);
 
 /* Test hook (tests only): every message is delivered early_ps before its
  * time, so that a test can show that the check of identity fails. */

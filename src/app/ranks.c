@@ -16,7 +16,7 @@ static struct {
     int rank, size;
     bool started;
     myri_run_ranks hook;
-} ranks__g = {0, 1, false, {0, 1, NULL}};
+} ranks__g = {0, 1, false, {0, 1, NULL, NULL, NULL, NULL}};
 
 bool myri_ranks_built(void)
 {
@@ -123,6 +123,46 @@ static int ranks__gather(const myri_run_ranks *self, const void *mine, size_t le
     *all = buf;
     return 0;
 }
+
+/* myri_run_ranks.alltoall: k words per pair (MPI_Alltoall). */
+static int ranks__alltoall(const myri_run_ranks *self, const uint64_t *send, uint64_t *recv, int k)
+{
+    (void)self;
+    return MPI_Alltoall(send, k, MPI_UINT64_T, recv, k, MPI_UINT64_T, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+}
+
+/* myri_run_ranks.alltoallv: bytes per pair (MPI_Alltoallv), counts and displacements as int. */
+static int ranks__alltoallv(const myri_run_ranks *self, const void *send, const size_t *scount, void *recv,
+                            const size_t *rcount)
+{
+    int n = self->size, bad = 0;
+    int *c = calloc(4 * (size_t)n, sizeof *c);
+    if (!c) return -1; /* never seen; the other ranks then wait: MPI_Abort rather than hang */
+    size_t so = 0, ro = 0;
+    for (int r = 0; r < n; r++) {
+        if (scount[r] > (size_t)INT_MAX - so || rcount[r] > (size_t)INT_MAX - ro) bad = 1;
+        if (bad) break;
+        c[r] = (int)scount[r], c[n + r] = (int)so, c[2 * n + r] = (int)rcount[r], c[3 * n + r] = (int)ro;
+        so += scount[r], ro += rcount[r];
+    }
+    static unsigned char none[1];
+    int rc = bad ? -1
+                 : MPI_Alltoallv(so ? send : none, c, c + n, MPI_BYTE, ro ? recv : none, c + 2 * n, c + 3 * n,
+                                 MPI_BYTE, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+    free(c);
+    if (rc) {
+        fprintf(stderr, "myri: a window's exchange between ranks failed (over 2 GiB, or MPI)\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return rc;
+}
+
+static int ranks__bcast(const myri_run_ranks *self, void *buf, size_t len, int root)
+{
+    (void)self;
+    if (len > (size_t)INT_MAX) return -1;
+    return MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+}
 #endif
 
 int myri_ranks_start(void)
@@ -138,7 +178,8 @@ int myri_ranks_start(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &ranks__g.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks__g.size);
     ranks__g.started = true;
-    ranks__g.hook = (myri_run_ranks){ranks__g.rank, ranks__g.size, ranks__gather};
+    ranks__g.hook = (myri_run_ranks){ranks__g.rank, ranks__g.size, ranks__gather, ranks__alltoall,
+                                     ranks__alltoallv, ranks__bcast};
     return 0;
 #else
     if (env == 1) return 0; /* one rank: the run is the plain run */

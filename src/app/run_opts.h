@@ -28,6 +28,14 @@ typedef struct myri_run_ranks {
      * failed or rank 0 could not keep the bytes. */
     int (*gather)(const struct myri_run_ranks *self, const void *mine, size_t len, unsigned char **all,
                   size_t *lens);
+    /* A run cut across the ranks (app/part.c, docs/PARTITION.md section 4): every process passes k words
+     * for each rank (send[r * k ...]) and receives each rank's k words for it (recv[r * k ...]); then
+     * bytes: scount[r] bytes for rank r one after another in send, rcount[r] (known from the words) from
+     * rank r into recv; bcast: len bytes of rank root's buf to every rank.  0, or -1 if it failed. */
+    int (*alltoall)(const struct myri_run_ranks *self, const uint64_t *send, uint64_t *recv, int k);
+    int (*alltoallv)(const struct myri_run_ranks *self, const void *send, const size_t *scount, void *recv,
+                     const size_t *rcount);
+    int (*bcast)(const struct myri_run_ranks *self, void *buf, size_t len, int root);
 } myri_run_ranks;
 
 struct myri_run_opts {
@@ -42,8 +50,9 @@ struct myri_run_opts {
     const char *const *programs; /* more: --program NAME=FILE.so (entries `program: NAME`; FILE.so alone: user) */
     size_t nprograms;
     bool no_advance;       /* tests: every process sleep and CPU step is an engine event (myri_sim_advance off) */
-    const myri_run_ranks *ranks; /* NULL: one process; else a sweep's runs are spread over the ranks
-                                  * (docs/RANKS.md) and rank 0 alone writes to `out` */
+    const myri_run_ranks *ranks; /* NULL: one process; else a sweep's runs are spread over the ranks, or
+                                  * (fabric job, no sweep) the run is cut into one partition per rank
+                                  * (docs/RANKS.md), and rank 0 alone writes to `out` */
     uint32_t partitions;   /* --partitions N: the run cut into N partitions in this process (fabric job,
                             * docs/PARTITION.md step 9); 0: not cut */
     const char *partition; /* --partition MODE: leaf (NULL: the default), block or random:SEED */

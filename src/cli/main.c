@@ -166,8 +166,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("myri %s\n", MYRI_VERSION);
-        printf("mpi ranks: %s\n", myri_ranks_built() ? "yes (mpirun -n R myri run FILE spreads a sweep, docs/RANKS.md)"
-                                                       : "no (built without MPI, docs/RANKS.md)");
+        printf("mpi ranks: %s\n", myri_ranks_built()
+                                       ? "yes (mpirun -n R myri run FILE spreads a sweep or cuts a fabric run, "
+                                         "docs/RANKS.md)"
+                                       : "no (built without MPI, docs/RANKS.md)");
         main__print_share();
         return MYRI_EXIT_OK;
     }

@@ -33,13 +33,13 @@ static void run__usage(FILE *out)
             "--firmware FILE.o (system job, repeatable, up to 32): run firmware: elf with these LANai\n"
             "objects (clang --target=lanai -c) as elf.objects (docs/LANAI.md).\n"
             "mpirun -n R myri run FILE: the scenario's sweep spread over R MPI ranks, one report from\n"
-            "rank 0 (the plain run's); without a sweep, R > 1 is refused (docs/RANKS.md).\n"
+            "rank 0 (the plain run's); without a sweep, a fabric run is cut into R partitions, one per\n"
+            "rank (as --partitions R; a system run is refused: docs/RANKS.md).\n"
             "--partitions N (fabric job): the run cut into N partitions (1..%u) inside this process,\n"
             "synchronised in windows of the smallest lookahead of a cut cable; the report is the\n"
             "whole run's, plus the cut (sizes, cut cables, L, windows, messages).  --partition: leaf\n"
             "(hosts with their leaf switch, the default), block (nodes by index) or random:SEED\n"
-            "(tests).  Traffic that crosses a cut cable stops the run until the fabric's last\n"
-            "crossings are messages (docs/PARTITION.md step 9).\n\njobs:\n",
+            "(tests).  Not with port.device: dma, faults:, --pcap or a sweep (docs/PARTITION.md).\n\njobs:\n",
             myri_job_default(), MYRI_PART_MAX);
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
@@ -156,8 +156,9 @@ static int run__firmware(const myri_cmd_run_args *a, myri_node *root)
 }
 
 /* Under mpirun (docs/RANKS.md): ranks other than 0 print nothing (rank 0
- * prints the one report and every message); a scenario without a sweep has
- * nothing to spread, and one run cannot be cut across ranks yet. */
+ * prints the one report and every message); a scenario with a sweep has its
+ * runs spread, a fabric scenario without one is cut into one partition per
+ * rank (docs/PARTITION.md step 10), and a system run cannot be cut yet. */
 static int run__ranks_check(const myri_node *root, const myri_job *job)
 {
     int n = myri_ranks_size();
@@ -166,12 +167,13 @@ static int run__ranks_check(const myri_node *root, const myri_job *job)
     const myri_node *k = myri_node_path(root, "sweep.key"), *r = myri_node_path(root, "sweep.runs");
     bool sweep = (k && k->kind == MYRI_NODE_SCALAR && k->scalar[0]) ||
                  (!strcmp(job->name, "system") && r && r->kind == MYRI_NODE_SCALAR && strcmp(r->scalar, "1") != 0);
-    if (sweep) return 0;
-    fprintf(stderr, "myri run: started as %d MPI ranks, but this scenario has no sweep: a single run cannot yet be "
-                    "cut across ranks (issue 24, section 3: logical processes and an event order that does not "
-                    "depend on the cut come first), and myri does not run the same job %d times.\n"
+    if (sweep || !strcmp(job->name, "fabric")) return 0;
+    fprintf(stderr, "myri run: started as %d MPI ranks, but this scenario has no sweep and its job is '%s': only a "
+                    "fabric run is cut across ranks yet (its hosts, NICs, firmware and programs are not units whose "
+                    "ids and events stay the same whatever the cut: docs/PARTITION.md step 9), and myri does not run "
+                    "the same job %d times.\n"
                     "  Give the scenario a `sweep:` (its runs are spread over the ranks), or run it with mpirun -n 1 "
-                    "or without mpirun (docs/RANKS.md).\n", n, n);
+                    "or without mpirun (docs/RANKS.md).\n", n, job->name, n);
     return MYRI_EXIT_INPUT;
 }
 
@@ -180,14 +182,15 @@ static int run__partitions(const myri_cmd_run_args *a, const myri_job *job, uint
 {
     *n = 0;
     if (!a->partitions && !a->partition) return 0;
-    if (!a->partitions) {
+    if (!a->partitions && myri_ranks_size() < 2) { /* under mpirun -n R the number is R */
         fprintf(stderr, "myri run: --partition %s needs --partitions N (the number of partitions)\n", a->partition);
         return MYRI_EXIT_INPUT;
     }
-    uint64_t v = 0;
-    if (myri_cli_uint("run", "partitions", a->partitions, &v)) return MYRI_EXIT_INPUT;
+    uint64_t v = (uint64_t)myri_ranks_size();
+    if (a->partitions && myri_cli_uint("run", "partitions", a->partitions, &v)) return MYRI_EXIT_INPUT;
     if (v < 1 || v > MYRI_PART_MAX) {
-        fprintf(stderr, "myri run: --partitions %s: expected 1 to %u partitions\n", a->partitions, MYRI_PART_MAX);
+        fprintf(stderr, "myri run: %llu partitions (--partitions or mpirun -n): expected 1 to %u\n",
+                (unsigned long long)v, MYRI_PART_MAX);
         return MYRI_EXIT_INPUT;
     }
     myri_part_mode m;
@@ -204,7 +207,7 @@ static int run__partitions(const myri_cmd_run_args *a, const myri_job *job, uint
                 job->name);
         return MYRI_EXIT_INPUT;
     }
-    *n = (uint32_t)v;
+    *n = a->partitions ? (uint32_t)v : 0;
     return 0;
 }
 
@@ -267,7 +270,7 @@ static int run__main(int argc, char **argv)
                             .programs = a.programs, .nprograms = a.nprograms, .ranks = myri_ranks_hook(),
                             .partitions = nparts, .partition = a.partition};
         const char *fault = getenv("MYRI_PART_TEST_FAULT_PS"); /* tests only: messages delivered early */
-        if (nparts && fault) ro.part_test_fault_ps = strtoull(fault, NULL, 10);
+        if ((nparts || myri_ranks_size() > 1) && fault) ro.part_test_fault_ps = strtoull(fault, NULL, 10);
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
         if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }

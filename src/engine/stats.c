@@ -142,6 +142,38 @@ myri_status myri_hist_merge(myri_hist *dst, const myri_hist *src)
     return MYRI_OK;
 }
 
+/* Packed: 8 words (precision, first and last bucket, n, min, max, sum low
+ * and high) and the counts of the buckets from the first to the last. */
+#define HIST__HEAD 8
+
+size_t myri_hist_pack(const myri_hist *h, uint64_t *buf, size_t cap)
+{
+    if (!h) return 0;
+    size_t lo = h->n ? hist__index(h->p, h->min) : 0, hi = h->n ? hist__index(h->p, h->max) : 0;
+    size_t nw = HIST__HEAD + (h->n ? hi - lo + 1 : 0);
+    if (!buf || cap < nw) return nw;
+    uint64_t head[HIST__HEAD] = {h->p, lo, hi, h->n, h->min, h->max, (uint64_t)h->sum, (uint64_t)(h->sum >> 64)};
+    memcpy(buf, head, sizeof head);
+    if (h->n) memcpy(buf + HIST__HEAD, h->count + lo, (hi - lo + 1) * sizeof *buf);
+    return nw;
+}
+
+myri_status myri_hist_unpack(myri_hist *h, const uint64_t *buf, size_t nwords)
+{
+    if (!h || !buf || nwords < HIST__HEAD || buf[0] != h->p) return MYRI_EINVAL;
+    uint64_t lo = buf[1], hi = buf[2], n = buf[3];
+    if (n ? (lo > hi || hi >= h->nbuckets || nwords != HIST__HEAD + (hi - lo + 1)) : nwords != HIST__HEAD)
+        return MYRI_EINVAL;
+    myri_hist_reset(h);
+    h->n = n;
+    h->min = buf[4];
+    h->max = buf[5];
+    h->sum = (hist__u128)buf[6] | (hist__u128)buf[7] << 64;
+    h->fault_sum = (double)h->sum;
+    if (n) memcpy(h->count + lo, buf + HIST__HEAD, (size_t)(hi - lo + 1) * sizeof *buf);
+    return MYRI_OK;
+}
+
 void myri_hist__set_fault(myri_hist *h, int fault)
 {
     h->fault = fault;

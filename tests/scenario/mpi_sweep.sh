@@ -3,8 +3,9 @@
 # scenario's sweep over R ranks (point u on rank u mod R) and rank 0 prints the
 # one report: text and JSON byte for byte those of the plain run, every hash
 # included, wall-clock figures aside (they differ between any two runs).  A
-# scenario without a sweep is refused with R > 1 (one run is not cut across
-# ranks yet); a myri built without MPI says so under a launcher.
+# fabric scenario without a sweep is cut across the ranks instead
+# (mpi_partition.sh), a system one is refused with R > 1; a myri built without
+# MPI says so under a launcher.
 # usage: mpi_sweep.sh MYRI SRCDIR
 . "$(dirname "$0")/lib/check.bash" "$@"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is missing (scripts/deps.sh installs it)"; exit 77; }
@@ -107,16 +108,21 @@ check "2 ranks: the same message once" cmp -s "$tmp/bad.plain" <(grep 'badval.ya
 want 2 "the bad value with 4 ranks (rank 2's point)" -- mpi 4 "$myri" run "$tmp/badval.yaml"
 check "4 ranks: the same message once, from rank 0" cmp -s "$tmp/bad.plain" <(grep 'badval.yaml' "$tmp/err")
 
-# ---- no sweep: one run is not cut across ranks yet ---------------------------------------------------------
-want 2 "no sweep, 2 ranks: refused" -- mpi 2 "$myri" run "$tmp/one.yaml"
-check "no sweep: says a single run cannot yet be cut across ranks (issue 24, section 3), suggests a sweep or -n 1" \
-  grep -q "cannot yet be cut across ranks (issue 24, section 3.*sweep.*mpirun -n 1" <(tr '\n' ' ' <"$tmp/err")
-check "no sweep: said once (rank 0), and nothing ran" test "$(grep -c 'cannot yet be cut' "$tmp/err")" = 1 -a ! -s "$tmp/out"
-want 2 "fabric job, sweep.runs without a key (nothing to spread), 2 ranks: refused" -- \
-  mpi 2 "$myri" run "$tmp/one.yaml" --set sweep.runs=3
-check "sweep.runs without a key: the same refusal" grep -q "cannot yet be cut across ranks" "$tmp/err"
+# ---- no sweep: a fabric run is cut across the ranks (tests/scenario/mpi_partition.sh), a system run refused ----
+sed -e '/^sweep:/,$d' "$tmp/sys.yaml" >"$tmp/sysone.yaml"
+want 2 "system job, no sweep, 2 ranks: refused" -- mpi 2 "$myri" run "$tmp/sysone.yaml"
+check "no sweep: says only a fabric run is cut across ranks yet, suggests a sweep or -n 1" \
+  grep -q "only a fabric run is cut across ranks yet.*sweep.*mpirun -n 1" <(tr '\n' ' ' <"$tmp/err")
+check "no sweep: said once (rank 0), and nothing ran" \
+  test "$(grep -c 'only a fabric run is cut' "$tmp/err")" = 1 -a ! -s "$tmp/out"
 want 0 "no sweep, the plain run" -- "$myri" run "$tmp/one.yaml" --json
 cp "$tmp/out" "$tmp/one.plain"
+rh=$(grep -o '"result_hash": "[^"]*"' "$tmp/one.plain")
+want 0 "fabric job, no sweep, 2 ranks: cut, one partition per rank" -- mpi 2 "$myri" run "$tmp/one.yaml" --json
+check "fabric job, no sweep, 2 ranks: the plain run's result_hash" grep -q "$rh" "$tmp/out"
+want 0 "fabric job, sweep.runs without a key (one run), 2 ranks: cut too" -- \
+  mpi 2 "$myri" run "$tmp/one.yaml" --set sweep.runs=3 --json
+check "sweep.runs without a key: the plain run's result_hash" grep -q "$rh" "$tmp/out"
 want 0 "no sweep, 1 rank: runs as usual" -- mpi 1 "$myri" run "$tmp/one.yaml" --json
 check "1 rank: the plain run's result" same "$tmp/one.plain" "$tmp/out"
 want 2 "another command under 2 ranks is refused, not run twice" -- mpi 2 "$myri" bench latency

@@ -221,6 +221,53 @@ static void test_histogram_merge_fault_caught(void **state)
     assert_true(bad > 0);
 }
 
+/* A histogram sent as packed words (what MPI ranks send to rank 0) comes
+ * back bit for bit: unpacked parts merged print the whole's summary; a
+ * packing of another precision or size is refused. */
+static void test_histogram_pack(void **state)
+{
+    (void)state;
+    myri_rng r;
+    myri_rng_seed(&r, 7);
+    for (unsigned c = 0; c < 200; c++) {
+        unsigned kind = (unsigned)myri_rng_below(&r, 4), n = (unsigned)myri_rng_below(&r, 400), k = 1 + c % 3;
+        myri_hist *whole = myri_hist_create(7), *part[3], *dst = myri_hist_create(7), *tmp = myri_hist_create(7);
+        for (unsigned i = 0; i < k; i++) part[i] = myri_hist_create(7);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t v = draw_sample(&r, kind);
+            myri_hist_add(whole, v);
+            myri_hist_add(part[myri_rng_below(&r, k)], v);
+        }
+        for (unsigned i = 0; i < k; i++) {
+            size_t nw = myri_hist_pack(part[i], NULL, 0);
+            uint64_t *w = malloc(nw * sizeof *w);
+            assert_non_null(w);
+            assert_int_equal(myri_hist_pack(part[i], w, nw), nw);
+            myri_hist_add(tmp, 3); /* unpack replaces what was there */
+            assert_int_equal(myri_hist_unpack(tmp, w, nw), MYRI_OK);
+            assert_int_equal(myri_hist_merge(dst, tmp), MYRI_OK);
+            assert_int_equal(myri_hist_unpack(tmp, w, nw + 1), MYRI_EINVAL);
+            free(w);
+            myri_hist_destroy(part[i]);
+        }
+        char want[512], got[512];
+        hist_summary(whole, want, sizeof want);
+        hist_summary(dst, got, sizeof got);
+        assert_string_equal(want, got);
+        myri_hist_destroy(whole);
+        myri_hist_destroy(dst);
+        myri_hist_destroy(tmp);
+    }
+    myri_hist *a = myri_hist_create(7), *b = myri_hist_create(6);
+    myri_hist_add(a, 1234567);
+    uint64_t w[64];
+    size_t nw = myri_hist_pack(a, w, 64);
+    assert_int_equal(myri_hist_unpack(b, w, nw), MYRI_EINVAL); /* precision 7 into 6 */
+    assert_int_equal(myri_hist_pack(a, w, 2), nw);             /* too small: the size, nothing written */
+    myri_hist_destroy(a);
+    myri_hist_destroy(b);
+}
+
 /* Bad merges are refused; empty parts and a histogram merged with itself. */
 static void test_histogram_merge_args(void **state)
 {
@@ -335,7 +382,7 @@ int main(void)
         cmocka_unit_test(test_time_weighted_mean), cmocka_unit_test(test_histogram_percentiles),
         cmocka_unit_test(test_histogram_large_values), cmocka_unit_test(test_histogram_exact_sum),
         cmocka_unit_test(test_histogram_merge_any_split), cmocka_unit_test(test_histogram_merge_fault_caught),
-        cmocka_unit_test(test_histogram_merge_args), cmocka_unit_test(test_batch_means_ci),
+        cmocka_unit_test(test_histogram_merge_args), cmocka_unit_test(test_histogram_pack), cmocka_unit_test(test_batch_means_ci),
         cmocka_unit_test(test_student_t), cmocka_unit_test(test_json_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,7 +61,7 @@ static char *run(const char *text, int nranks, int json, myri_status *st, myri_e
         size_t len = 0;
         char *b = NULL;
         FILE *out = open_memstream(&b, &len);
-        myri_run_ranks rk = {k, nranks, fake_gather};
+        myri_run_ranks rk = {k, nranks, fake_gather, NULL, NULL, NULL};
         myri_run_opts o = {.json = json, .out = out, .ranks = nranks ? &rk : NULL};
         myri_error e;
         memset(&e, 0, sizeof e);
@@ -167,7 +167,7 @@ static void test_failure_elsewhere(void **state)
 static void test_assignment(void **state)
 {
     (void)state;
-    myri_run_ranks rk = {1, 3, fake_gather};
+    myri_run_ranks rk = {1, 3, fake_gather, NULL, NULL, NULL};
     myri_run_opts o = {.ranks = &rk};
     for (size_t u = 0; u < 9; u++) assert_int_equal(myri_sweep_mine(&o, u), u % 3 == 1);
     assert_false(myri_sweep_reports(&o));
