@@ -501,7 +501,7 @@ void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
 /* One engine event: the fabric's instants from the engine's time up to the
  * next event of any other component (or the end of the run), each instant
  * in phase order.  Kind 2 is a deferred callback, 3 the engine's clock
- * catching up, 4 a port notice. */
+ * catching up, 4 a port notice, 5 a pass's notices made ahead (myri_fab_notes_flush). */
 /* Takes the next event of the current instant: the agenda's top (source w,
  * phase hp) or the head of the FIFO of phase fp, whichever phase is first. */
 static fab_ev fab__take(myri_fabric *f, int w, unsigned hp, unsigned fp)
@@ -582,6 +582,10 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
     if (ev->kind == FAB_ENG_CATCHUP) return;
     if (ev->kind == FAB_ENG_NOTE) {
         myri_fab_note_deliver(f, ev->ptr);
+        return;
+    }
+    if (ev->kind == FAB_ENG_NOTES) {
+        myri_fab_notes_schedule(f, ev->ptr);
         return;
     }
     uint64_t now = myri_sim_now(f->sim);
