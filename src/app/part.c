@@ -110,6 +110,10 @@ myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err)
         h->st.windows++;
         myri_status st = part__exchange(h, W, err);
         if (st) return st;
+        if (h->ops.done && h->ops.done(h->ctx)) {
+            h->nbox = 0;
+            return MYRI_OK;
+        }
     }
     for (uint32_t q = 0; q < h->n; q++) {
         myri_status st = h->ops.run_to(h->ctx, q, end_ps);

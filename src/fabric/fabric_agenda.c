@@ -790,6 +790,13 @@ static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pk
         MYRI_ASSERT(f->comp, !pkt || kind == EV_FRES, "event kind %u with a packet crosses a cut cable", kind);
     }
     m->b = kind == EV_F_MSG || kind == EV_R_ARRIVE ? 0 : b;
+    if (pkt && pkt->port >= 0) /* a device's packet (its sender's original: the first to cross) */
+        myri_panic(f->comp,
+                   "a packet with bytes (a NIC's or a device's, from host %u) crosses the cut cable of channel %u: "
+                   "its bytes do not travel with the messages yet (docs/PARTITION.md step 7, open packets); cut the "
+                   "run where no such traffic crosses (--partition leaf with each program's hosts on one leaf "
+                   "switch) or run it whole",
+                   pkt->src_host, m->a);
     if (pkt) {
         x.has_id = 1;
         x.pkt_id = pkt->id;
