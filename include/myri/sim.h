@@ -217,6 +217,12 @@ myri_time_ps myri_sim_next_time(const myri_sim *sim);
  * Processes sleeping and the LANai's CPU stepping use it to save an event
  * per step; results are the same either way (tests compare). */
 bool myri_sim_advance(myri_sim *sim, myri_time_ps t_ps);
+/* The same, for a handler that would otherwise schedule an event of `kind`
+ * for itself at t_ps: when it advances, that event counts in the running
+ * LP's hash as if it had run (time, round, LP, kind), so that an LP's hash
+ * does not depend on whether the advance was allowed, i.e. on other LPs'
+ * pending events or on where a run's horizon falls (docs/PARTITION.md step 9). */
+bool myri_sim_advance_kind(myri_sim *sim, myri_time_ps t_ps, uint32_t kind);
 /* Enables (the default) or disables myri_sim_advance; the number of
  * advances made so far. */
 void myri_sim_set_advance(myri_sim *sim, bool on);

@@ -411,7 +411,7 @@ static myri_status fjob__p_take(void *ctx, uint32_t q, const myri_fabric_msg *m)
 {
     return myri_fabric_take_msg(((fjob__parts *)ctx)->r[q].fabric, m);
 }
-static const myri_part_ops fjob__p_ops = {fjob__p_next, fjob__p_run, fjob__p_take};
+static const myri_part_ops fjob__p_ops = {fjob__p_next, fjob__p_run, fjob__p_take, NULL};
 
 /* What a cut run cannot do yet: refused before anything is built (exit 2). */
 static myri_status fjob__parts_refuse(const fjob__cfg *c, const myri_node *root, const myri_run_opts *opts,

@@ -138,6 +138,10 @@ myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err)
         h->st.windows++;
         myri_status st = part__exchange(h, W, err);
         if (st) return st;
+        if (h->ops.done && h->ops.done(h->ctx)) {
+            h->nbox = 0;
+            return MYRI_OK;
+        }
     }
     for (uint32_t q = 0; q < h->n; q++) {
         myri_status st = h->ops.run_to(h->ctx, q, end_ps);
@@ -167,7 +171,7 @@ enum { PART__W_COUNT, PART__W_NEXT, PART__W_TOTAL, PART__W_STATUS, PART__NW };
 myri_status myri_part_set_ranks(myri_part *h, const myri_run_ranks *rk)
 {
     if (!h || !rk || !rk->alltoall || !rk->alltoallv || !rk->bcast || rk->size < 1 || (uint32_t)rk->size != h->n ||
-        rk->rank < 0 || rk->rank >= rk->size)
+        rk->rank < 0 || rk->rank >= rk->size || h->ops.done) /* done: one process only (part.h) */
         return MYRI_EINVAL;
     h->sw = calloc(2 * (size_t)h->n * PART__NW, sizeof *h->sw);
     h->scount = calloc(2 * (size_t)h->n, sizeof *h->scount);

@@ -19,6 +19,7 @@
 #ifndef MYRI_APP_PART_H
 #define MYRI_APP_PART_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "app/run_opts.h"
@@ -36,6 +37,10 @@ typedef struct myri_part_ops {
     myri_status (*run_to)(void *ctx, uint32_t q, myri_time_ps last_ps);
     /* gives partition q a message of another partition (its node m->dst_node) */
     myri_status (*take)(void *ctx, uint32_t q, const myri_fabric_msg *m);
+    /* optional (NULL: never): true when the run is over before end_ps (a system job's programs all
+     * returned); asked after each window's exchange, myri_part_run then returns at once.  One
+     * process only: across ranks (myri_part_set_ranks) it is not asked, and system jobs are refused there */
+    bool (*done)(void *ctx);
 } myri_part_ops;
 
 typedef struct myri_part_stats {
@@ -55,7 +60,8 @@ myri_part *myri_part_create(uint32_t n, const uint32_t *node_owner, uint64_t loo
 void myri_part_destroy(myri_part *h);
 /* The outbox of every partition (a myri_fabric_outbox_fn; ctx: the harness). */
 void myri_part_post(void *harness, const myri_fabric_msg *m);
-/* Runs the window loop to end_ps and every partition's clock to end_ps.
+/* Runs the window loop to end_ps and every partition's clock to end_ps (or
+ * until ops.done says the run is over: the clocks are then at the window's end).
  * MYRI_OK; MYRI_ESTATE with the reason in err if a message is for a time
  * before its window's end or a partition refused one; a partition's status. */
 myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err);

@@ -53,10 +53,12 @@ struct myri_run_opts {
     const myri_run_ranks *ranks; /* NULL: one process; else a sweep's runs are spread over the ranks, or
                                   * (fabric job, no sweep) the run is cut into one partition per rank
                                   * (docs/RANKS.md), and rank 0 alone writes to `out` */
-    uint32_t partitions;   /* --partitions N: the run cut into N partitions in this process (fabric job,
-                            * docs/PARTITION.md step 9); 0: not cut */
+    uint32_t partitions;   /* --partitions N: the run cut into N partitions in this process (fabric and
+                            * system jobs, docs/PARTITION.md step 9); 0: not cut */
     const char *partition; /* --partition MODE: leaf (NULL: the default), block or random:SEED */
     uint64_t part_test_fault_ps; /* tests only (MYRI_PART_TEST_FAULT_PS): messages delivered this early */
+    bool part_test_one_pass;     /* tests only (MYRI_PART_TEST_ONE_PASS): a cut system run reports its first
+                                  * pass, run past its last program's return (the fault to catch) */
 };
 
 #ifdef __cplusplus

@@ -108,7 +108,33 @@ typedef struct myri_sys_run {
     myri_status (*board_mem)(void *ctx, uint32_t host, uint64_t sram_bytes, uint64_t mem_bytes, uint8_t **sram,
                              uint8_t **mem);
     void *board_mem_ctx;
+    /* a run cut into partitions (system_part.c, docs/PARTITION.md step 9), set before myri_sys_run_prepare:
+     * this partition builds only the hosts host_owner[] gives it (the others' engine ids reserved) */
+    const uint32_t *host_owner, *node_owner; /* NULL: a whole run */
+    uint32_t part_me;
+    myri_fabric_outbox_fn part_out;
+    void *part_ctx;
+    myri_time_ps last_exit_ps;     /* when its last program returned (a cut run does not stop itself) */
+    /* a cut run's report: the figures summed over the partitions (NULL: this run's own) */
+    const myri_fabric_counters *fc_sum;
+    uint64_t events_sum;
+    uint64_t event_hash;           /* with fc_sum: the fold of every LP's hash, each from its partition */
+    const struct myri_sys_partinfo *part;
 } myri_sys_run;
+
+/* Engine ids of one host's components (its LANai, host, ...): a block of
+ * MYRI_SYS_HOST_IDS from the first host's, whatever the partition (ids fixed
+ * by the topology, not by what a partition creates: docs/PARTITION.md
+ * section 1 "Stable ids").  32: an assumption with room, a host makes 2 today. */
+#define MYRI_SYS_HOST_IDS 32u
+
+/* How a cut run was cut, and what its windows carried (the report's `partitions`). */
+typedef struct myri_sys_partinfo {
+    uint32_t n, cut_links;
+    char mode[32];
+    uint32_t hosts[64]; /* hosts per partition (MYRI_PART_MAX at most) */
+    uint64_t lookahead_ps, windows, messages, max_window_messages, passes;
+} myri_sys_partinfo;
 
 /* Loads the configuration (firmware chosen first, then every table, then
  * the preset for the keys the document leaves out). */
@@ -135,5 +161,12 @@ myri_status myri_sys_collect(const myri_sys_run *r, myri_system_result *out);
  * the table of means with 95 % confidence intervals (system_sweep.c). */
 myri_status myri_sys_sweep(const myri_node *root, const char *file, const myri_run_opts *opts, myri_error *err);
 void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, myri_json *j);
+/* Writes a run's report (text or JSON, opts); MYRI_EMODEL when a program failed (system_report.c). */
+myri_status myri_sys_print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts, const char *file);
+/* A run cut into opts->partitions partitions inside this process, reported
+ * as one run (system_part.c).  Refused (MYRI_EINPUT, why in err) where a cut
+ * run cannot be the whole run yet. */
+myri_status myri_sys_run_parts(const myri_sys_cfg *c, const myri_node *root, const myri_run_opts *opts,
+                               const char *file, myri_error *err);
 
 #endif

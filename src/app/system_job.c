@@ -303,6 +303,14 @@ static myri_status sys__start_entry(myri_sys_run *r, size_t k)
         if (e->on[h]) group[ng++] = (uint32_t)h;
     for (size_t h = 0; h < t->nhosts; h++) {
         if (!e->on[h]) continue;
+        if (r->host_owner && r->host_owner[h] != r->part_me) { /* another partition's: its process's id */
+            myri_status st = myri_sim_reserve(r->sim, 1);
+            if (st) {
+                free(group);
+                return st;
+            }
+            continue;
+        }
         myri_program *pg = NULL;
         myri_status st = myri_host_run(r->nic[h].host, e->program, e->fn, e->argc, e->argv, at, &pg);
         if (!st) st = myri_program_set_group(pg, group, ng);
@@ -480,7 +488,8 @@ static void sys__exit(void *ctx, const myri_program *p)
                 myri_sim_stop(r->sim); /* cannot start what follows (out of memory): stop, all_done stays false */
             break;
         }
-    if (++r->nexited == r->nprograms) myri_sim_stop(r->sim);
+    r->last_exit_ps = myri_sim_now(r->sim);
+    if (++r->nexited == r->nprograms && !r->host_owner) myri_sim_stop(r->sim); /* a cut run: the harness ends it */
 }
 
 /* The firmware is already running on the board (the driver loaded it at
@@ -513,7 +522,7 @@ static myri_status sys__add_host(myri_sys_run *r, const myri_sys_cfg *c, uint32_
     if (r->map && (st = myri_sysmap_nic(r->map, i, n->fw, n->lanai)) != MYRI_OK) return st;
     if ((st = myri_lanai_start(n->lanai)) != MYRI_OK) return st;
     myri_host_env env = {.nhosts = (uint32_t)r->b.topo->nhosts, .route = sys__route, .ctx = r,
-                          .exit = sys__exit};
+                          .exit = sys__exit, .end_ps = r->live_ok ? 0 : c->common.duration_ps};
     if ((st = myri_host_create(r->sim, hname, i, &c->host, &env, &n->host)) != MYRI_OK) return st;
     if (r->board_mem) {
         uint8_t *sram = NULL, *mem = NULL;
@@ -602,6 +611,7 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     if (!r->sim) return MYRI_ENOMEM;
     myri_sim_set_advance(r->sim, !r->no_advance);
     myri_status st = myri_fabric_create(r->sim, r->b.topo, &c->fp, NULL, &r->fabric, err);
+    if (!st && r->host_owner) st = myri_fabric_set_partition(r->fabric, r->node_owner, r->part_me, r->part_out, r->part_ctx);
     if (st) return st;
     if ((st = myri_sysmap_create(&c->map, c->mapping, c->fp.addressing, c->fw->name, r->b.topo, r->sim, root, NULL,
                                  c->nic.rtc_tick_ps, &r->map, err)) != MYRI_OK)
@@ -611,7 +621,18 @@ static myri_status sys__build(myri_sys_run *r, const myri_sys_cfg *c, const myri
     r->nic = calloc(r->nnic ? r->nnic : 1, sizeof *r->nic);
     if (!r->nic) return MYRI_ENOMEM;
     if ((st = sys__size_routes(c, r->nnic, err)) != MYRI_OK) return st;
-    for (uint32_t i = 0; i < r->nnic && !st; i++) st = sys__add_host(r, c, i, err);
+    size_t base = myri_sim_component_count(r->sim);
+    for (uint32_t i = 0; i < r->nnic && !st; i++) {
+        /* host i's ids: a block of MYRI_SYS_HOST_IDS, created or (another partition's host) reserved */
+        size_t at = base + (size_t)i * MYRI_SYS_HOST_IDS;
+        if ((st = myri_sim_reserve(r->sim, at - myri_sim_component_count(r->sim))) != MYRI_OK) break;
+        if (r->host_owner && r->host_owner[i] != r->part_me) continue;
+        st = sys__add_host(r, c, i, err);
+        if (!st && myri_sim_component_count(r->sim) > at + MYRI_SYS_HOST_IDS)
+            return myri_error_at(err, root, "host %u made more than %u components (MYRI_SYS_HOST_IDS)", i,
+                                 MYRI_SYS_HOST_IDS), MYRI_EINPUT;
+    }
+    if (!st) st = myri_sim_reserve(r->sim, base + (size_t)r->nnic * MYRI_SYS_HOST_IDS - myri_sim_component_count(r->sim));
     if (st == MYRI_ERANGE || st == MYRI_EINVAL) { /* the firmware's layout or parameters do not fit this NIC */
         sys__fit_error(c, st, err);
         st = MYRI_EINPUT;
@@ -711,6 +732,12 @@ myri_status myri_sys_run_cfg(myri_sys_run *r, const myri_sys_cfg *c, const myri_
     if (progress && opts && opts->progress) myri_sim_set_progress(r->sim, opts->progress, c->common.duration_ps);
     double t0 = sys__now_s();
     myri_sim_run(r->sim, c->common.duration_ps, 0);
+    /* The last program returned at T (sys__exit stopped the run in its
+     * event): the run ends at the end of that instant, every event at T run
+     * (the fabric's pass over T too), none after it, so that the end does not
+     * depend on the order of one instant's events between hosts (a cut run
+     * ends so: docs/PARTITION.md step 9). */
+    if (r->nprograms && r->nexited == r->nprograms) myri_sim_run(r->sim, myri_sim_now(r->sim), 0);
     r->wall_s = sys__now_s() - t0;
     return myri_sys_run_close(r, err);
 }

@@ -95,10 +95,19 @@ typedef struct sys__acct {
     size_t nfw;
 } sys__acct;
 
+/* The fabric's counters and the engine's events: a cut run's sums over its partitions. */
+static void sys__counters(const myri_sys_run *r, myri_fabric_counters *fc)
+{
+    if (r->fc_sum) *fc = *r->fc_sum;
+    else myri_fabric_get_counters(r->fabric, fc);
+}
+
+static uint64_t sys__events(const myri_sys_run *r) { return r->fc_sum ? r->events_sum : myri_sim_events(r->sim); }
+
 static void sys__accounting(const myri_sys_run *r, sys__acct *a)
 {
     memset(a, 0, sizeof *a);
-    myri_fabric_get_counters(r->fabric, &a->fc);
+    sys__counters(r, &a->fc);
     if (!r->nnic) return;
     const myri_fw_def *d = myri_fw_def_of(r->nic[0].fw);
     a->nfw = d->ncounters < MYRI_SYS_MAX_COUNTERS ? d->ncounters : MYRI_SYS_MAX_COUNTERS;
@@ -327,7 +336,7 @@ myri_status myri_sys_collect(const myri_sys_run *r, myri_system_result *out)
     for (uint32_t i = 0; i < r->nnic; i++) sys__nic_result(r, i, out);
     out->hash = sys__hash(r, &a);
     out->sim_time_ps = r->end_ps;
-    out->events = myri_sim_events(r->sim);
+    out->events = sys__events(r);
     out->wall_s = r->wall_s;
     return MYRI_OK;
 }
@@ -516,8 +525,41 @@ static myri_fw_inst **sys__fws(const myri_sys_run *r)
     return f;
 }
 
-static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts,
-                              const char *file)
+/* A cut run: how it was cut, what its windows carried. */
+static void sys__text_part(const myri_sys_run *r, FILE *o)
+{
+    const myri_sys_partinfo *p = r->part;
+    if (!p) return;
+    fprintf(o, "partitions %u (%s), hosts", p->n, p->mode);
+    for (uint32_t q = 0; q < p->n; q++) fprintf(o, "%s%u", q ? "/" : " ", p->hosts[q]);
+    fprintf(o, ", %u cut cables, L %.3f ns, %llu windows, %llu messages (at most %llu in one), %llu pass%s\n",
+            p->cut_links, (double)p->lookahead_ps / 1e3, (unsigned long long)p->windows,
+            (unsigned long long)p->messages, (unsigned long long)p->max_window_messages,
+            (unsigned long long)p->passes, p->passes == 1 ? "" : "es");
+}
+
+static void sys__json_part(const myri_sys_run *r, myri_json *j)
+{
+    const myri_sys_partinfo *p = r->part;
+    if (!p) return;
+    myri_json_key(j, "partitions");
+    myri_json_obj_begin(j);
+    myri_json_kuint(j, "n", p->n);
+    myri_json_kstr(j, "mode", p->mode);
+    myri_json_key(j, "hosts");
+    myri_json_arr_begin(j);
+    for (uint32_t q = 0; q < p->n; q++) myri_json_uint(j, p->hosts[q]);
+    myri_json_arr_end(j);
+    myri_json_kuint(j, "cut_links", p->cut_links);
+    myri_json_kuint(j, "lookahead_ps", p->lookahead_ps);
+    myri_json_kuint(j, "windows", p->windows);
+    myri_json_kuint(j, "messages", p->messages);
+    myri_json_kuint(j, "max_window_messages", p->max_window_messages);
+    myri_json_kuint(j, "passes", p->passes);
+    myri_json_obj_end(j);
+}
+
+myri_status myri_sys_print(const myri_sys_cfg *c, const myri_sys_run *r, const myri_run_opts *opts, const char *file)
 {
     FILE *o = opts->out ? opts->out : stdout;
     sys__acct a; /* for the text lines; the hash is the one sys__collect computed */
@@ -556,7 +598,8 @@ static myri_status sys__print(const myri_sys_cfg *c, const myri_sys_run *r, cons
         if (opts->pcap_path)
             fprintf(o, "pcap     %llu packets written to %s\n", (unsigned long long)r->pcap_packets, opts->pcap_path);
         fprintf(o, "run      %.3f us simulated in %.3f s wall, %llu events\n", (double)r->end_ps / 1e6, r->wall_s,
-                (unsigned long long)myri_sim_events(r->sim));
+                (unsigned long long)sys__events(r));
+        sys__text_part(r, o);
         fprintf(o, "hash     0x%016llx\n", (unsigned long long)h);
     }
     bool ok = res.all_done && res.worst_exit == 0;
@@ -656,7 +699,7 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     }
     myri_json_arr_end(j);
     myri_fabric_counters fc;
-    myri_fabric_get_counters(r->fabric, &fc);
+    sys__counters(r, &fc);
     myri_json_key(j, "fabric");
     myri_json_obj_begin(j);
     myri_json_kuint(j, "injected", fc.injected);
@@ -677,7 +720,11 @@ void myri_sys_json_body(const myri_sys_run *r, const myri_system_result *res, my
     }
     myri_json_knum(j, "sim_time_us", (double)r->end_ps / 1e6);
     myri_json_knum(j, "wall_s", r->wall_s);
-    myri_json_kuint(j, "events", myri_sim_events(r->sim));
+    myri_json_kuint(j, "events", sys__events(r));
+    /* the engine's hash (the fold of every unit's events: docs/ENGINE.md), not in `hash` (results only) */
+    myri_json_key(j, "event_hash");
+    myri_json_hash(j, r->fc_sum ? r->event_hash : myri_sim_hash(r->sim));
+    sys__json_part(r, j);
 }
 
 /* ---- the job ------------------------------------------------------------------------------ */
@@ -718,10 +765,15 @@ static myri_status sys__run(const myri_node *root, const char *file, const myri_
     if (!st && opts->have_seed) c.common.seed = opts->seed;
     myri_sys_run r;
     memset(&r, 0, sizeof r);
-    if (!st) {
+    if (!st && opts->partitions) { /* cut into partitions inside this process (system_part.c) */
+        st = myri_sys_run_parts(&c, root, opts, file, err);
+        if (st == MYRI_EMODEL)
+            myri_error_at(err, NULL, "the run failed: a program did not finish or returned a non-zero exit code "
+                                     "(see its figures above)");
+    } else if (!st) {
         st = myri_sys_run_cfg(&r, &c, root, opts, true, err);
         if (!st) {
-            st = sys__print(&c, &r, opts, file);
+            st = myri_sys_print(&c, &r, opts, file);
             if (st == MYRI_EMODEL)
                 myri_error_at(err, NULL, "the run failed: a program did not finish or returned a non-zero exit code "
                                          "(see its figures above)");

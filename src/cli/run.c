@@ -35,11 +35,12 @@ static void run__usage(FILE *out)
             "mpirun -n R myri run FILE: the scenario's sweep spread over R MPI ranks, one report from\n"
             "rank 0 (the plain run's); without a sweep, a fabric run is cut into R partitions, one per\n"
             "rank (as --partitions R; a system run is refused: docs/RANKS.md).\n"
-            "--partitions N (fabric job): the run cut into N partitions (1..%u) inside this process,\n"
+            "--partitions N (fabric and system jobs): the run cut into N partitions (1..%u) inside this process,\n"
             "synchronised in windows of the smallest lookahead of a cut cable; the report is the\n"
             "whole run's, plus the cut (sizes, cut cables, L, windows, messages).  --partition: leaf\n"
             "(hosts with their leaf switch, the default), block (nodes by index) or random:SEED\n"
-            "(tests).  Not with port.device: dma, faults:, --pcap or a sweep (docs/PARTITION.md).\n\njobs:\n",
+            "(tests).  A NIC's packet (with its bytes) that crosses a cut cable stops a system run\n"
+            "until packet bytes travel with the messages (docs/PARTITION.md step 9).\n\njobs:\n",
             myri_job_default(), MYRI_PART_MAX);
     for (const myri_job *const *j = myri_jobs(); *j; j++) fprintf(out, "  %-10s %s\n", (*j)->name, (*j)->help);
     fprintf(out, "\ncomponent types (created by name through the registry):\n");
@@ -177,7 +178,7 @@ static int run__ranks_check(const myri_node *root, const myri_job *job)
     return MYRI_EXIT_INPUT;
 }
 
-/* --partitions N and --partition MODE: checked here (exit 2), the fabric job only. */
+/* --partitions N and --partition MODE: checked here (exit 2), the fabric and system jobs only. */
 static int run__partitions(const myri_cmd_run_args *a, const myri_job *job, uint32_t *n)
 {
     *n = 0;
@@ -199,11 +200,9 @@ static int run__partitions(const myri_cmd_run_args *a, const myri_job *job, uint
         fprintf(stderr, "myri run: %s\n", err.msg);
         return MYRI_EXIT_INPUT;
     }
-    if (strcmp(job->name, "fabric") != 0) {
-        fprintf(stderr, "myri run: --partitions cuts fabric jobs only for now; this scenario's job is '%s'.  Its "
-                        "hosts, NICs, firmware and programs are not yet units whose ids and events stay the same "
-                        "whatever the cut (per-host id blocks for components made while running, the audit of "
-                        "state shared between hosts: docs/PARTITION.md section 1 and step 9); run it whole.\n",
+    if (strcmp(job->name, "fabric") != 0 && strcmp(job->name, "system") != 0) {
+        fprintf(stderr, "myri run: --partitions cuts fabric and system jobs only; this scenario's job is '%s'; run "
+                        "it whole (docs/PARTITION.md step 9).\n",
                 job->name);
         return MYRI_EXIT_INPUT;
     }
@@ -271,6 +270,7 @@ static int run__main(int argc, char **argv)
                             .partitions = nparts, .partition = a.partition};
         const char *fault = getenv("MYRI_PART_TEST_FAULT_PS"); /* tests only: messages delivered early */
         if ((nparts || myri_ranks_size() > 1) && fault) ro.part_test_fault_ps = strtoull(fault, NULL, 10);
+        ro.part_test_one_pass = nparts && getenv("MYRI_PART_TEST_ONE_PASS"); /* tests only: the end's fault */
         rc = myri_cli_exit(job->run(root, file, &ro, &err), &err);
         if (out && out != stdout) rc = run__restore_stdout(out, saved, rc);
     }

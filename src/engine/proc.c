@@ -452,7 +452,7 @@ myri_status myri_proc_sleep(myri_proc *p, myri_time_ps delay_ps)
     if (p->state != P_RUNNING) return MYRI_ESTATE;
     myri_time_ps at = after(p, delay_ps);
     proc__yields = proc__yields + 1; /* a sleep is progress, also when no switch is needed */
-    if (myri_sim_advance(p->sim, at)) return MYRI_OK; /* nothing else happens before `at`: no switch needed */
+    if (myri_sim_advance_kind(p->sim, at, EV_SLEEP)) return MYRI_OK; /* nothing else happens before `at`: no switch needed */
     if (!proc_schedule(p, at, EV_SLEEP)) return MYRI_EFULL;
     switch_out(p, P_SLEEPING);
     return MYRI_OK;

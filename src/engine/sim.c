@@ -478,6 +478,18 @@ void myri_sim_set_unhashed(myri_sim *s, uint32_t id)
 
 /* The fold of per-LP hashes in id order: its start, and one step. */
 #define LP_FOLD_START 0xcbf29ce484222325ull
+/* myri_sim_advance, the event it stands for hashed (sim.h). */
+bool myri_sim_advance_kind(myri_sim *s, myri_time_ps t, uint32_t kind)
+{
+    if (!s || !s->in_handler) return false;
+    uint64_t round = sim__round(s, t); /* the event's key had it been scheduled now */
+    uint32_t lp = s->cur_lp;
+    if (!myri_sim_advance(s, t)) return false;
+    lp_state *tl = &s->lp[lp];
+    tl->hash = hash_mix(hash_mix(tl->hash, t), ORD(round, lp, 0) | (kind & ~KIND_RUN_AS));
+    return true;
+}
+
 static inline uint64_t lp_fold(uint64_t f, size_t id, uint64_t lp_hash) { return hash_mix(hash_mix(f, id), lp_hash); }
 
 uint64_t myri_sim_lp_hash_fold(const uint64_t *lp_hash, size_t n)

@@ -503,7 +503,7 @@ void myri_fab_cq_remove(myri_fabric *f, uint32_t c)
 /* One engine event: the fabric's instants from the engine's time up to the
  * next event of any other component (or the end of the run), each instant
  * in phase order.  Kind 2 is a deferred callback, 3 the engine's clock
- * catching up, 4 a port notice. */
+ * catching up, 4 a port notice, 5 a pass's notices made ahead (myri_fab_notes_flush). */
 /* Takes the next event of the current instant: the agenda's top (source w,
  * phase hp) or the head of the FIFO of phase fp, whichever phase is first. */
 static fab_ev fab__take(myri_fabric *f, int w, unsigned hp, unsigned fp)
@@ -586,6 +586,10 @@ void myri_fab_handle(myri_component *self, const myri_event *ev)
     if (ev->kind == FAB_ENG_CATCHUP) return;
     if (ev->kind == FAB_ENG_NOTE) {
         myri_fab_note_deliver(f, ev->ptr);
+        return;
+    }
+    if (ev->kind == FAB_ENG_NOTES) {
+        myri_fab_notes_schedule(f, ev->ptr);
         return;
     }
     uint64_t now = myri_sim_now(f->sim);
@@ -793,6 +797,13 @@ static void fab__xrec_out(myri_fabric *f, uint32_t kind, uint64_t b, fab_pkt *pk
         MYRI_ASSERT(f->comp, !pkt || kind == EV_FRES, "event kind %u with a packet crosses a cut cable", kind);
     }
     m->b = kind == EV_F_MSG || kind == EV_R_ARRIVE ? 0 : b;
+    if (pkt && pkt->port >= 0) /* a device's packet (its sender's original: the first to cross) */
+        myri_panic(f->comp,
+                   "a packet with bytes (a NIC's or a device's, from host %u) crosses the cut cable of channel %u: "
+                   "its bytes do not travel with the messages yet (docs/PARTITION.md step 7, open packets); cut the "
+                   "run where no such traffic crosses (--partition leaf with each program's hosts on one leaf "
+                   "switch) or run it whole",
+                   pkt->src_host, m->a);
     if (pkt) {
         x.has_id = 1;
         x.pkt_id = pkt->id;

@@ -34,7 +34,8 @@ enum fab_engine_kind {
     FAB_ENG_TICK = 1,     /* run the fabric's agenda up to now */
     FAB_ENG_CALLBACK = 2, /* ptr = a device callback due ahead of the engine (fab__defer) */
     FAB_ENG_CATCHUP = 3,  /* the engine's clock catching up with the fabric's */
-    FAB_ENG_NOTE = 4      /* ptr = a port notice to deliver */
+    FAB_ENG_NOTE = 4,     /* ptr = a port notice to deliver */
+    FAB_ENG_NOTES = 5     /* ptr = a pass's notices made ahead of the engine, to schedule at their instant */
 };
 
 /* A port notice's kind (fab_note.kind). */
@@ -601,7 +602,7 @@ struct myri_fabric {
     bool lim_stale;                 /* a callback ran: other components may have scheduled */
     struct fab_cbrec *cb_free;      /* pool of deferred callbacks */
     struct fab_cbrec **cb_all; size_t ncb_all, capcb_all;  /* every record, to free */
-    int cb_fault;                   /* deliberate fault (tests): 1 = defer as the host (myri_fabric__set_fault) */
+    int cb_fault;                   /* deliberate fault (tests): 1 = defer as the host, 2 = notices' round (myri_fabric__set_fault) */
     uint64_t now_phase;
     uint64_t win_start;             /* the statistics window's start (link channels: fab_win_start) */
     /* packets */
@@ -663,6 +664,7 @@ struct myri_port {
 /* A notice waiting for the end of the pass (kind: 0 tx, 1 rx, 2 link). */
 typedef struct fab_note {
     uint32_t host, kind, seq;
+    struct fab_note *next; /* the notices of one FAB_ENG_NOTES event, in order */
     myri_port_rx rx;
     myri_port_tx tx;
     bool up;
@@ -712,7 +714,7 @@ static inline uint64_t fab_fall_ps(const myri_fabric *f, const fab_chan *o) { re
 void myri_fab_handle(myri_component *self, const myri_event *ev);  /* the engine event */
 void myri_fab_dispatch(myri_fabric *f, const fab_ev *ev);          /* one agenda event */
 void myri_fab_callback(myri_fabric *f, fab_cbrec *r);              /* a deferred callback */
-void myri_fabric__set_fault(myri_fabric *f, int fault); /* tests: 1 = callbacks deferred as the host (the old way) */
+void myri_fabric__set_fault(myri_fabric *f, int fault); /* tests: 1 = callbacks deferred as the host, 2 = notices scheduled ahead (the old ways) */
 myri_status myri_fab_perr(myri_error *err, const char *key, const char *msg); /* MYRI_EINPUT, "key: msg" */
 
 /* ---- core services ---- */
@@ -835,6 +837,7 @@ bool myri_fab_take_next(myri_fabric *f, fab_chan *c);
 /* ---- ports (fabric_port.c) ---- */
 myri_status myri_fab_ports_init(myri_fabric *f);
 void myri_fab_notes_flush(myri_fabric *f);                 /* end of a pass: notices to engine events */
+void myri_fab_notes_schedule(myri_fabric *f, fab_note *n); /* a FAB_ENG_NOTES event: its notices at now */
 void myri_fab_note_deliver(myri_fabric *f, fab_note *n);
 void myri_fab_notes_free(myri_fabric *f);
 /* The byte at first-hop position pos as it is on hop `hop` (fast model). */

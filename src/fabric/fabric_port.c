@@ -275,19 +275,47 @@ static fab_note *note__record(myri_fabric *f)
  * engine events at that time, by host, then tx, rx, link, then in order,
  * each scheduled and run as its host's unit (docs/PARTITION.md section 3):
  * its key, and the keys of what the device schedules in it, are the unit's,
- * so that they count no other host's events; it is in the unit's hash. */
+ * so that they count no other host's events; it is in the unit's hash.
+ * A notice's round must not depend on where a run's horizon falls (step 8):
+ * from a pass at the engine's time (a tick at t, round r: r = 0 unless
+ * another event was pending at t, in which case no pass runs ahead to t
+ * either) it is r + 1; from a pass that ran ahead of the engine (fab_now > the
+ * engine's now) the notices are handed to one event at their instant,
+ * scheduled and run as the fabric (unhashed, round 0, after the callbacks
+ * deferred in the same pass, as those made at once come before the flush),
+ * which schedules them there: round 1, as from a tick at t.  The deliberate
+ * fault (cb_fault 2, tests) schedules them ahead directly: round 0. */
 void myri_fab_notes_flush(myri_fabric *f)
 {
     qsort(f->notes, f->nnotes, sizeof *f->notes, note__cmp);
+    fab_note *head = NULL, **tail = &head;
     for (size_t i = 0; i < f->nnotes; i++) {
         fab_note *r = note__record(f);
         *r = f->notes[i];
-        myri_event ev = {.target = f->comp, .kind = FAB_ENG_NOTE, .ptr = r};
-        if (!myri_sim_schedule_for(f->sim, f->ports[r->host].unit_lp, fab_now(f), &ev))
-            myri_panic(f->comp, "cannot schedule a port notice");
+        r->next = NULL;
+        *tail = r;
+        tail = &r->next;
     }
     f->nnotes = 0;
     f->lim_stale = true;
+    uint64_t t = fab_now(f);
+    if (t == myri_sim_now(f->sim) || f->cb_fault == 2) {
+        myri_fab_notes_schedule(f, head);
+        return;
+    }
+    myri_event ev = {.target = f->comp, .kind = FAB_ENG_NOTES, .ptr = head};
+    if (!myri_sim_schedule_as(f->sim, (uint32_t)f->comp->id, t, &ev))
+        myri_panic(f->comp, "cannot schedule port notices");
+}
+
+void myri_fab_notes_schedule(myri_fabric *f, fab_note *n)
+{
+    for (fab_note *next; n; n = next) {
+        next = n->next;
+        myri_event ev = {.target = f->comp, .kind = FAB_ENG_NOTE, .ptr = n};
+        if (!myri_sim_schedule_for(f->sim, f->ports[n->host].unit_lp, fab_now(f), &ev))
+            myri_panic(f->comp, "cannot schedule a port notice");
+    }
 }
 
 void myri_fab_note_deliver(myri_fabric *f, fab_note *n)

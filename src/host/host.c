@@ -191,12 +191,13 @@ static myri_time_ps host__clock(const myri_program *pr) { return myri_sim_now(pr
  * next one comes later (myri_lanai_hdma_next_book_ps; equal times are left
  * to the engine's order), no other program shares the bus (the program owes
  * time only when alone on its host), its own posted writes are booked
- * already -- and the run reaches `at` (its horizon).  The booking is then
+ * already -- and the run reaches `at` (its end, env.end_ps, else its horizon).  The booking is then
  * the one the program would make at `at`, in the same place in the bus's
  * order; the bus and the host statistics count it from `at` on. */
 static bool host__book_ahead_ok(const myri_program *pr, const host__board *b, myri_time_ps at)
 {
-    return at <= myri_sim_horizon(pr->h->sim) && at < myri_lanai_hdma_next_book_ps(b->l);
+    myri_time_ps end = pr->h->env.end_ps ? pr->h->env.end_ps : myri_sim_horizon(pr->h->sim);
+    return at <= end && at < myri_lanai_hdma_next_book_ps(b->l);
 }
 
 /* Books a PIO read of n bytes on the board's bus (bus.pio_read a word) and

@@ -62,6 +62,9 @@ typedef struct myri_host_env {
     void *ctx;
     /* optional: called when a program's main has returned (its end time set) */
     void (*exit)(void *ctx, const myri_program *p);
+    /* optional (0: the running myri_sim_run's horizon): the end of the whole run, up to which a PIO read
+     * may be booked ahead; a run cut into partitions runs in windows whose horizons must not decide it */
+    myri_time_ps end_ps;
 } myri_host_env;
 
 /* Creates host number `index` named `name` (a component of sim, destroyed

@@ -121,7 +121,7 @@ next_step:
             l->step_end_ps = now + busy;
             l->step_ctx = l->ctx;
             l->stepping = true;
-            if (!l->cpu_ev && myri_sim_advance(l->sim, now + busy)) {
+            if (!l->cpu_ev && myri_sim_advance_kind(l->sim, now + busy, LANAI_EV_CPU)) {
                 /* nothing else happens before the step ends: the next step now, without an event */
                 now += busy;
                 was_idle = false;

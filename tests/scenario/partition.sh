@@ -197,7 +197,7 @@ for model in fast reference; do
     fi
 done
 
-# Bad flags and jobs that cannot be cut yet: exit 2 with a reason.
+# Bad flags and runs that cannot be cut yet: exit 2 with a reason (system jobs: partition_system.sh).
 refuse() {
     local what=$1 word=$2; shift 2
     "$myri" run "$@" >"$tmp/r.out" 2>"$tmp/r.err"
@@ -211,7 +211,6 @@ refuse "bad seed" "random:SEED" "$tmp/pp.yaml" --partitions 2 --partition random
 refuse "zero partitions" "expected 1 to" "$tmp/pp.yaml" --partitions 0
 refuse "too many" "expected 1 to" "$tmp/pp.yaml" --partitions 65
 refuse "mode alone" "needs --partitions" "$tmp/pp.yaml" --partition block
-refuse "system job" "fabric jobs only" "$2/scenarios/pingpong.yaml" --partitions 2
 refuse "sweep" "sweep" "$tmp/pp.yaml" --partitions 2 --set sweep.key=traffic.size --set 'sweep.values=[64B,128B]'
 refuse "pcap" "pcap" "$tmp/pp.yaml" --partitions 2 --pcap "$tmp/x.pcap"
 

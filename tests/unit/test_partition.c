@@ -267,7 +267,7 @@ static myri_status toy_take(void *ctx, uint32_t q, const myri_fabric_msg *m)
     return MYRI_OK;
 }
 
-static const myri_part_ops toy_ops = {toy_next, toy_run, toy_take};
+static const myri_part_ops toy_ops = {toy_next, toy_run, toy_take, NULL};
 
 /* Runs the ring cut into n partitions (units in blocks) to 2 ms; the sum of
  * the units' hashes, or 0 with *st the harness's status. */
@@ -348,7 +348,7 @@ typedef struct two {
 static myri_time_ps two_next(void *ctx, uint32_t q) { return myri_sim_next_time(((two *)ctx)->sim[q]); }
 static myri_status two_run(void *ctx, uint32_t q, myri_time_ps last) { return myri_sim_run(((two *)ctx)->sim[q], last, 0); }
 static myri_status two_take(void *ctx, uint32_t q, const myri_fabric_msg *m) { return myri_fabric_take_msg(((two *)ctx)->f[q], m); }
-static const myri_part_ops two_ops = {two_next, two_run, two_take};
+static const myri_part_ops two_ops = {two_next, two_run, two_take, NULL};
 
 static myri_topo *two_leaves(uint32_t *mid)
 {
