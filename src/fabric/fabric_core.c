@@ -454,16 +454,15 @@ static void fab__destroy(myri_component *self)
     myri_fabric *f = self->state;
     if (!f) return;
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
-        fab_chan *c = &f->ch[i];
-        free(FAB_RX(c)->rxq);
+        fab_chan *c = &f->ch[i]; /* rxq and runs: in the ring arena (myri_fab_ring_fini) */
         if (c->x->y) {
             free(FAB_RXY(c)->buf);
             free(FAB_TXY(c)->sent);
             free(FAB_TXY(c)->tap_buf);
             free(c->x->y);
         }
-        free(FAB_RX(c)->runs);
     }
+    myri_fab_ring_fini(f);
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
             free(f->blocks[b][i].bytes);
@@ -576,8 +575,8 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
     f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
     bool chans = fab__chan_alloc(f, f->nchan + f->nhosts + 1); /* links, then one DMA per host */
     f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
-    f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps);
-    if (!f->node || !chans || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
+    /* f->taps: made by the first myri_fabric_set_tap (16 bytes a channel that a run without taps never reads) */
+    if (!f->node || !chans || !f->host_node || !f->node_name) return MYRI_ENOMEM;
     for (size_t i = 0; i < t->nnodes; i++) {
         const myri_topo_node *tn = &t->node[i];
         fab_node *n = &f->node[i];
@@ -608,7 +607,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             fab_chan *c = &f->ch[2 * l + (size_t)dir];
             c->id = (uint32_t)(2 * l + (size_t)dir);
             c->src_node = dir ? lk->b_node : lk->a_node;
-            c->x->src_port = dir ? lk->b_port : lk->a_port;
+            c->src_port = dir ? lk->b_port : lk->a_port;
             c->dst_node = dir ? lk->a_node : lk->b_node;
             c->dst_port = dir ? lk->a_port : lk->b_port;
             c->src_host = f->node[c->src_node].host;
@@ -616,7 +615,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             c->d_ps = f->T + prop;
             FAB_TX(c)->src_in = -1;
             FAB_RX(c)->want_out = -1;
-            f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
+            f->node[c->src_node].out_ch[c->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
         myri_status st = fab__check_headroom(f, prop, len, err);
@@ -821,6 +820,7 @@ myri_status myri_fabric_corrupt(myri_fabric *f, uint64_t id, size_t channel, uin
 myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_fn fn, void *ctx)
 {
     if (!f || channel >= f->nchan) return MYRI_EINVAL;
+    if (!f->taps && !(f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps))) return MYRI_ENOMEM;
     f->taps[channel] = (fab_tap){fn, ctx};
     if (fn) f->any_tap = true;
     return MYRI_OK;
@@ -840,7 +840,7 @@ bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 
 void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
-    fab_tap *t = &f->taps[c->id];
+    fab_tap none = {0}, *t = f->taps ? &f->taps[c->id] : &none; /* no taps yet: none */
     if (FAB_TX(c)->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
         for (size_t i = 0; i < nbytes; i++)

@@ -201,17 +201,19 @@ _Static_assert(sizeof(fab_pkt) == 192, "fab_pkt: three cache lines");
 #define FAB_PKT_BLOCK (1u << FAB_PKT_BLOCK_BITS)
 
 /* A packet present at a switch input (head arrived, GAP not yet gone).
- * 40 bytes (it was 56 with a pointer and the fields in another order). */
+ * 32 bytes, four a cache line (it was 56 with a pointer, then 40 with the
+ * hop in 32 bits: a route has at most 255 bytes, fab_pkt.route_len). */
 typedef struct fab_rxent {
     uint64_t g0;           /* global index of its first character on the channel */
     uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
     uint32_t pix;          /* the packet (fab_pkt_at) */
-    uint32_t hop;          /* switch index along the route: route byte number */
     uint32_t got;          /* characters received so far */
     uint32_t will;         /* with dead: characters that will ever arrive (fab_e_will) */
+    uint8_t hop;           /* switch index along the route: route byte number (< route_len <= 255) */
     bool fres;             /* FRES received: truncated after `got` characters */
     bool dead;             /* cut: the dead-link detection will terminate it */
 } fab_rxent;
+_Static_assert(sizeof(fab_rxent) == 32, "fab_rxent: four a cache line");
 
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
 
@@ -287,7 +289,6 @@ typedef struct fab_tx_halfx {       /* sender half, rarely used part */
     uint64_t send_pending_at;
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t stopped_since;
-    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
 } fab_tx_halfx;
 
 typedef struct fab_rx_halfx {       /* receiver half, rarely used part */
@@ -308,10 +309,8 @@ typedef struct fab_chanx {
     uint32_t epoch, rx_epoch;
     fab_tx_halfx tx;
     fab_rx_halfx rx;
-    /* ---- less used ---- */
-    uint32_t src_port;
-    uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    uint64_t c_gen;
+    /* ---- less used ---- (src_port and strip_byte went to padding of the hot record; peer_input and
+     * c_gen, never read, are gone: 168 -> 144 bytes) */
     struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
 #ifdef FAB_CHECK_OWNER
     const struct myri_fabric *f;    /* the owner check's way to f->cur_node */
@@ -382,6 +381,7 @@ typedef struct fab_tx_half {        /* sender half: owned by c->src_node */
     bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
     bool tap_on;
     uint8_t rr;                     /* last input port granted */
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update; in padding) */
 } fab_tx_half;
 
 typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
@@ -415,6 +415,7 @@ typedef struct fab_chan {
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
     bool rx_down;                   /* cable cut: the receiver's copy, set by its own half's event */
     bool part_cut;                  /* a cut run: its two ends are in different partitions */
+    uint32_t src_port;              /* the sender's port (set-up only; in padding) */
     uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
     fab_tx_half tx;
@@ -423,6 +424,9 @@ typedef struct fab_chan {
 
 /* The hot record stays four cache lines (it was 256 bytes before the halves). */
 _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
+#ifndef FAB_CHECK_OWNER
+_Static_assert(sizeof(fab_chanx) == 144, "fab_chanx: 144 bytes (statistics 64, rare halves 32 + 32)");
+#endif
 
 /* Access to a channel's halves.  FAB_TX(c) is c's sender half (hot part),
  * FAB_TXX(c) its rarely used part, FAB_TXC(c) its cold part (made on first
@@ -613,6 +617,11 @@ struct myri_fabric {
     /* fast model: predicted slack checks, at most one per input, in an
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
+    /* the receivers' rings (input FIFOs rxq, run rings runs; fabric_switch.c, myri_fab_ring_get):
+     * blocks of 2^k bytes carved from 64 KiB chunks, a free list per size, no header per block */
+    void *ring_free[32];
+    uint8_t *ring_cur; size_t ring_left;
+    void **ring_chunks; size_t nring_chunks, capring_chunks;
     /* fast model: messages in flight (EV_F_MSG's b), a pool with a free list */
     fab_runmsg *msg; uint32_t nmsg, capmsg, msg_free;
     uint64_t cq_top_at;             /* pred_at of cq[0], UINT64_MAX if empty */
@@ -786,6 +795,12 @@ uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, ui
                          fab_corr *out);
 /* The same for the hop of `pkt` on c, kept in c's rare part (made only when there are some). */
 uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *c, uint32_t nbytes);
+/* A block of `bytes` (a power of 2, at least 64; 64-aligned) for a receiver's
+ * ring, from the fabric's ring arena; NULL on ENOMEM.  A block given back goes
+ * to its size's free list; every block goes with the fabric (myri_fab_ring_fini). */
+void *myri_fab_ring_get(myri_fabric *f, size_t bytes);
+void myri_fab_ring_put(myri_fabric *f, void *p, size_t bytes);
+void myri_fab_ring_fini(myri_fabric *f);
 /* Receiver FIFO of packets at a switch input. */
 fab_rxent *myri_fab_rx_front(fab_chan *c);
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c);
