@@ -144,8 +144,12 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
             FAB_RX(c)->rcount--;
         }
     }
-    if (FAB_RX(c)->rcount == FAB_RX(c)->rcap) {
-        uint32_t nc = FAB_RX(c)->rcap ? 2 * FAB_RX(c)->rcap : 4;
+    /* The ring's size follows its use: doubled when full, halved when the run
+     * added leaves it half empty (not below 2 runs: one line). */
+    uint32_t nc = FAB_RX(c)->rcount == FAB_RX(c)->rcap ? (FAB_RX(c)->rcap ? 2 * FAB_RX(c)->rcap : 2)
+                  : FAB_RX(c)->rcap > 2 && 2 * (FAB_RX(c)->rcount + 1) <= FAB_RX(c)->rcap ? FAB_RX(c)->rcap / 2
+                  : FAB_RX(c)->rcap;
+    if (nc != FAB_RX(c)->rcap) {
         fab_run *nr = myri_fab_ring_get(f, nc * sizeof *nr);
         if (!nr) myri_panic(f->comp, "out of memory (runs)");
         for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) nr[i] = *ff__run(c, i);
@@ -634,8 +638,8 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     if (FAB_RX(c)->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
         FAB_RX(c)->dec_gen++;
+        myri_fab_rx_release(f, c);
     }
-    (void)f;
 }
 
 /* c's latest run is over after k characters (row 3; `unsend`: it was to

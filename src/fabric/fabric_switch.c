@@ -20,6 +20,25 @@
  * by the next ring of that size); all are freed with the fabric. */
 #define FAB_RING_CHUNK_BYTES (64u * 1024u)
 
+/* Under AddressSanitizer a block given back, and a chunk's part not handed
+ * out yet, are poisoned (the free list's link excepted), so that a pointer
+ * kept into a ring that moved is reported as malloc's blocks would be. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FAB_RING_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FAB_RING_ASAN 1
+#endif
+#endif
+#ifdef FAB_RING_ASAN
+#include <sanitizer/asan_interface.h>
+#define FAB_RING_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define FAB_RING_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define FAB_RING_POISON(p, n) ((void)(p), (void)(n))
+#define FAB_RING_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 static unsigned fab__ring_class(size_t bytes)
 {
     unsigned k = 6;
@@ -46,6 +65,7 @@ void *myri_fab_ring_get(myri_fabric *f, size_t bytes)
     size_t sz = (size_t)1 << k;
     void *p = f->ring_free[k];
     if (p) {
+        FAB_RING_UNPOISON(p, sz);
         memcpy(&f->ring_free[k], p, sizeof(void *)); /* the next free block of this size */
         return p;
     }
@@ -66,8 +86,10 @@ void *myri_fab_ring_get(myri_fabric *f, size_t bytes)
         }
         f->ring_cur = c;
         f->ring_left = FAB_RING_CHUNK_BYTES;
+        FAB_RING_POISON(c, FAB_RING_CHUNK_BYTES);
     }
     p = f->ring_cur;
+    FAB_RING_UNPOISON(p, sz);
     f->ring_cur += sz;
     f->ring_left -= sz;
     return p;
@@ -77,13 +99,15 @@ void myri_fab_ring_put(myri_fabric *f, void *p, size_t bytes)
 {
     if (!p) return;
     unsigned k = fab__ring_class(bytes);
+    FAB_RING_UNPOISON(p, sizeof(void *)); /* a chunk's tail comes here poisoned */
     memcpy(p, &f->ring_free[k], sizeof(void *));
     f->ring_free[k] = p;
+    FAB_RING_POISON((uint8_t *)p + sizeof(void *), ((size_t)1 << k) - sizeof(void *));
 }
 
 void myri_fab_ring_fini(myri_fabric *f)
 {
-    for (size_t i = 0; i < f->nring_chunks; i++) free(f->ring_chunks[i]);
+    for (size_t i = 0; i < f->nring_chunks; i++) free(f->ring_chunks[i]); /* poisoned parts too: ASan's free reads none */
     free(f->ring_chunks);
     f->ring_chunks = NULL;
     f->nring_chunks = f->capring_chunks = 0;
@@ -134,6 +158,15 @@ void myri_fab_rx_pop(fab_chan *c)
     FAB_RX(c)->rxcount--;
 }
 
+void myri_fab_rx_release(myri_fabric *f, fab_chan *c)
+{
+    fab_rx_half *rx = FAB_RX(c);
+    if (rx->rxcount || !rx->rxq) return;
+    myri_fab_ring_put(f, rx->rxq, rx->rxcap * sizeof *rx->rxq);
+    rx->rxq = NULL;
+    rx->rxcap = rx->rxhead = 0;
+}
+
 static void fab__sink(myri_fabric *f, fab_chan *in)
 {
     if (f->m->track) f->m->track(f, in);
@@ -169,6 +202,7 @@ void myri_fab_front_done(myri_fabric *f, fab_chan *c)
     fab_rxent *e = myri_fab_rx_front(c);
     fab_pkt *pkt = fab_rx_pkt(f, e);
     myri_fab_rx_pop(c);
+    myri_fab_rx_release(f, c);
     fab_set_front(f, c, FR_NONE);
     FAB_RX(c)->want_out = -1;
     myri_fab_pkt_unref(f, pkt);
