@@ -564,7 +564,7 @@ struct myri_fabric {
     fab_key *cs; size_t cs_head, cs_n, cs_cap; /* the current bucket's keys, sorted, taken from cs_head */
     bool cal_loaded;                /* cs holds bucket cal_loaded_bk */
     uint64_t cal_loaded_bk;
-    fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
+    fab_ev *pool; uint32_t *pfree; size_t npool, nfree, capool;
     /* events for the instant being processed skip the heap: one FIFO per phase
      * (they come after the heap's events of the same phase, pushed earlier) */
     struct { uint32_t *slot; size_t head, n, cap; } fifo[8];
