@@ -437,15 +437,18 @@ uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *
     return n;
 }
 
-fab_chcold *myri_fab_cold_make(fab_chan *c)
+static void *fab__cold_alloc(const fab_chan *c, size_t bytes)
 {
-    c->x->y = calloc(1, sizeof *c->x->y);
-    if (!c->x->y) {
+    void *p = calloc(1, bytes);
+    if (!p) {
         fprintf(stderr, "myri: out of memory (channel %u)\n", c->id);
         abort();
     }
-    return c->x->y;
+    return p;
 }
+
+fab_tx_cold *myri_fab_txcold_make(fab_chan *c) { return c->x->ty = fab__cold_alloc(c, sizeof *c->x->ty); }
+fab_rx_cold *myri_fab_rxcold_make(fab_chan *c) { return c->x->ry = fab__cold_alloc(c, sizeof *c->x->ry); }
 
 /* ---- construction ------------------------------------------------------------------ */
 
@@ -455,11 +458,14 @@ static void fab__destroy(myri_component *self)
     if (!f) return;
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
         fab_chan *c = &f->ch[i]; /* rxq and runs: in the ring arena (myri_fab_ring_fini) */
-        if (c->x->y) {
-            free(FAB_RXY(c)->buf);
+        if (c->x->ty) {
             free(FAB_TXY(c)->sent);
             free(FAB_TXY(c)->tap_buf);
-            free(c->x->y);
+            free(c->x->ty);
+        }
+        if (c->x->ry) {
+            free(FAB_RXY(c)->buf);
+            free(c->x->ry);
         }
     }
     myri_fab_ring_fini(f);
@@ -760,7 +766,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 || !f->ch[ch].x->y ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
+    return ch < 0 || !f->ch[ch].x->ty ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
 }
 
 /* A cut or restore of `link` at at_ps may be asked: at set-up (nothing sent

@@ -268,7 +268,7 @@ typedef struct fab_rsent {
 } fab_rsent;
 
 /* A channel's record is in three parts (hot fab_chan, fab_chanx, cold
- * fab_chcold), and each part is split by owner (docs/PARTITION.md section 1
+ * fab_tx_cold and fab_rx_cold), and each part is split by owner (docs/PARTITION.md section 1
  * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
  * receiver half (`rx`, owned by c->dst_node); the identity of the channel
  * (ids, nodes, flags fixed at set-up) and the cable's state that both ends
@@ -311,7 +311,8 @@ typedef struct fab_chanx {
     fab_rx_halfx rx;
     /* ---- less used ---- (src_port and strip_byte went to padding of the hot record; peer_input and
      * c_gen, never read, are gone: 168 -> 144 bytes) */
-    struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+    struct fab_tx_cold *ty;         /* the rarest parts, each made on first use (fab_txcold, fab_rxcold): */
+    struct fab_rx_cold *ry;         /* a host's sending channel needs only ty, its receiving one only ry */
 #ifdef FAB_CHECK_OWNER
     const struct myri_fabric *f;    /* the owner check's way to f->cur_node */
 #endif
@@ -319,7 +320,7 @@ typedef struct fab_chanx {
 
 /* What only some channels ever use: a host's queue and receiver state, the
  * corruptions of a packet (only with bit errors or scripted ones), the
- * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
+ * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_txcold, fab_rxcold: each half its own), so
  * that a large fabric of the fast model without faults has none at its
  * switches' channels (the record's size was 448 bytes a channel with them). */
 typedef struct fab_tx_cold {        /* sender half */
@@ -351,10 +352,6 @@ typedef struct fab_rx_cold {        /* receiver half */
     uint8_t hcrc;                   /* host receiver (reference model) */
 } fab_rx_cold;
 
-typedef struct fab_chcold {
-    fab_tx_cold tx;
-    fab_rx_cold rx;
-} fab_chcold;
 
 /* The hot halves.  Fields are grouped by use: what an event touches first on
  * a channel, then the fast model's times and generations (found by
@@ -425,12 +422,12 @@ typedef struct fab_chan {
 /* The hot record stays four cache lines (it was 256 bytes before the halves). */
 _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
 #ifndef FAB_CHECK_OWNER
-_Static_assert(sizeof(fab_chanx) == 144, "fab_chanx: 144 bytes (statistics 64, rare halves 32 + 32)");
+_Static_assert(sizeof(fab_chanx) == 152, "fab_chanx: 152 bytes (statistics 64, rare halves 32 + 32, cold parts 8 + 8)");
 #endif
 
 /* Access to a channel's halves.  FAB_TX(c) is c's sender half (hot part),
  * FAB_TXX(c) its rarely used part, FAB_TXC(c) its cold part (made on first
- * use, fab_cold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
+ * use, fab_txcold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
  * for the receiver half.  In a build with FAB_CHECK_OWNER (CMake option
  * MYRI_FAB_CHECK_OWNER, `make check-owner`) each one checks, inside the
  * fabric's pass (f->in_tick), that the node whose handler runs (f->cur_node)
@@ -486,18 +483,18 @@ void myri_fab__entry_end(const fab_entry *e);
 #define FAB_RX(c) (FAB__OWN(c, 1), &(c)->rx)
 #define FAB_TXX(c) (FAB__OWN(c, 0), &(c)->x->tx)
 #define FAB_RXX(c) (FAB__OWN(c, 1), &(c)->x->rx)
-#define FAB_TXC(c) (FAB__OWN(c, 0), &fab_cold(c)->tx)
-#define FAB_RXC(c) (FAB__OWN(c, 1), &fab_cold(c)->rx)
-#define FAB_TXY(c) (FAB__OWN(c, 0), &(c)->x->y->tx)
-#define FAB_RXY(c) (FAB__OWN(c, 1), &(c)->x->y->rx)
+#define FAB_TXC(c) (FAB__OWN(c, 0), fab_txcold(c))
+#define FAB_RXC(c) (FAB__OWN(c, 1), fab_rxcold(c))
+#define FAB_TXY(c) (FAB__OWN(c, 0), (c)->x->ty)
+#define FAB_RXY(c) (FAB__OWN(c, 1), (c)->x->ry)
 #define FAB_CROSS_TX(c, row) (FAB__CUT_CHK(c, row), &(c)->tx)
 #define FAB_CROSS_RX(c, row) (FAB__CUT_CHK(c, row), &(c)->rx)
 #define FAB_CROSS_TXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->tx)
 #define FAB_CROSS_RXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->rx)
-#define FAB_CROSS_TXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->tx)
-#define FAB_CROSS_RXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->rx)
-#define FAB_CROSS_TXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->tx)
-#define FAB_CROSS_RXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->rx)
+#define FAB_CROSS_TXC(c, row) (FAB__CUT_CHK(c, row), fab_txcold(c))
+#define FAB_CROSS_RXC(c, row) (FAB__CUT_CHK(c, row), fab_rxcold(c))
+#define FAB_CROSS_TXY(c, row) (FAB__CUT_CHK(c, row), (c)->x->ty)
+#define FAB_CROSS_RXY(c, row) (FAB__CUT_CHK(c, row), (c)->x->ry)
 
 typedef struct fab_node {
     bool host;
@@ -669,9 +666,11 @@ typedef struct fab_note {
     bool up;
 } fab_note;
 
-/* The channel's rarest part, made on first use (zeroed: as if it had always been there). */
-fab_chcold *myri_fab_cold_make(fab_chan *c);
-static inline fab_chcold *fab_cold(fab_chan *c) { return c->x->y ? c->x->y : myri_fab_cold_make(c); }
+/* The channel's rarest parts, each made on first use (zeroed: as if it had always been there). */
+fab_tx_cold *myri_fab_txcold_make(fab_chan *c);
+fab_rx_cold *myri_fab_rxcold_make(fab_chan *c);
+static inline fab_tx_cold *fab_txcold(fab_chan *c) { return c->x->ty ? c->x->ty : myri_fab_txcold_make(c); }
+static inline fab_rx_cold *fab_rxcold(fab_chan *c) { return c->x->ry ? c->x->ry : myri_fab_rxcold_make(c); }
 
 /* x / T without a division instruction (the fast model divides by T on
  * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */

@@ -352,7 +352,7 @@ static void fab_ref_cut_sender(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     if (FAB_TX(c)->cur) myri_fab_drop(f, FAB_TX(c)->cur, MYRI_FABRIC_DROP_LINK_DOWN);
-    if (!c->x->y) return;
+    if (!c->x->ty) return;
     fab_tx_cold *y = FAB_TXY(c);
     for (uint32_t i = 0; i < y->scount; i++) {
         const fab_rsent *r = &y->sent[(y->shead + i) % y->scap];
