@@ -67,13 +67,14 @@ static uint32_t fab__slot(myri_fabric *f)
 {
     if (f->nfree) return f->pfree[--f->nfree];
     if (f->npool >= (1u << 24)) myri_panic(f->comp, "more than 2^24 pending fabric events");
-    if ((f->npool & (f->npool - 1)) == 0 || f->npool == 0) {
-        size_t nc = f->npool ? 2 * f->npool : 1024;
+    if (f->npool == f->capool) { /* grown by a quarter: the pool's size follows the peak of pending events */
+        size_t nc = f->capool ? f->capool + f->capool / 4 : 1024;
         fab_ev *np = realloc(f->pool, nc * sizeof *np);
         uint32_t *nf = realloc(f->pfree, nc * sizeof *nf);
         if (!np || !nf) myri_panic(f->comp, "out of memory (agenda)");
         f->pool = np;
         f->pfree = nf;
+        f->capool = nc;
     }
     return (uint32_t)f->npool++;
 }

@@ -506,15 +506,18 @@ uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *
     return n;
 }
 
-fab_chcold *myri_fab_cold_make(fab_chan *c)
+static void *fab__cold_alloc(const fab_chan *c, size_t bytes)
 {
-    c->x->y = calloc(1, sizeof *c->x->y);
-    if (!c->x->y) {
+    void *p = calloc(1, bytes);
+    if (!p) {
         fprintf(stderr, "myri: out of memory (channel %u)\n", c->id);
         abort();
     }
-    return c->x->y;
+    return p;
 }
+
+fab_tx_cold *myri_fab_txcold_make(fab_chan *c) { return c->x->ty = fab__cold_alloc(c, sizeof *c->x->ty); }
+fab_rx_cold *myri_fab_rxcold_make(fab_chan *c) { return c->x->ry = fab__cold_alloc(c, sizeof *c->x->ry); }
 
 /* ---- construction ------------------------------------------------------------------ */
 
@@ -523,16 +526,18 @@ static void fab__destroy(myri_component *self)
     myri_fabric *f = self->state;
     if (!f) return;
         for (size_t i = 0; i < f->nchan + f->nhosts; i++) { /* links, then the ports' DMAs */
-        fab_chan *c = &f->ch[i];
-        free(FAB_RX(c)->rxq);
-        if (c->x->y) {
-            free(FAB_RXY(c)->buf);
+        fab_chan *c = &f->ch[i]; /* rxq and runs: in the ring arena (myri_fab_ring_fini) */
+        if (c->x->ty) {
             free(FAB_TXY(c)->sent);
             free(FAB_TXY(c)->tap_buf);
-            free(c->x->y);
+            free(c->x->ty);
         }
-        free(FAB_RX(c)->runs);
+        if (c->x->ry) {
+            free(FAB_RXY(c)->buf);
+            free(c->x->ry);
+        }
     }
+    myri_fab_ring_fini(f);
     for (size_t b = 0; b < f->nblocks; b++) {
         for (size_t i = 0; i < 1024; i++) {
             free(f->blocks[b][i].bytes);
@@ -648,8 +653,8 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
     f->node_name = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->node_name);
     bool chans = fab__chan_alloc(f, f->nchan + f->nhosts + 1); /* links, then one DMA per host */
     f->host_node = calloc(t->nhosts ? t->nhosts : 1, sizeof *f->host_node);
-    f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps);
-    if (!f->node || !chans || !f->host_node || !f->taps || !f->node_name) return MYRI_ENOMEM;
+    /* f->taps: made by the first myri_fabric_set_tap (16 bytes a channel that a run without taps never reads) */
+    if (!f->node || !chans || !f->host_node || !f->node_name) return MYRI_ENOMEM;
     for (size_t i = 0; i < t->nnodes; i++) {
         const myri_topo_node *tn = &t->node[i];
         fab_node *n = &f->node[i];
@@ -680,7 +685,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             fab_chan *c = &f->ch[2 * l + (size_t)dir];
             c->id = (uint32_t)(2 * l + (size_t)dir);
             c->src_node = dir ? lk->b_node : lk->a_node;
-            c->x->src_port = dir ? lk->b_port : lk->a_port;
+            c->src_port = dir ? lk->b_port : lk->a_port;
             c->dst_node = dir ? lk->a_node : lk->b_node;
             c->dst_port = dir ? lk->a_port : lk->b_port;
             c->src_host = f->node[c->src_node].host;
@@ -688,7 +693,7 @@ static myri_status fab__build(myri_fabric *f, const myri_topo *t, myri_error *er
             c->d_ps = f->T + prop;
             FAB_TX(c)->src_in = -1;
             FAB_RX(c)->want_out = -1;
-            f->node[c->src_node].out_ch[c->x->src_port] = (int32_t)c->id;
+            f->node[c->src_node].out_ch[c->src_port] = (int32_t)c->id;
             f->node[c->dst_node].in_ch[c->dst_port] = (int32_t)c->id;
         }
         myri_status st = fab__check_headroom(f, prop, len, err);
@@ -833,7 +838,7 @@ size_t myri_fabric_host_queued(const myri_fabric *f, uint32_t host)
 {
     if (!f || host >= f->nhosts) return 0;
     int32_t ch = f->node[f->host_node[host]].out_ch[0];
-    return ch < 0 || !f->ch[ch].x->y ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
+    return ch < 0 || !f->ch[ch].x->ty ? 0 : FAB_TXY(&f->ch[ch])->hq_len;
 }
 
 /* A cut or restore of `link` at at_ps may be asked: at set-up (nothing sent
@@ -893,6 +898,7 @@ myri_status myri_fabric_corrupt(myri_fabric *f, uint64_t id, size_t channel, uin
 myri_status myri_fabric_set_tap(myri_fabric *f, size_t channel, myri_fabric_tap_fn fn, void *ctx)
 {
     if (!f || channel >= f->nchan) return MYRI_EINVAL;
+    if (!f->taps && !(f->taps = calloc(f->nchan + f->nhosts + 1, sizeof *f->taps))) return MYRI_ENOMEM;
     f->taps[channel] = (fab_tap){fn, ctx};
     if (fn) f->any_tap = true;
     return MYRI_OK;
@@ -912,7 +918,7 @@ bool myri_fab_tap_reserve(fab_chan *c, size_t n)
 
 void myri_fab_tap_done(myri_fabric *f, fab_chan *c, size_t nbytes, bool truncated)
 {
-    fab_tap *t = &f->taps[c->id];
+    fab_tap none = {0}, *t = f->taps ? &f->taps[c->id] : &none; /* no taps yet: none */
     if (FAB_TX(c)->tap_on && t->fn && !f->m->carries_bytes) { /* the bytes on this hop: the sender's and the hops' XORs */
         if (!myri_fab_tap_reserve(c, nbytes)) myri_panic(f->comp, "out of memory (tap)");
         for (size_t i = 0; i < nbytes; i++)

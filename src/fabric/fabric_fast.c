@@ -144,12 +144,16 @@ static void ff__ring_push(myri_fabric *f, fab_chan *c, fab_run r)
             FAB_RX(c)->rcount--;
         }
     }
-    if (FAB_RX(c)->rcount == FAB_RX(c)->rcap) {
-        uint32_t nc = FAB_RX(c)->rcap ? 2 * FAB_RX(c)->rcap : 4;
-        fab_run *nr = malloc(nc * sizeof *nr);
+    /* The ring's size follows its use: doubled when full, halved when the run
+     * added leaves it half empty (not below 2 runs: one line). */
+    uint32_t nc = FAB_RX(c)->rcount == FAB_RX(c)->rcap ? (FAB_RX(c)->rcap ? 2 * FAB_RX(c)->rcap : 2)
+                  : FAB_RX(c)->rcap > 2 && 2 * (FAB_RX(c)->rcount + 1) <= FAB_RX(c)->rcap ? FAB_RX(c)->rcap / 2
+                  : FAB_RX(c)->rcap;
+    if (nc != FAB_RX(c)->rcap) {
+        fab_run *nr = myri_fab_ring_get(f, nc * sizeof *nr);
         if (!nr) myri_panic(f->comp, "out of memory (runs)");
         for (uint32_t i = 0; i < FAB_RX(c)->rcount; i++) nr[i] = *ff__run(c, i);
-        free(FAB_RX(c)->runs);
+        myri_fab_ring_put(f, FAB_RX(c)->runs, FAB_RX(c)->rcap * sizeof *nr);
         FAB_RX(c)->runs = nr;
         FAB_RX(c)->rcap = nc;
         FAB_RX(c)->rhead = 0;
@@ -634,8 +638,8 @@ static void ff__unsend_head(myri_fabric *f, fab_chan *c)
     if (FAB_RX(c)->rxcount == 0) {
         fab_set_front(f, c, FR_NONE);
         FAB_RX(c)->dec_gen++;
+        myri_fab_rx_release(f, c);
     }
-    (void)f;
 }
 
 /* c's latest run is over after k characters (row 3; `unsend`: it was to
@@ -936,8 +940,8 @@ static void fab_fast_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
     FAB_RX(in)->dep_base += 1; /* the route byte is stripped */
     if (FAB_TX(out)->cur->bytes) /* the trailer update of packet.h, for taps and devices; open: when the tail is given */
         myri_fab_pkt_xor(f, FAB_TX(out)->cur, FAB_TX(out)->cur->open ? UINT32_MAX : FAB_TX(out)->cur->nbytes0 - 1, FAB_TX(out)->cur_hop,
-                         FAB_TX(out)->cur->open ? FAB_TXX(out)->strip_byte
-                                        : myri_crc8_strip_delta(&f->crc, FAB_TXX(out)->strip_byte, fab_cur_n(out)),
+                         FAB_TX(out)->cur->open ? FAB_TX(out)->strip_byte
+                                        : myri_crc8_strip_delta(&f->crc, FAB_TX(out)->strip_byte, fab_cur_n(out)),
                          FAB_TX(out)->cur->open ? 2 : 1);
     ff__apply_corr(f, out);
     ff__rx_update(f, in);

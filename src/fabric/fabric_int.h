@@ -203,17 +203,19 @@ _Static_assert(sizeof(fab_pkt) == 192, "fab_pkt: three cache lines");
 #define FAB_PKT_BLOCK (1u << FAB_PKT_BLOCK_BITS)
 
 /* A packet present at a switch input (head arrived, GAP not yet gone).
- * 40 bytes (it was 56 with a pointer and the fields in another order). */
+ * 32 bytes, four a cache line (it was 56 with a pointer, then 40 with the
+ * hop in 32 bits: a route has at most 255 bytes, fab_pkt.route_len). */
 typedef struct fab_rxent {
     uint64_t g0;           /* global index of its first character on the channel */
     uint64_t arrive_at;    /* fast model: when its head arrives (entered in advance) */
     uint32_t pix;          /* the packet (fab_pkt_at) */
-    uint32_t hop;          /* switch index along the route: route byte number */
     uint32_t got;          /* characters received so far */
     uint32_t will;         /* with dead: characters that will ever arrive (fab_e_will) */
+    uint8_t hop;           /* switch index along the route: route byte number (< route_len <= 255) */
     bool fres;             /* FRES received: truncated after `got` characters */
     bool dead;             /* cut: the dead-link detection will terminate it */
 } fab_rxent;
+_Static_assert(sizeof(fab_rxent) == 32, "fab_rxent: four a cache line");
 
 typedef enum fab_front_state { FR_NONE = 0, FR_DECODE, FR_WAIT, FR_GRANT, FR_SINK } fab_front_state;
 
@@ -268,7 +270,7 @@ typedef struct fab_rsent {
 } fab_rsent;
 
 /* A channel's record is in three parts (hot fab_chan, fab_chanx, cold
- * fab_chcold), and each part is split by owner (docs/PARTITION.md section 1
+ * fab_tx_cold and fab_rx_cold), and each part is split by owner (docs/PARTITION.md section 1
  * "Channel halves"): a sender half (`tx`, owned by the node c->src_node) and a
  * receiver half (`rx`, owned by c->dst_node); the identity of the channel
  * (ids, nodes, flags fixed at set-up) and the cable's state that both ends
@@ -289,7 +291,6 @@ typedef struct fab_tx_halfx {       /* sender half, rarely used part */
     uint64_t send_pending_at;
     uint64_t timer_at;              /* pending long-period timer, 0 = none */
     uint64_t stopped_since;
-    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update) */
 } fab_tx_halfx;
 
 typedef struct fab_rx_halfx {       /* receiver half, rarely used part */
@@ -310,11 +311,10 @@ typedef struct fab_chanx {
     uint32_t epoch, rx_epoch;
     fab_tx_halfx tx;
     fab_rx_halfx rx;
-    /* ---- less used ---- */
-    uint32_t src_port;
-    uint32_t peer_input;            /* for a switch output: index of the matching input channel */
-    uint64_t c_gen;
-    struct fab_chcold *y;           /* the rarest part, made on first use (fab_cold) */
+    /* ---- less used ---- (src_port and strip_byte went to padding of the hot record; peer_input and
+     * c_gen, never read, are gone: 168 -> 144 bytes) */
+    struct fab_tx_cold *ty;         /* the rarest parts, each made on first use (fab_txcold, fab_rxcold): */
+    struct fab_rx_cold *ry;         /* a host's sending channel needs only ty, its receiving one only ry */
 #ifdef FAB_CHECK_OWNER
     const struct myri_fabric *f;    /* the owner check's way to f->cur_node */
 #endif
@@ -322,7 +322,7 @@ typedef struct fab_chanx {
 
 /* What only some channels ever use: a host's queue and receiver state, the
  * corruptions of a packet (only with bit errors or scripted ones), the
- * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_cold), so
+ * reference model's characters, a tap's bytes.  Made zeroed on first use (fab_txcold, fab_rxcold: each half its own), so
  * that a large fabric of the fast model without faults has none at its
  * switches' channels (the record's size was 448 bytes a channel with them). */
 typedef struct fab_tx_cold {        /* sender half */
@@ -354,10 +354,6 @@ typedef struct fab_rx_cold {        /* receiver half */
     uint8_t hcrc;                   /* host receiver (reference model) */
 } fab_rx_cold;
 
-typedef struct fab_chcold {
-    fab_tx_cold tx;
-    fab_rx_cold rx;
-} fab_chcold;
 
 /* The hot halves.  Fields are grouped by use: what an event touches first on
  * a channel, then the fast model's times and generations (found by
@@ -384,6 +380,7 @@ typedef struct fab_tx_half {        /* sender half: owned by c->src_node */
     bool send_pending;              /* an EV_R_SEND / wake is queued for send_pending_at */
     bool tap_on;
     uint8_t rr;                     /* last input port granted */
+    uint8_t strip_byte;             /* route byte stripped by the switch (CRC update; in padding) */
 } fab_tx_half;
 
 typedef struct fab_rx_half {        /* receiver half: owned by c->dst_node */
@@ -417,6 +414,7 @@ typedef struct fab_chan {
     uint8_t dst_port;               /* < 32: req_ports is a bit mask of ports */
     bool rx_down;                   /* cable cut: the receiver's copy, set by its own half's event */
     bool part_cut;                  /* a cut run: its two ends are in different partitions */
+    uint32_t src_port;              /* the sender's port (set-up only; in padding) */
     uint64_t d_ps;                  /* T + prop */
     struct fab_chanx *x;            /* the rest of the record (fab_chanx) */
     fab_tx_half tx;
@@ -425,10 +423,13 @@ typedef struct fab_chan {
 
 /* The hot record stays four cache lines (it was 256 bytes before the halves). */
 _Static_assert(sizeof(fab_chan) == 256, "fab_chan: four 64-byte lines");
+#ifndef FAB_CHECK_OWNER
+_Static_assert(sizeof(fab_chanx) == 152, "fab_chanx: 152 bytes (statistics 64, rare halves 32 + 32, cold parts 8 + 8)");
+#endif
 
 /* Access to a channel's halves.  FAB_TX(c) is c's sender half (hot part),
  * FAB_TXX(c) its rarely used part, FAB_TXC(c) its cold part (made on first
- * use, fab_cold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
+ * use, fab_txcold), FAB_TXY(c) the cold part known to exist; FAB_RX* the same
  * for the receiver half.  In a build with FAB_CHECK_OWNER (CMake option
  * MYRI_FAB_CHECK_OWNER, `make check-owner`) each one checks, inside the
  * fabric's pass (f->in_tick), that the node whose handler runs (f->cur_node)
@@ -484,18 +485,18 @@ void myri_fab__entry_end(const fab_entry *e);
 #define FAB_RX(c) (FAB__OWN(c, 1), &(c)->rx)
 #define FAB_TXX(c) (FAB__OWN(c, 0), &(c)->x->tx)
 #define FAB_RXX(c) (FAB__OWN(c, 1), &(c)->x->rx)
-#define FAB_TXC(c) (FAB__OWN(c, 0), &fab_cold(c)->tx)
-#define FAB_RXC(c) (FAB__OWN(c, 1), &fab_cold(c)->rx)
-#define FAB_TXY(c) (FAB__OWN(c, 0), &(c)->x->y->tx)
-#define FAB_RXY(c) (FAB__OWN(c, 1), &(c)->x->y->rx)
+#define FAB_TXC(c) (FAB__OWN(c, 0), fab_txcold(c))
+#define FAB_RXC(c) (FAB__OWN(c, 1), fab_rxcold(c))
+#define FAB_TXY(c) (FAB__OWN(c, 0), (c)->x->ty)
+#define FAB_RXY(c) (FAB__OWN(c, 1), (c)->x->ry)
 #define FAB_CROSS_TX(c, row) (FAB__CUT_CHK(c, row), &(c)->tx)
 #define FAB_CROSS_RX(c, row) (FAB__CUT_CHK(c, row), &(c)->rx)
 #define FAB_CROSS_TXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->tx)
 #define FAB_CROSS_RXX(c, row) (FAB__CUT_CHK(c, row), &(c)->x->rx)
-#define FAB_CROSS_TXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->tx)
-#define FAB_CROSS_RXC(c, row) (FAB__CUT_CHK(c, row), &fab_cold(c)->rx)
-#define FAB_CROSS_TXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->tx)
-#define FAB_CROSS_RXY(c, row) (FAB__CUT_CHK(c, row), &(c)->x->y->rx)
+#define FAB_CROSS_TXC(c, row) (FAB__CUT_CHK(c, row), fab_txcold(c))
+#define FAB_CROSS_RXC(c, row) (FAB__CUT_CHK(c, row), fab_rxcold(c))
+#define FAB_CROSS_TXY(c, row) (FAB__CUT_CHK(c, row), (c)->x->ty)
+#define FAB_CROSS_RXY(c, row) (FAB__CUT_CHK(c, row), (c)->x->ry)
 
 typedef struct fab_node {
     bool host;
@@ -562,7 +563,7 @@ struct myri_fabric {
     fab_key *cs; size_t cs_head, cs_n, cs_cap; /* the current bucket's keys, sorted, taken from cs_head */
     bool cal_loaded;                /* cs holds bucket cal_loaded_bk */
     uint64_t cal_loaded_bk;
-    fab_ev *pool; uint32_t *pfree; size_t npool, nfree;
+    fab_ev *pool; uint32_t *pfree; size_t npool, nfree, capool;
     /* events for the instant being processed skip the heap: one FIFO per phase
      * (they come after the heap's events of the same phase, pushed earlier) */
     struct { uint32_t *slot; size_t head, n, cap; } fifo[8];
@@ -622,6 +623,11 @@ struct myri_fabric {
     /* fast model: predicted slack checks, at most one per input, in an
      * indexed binary heap keyed by fab_chan.pred_at (updated in place). */
     uint32_t *cq; int32_t *cq_pos; size_t cqn;
+    /* the receivers' rings (input FIFOs rxq, run rings runs; fabric_switch.c, myri_fab_ring_get):
+     * blocks of 2^k bytes carved from 64 KiB chunks, a free list per size, no header per block */
+    void *ring_free[32];
+    uint8_t *ring_cur; size_t ring_left;
+    void **ring_chunks; size_t nring_chunks, capring_chunks;
     /* fast model: messages in flight (EV_F_MSG's b), a pool with a free list */
     fab_runmsg *msg; uint32_t nmsg, capmsg, msg_free;
     uint64_t cq_top_at;             /* pred_at of cq[0], UINT64_MAX if empty */
@@ -670,9 +676,11 @@ typedef struct fab_note {
     bool up;
 } fab_note;
 
-/* The channel's rarest part, made on first use (zeroed: as if it had always been there). */
-fab_chcold *myri_fab_cold_make(fab_chan *c);
-static inline fab_chcold *fab_cold(fab_chan *c) { return c->x->y ? c->x->y : myri_fab_cold_make(c); }
+/* The channel's rarest parts, each made on first use (zeroed: as if it had always been there). */
+fab_tx_cold *myri_fab_txcold_make(fab_chan *c);
+fab_rx_cold *myri_fab_rxcold_make(fab_chan *c);
+static inline fab_tx_cold *fab_txcold(fab_chan *c) { return c->x->ty ? c->x->ty : myri_fab_txcold_make(c); }
+static inline fab_rx_cold *fab_rxcold(fab_chan *c) { return c->x->ry ? c->x->ry : myri_fab_rxcold_make(c); }
 
 /* x / T without a division instruction (the fast model divides by T on
  * every event): q = floor(x T_inv / 2^64) is floor(x / T) or one less. */
@@ -796,11 +804,22 @@ uint32_t myri_fab_corruptions(myri_fabric *f, const fab_pkt *pkt, uint32_t c, ui
                          fab_corr *out);
 /* The same for the hop of `pkt` on c, kept in c's rare part (made only when there are some). */
 uint32_t myri_fab_hop_corruptions(myri_fabric *f, const fab_pkt *pkt, fab_chan *c, uint32_t nbytes);
+/* A block of `bytes` (a power of 2, at least 64; 64-aligned) for a receiver's
+ * ring, from the fabric's ring arena; NULL on ENOMEM.  A block given back goes
+ * to its size's free list; every block goes with the fabric (myri_fab_ring_fini). */
+void *myri_fab_ring_get(myri_fabric *f, size_t bytes);
+void myri_fab_ring_put(myri_fabric *f, void *p, size_t bytes);
+void myri_fab_ring_fini(myri_fabric *f);
 /* Receiver FIFO of packets at a switch input. */
 fab_rxent *myri_fab_rx_front(fab_chan *c);
 fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c);
 fab_rxent *myri_fab_rx_find(fab_chan *c, const fab_pkt *pkt);
 void myri_fab_rx_pop(fab_chan *c);
+/* An empty FIFO gives its block back to the ring arena (a switch input holds
+ * a packet for a short time: at 4096 hosts, 20 B, 24 k entries in use at the
+ * end of the run against 143 k made room for when FIFOs kept their largest
+ * size); the next push takes a block again. */
+void myri_fab_rx_release(myri_fabric *f, fab_chan *c);
 /* A new packet reached the front of input c at `now`: start decoding. */
 void myri_fab_front_begin(myri_fabric *f, fab_chan *c);
 /* The front packet of input c is finished there (GAP gone): next one. */

@@ -182,7 +182,7 @@ static void ref__send(myri_fabric *f, fab_chan *c)
         ch.byte = src.byte;
         MYRI_ASSERT(f->comp, ch.gap == (j == fab_cur_n(c) - 1), "GAP out of place on channel %u", c->id);
         /* The trailer: fold the stripped route byte in (packet.h). */
-        if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, FAB_TXX(c)->strip_byte, fab_cur_n(c));
+        if (j == fab_cur_n(c) - 2) ch.byte ^= myri_crc8_strip_delta(&f->crc, FAB_TX(c)->strip_byte, fab_cur_n(c));
     }
     if (!ch.gap) ch.byte = ref__corrupt(c, j, ch.byte);
     ref__sent(f, c, pkt, j, now + c->d_ps);
@@ -339,7 +339,7 @@ static void fab_ref_granted(myri_fabric *f, fab_chan *in, fab_chan *out)
 {
     fab_rchar *fr = ref__buf_front(in);
     MYRI_ASSERT(f->comp, fr && fr->pkt == FAB_TX(out)->cur && fr->j == 0, "granted head not at the front");
-    MYRI_ASSERT(f->comp, FAB_TX(out)->cur_hop > FAB_HDR || fr->byte == FAB_TXX(out)->strip_byte,
+    MYRI_ASSERT(f->comp, FAB_TX(out)->cur_hop > FAB_HDR || fr->byte == FAB_TX(out)->strip_byte,
                 "decoded route byte differs from the real one");
     ref__depart(f, in);
     myri_fab_try_terminate(f, out);
@@ -370,7 +370,7 @@ static void fab_ref_cut_sender(myri_fabric *f, fab_chan *c)
 {
     uint64_t now = fab_now(f);
     if (FAB_TX(c)->cur) myri_fab_drop(f, FAB_TX(c)->cur, MYRI_FABRIC_DROP_LINK_DOWN);
-    if (!c->x->y) return;
+    if (!c->x->ty) return;
     fab_tx_cold *y = FAB_TXY(c);
     for (uint32_t i = 0; i < y->scount && !c->part_cut; i++) {
         const fab_rsent *r = &y->sent[(y->shead + i) % y->scap];

@@ -11,6 +11,111 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the receivers' rings: one arena per fabric ------------------------------------
+ * The input FIFOs and the run rings are small (2-8 entries of 32 bytes) and
+ * there are two per channel: as separate mallocs each carried a 16-byte
+ * header and a random place in the heap (4096 hosts: 1.6 MB of headers).
+ * Here a block of 2^k bytes is carved from a 64 KiB chunk, or taken from the
+ * free list of its size (a ring that grows gives its old block back, reused
+ * by the next ring of that size); all are freed with the fabric. */
+#define FAB_RING_CHUNK_BYTES (64u * 1024u)
+
+/* Under AddressSanitizer a block given back, and a chunk's part not handed
+ * out yet, are poisoned (the free list's link excepted), so that a pointer
+ * kept into a ring that moved is reported as malloc's blocks would be. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FAB_RING_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FAB_RING_ASAN 1
+#endif
+#endif
+#ifdef FAB_RING_ASAN
+#include <sanitizer/asan_interface.h>
+#define FAB_RING_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define FAB_RING_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define FAB_RING_POISON(p, n) ((void)(p), (void)(n))
+#define FAB_RING_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+static unsigned fab__ring_class(size_t bytes)
+{
+    unsigned k = 6;
+    while (((size_t)1 << k) < bytes) k++;
+    return k;
+}
+
+static bool fab__ring_keep(myri_fabric *f, void *chunk)
+{
+    if (f->nring_chunks == f->capring_chunks) {
+        size_t nc = f->capring_chunks ? 2 * f->capring_chunks : 16;
+        void **na = realloc(f->ring_chunks, nc * sizeof *na);
+        if (!na) return false;
+        f->ring_chunks = na;
+        f->capring_chunks = nc;
+    }
+    f->ring_chunks[f->nring_chunks++] = chunk;
+    return true;
+}
+
+void *myri_fab_ring_get(myri_fabric *f, size_t bytes)
+{
+    unsigned k = fab__ring_class(bytes);
+    size_t sz = (size_t)1 << k;
+    void *p = f->ring_free[k];
+    if (p) {
+        FAB_RING_UNPOISON(p, sz);
+        memcpy(&f->ring_free[k], p, sizeof(void *)); /* the next free block of this size */
+        return p;
+    }
+    if (sz > FAB_RING_CHUNK_BYTES / 4) { /* a large ring: a chunk of its own */
+        p = aligned_alloc(64, sz);
+        if (p && !fab__ring_keep(f, p)) { free(p); p = NULL; }
+        return p;
+    }
+    if (f->ring_left < sz) {
+        uint8_t *c = aligned_alloc(64, FAB_RING_CHUNK_BYTES);
+        if (!c || !fab__ring_keep(f, c)) { free(c); return NULL; }
+        while (f->ring_left >= 64) { /* the old chunk's tail to the free lists */
+            unsigned t = 6;
+            while (((size_t)2 << t) <= f->ring_left) t++;
+            myri_fab_ring_put(f, f->ring_cur, (size_t)1 << t);
+            f->ring_cur += (size_t)1 << t;
+            f->ring_left -= (size_t)1 << t;
+        }
+        f->ring_cur = c;
+        f->ring_left = FAB_RING_CHUNK_BYTES;
+        FAB_RING_POISON(c, FAB_RING_CHUNK_BYTES);
+    }
+    p = f->ring_cur;
+    FAB_RING_UNPOISON(p, sz);
+    f->ring_cur += sz;
+    f->ring_left -= sz;
+    return p;
+}
+
+void myri_fab_ring_put(myri_fabric *f, void *p, size_t bytes)
+{
+    if (!p) return;
+    unsigned k = fab__ring_class(bytes);
+    FAB_RING_UNPOISON(p, sizeof(void *)); /* a chunk's tail comes here poisoned */
+    memcpy(p, &f->ring_free[k], sizeof(void *));
+    f->ring_free[k] = p;
+    FAB_RING_POISON((uint8_t *)p + sizeof(void *), ((size_t)1 << k) - sizeof(void *));
+}
+
+void myri_fab_ring_fini(myri_fabric *f)
+{
+    for (size_t i = 0; i < f->nring_chunks; i++) free(f->ring_chunks[i]); /* poisoned parts too: ASan's free reads none */
+    free(f->ring_chunks);
+    f->ring_chunks = NULL;
+    f->nring_chunks = f->capring_chunks = 0;
+    memset(f->ring_free, 0, sizeof f->ring_free);
+    f->ring_cur = NULL;
+    f->ring_left = 0;
+}
+
 /* ---- switch inputs: packets present, decoding, arbitration ------------------------ */
 
 fab_rxent *myri_fab_rx_front(fab_chan *c) { return FAB_RX(c)->rxcount ? &FAB_RX(c)->rxq[FAB_RX(c)->rxhead] : NULL; }
@@ -19,10 +124,10 @@ fab_rxent *myri_fab_rx_push(myri_fabric *f, fab_chan *c)
 {
     if (FAB_RX(c)->rxcount == FAB_RX(c)->rxcap) {
         uint32_t nc = FAB_RX(c)->rxcap ? 2 * FAB_RX(c)->rxcap : 2;
-        fab_rxent *nq = malloc(nc * sizeof *nq);
+        fab_rxent *nq = myri_fab_ring_get(f, nc * sizeof *nq);
         if (!nq) myri_panic(f->comp, "out of memory (input queue)");
         for (uint32_t i = 0; i < FAB_RX(c)->rxcount; i++) nq[i] = FAB_RX(c)->rxq[(FAB_RX(c)->rxhead + i) & (FAB_RX(c)->rxcap - 1)];
-        free(FAB_RX(c)->rxq);
+        myri_fab_ring_put(f, FAB_RX(c)->rxq, FAB_RX(c)->rxcap * sizeof *nq);
         FAB_RX(c)->rxq = nq;
         FAB_RX(c)->rxcap = nc;
         FAB_RX(c)->rxhead = 0;
@@ -51,6 +156,15 @@ void myri_fab_rx_pop(fab_chan *c)
 {
     FAB_RX(c)->rxhead = (FAB_RX(c)->rxhead + 1) & (FAB_RX(c)->rxcap - 1);
     FAB_RX(c)->rxcount--;
+}
+
+void myri_fab_rx_release(myri_fabric *f, fab_chan *c)
+{
+    fab_rx_half *rx = FAB_RX(c);
+    if (rx->rxcount || !rx->rxq) return;
+    myri_fab_ring_put(f, rx->rxq, rx->rxcap * sizeof *rx->rxq);
+    rx->rxq = NULL;
+    rx->rxcap = rx->rxhead = 0;
 }
 
 static void fab__sink(myri_fabric *f, fab_chan *in)
@@ -88,6 +202,7 @@ void myri_fab_front_done(myri_fabric *f, fab_chan *c)
     fab_rxent *e = myri_fab_rx_front(c);
     fab_pkt *pkt = fab_rx_pkt(f, e);
     myri_fab_rx_pop(c);
+    myri_fab_rx_release(f, c);
     fab_set_front(f, c, FR_NONE);
     FAB_RX(c)->want_out = -1;
     myri_fab_pkt_unref(f, pkt);
@@ -204,7 +319,7 @@ static void fab__arbitrate(myri_fabric *f, fab_chan *o)
         FAB_TX(o)->cur_hop = e->hop + 1;
         FAB_TX(o)->cur_next = 0;
         FAB_TX(o)->src_in = ic;
-        FAB_TXX(o)->strip_byte = FAB_RX(in)->in_route_byte;
+        FAB_TX(o)->strip_byte = FAB_RX(in)->in_route_byte;
         FAB_TX(o)->granted_at = now;
         FAB_TX(o)->ncorr = myri_fab_hop_corruptions(f, FAB_TX(o)->cur, o, fab_cur_n(o) - 1);
         if (o->down) { /* into a cut cable: dropped at once */
