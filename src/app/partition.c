@@ -3,7 +3,12 @@
  * reaches (a host whose cable reaches no switch is a group of its own); the
  * groups, in the order of their switch (or host) in the topology, are cut
  * into n contiguous blocks of about equal host count, so that only
- * switch-switch cables are cut.  block: nodes by index in n blocks.
+ * switch-switch cables are cut; the switches with no host (a fat tree's
+ * upper levels) are spread so that each partition gets at most
+ * ceil(bare / n) of them, each, in breadth-first order from the host groups,
+ * to the partition most of its switches already placed are in
+ * (part__bare; before: all in the last block, which then ran most of the
+ * events: docs/RANKS.md's projection).  block: nodes by index in n blocks.
  * random:SEED: every node to a partition drawn from SEED (host cables cut
  * too; for tests). */
 #include "app/partition.h"
@@ -59,25 +64,81 @@ static uint32_t part__head(const myri_topo *t, uint32_t i)
     return (uint32_t)peer;
 }
 
+/* Switch i (no host) to the partition, under its quota, holding most of its
+ * neighbours placed so far (ties: the least loaded, then the lowest). */
+static void part__place(const myri_topo *t, uint32_t n, uint32_t i, uint64_t quota, uint64_t *load,
+                        const uint8_t *done, uint32_t *owner)
+{
+    uint64_t cnt[MYRI_PART_MAX] = {0};
+    for (uint32_t p = 0; p < t->node[i].nports; p++) {
+        int32_t peer = t->node[i].port[p].peer_node;
+        if (peer < 0 || (size_t)peer >= t->nnodes) continue;
+        uint32_t hd = part__head(t, (uint32_t)peer);
+        if (done[hd]) cnt[owner[hd]]++;
+    }
+    uint32_t best = n;
+    for (uint32_t p = 0; p < n; p++)
+        if (load[p] < quota &&
+            (best == n || cnt[p] > cnt[best] || (cnt[p] == cnt[best] && load[p] < load[best])))
+            best = p;
+    owner[i] = best < n ? best : n - 1;
+    load[owner[i]]++;
+}
+
+/* The switches without hosts (w[i] == 0), breadth first from the groups
+ * with hosts, placed by part__place; those no host reaches last.  Leaves
+ * owner as it is when memory runs out. */
+static void part__bare(const myri_topo *t, uint32_t n, const uint64_t *w, uint64_t bare, uint32_t *owner)
+{
+    size_t nn = t->nnodes, h = 0, tl = 0;
+    uint32_t *q = malloc((nn ? nn : 1) * sizeof *q);
+    uint8_t *done = calloc(nn ? nn : 1, 2); /* done[i]: placed; seen = done + nn: queued */
+    uint64_t load[MYRI_PART_MAX] = {0}, quota = (bare + n - 1) / n;
+    if (q && done) {
+        uint8_t *seen = done + nn;
+        for (uint32_t i = 0; i < nn; i++)
+            if (part__head(t, i) == i && w[i]) done[i] = seen[i] = 1, q[tl++] = i;
+        for (uint32_t i = 0; i <= nn; i++) {
+            while (h < tl) {
+                uint32_t x = q[h++];
+                if (!done[x]) part__place(t, n, x, quota, load, done, owner), done[x] = 1;
+                for (uint32_t p = 0; p < t->node[x].nports; p++) {
+                    int32_t y = t->node[x].port[p].peer_node;
+                    if (y >= 0 && (size_t)y < nn && part__head(t, (uint32_t)y) == (uint32_t)y && !seen[y])
+                        seen[y] = 1, q[tl++] = (uint32_t)y;
+                }
+            }
+            if (i < nn && part__head(t, i) == i && !seen[i]) seen[i] = 1, q[tl++] = i; /* not reached */
+        }
+    }
+    free(q);
+    free(done);
+}
+
 static void part__leaf(const myri_topo *t, uint32_t n, uint32_t *owner)
 {
     size_t nn = t->nnodes;
     uint64_t *w = calloc(nn ? nn : 1, sizeof *w); /* hosts of the group headed by node i */
     if (!w) return;
-    uint64_t total = 0;
+    uint64_t total = 0, bare = 0, k = 0; /* bare: groups without a host */
     for (uint32_t i = 0; i < nn; i++)
         if (t->node[i].kind == MYRI_TOPO_HOST) {
             w[part__head(t, i)]++;
             total++;
         }
+    for (uint32_t i = 0; i < nn; i++) bare += part__head(t, i) == i && !w[i];
     uint64_t cum = 0;
     for (uint32_t i = 0; i < nn; i++) {
         if (part__head(t, i) != i) continue;
-        /* the block holding the middle of the group's hosts */
-        uint64_t p = total ? (2 * cum + w[i]) * n / (2 * total) : (uint64_t)i * n / nn;
+        uint64_t p;
+        if (!w[i]) /* a switch with no host: the k-th of `bare`, in n blocks */
+            p = k++ * n / bare;
+        else /* the block holding the middle of the group's hosts */
+            p = (2 * cum + w[i]) * n / (2 * total);
         owner[i] = p < n ? (uint32_t)p : n - 1;
         cum += w[i];
     }
+    if (bare) part__bare(t, n, w, bare, owner);
     for (uint32_t i = 0; i < nn; i++) owner[i] = owner[part__head(t, i)];
     free(w);
 }

@@ -131,11 +131,12 @@ done
 # Scripted faults cut too (PARTITION.md row 15): link-failure.yaml (a leaf's up
 # cable cut at 102 us and restored at 300 us, a corrupted packet) cut 2-4 ways
 # gives the whole run's report, fault fates included; with the cut moved to
-# 104 us a packet is on that cable, half sent, when it is cut, so both ends
+# 104 us and to the cable s0.5 (whose ends the leaf cut puts in two
+# partitions at 2-4 ways) a packet is on it, half sent, when it is cut, so both ends
 # drop it, in two partitions, and the report counts it once
 # (drops_taken_back: the later claim taken back).
 lf=$2/scenarios/link-failure.yaml
-at104='faults=[{at: 104us, action: cut, link: s0.4}, {at: 300us, action: restore, link: s0.4}, {action: corrupt, link: h1, from: h1, source: h1, seq: 3, byte: 8, mask: 1}]'
+at104='faults=[{at: 104us, action: cut, link: s0.5}, {at: 300us, action: restore, link: s0.5}, {action: corrupt, link: h1, from: h1, source: h1, seq: 3, byte: 8, mask: 1}]'
 for model in fast reference; do
     for f in default at104; do
         fa=(); [ $f = at104 ] && fa=(--set "$at104")
@@ -158,7 +159,7 @@ c = p["partitions"]
 assert c["messages"] > 1000 and c["drop_claims"] >= 1
 if f == "default":  # the cut finds no packet half sent on the cable: one end drops what is lost
     assert c["drops_taken_back"] == 0, c
-elif c["mode"] == "leaf":  # s0 and s4 in two partitions: dropped in both, counted once
+elif c["mode"] == "leaf":  # s0.5's ends in two partitions: dropped in both, counted once
     assert c["drops_taken_back"] >= 1, c
 P
         done

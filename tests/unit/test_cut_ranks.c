@@ -191,7 +191,7 @@ static void test_cut_ranks_report(void **state)
     }
 }
 
-/* A message 1 ps early is refused by its partition on rank 1: every rank stops, rank 0 says which. */
+/* A message 1 ps early is refused by its partition: every rank stops, rank 0 says which. */
 static void test_cut_ranks_fault(void **state)
 {
     (void)state;
@@ -199,7 +199,7 @@ static void test_cut_ranks_fault(void **state)
     myri_error err;
     char *got = run_ranks(2, NULL, 1, &st, &err);
     assert_int_not_equal(st, MYRI_OK);
-    assert_non_null(strstr(err.msg, "partition 1 refused a message"));
+    assert_true(strstr(err.msg, "partition 0 refused a message") || strstr(err.msg, "partition 1 refused a message"));
     assert_string_equal(got, "");
     free(got);
 }
