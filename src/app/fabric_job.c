@@ -384,6 +384,7 @@ typedef struct fjob__psum {
     myri_fabric_channel_stats *ch;
     myri_fabric_claim *cl; /* the drop claims (ncl; docs/PARTITION.md row 15) */
     uint64_t ncl, live;    /* live: packet records held at the end */
+    uint64_t *fates, nfate; /* the fault fates seen (myri_ffaults_pack: nfate words) */
 } fjob__psum;
 
 /* N partitions, each a simulation with its own fabric built from the whole
@@ -421,9 +422,6 @@ static myri_status fjob__parts_refuse(const fjob__cfg *c, const myri_node *root,
     if (c->port.device == MYRI_HOSTDEV_DMA) what = "port.device: dma (the host devices are not units yet)";
     else if (opts->pcap_path) what = "--pcap (its records are not merged per partition yet, PARTITION.md row 18)";
     else if (c->sweep.key && *c->sweep.key) what = "a sweep: (cut one run at a time)";
-    else if (opts->ranks && c->faults.faults)
-        what = "faults: across MPI ranks (the fault fates are not gathered to rank 0 yet; --partitions N in one "
-               "process takes them)";
     if (!what) return MYRI_OK;
     return myri_error_at(err, root, "--partitions: a cut run does not take %s; run it whole (docs/PARTITION.md step 9)",
                          what);
@@ -547,7 +545,8 @@ static myri_status fjob__parts_claims(fjob__parts *P, fjob__run *r)
     for (uint32_t q = 0; q < P->n; q++) {
         n += P->sum[q].ncl;
         P->info.live_packets += P->sum[q].live;
-        if (q && P->r[q].faults) myri_ffaults_merge(r->faults, P->r[q].faults); /* one process (refused across ranks) */
+        if (q && r->faults && myri_ffaults_merge_packed(r->faults, P->sum[q].fates, P->sum[q].nfate))
+            return MYRI_ESTATE; /* a partition's fates of another `faults:` list: another myri on that rank */
     }
     fjob__claim *all = malloc((n ? n : 1) * sizeof *all);
     if (!all) return MYRI_ENOMEM;
@@ -594,6 +593,9 @@ static myri_status fjob__parts_summ(fjob__parts *P, uint32_t q)
     u->live = myri_fabric_live_packets(P->r[q].fabric);
     if (!(u->cl = malloc((k ? k : 1) * sizeof *u->cl))) return MYRI_ENOMEM;
     if (k) memcpy(u->cl, cl, k * sizeof *cl);
+    u->nfate = myri_ffaults_pack(P->r[q].faults, NULL, 0);
+    if (!(u->fates = malloc(u->nfate ? u->nfate * 8 : 1))) return MYRI_ENOMEM;
+    myri_ffaults_pack(P->r[q].faults, u->fates, u->nfate);
     return myri_fabric_get_all_channel_stats(P->r[q].fabric, u->ch, u->nch);
 }
 
@@ -669,6 +671,7 @@ static void fjob__parts_free(fjob__parts *P)
         free(P->sum[q].lp);
         free(P->sum[q].ch);
         free(P->sum[q].cl);
+        free(P->sum[q].fates);
     }
     myri_part_destroy(P->h);
     myri_partition_free(&P->pt);
@@ -683,7 +686,7 @@ static void fjob__parts_free(fjob__parts *P)
  * elsewhere), then lp[nid], made[nid], ch[nch] and the two histograms'
  * words (myri_hist_pack).  Every rank runs the same myri (docs/RANKS.md). */
 typedef struct fjob__prec {
-    uint64_t run_bytes, nsrc, nid, nch, nlat, nnet, ncl, live;
+    uint64_t run_bytes, nsrc, nid, nch, nlat, nnet, ncl, live, nfate;
     fjob__run r;
 } fjob__prec;
 
@@ -691,8 +694,8 @@ static unsigned char *fjob__prec_make(const fjob__parts *P, uint32_t q, size_t *
 {
     const fjob__psum *u = &P->sum[q];
     fjob__prec h = {sizeof(fjob__run), u->nsrc, u->nid, u->nch, myri_hist_pack(P->r[q].lat, NULL, 0),
-                    myri_hist_pack(P->r[q].net_lat, NULL, 0), u->ncl, u->live, P->r[q]};
-    size_t n = sizeof h + (2 * h.nid + h.nlat + h.nnet) * 8 + h.nch * sizeof *u->ch + h.ncl * sizeof *u->cl;
+                    myri_hist_pack(P->r[q].net_lat, NULL, 0), u->ncl, u->live, u->nfate, P->r[q]};
+    size_t n = sizeof h + (2 * h.nid + h.nlat + h.nnet + h.nfate) * 8 + h.nch * sizeof *u->ch + h.ncl * sizeof *u->cl;
     unsigned char *b = malloc(n);
     if (!b) return NULL;
     memcpy(b, &h, sizeof h);
@@ -700,6 +703,7 @@ static unsigned char *fjob__prec_make(const fjob__parts *P, uint32_t q, size_t *
     memcpy(p, u->lp, 2 * h.nid * 8), p += 2 * h.nid * 8; /* lp then made, one block */
     memcpy(p, u->ch, h.nch * sizeof *u->ch), p += h.nch * sizeof *u->ch;
     if (h.ncl) memcpy(p, u->cl, h.ncl * sizeof *u->cl), p += h.ncl * sizeof *u->cl;
+    if (h.nfate) memcpy(p, u->fates, h.nfate * 8), p += h.nfate * 8;
     uint64_t *w = malloc((h.nlat + h.nnet) * 8 + 8);
     if (!w) {
         free(b);
@@ -721,7 +725,8 @@ static myri_status fjob__prec_take(fjob__parts *P, uint32_t q, const unsigned ch
     memcpy(&h, b, sizeof h);
     size_t chb = sizeof(myri_fabric_channel_stats), clb = sizeof(myri_fabric_claim);
     if (h.run_bytes != sizeof(fjob__run) || h.nch != P->sum[0].nch || h.nid > (1u << 30) || h.nlat > len ||
-        h.nnet > len || h.ncl > len || len != sizeof h + (2 * h.nid + h.nlat + h.nnet) * 8 + h.nch * chb + h.ncl * clb)
+        h.nnet > len || h.ncl > len || h.nfate > len ||
+        len != sizeof h + (2 * h.nid + h.nlat + h.nnet + h.nfate) * 8 + h.nch * chb + h.ncl * clb)
         return MYRI_ESTATE; /* another myri on that rank */
     fjob__run *r = &P->r[q];
     *r = h.r;
@@ -730,15 +735,16 @@ static myri_status fjob__prec_take(fjob__parts *P, uint32_t q, const unsigned ch
     r->net_lat = myri_hist_create(7);
     fjob__psum *u = &P->sum[q];
     *u = (fjob__psum){h.nsrc, h.nid, h.nch, calloc(h.nid ? 2 * h.nid : 1, 8), NULL, calloc(h.nch ? h.nch : 1, chb),
-                      malloc(h.ncl ? h.ncl * clb : 1), h.ncl, h.live};
+                      malloc(h.ncl ? h.ncl * clb : 1), h.ncl, h.live, malloc(h.nfate ? h.nfate * 8 : 1), h.nfate};
     uint64_t *w = malloc((h.nlat + h.nnet) * 8 + 8);
-    myri_status st = r->lat && r->net_lat && u->lp && u->ch && u->cl && w ? MYRI_OK : MYRI_ENOMEM;
+    myri_status st = r->lat && r->net_lat && u->lp && u->ch && u->cl && u->fates && w ? MYRI_OK : MYRI_ENOMEM;
     if (!st) {
         const unsigned char *p = b + sizeof h;
         u->made = u->lp + h.nid;
         memcpy(u->lp, p, 2 * h.nid * 8), p += 2 * h.nid * 8;
         memcpy(u->ch, p, h.nch * chb), p += h.nch * chb;
         if (h.ncl) memcpy(u->cl, p, h.ncl * clb), p += h.ncl * clb;
+        if (h.nfate) memcpy(u->fates, p, h.nfate * 8), p += h.nfate * 8;
         memcpy(w, p, (h.nlat + h.nnet) * 8);
         st = myri_hist_unpack(r->lat, w, h.nlat) || myri_hist_unpack(r->net_lat, w + h.nlat, h.nnet) ? MYRI_ESTATE
                                                                                                       : MYRI_OK;

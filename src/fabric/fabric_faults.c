@@ -278,14 +278,30 @@ void myri_ffaults_note(myri_ffaults *ff, uint64_t id, int reason, myri_time_ps t
     }
 }
 
-void myri_ffaults_merge(myri_ffaults *dst, const myri_ffaults *src)
+size_t myri_ffaults_pack(const myri_ffaults *ff, uint64_t *w, size_t cap_words)
 {
-    if (!dst || !src || dst->n != src->n) return;
-    for (size_t i = 0; i < dst->n; i++)
-        if (dst->item[i].fate == -2 && src->item[i].fate != -2) {
-            dst->item[i].fate = src->item[i].fate;
-            dst->item[i].fate_ps = src->item[i].fate_ps;
+    size_t n = ff ? 2 * ff->n : 0;
+    if (w && cap_words >= n)
+        for (size_t i = 0; i < n / 2; i++) {
+            w[2 * i] = (uint64_t)(int64_t)ff->item[i].fate;
+            w[2 * i + 1] = ff->item[i].fate_ps;
         }
+    return n;
+}
+
+myri_status myri_ffaults_merge_packed(myri_ffaults *dst, const uint64_t *w, size_t nw)
+{
+    if (!dst || (nw && !w) || nw != 2 * dst->n) return MYRI_EINVAL;
+    for (size_t i = 0; i < dst->n; i++) { /* checked whole before anything is taken */
+        int64_t f = (int64_t)w[2 * i];
+        if (f < MYRI_FFAULTS_MISDELIVERED || f >= MYRI_FABRIC_DROP_NREASONS) return MYRI_EINVAL;
+    }
+    for (size_t i = 0; i < dst->n; i++)
+        if (dst->item[i].fate == -2 && (int64_t)w[2 * i] != -2) {
+            dst->item[i].fate = (int)(int64_t)w[2 * i];
+            dst->item[i].fate_ps = w[2 * i + 1];
+        }
+    return MYRI_OK;
 }
 
 size_t myri_ffaults_count(const myri_ffaults *ff)

@@ -60,10 +60,16 @@ myri_status myri_ffaults_apply(const myri_ffaults_config *c, const myri_topo *t,
  * (reason < 0) or dropped with `reason`, at time t.  NULL ff is a no-op. */
 void myri_ffaults_note(myri_ffaults *ff, uint64_t id, int reason, myri_time_ps t);
 /* A cut run's partitions each note the fates they see (docs/PARTITION.md
- * step 9): takes src's fate of every item dst has none for (src and dst made
- * from the same `faults:` list; a packet noted in both is settled by the
- * gathering's first claim, myri_ffaults_note again). */
-void myri_ffaults_merge(myri_ffaults *dst, const myri_ffaults *src);
+ * step 9), and the gathering merges them, in one process or across ranks:
+ * myri_ffaults_pack writes the fates as 2 words per item (fate, fate_ps) into
+ * w when cap_words allows, and returns the words needed (0 for NULL ff);
+ * myri_ffaults_merge_packed takes such words' fate of every item dst has none
+ * for (both made from the same `faults:` list; a packet noted in both is
+ * settled by the gathering's first claim, myri_ffaults_note again).
+ * MYRI_EINVAL, dst unchanged, if nw is not 2 x dst's items or a fate is out of
+ * range (the words came from another process: untrusted). */
+size_t myri_ffaults_pack(const myri_ffaults *ff, uint64_t *w, size_t cap_words);
+myri_status myri_ffaults_merge_packed(myri_ffaults *dst, const uint64_t *w, size_t nw);
 /* Number of fault items (0 for NULL). */
 size_t myri_ffaults_count(const myri_ffaults *ff);
 /* Writes "faults": [ ... ] as a member of the current JSON object: per item

@@ -8,7 +8,7 @@
 # for byte but the wall clock, with the whole run's result_hash and hash.
 # Uniform traffic on the 64-host fat tree (its packets cross the cut), fast and
 # reference models, R = 1, 2, 4 (4 oversubscribed on 2 cores), and a random cut
-# (host cables cut too).  Refusals: --partitions other than R, a system run
+# (host cables cut too); scripted faults with a packet dropped on two ranks.  Refusals: --partitions other than R, a system run
 # without a sweep; the deliberate fault (messages delivered 1 ps early, on the
 # receiving rank) stops every rank, said once.
 # usage: mpi_partition.sh MYRI SRCDIR
@@ -88,6 +88,28 @@ want 0 "random:5: 4 ranks" -- mpi 4 "$myri" run "$tmp/u.yaml" --json --partition
 check "random:5, 4 ranks: the one-process report" same "$tmp/inproc.json" "$tmp/out"
 check "random:5, 4 ranks: the plain run's result_hash" \
   test "$(field "$tmp/out" 'd["result_hash"]')" = "$(field "$tmp/plain.json" 'd["result_hash"]')"
+
+# Scripted faults across ranks: link-failure.yaml's cable cut moved to 104 us and to s0.5, whose ends the leaf
+# cut puts on two ranks, so a packet half sent on it is dropped on both (tests/scenario/partition.sh): the drop
+# claims and the fault fates travel in each rank's record, and rank 0's report is the one-process cut run's,
+# the packet counted once, its fate the whole run's.
+lf=$src/scenarios/link-failure.yaml
+at104='faults=[{at: 104us, action: cut, link: s0.5}, {at: 300us, action: restore, link: s0.5}, {action: corrupt, link: h1, from: h1, source: h1, seq: 3, byte: 8, mask: 1}]'
+for model in fast reference; do
+  want 0 "faults, $model: the whole run" -- "$myri" run "$lf" --json --set model=$model --set "$at104"
+  cp "$tmp/out" "$tmp/fwhole.json"
+  for n in 2 4; do
+    want 0 "faults, $model: --partitions $n in one process" -- "$myri" run "$lf" --json --set model=$model --set "$at104" --partitions $n
+    cp "$tmp/out" "$tmp/finproc.json"
+    want 0 "faults, $model: $n ranks" -- mpi $n "$myri" run "$lf" --json --set model=$model --set "$at104"
+    check "faults, $model, $n ranks: the one-process cut run's report" same "$tmp/finproc.json" "$tmp/out"
+    check "faults, $model, $n ranks: the whole run's result_hash, drops and fates" \
+      test "$(field "$tmp/out" 'd["result_hash"], d["packets"]["dropped"], [x.get("fate") for x in d["faults"]]')" = \
+           "$(field "$tmp/fwhole.json" 'd["result_hash"], d["packets"]["dropped"], [x.get("fate") for x in d["faults"]]')"
+    check "faults, $model, $n ranks: a packet dropped on two ranks counted once" \
+      test "$(field "$tmp/out" 'd["partitions"]["drops_taken_back"] >= 1')" = True
+  done
+done
 
 # ---- refusals and the deliberate fault ------------------------------------------------------------------
 want 2 "--partitions 3 under 2 ranks: refused" -- mpi 2 "$myri" run "$tmp/u.yaml" --partitions 3

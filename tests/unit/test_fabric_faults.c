@@ -170,6 +170,58 @@ static void test_corrupt_fate(void **state)
     }
 }
 
+/* The JSON of ff's report. */
+static char *fx_json(const myri_ffaults *ff)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    assert_non_null(mem);
+    myri_json *j = myri_json_create(mem, false);
+    myri_json_obj_begin(j);
+    myri_ffaults_report_json(ff, j);
+    myri_json_obj_end(j);
+    myri_json_finish(j);
+    fclose(mem);
+    return buf;
+}
+
+/* A cut run's partition that saw a fate sends it packed (across MPI ranks:
+ * untrusted words) and rank 0 merges it into its own, which saw none; a
+ * short or out-of-range record is refused and leaves the fates unchanged. */
+static void test_fates_packed(void **state)
+{
+    (void)state;
+    const char *fy = "faults:\n  - {action: corrupt, link: h1, from: h1, source: h1, seq: 0, byte: 10, mask: 128}";
+    fx x, y;
+    myri_error err;
+    assert_int_equal(fx_setup(&x, 0, fy, MYRI_PS_PER_MS, &err), MYRI_OK);
+    fx_send(&x, 1, 1ull << 40, 64);
+    myri_sim_run(x.sim, MYRI_PS_PER_MS, 0);
+    size_t nw = myri_ffaults_pack(x.ff, NULL, 0);
+    assert_int_equal(nw, 2);
+    uint64_t w[2], bad[2];
+    assert_int_equal(myri_ffaults_pack(x.ff, w, nw), nw);
+    assert_int_equal(fx_setup(&y, 0, fy, MYRI_PS_PER_MS, &err), MYRI_OK);
+    char *before = fx_json(y.ff);
+    assert_non_null(strstr(before, "not_finished"));
+    assert_int_equal(myri_ffaults_merge_packed(y.ff, w, nw - 1), MYRI_EINVAL);
+    bad[0] = (uint64_t)(int64_t)MYRI_FABRIC_DROP_NREASONS, bad[1] = w[1];
+    assert_int_equal(myri_ffaults_merge_packed(y.ff, bad, 2), MYRI_EINVAL);
+    bad[0] = (uint64_t)(int64_t)-4;
+    assert_int_equal(myri_ffaults_merge_packed(y.ff, bad, 2), MYRI_EINVAL);
+    assert_int_equal(myri_ffaults_merge_packed(NULL, w, nw), MYRI_EINVAL);
+    char *same = fx_json(y.ff);
+    assert_string_equal(before, same);
+    assert_int_equal(myri_ffaults_merge_packed(y.ff, w, nw), MYRI_OK);
+    char *after = fx_json(y.ff), *want = fx_json(x.ff);
+    assert_non_null(strstr(after, "\"fate\":\"crc\""));
+    assert_string_equal(after, want);
+    free(before), free(same), free(after), free(want);
+    fx_free(&x);
+    fx_free(&y);
+}
+
 /* Input errors carry the position of the item or key; misuse gives codes. */
 static void test_errors(void **state)
 {
@@ -215,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_cut_restore),
         cmocka_unit_test(test_corrupt_fate),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_fates_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
