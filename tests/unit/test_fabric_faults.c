@@ -90,6 +90,22 @@ static const ft_rec *fx_rec(const fx *x, uint64_t id)
     return NULL;
 }
 
+/* The JSON of ff's report. */
+static char *fx_json(const myri_ffaults *ff)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    assert_non_null(mem);
+    myri_json *j = myri_json_create(mem, false);
+    myri_json_obj_begin(j);
+    myri_ffaults_report_json(ff, j);
+    myri_json_obj_end(j);
+    myri_json_finish(j);
+    fclose(mem);
+    return buf;
+}
+
 /* h0's cable cut at 10 us, restored at 40 us.  Packet 1 (4 KiB, about 51 us
  * on the wire at 640 Mb/s) is being sent at the cut: dropped link_down and
  * truncated on h0's channel.  Packet 2 is sent at 20 us into the dead cable:
@@ -153,37 +169,12 @@ static void test_corrupt_fate(void **state)
         myri_sim_run(x.sim, MYRI_PS_PER_MS, 0);
         assert_int_equal(fx_rec(&x, id0)->reason, MYRI_FABRIC_DROP_CRC);
         assert_int_equal(fx_rec(&x, id1)->reason, -1);
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&buf, &len);
-        assert_non_null(mem);
-        myri_json *j = myri_json_create(mem, false);
-        myri_json_obj_begin(j);
-        myri_ffaults_report_json(x.ff, j);
-        myri_json_obj_end(j);
-        myri_json_finish(j);
-        fclose(mem);
+        char *buf = fx_json(x.ff);
         assert_non_null(strstr(buf, "\"fate\":\"crc\""));
         assert_non_null(strstr(buf, "\"packet_name\":\"h1#0\""));
         free(buf);
         fx_free(&x);
     }
-}
-
-/* The JSON of ff's report. */
-static char *fx_json(const myri_ffaults *ff)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    assert_non_null(mem);
-    myri_json *j = myri_json_create(mem, false);
-    myri_json_obj_begin(j);
-    myri_ffaults_report_json(ff, j);
-    myri_json_obj_end(j);
-    myri_json_finish(j);
-    fclose(mem);
-    return buf;
 }
 
 /* A cut run's partition that saw a fate sends it packed (across MPI ranks:
