@@ -156,6 +156,31 @@ void myri_part_get_stats(const myri_part *h, myri_part_stats *out)
     if (h && out) *out = h->st;
 }
 
+static void part__json_arr(myri_json *j, const char *key, const uint32_t *v, uint32_t n)
+{
+    myri_json_key(j, key);
+    myri_json_arr_begin(j);
+    for (uint32_t q = 0; q < n; q++) myri_json_uint(j, v[q]);
+    myri_json_arr_end(j);
+}
+
+void myri_part_json_members(myri_json *j, uint32_t n, const char *mode, const uint32_t *hosts,
+                            const uint32_t *nodes, uint64_t cut_links, uint64_t lookahead_ps,
+                            const myri_part_stats *st)
+{
+    myri_json_kuint(j, "n", n);
+    myri_json_kstr(j, "mode", mode);
+    part__json_arr(j, "hosts", hosts, n);
+    if (nodes) part__json_arr(j, "nodes", nodes, n);
+    myri_json_kuint(j, "cut_links", cut_links);
+    myri_json_key(j, "lookahead_ps");
+    if (cut_links) myri_json_uint(j, lookahead_ps);
+    else myri_json_null(j);
+    myri_json_kuint(j, "windows", st->windows);
+    myri_json_kuint(j, "messages", st->messages);
+    myri_json_kuint(j, "max_window_messages", st->max_window_messages);
+}
+
 void myri_part__test_fault(myri_part *h, myri_time_ps early_ps)
 {
     if (h) h->early_ps = early_ps;

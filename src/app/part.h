@@ -25,6 +25,7 @@
 #include "app/run_opts.h"
 #include "fabric/fabric.h"
 #include "myri/config.h"
+#include "myri/json.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,14 @@ void myri_part_post(void *harness, const myri_fabric_msg *m);
  * before its window's end or a partition refused one; a partition's status. */
 myri_status myri_part_run(myri_part *h, myri_time_ps end_ps, myri_error *err);
 void myri_part_get_stats(const myri_part *h, myri_part_stats *out);
+/* The members every cut run's report has in its `partitions` object (fabric
+ * and system jobs; the caller opens and closes the object and adds its own):
+ * n, mode, hosts[n], nodes[n] (left out when nodes is NULL), cut_links,
+ * lookahead_ps (null when no cable is cut: L is then no figure), windows,
+ * messages, max_window_messages. */
+void myri_part_json_members(myri_json *j, uint32_t n, const char *mode, const uint32_t *hosts,
+                            const uint32_t *nodes, uint64_t cut_links, uint64_t lookahead_ps,
+                            const myri_part_stats *st);
 
 /* Across ranks: this process runs partition rk->rank only (the ops are
  * called for it alone) and rk->size must be n.  myri_part_run then

@@ -4,6 +4,7 @@
 #define MYRI_APP_SYSTEM_INT_H
 
 #include "app/system_job.h"
+#include "app/part.h"
 #include "app/sweep.h"
 #include "app/system_map.h"
 #include "app/system_vcd.h"
@@ -132,8 +133,10 @@ typedef struct myri_sys_run {
 typedef struct myri_sys_partinfo {
     uint32_t n, cut_links;
     char mode[32];
-    uint32_t hosts[64]; /* hosts per partition (MYRI_PART_MAX at most) */
-    uint64_t lookahead_ps, windows, messages, max_window_messages, passes;
+    uint32_t hosts[64], nodes[64]; /* hosts and nodes per partition (MYRI_PART_MAX at most) */
+    uint64_t lookahead_ps;         /* L; meaningless when cut_links is 0 */
+    myri_part_stats st;            /* the reported pass's windows and messages */
+    uint64_t passes;
 } myri_sys_partinfo;
 
 /* Loads the configuration (firmware chosen first, then every table, then

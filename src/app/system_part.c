@@ -120,11 +120,7 @@ static myri_status spart__pass(spart *P, const myri_part_ops *ops, myri_time_ps 
     if (st) return st;
     if (P->opts->part_test_fault_ps) myri_part__test_fault(P->h, P->opts->part_test_fault_ps);
     st = myri_part_run(P->h, end_ps, err);
-    myri_part_stats ps; /* the reported pass's */
-    myri_part_get_stats(P->h, &ps);
-    P->info.windows = ps.windows;
-    P->info.messages = ps.messages;
-    P->info.max_window_messages = ps.max_window_messages;
+    myri_part_get_stats(P->h, &P->info.st); /* the reported pass's */
     P->info.passes++;
     return st;
 }
@@ -204,7 +200,7 @@ myri_status myri_sys_run_parts(const myri_sys_cfg *c, const myri_node *root, con
         P.info.n = P.n;
         P.info.cut_links = (uint32_t)P.pt.ncut;
         P.info.lookahead_ps = P.pt.lookahead_ps;
-        for (uint32_t q = 0; q < P.n; q++) P.info.hosts[q] = P.pt.hosts[q];
+        for (uint32_t q = 0; q < P.n; q++) P.info.hosts[q] = P.pt.hosts[q], P.info.nodes[q] = P.pt.nodes[q];
     }
     double t0 = spart__now_s();
     if (!st) st = spart__pass(&P, &spart__ops, c->common.duration_ps, err);

@@ -532,9 +532,10 @@ static void sys__text_part(const myri_sys_run *r, FILE *o)
     if (!p) return;
     fprintf(o, "partitions %u (%s), hosts", p->n, p->mode);
     for (uint32_t q = 0; q < p->n; q++) fprintf(o, "%s%u", q ? "/" : " ", p->hosts[q]);
-    fprintf(o, ", %u cut cables, L %.3f ns, %llu windows, %llu messages (at most %llu in one), %llu pass%s\n",
-            p->cut_links, (double)p->lookahead_ps / 1e3, (unsigned long long)p->windows,
-            (unsigned long long)p->messages, (unsigned long long)p->max_window_messages,
+    if (p->cut_links) fprintf(o, ", %u cut cables, L %.3f ns", p->cut_links, (double)p->lookahead_ps / 1e3);
+    else fprintf(o, ", no cable cut: one window");
+    fprintf(o, ", %llu windows, %llu messages (at most %llu in one), %llu pass%s\n", (unsigned long long)p->st.windows,
+            (unsigned long long)p->st.messages, (unsigned long long)p->st.max_window_messages,
             (unsigned long long)p->passes, p->passes == 1 ? "" : "es");
 }
 
@@ -544,17 +545,7 @@ static void sys__json_part(const myri_sys_run *r, myri_json *j)
     if (!p) return;
     myri_json_key(j, "partitions");
     myri_json_obj_begin(j);
-    myri_json_kuint(j, "n", p->n);
-    myri_json_kstr(j, "mode", p->mode);
-    myri_json_key(j, "hosts");
-    myri_json_arr_begin(j);
-    for (uint32_t q = 0; q < p->n; q++) myri_json_uint(j, p->hosts[q]);
-    myri_json_arr_end(j);
-    myri_json_kuint(j, "cut_links", p->cut_links);
-    myri_json_kuint(j, "lookahead_ps", p->lookahead_ps);
-    myri_json_kuint(j, "windows", p->windows);
-    myri_json_kuint(j, "messages", p->messages);
-    myri_json_kuint(j, "max_window_messages", p->max_window_messages);
+    myri_part_json_members(j, p->n, p->mode, p->hosts, p->nodes, p->cut_links, p->lookahead_ps, &p->st);
     myri_json_kuint(j, "passes", p->passes);
     myri_json_obj_end(j);
 }
